@@ -1,0 +1,16 @@
+//===- tawa/runtime.cuh - device runtime of warp-specialized kernels ------===//
+//
+// Included by the code tawa-rewrite emits: arefs over mbarriers, TMA copies
+// and tensor maps, wgmma, warpgroup roles and register reallocation, the
+// accumulator epilogue and the launch helpers. Header-only; the device pass
+// needs sm_90a.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/aref.cuh"
+#include "runtime/epilogue.cuh"
+#include "runtime/launch.cuh"
+#include "runtime/tma.cuh"
+#include "runtime/warpgroup.cuh"
+#include "runtime/wgmma.cuh"

@@ -1,0 +1,54 @@
+//===- tawa/runtime/warpgroup.cuh - warpgroup roles and registers ---------===//
+//
+// A warpgroup is 4 consecutive warps (128 threads) whose first warp index is a
+// multiple of 4 (PTX ISA, "Warpgroup"). Rewritten kernels give each warpgroup
+// one role: warpgroup 0 is the producer, the others are consumers.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "arch.cuh"
+
+namespace tawa::rt {
+
+/// Threads in a warpgroup.
+inline constexpr int kWarpgroupThreads = 128;
+
+/// Index of the calling thread's warpgroup in a 1-D block, uniform across the
+/// warpgroup (read through a shuffle so the compiler knows it is warp-uniform).
+__device__ __forceinline__ int warpgroup_index() {
+  return __shfl_sync(0xffffffffu,
+                     static_cast<int>(threadIdx.x) / kWarpgroupThreads, 0);
+}
+
+/// Index of the calling thread inside its warpgroup, 0..127.
+__device__ __forceinline__ int warpgroup_thread() {
+  return static_cast<int>(threadIdx.x) % kWarpgroupThreads;
+}
+
+/// Lowers the per-thread register limit of the calling warpgroup to `Regs`
+/// (`setmaxnreg.dec`, PTX ISA 9.7.17.1). 24 <= Regs <= 256, multiple of 8.
+/// Takes effect only in a kernel with a register cap at entry
+/// (`__launch_bounds__(threads, 1)`), else ptxas drops it (warning C7508).
+template <int Regs>
+__device__ __forceinline__ void warpgroup_release_registers() {
+  static_assert(Regs >= 24 && Regs <= 256 && Regs % 8 == 0,
+                "setmaxnreg: 24..256, multiple of 8");
+#if TAWA_DEVICE_PASS
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Regs));
+#endif
+}
+
+/// Raises the per-thread register limit of the calling warpgroup to `Regs`
+/// (`setmaxnreg.inc`); blocks until the registers released by other
+/// warpgroups are available, so the sum over the block must fit 65,536.
+template <int Regs>
+__device__ __forceinline__ void warpgroup_acquire_registers() {
+  static_assert(Regs >= 24 && Regs <= 256 && Regs % 8 == 0,
+                "setmaxnreg: 24..256, multiple of 8");
+#if TAWA_DEVICE_PASS
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Regs));
+#endif
+}
+
+} // namespace tawa::rt
