@@ -1,0 +1,42 @@
+//===- tawa/Emitter.h - warp-specialized CUDA from a planned tile loop ----===//
+//
+// Writes the source text that replaces an annotated kernel: its shared-memory
+// storage (the aref rings and their barriers), the warp-specialized kernel
+// (producer warpgroup issuing TMA, consumer warpgroups running wgmma, the
+// epilogue) and a host launcher that builds the tensor maps and launches it.
+// The text is written against the device runtime in include/tawa/runtime/
+// and reads like a hand-written kernel; docs/output.md walks through it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_EMITTER_H
+#define TAWA_EMITTER_H
+
+#include "tawa/Plan.h"
+
+#include "clang/Basic/LangOptions.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <string>
+
+namespace tawa {
+
+/// Names used by the emitted code that must not collide with user names.
+std::vector<std::string> emittedNames(const TileProgram &P, const ArefGraph &G);
+
+/// The text that replaces the kernel definition of `P`: storage struct,
+/// kernel, launcher `<kernel>_launch(dim3 grid, cudaStream_t stream, <the
+/// kernel's parameters>)` returning cudaError_t.
+std::string emitKernel(const TileProgram &P, const ArefGraph &G,
+                       const PipelinePlan &Plan, const clang::SourceManager &SM,
+                       const clang::LangOptions &LO);
+
+/// The text that replaces `Call` (a `<<<...>>>` launch of P's kernel): a call
+/// of the launcher with the launch's grid, stream and arguments.
+std::string emitLaunch(const TileProgram &P,
+                       const clang::CUDAKernelCallExpr *Call,
+                       const clang::SourceManager &SM,
+                       const clang::LangOptions &LO);
+
+} // namespace tawa
+
+#endif

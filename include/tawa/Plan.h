@@ -1,0 +1,49 @@
+//===- tawa/Plan.h - roles, ring depth, registers of a tile loop ----------===//
+//
+// The pipeline plan fixes what the emitter needs: the CTA tile (BM x BN x BK,
+// elements), the consumer warpgroups and the rows each owns, the aref depth,
+// the setmaxnreg split and the shared-memory footprint. Pragma clauses
+// override the defaults; a configuration Hopper cannot run (wgmma shapes,
+// TMA box limits, shared-memory or register budget) is reported at the
+// clause or op that causes it, with the numbers, before anything is emitted.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_PLAN_H
+#define TAWA_PLAN_H
+
+#include "tawa/ArefGraph.h"
+
+namespace tawa {
+
+/// Hopper limits used by the planner.
+namespace hopper {
+/// Dynamic shared memory per block, bytes (CUDA C Programming Guide, compute
+/// capability 9.0: 227 KB).
+inline constexpr unsigned kSharedMemoryBytes = 232448;
+/// Registers per SM (and per block with one block per SM).
+inline constexpr unsigned kRegisters = 65536;
+/// Slack for aligning the dynamic shared-memory base to 1024 bytes.
+inline constexpr unsigned kSharedAlignSlack = 1024;
+} // namespace hopper
+
+struct PipelinePlan {
+  ElementType Elem = ElementType::BF16; ///< operand type of the mma
+  int BM = 0, BN = 0, BK = 0;           ///< CTA tile, elements
+  int Consumers = 0;                    ///< consumer warpgroups
+  int MTiles = 0;           ///< 64-row wgmma tiles per consumer warpgroup
+  int Stages = 0;           ///< aref ring depth
+  RegisterSplit Regs{0, 0}; ///< setmaxnreg values
+  int Threads = 0;          ///< 128 * (1 + Consumers)
+  unsigned StageBytes = 0;  ///< bytes of one aref slot
+  unsigned SharedBytes = 0; ///< dynamic shared memory requested
+  int AccRegisters = 0;     ///< fp32 accumulator registers per consumer thread
+};
+
+/// Plans the pipeline of `P`; returns nullopt after reporting when a limit is
+/// exceeded.
+std::optional<PipelinePlan>
+planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags);
+
+} // namespace tawa
+
+#endif

@@ -1,0 +1,63 @@
+//===- tawa/Pragma.h - `#pragma tawa tile` and its clauses ----------------===//
+//
+// Grammar (docs/tile-language.md):
+//   #pragma tawa tile [clause [[,] clause]...]
+//   clause := stages(N) | consumers(N) | regs(P, C)
+// The handler records each pragma with the location of every clause so that
+// later stages can point a diagnostic at the clause at fault.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_PRAGMA_H
+#define TAWA_PRAGMA_H
+
+#include "tawa/Diagnostics.h"
+
+#include "clang/Basic/SourceLocation.h"
+#include "clang/Lex/Pragma.h"
+
+#include <optional>
+#include <vector>
+
+namespace tawa {
+
+/// A clause value with the location of the clause name.
+template <class T> struct Clause {
+  std::optional<T> Value;
+  clang::SourceLocation Loc;
+  explicit operator bool() const { return Value.has_value(); }
+  const T &operator*() const { return *Value; }
+};
+
+struct RegisterSplit {
+  int Producer; ///< setmaxnreg value of the producer warpgroup
+  int Consumer; ///< setmaxnreg value of each consumer warpgroup
+};
+
+/// One `#pragma tawa tile` as written.
+struct TilePragma {
+  clang::SourceLocation Loc; ///< the `tile` keyword
+  Clause<int> Stages;        ///< aref ring depth D, 2..16
+  Clause<int> Consumers;     ///< consumer warpgroups, 1..3
+  Clause<RegisterSplit> Regs;
+  bool Valid = true; ///< false when a clause had an error (already reported)
+};
+
+/// Handles `#pragma tawa ...`: parses `tile` pragmas into `Out` and reports
+/// malformed ones as [tawa-pragma] errors located at the offending token, with
+/// the accepted form in the message. Register on the Preprocessor before
+/// parsing; the pragma itself produces no tokens.
+class TawaPragmaHandler : public clang::PragmaHandler {
+public:
+  TawaPragmaHandler(std::vector<TilePragma> &Out, DiagReporter &Diags)
+      : clang::PragmaHandler("tawa"), Out(Out), Diags(Diags) {}
+  void HandlePragma(clang::Preprocessor &PP, clang::PragmaIntroducer Introducer,
+                    clang::Token &FirstToken) override;
+
+private:
+  std::vector<TilePragma> &Out;
+  DiagReporter &Diags;
+};
+
+} // namespace tawa
+
+#endif

@@ -1,0 +1,108 @@
+//===- tawa/TileProgram.h - the tile program of an annotated loop ---------===//
+//
+// Extracted from the AST of a `__global__` function whose main loop carries
+// `#pragma tawa tile`: the ops of the loop body (tile loads, mma), the
+// accumulator they carry across iterations, the code before the loop (the
+// prologue, run by every role) and the store after it (the epilogue).
+//
+// Accepted form (docs/tile-language.md):
+//   __global__ void k(tawa::Matrix<T> A, ..., tawa::Matrix<U> C) {
+//     <prologue: declarations from blockIdx and the parameters>
+//     tawa::Accumulator<float, M, N> acc;
+//     #pragma tawa tile ...
+//     for (<init>; <cond>; <inc>) {
+//       auto a = tawa::load<M, K>(A, <row0>, <col0>);
+//       auto b = tawa::load<N, K>(B, <row0>, <col0>);
+//       tawa::mma(acc, a, tawa::transpose(b));
+//     }
+//     tawa::store(C, <row0>, <col0>, acc);
+//   }
+// Anything else is reported as [tawa-unsupported] at the construct, and the
+// kernel is left unchanged.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_TILEPROGRAM_H
+#define TAWA_TILEPROGRAM_H
+
+#include "tawa/Diagnostics.h"
+#include "tawa/Pragma.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tawa {
+
+/// Element types of tiles (16-bit inputs of wgmma) and of stored matrices.
+enum class ElementType { BF16, F16, F32 };
+llvm::StringRef elementName(ElementType T); ///< "bf16", "f16", "f32"
+unsigned elementBytes(ElementType T);
+
+/// `auto Var = tawa::load<Rows, Cols>(Matrix, Row0, Col0);`
+struct TileLoad {
+  std::string Var; ///< the tile variable
+  const clang::VarDecl *Decl = nullptr;
+  const clang::ParmVarDecl *Matrix =
+      nullptr; ///< the kernel parameter loaded from
+  ElementType Elem = ElementType::BF16;
+  int Rows = 0, Cols = 0; ///< window extent, elements
+  const clang::Expr *Row0 = nullptr,
+                    *Col0 = nullptr; ///< window origin, elements
+};
+
+/// `tawa::mma(Acc, A, B)` or `tawa::mma(Acc, A, tawa::transpose(B))`.
+struct TileMma {
+  const clang::CallExpr *Call = nullptr;
+  unsigned A = 0, B = 0; ///< indices into TileProgram::Loads
+  bool TransposeB = false;
+};
+
+/// `tawa::Accumulator<float, Rows, Cols> Var;` declared before the loop.
+struct TileAccumulator {
+  std::string Var;
+  const clang::VarDecl *Decl = nullptr;
+  const clang::DeclStmt *Stmt = nullptr;
+  int Rows = 0, Cols = 0;
+};
+
+/// `tawa::store(Matrix, Row0, Col0, Acc);` after the loop.
+struct TileStore {
+  const clang::CallExpr *Call = nullptr;
+  const clang::ParmVarDecl *Matrix = nullptr;
+  ElementType Elem = ElementType::BF16;
+  const clang::Expr *Row0 = nullptr, *Col0 = nullptr;
+};
+
+/// A `Kernel<<<Grid, Block, Shared, Stream>>>(Args...)` in the main file.
+struct LaunchSite {
+  const clang::CUDAKernelCallExpr *Call = nullptr;
+};
+
+struct TileProgram {
+  const clang::FunctionDecl *Kernel = nullptr;
+  const clang::ForStmt *Loop = nullptr;
+  TilePragma Pragma;
+  TileAccumulator Acc;
+  std::vector<TileLoad> Loads;
+  std::vector<TileMma> Mmas;
+  TileStore Store;
+  std::vector<LaunchSite> Launches;
+};
+
+/// Builds the TileProgram of `Loop` (the statement following `Pragma`) in
+/// `Kernel`. Reports every construct outside the accepted form and returns
+/// nullopt if there was any.
+std::optional<TileProgram> extractTileProgram(clang::ASTContext &Ctx,
+                                              const clang::FunctionDecl *Kernel,
+                                              const clang::ForStmt *Loop,
+                                              const TilePragma &Pragma,
+                                              DiagReporter &Diags);
+
+} // namespace tawa
+
+#endif

@@ -1,0 +1,341 @@
+//===- Emitter.cpp - writing the warp-specialized kernel ------------------===//
+#include "tawa/Emitter.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+using llvm::formatv;
+
+namespace tawa {
+namespace {
+
+std::string sourceText(SourceRange R, const SourceManager &SM,
+                       const LangOptions &LO) {
+  CharSourceRange CR = SM.getExpansionRange(CharSourceRange::getTokenRange(R));
+  return Lexer::getSourceText(CR, SM, LO).str();
+}
+
+std::string exprText(const Expr *E, const SourceManager &SM,
+                     const LangOptions &LO) {
+  return sourceText(E->getSourceRange(), SM, LO);
+}
+
+/// `E` as an operand of '+': parenthesized unless it is a name or a literal.
+std::string operand(const Expr *E, const SourceManager &SM,
+                    const LangOptions &LO) {
+  std::string T = exprText(E, SM, LO);
+  const Expr *S = E->IgnoreImpCasts();
+  if (isa<DeclRefExpr, IntegerLiteral, ParenExpr, MemberExpr>(S))
+    return T;
+  return "(" + T + ")";
+}
+
+std::string cxxElement(ElementType T) {
+  switch (T) {
+  case ElementType::BF16:
+    return "__nv_bfloat16";
+  case ElementType::F16:
+    return "__half";
+  case ElementType::F32:
+    return "float";
+  }
+  return "?";
+}
+
+/// The name of the tensor map parameter of load `L`.
+std::string tensorMapName(const TileProgram &P, unsigned L) {
+  const ParmVarDecl *M = P.Loads[L].Matrix;
+  unsigned Uses =
+      llvm::count_if(P.Loads, [&](const TileLoad &T) { return T.Matrix == M; });
+  return (Uses == 1 ? M->getName().str() : P.Loads[L].Var) + "_tensor_map";
+}
+
+/// The kernel's source text from the start of the body to the pragma's line,
+/// without the accumulator declaration: what every role runs first.
+std::string prologueText(const TileProgram &P, const SourceManager &SM,
+                         const LangOptions &LO) {
+  auto *Body = cast<CompoundStmt>(P.Kernel->getBody());
+  SourceLocation Begin =
+      SM.getExpansionLoc(Body->getLBracLoc()).getLocWithOffset(1);
+  SourceLocation Pragma = SM.getExpansionLoc(P.Pragma.Loc);
+  FileID FID = SM.getFileID(Pragma);
+  unsigned PragmaLine = SM.getExpansionLineNumber(Pragma);
+  SourceLocation End = SM.translateLineCol(FID, PragmaLine, 1);
+  StringRef Buffer = SM.getBufferData(FID);
+  unsigned B = SM.getFileOffset(Begin), E = SM.getFileOffset(End);
+  CharSourceRange AccRange = SM.getExpansionRange(P.Acc.Stmt->getSourceRange());
+  unsigned AB = SM.getFileOffset(AccRange.getBegin());
+  unsigned AE = SM.getFileOffset(
+      Lexer::getLocForEndOfToken(AccRange.getEnd(), 0, SM, LO));
+  // Drop the declaration's whole line when it stands alone on it.
+  while (AB > B && (Buffer[AB - 1] == ' ' || Buffer[AB - 1] == '\t'))
+    --AB;
+  if (AE < E && Buffer[AE] == '\n')
+    ++AE;
+  std::string Text = (Buffer.slice(B, AB) + Buffer.slice(AE, E)).str();
+  StringRef T(Text);
+  T = T.ltrim("\n").rtrim(" \t");
+  return T.str();
+}
+
+/// Appends lines with indentation.
+class Writer {
+public:
+  explicit Writer(std::string &Out) : Out(Out) {}
+  Writer &line(const Twine &L = "") {
+    if (!L.isTriviallyEmpty())
+      Out.append(2 * Depth, ' ');
+    Out += L.str();
+    Out += '\n';
+    return *this;
+  }
+  void open(const Twine &L) {
+    line(L + " {");
+    ++Depth;
+  }
+  void close(const Twine &Tail = "") {
+    --Depth;
+    line("}" + Tail);
+  }
+  int Depth = 0;
+
+private:
+  std::string &Out;
+};
+
+} // namespace
+
+std::vector<std::string> emittedNames(const TileProgram &P,
+                                      const ArefGraph &G) {
+  std::vector<std::string> N = {"kStages", "kConsumers", "tawa_smem",
+                                "smem",    "consumer",   "slot"};
+  for (const Aref &A : G.Arefs)
+    N.push_back(A.Name);
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    N.push_back(tensorMapName(P, L));
+  return N;
+}
+
+std::string emitKernel(const TileProgram &P, const ArefGraph &G,
+                       const PipelinePlan &Plan, const SourceManager &SM,
+                       const LangOptions &LO) {
+  const std::string K = P.Kernel->getNameAsString();
+  const std::string Storage = K + "_shared";
+  const std::string Elem = cxxElement(Plan.Elem);
+  const TileMma &Mma = P.Mmas.front();
+  const Aref &R = G.Arefs[G.ArefOfLoad[Mma.A]];
+  const std::string Slot = R.Name + "_slot";
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
+  std::string Where = formatv(
+      "{0}:{1}", llvm::sys::path::filename(PL.getFilename()), PL.getLine());
+
+  std::string Params;
+  std::vector<std::string> ParamNames;
+  for (const ParmVarDecl *PV : P.Kernel->parameters()) {
+    Params +=
+        (Params.empty() ? "" : ", ") + sourceText(PV->getSourceRange(), SM, LO);
+    ParamNames.push_back(PV->getNameAsString());
+  }
+
+  std::string Out;
+  Writer W(Out);
+  // Storage: one struct per aref slot, the ring, the barriers.
+  std::string Tiles;
+  for (unsigned I = 0; I < R.Loads.size(); ++I)
+    Tiles +=
+        formatv("{0}{1}: {2} x {3}", I ? ", " : "", P.Loads[R.Loads[I]].Var,
+                P.Loads[R.Loads[I]].Rows, P.Loads[R.Loads[I]].Cols);
+  W.line(formatv("/// Shared memory of {0}: aref `{1}`, {2} stages of {{{3}} "
+                 "({4} bytes each).",
+                 K, R.Name, Plan.Stages, Tiles, R.BytesPerSlot)
+             .str());
+  W.open("struct " + Storage);
+  W.open("struct " + Slot);
+  for (unsigned L : R.Loads)
+    W.line(formatv("alignas(1024) {0} {1}[{2} * {3}];", Elem, P.Loads[L].Var,
+                   P.Loads[L].Rows, P.Loads[L].Cols)
+               .str());
+  W.close(";");
+  W.line(formatv("{0} {1}[{2}];", Slot, R.Name, Plan.Stages).str());
+  W.line(formatv("tawa::rt::Aref<{0}> {1}_aref;", Plan.Stages, R.Name).str());
+  W.close(";");
+  W.line();
+
+  // The kernel.
+  W.line(formatv("/// {0}, warp-specialized by tawa-rewrite from `#pragma tawa "
+                 "tile` at {1}:",
+                 K, Where)
+             .str());
+  W.line(formatv("/// warpgroup 0 produces aref `{0}` with TMA; warpgroups "
+                 "1-{1} consume it with",
+                 R.Name, Plan.Consumers)
+             .str());
+  W.line(
+      formatv(
+          "/// wgmma m64n{0}k16, {1} rows of the {2} x {3} accumulator each.",
+          Plan.BN, 64 * Plan.MTiles, Plan.BM, Plan.BN)
+          .str());
+  std::string Maps;
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
+  W.line(formatv("{0}__global__ void __launch_bounds__({1}, 1)",
+                 P.Kernel->getStorageClass() == SC_Static ? "static " : "",
+                 Plan.Threads)
+             .str());
+  W.open(formatv("{0}({1}{2})", K, Params, Maps).str());
+  W.line(formatv("constexpr int kStages = {0};", Plan.Stages).str());
+  W.line(formatv("constexpr int kConsumers = {0};", Plan.Consumers).str());
+  W.line("extern __shared__ unsigned char tawa_smem[];");
+  W.line(
+      formatv("{0} &smem = tawa::rt::shared_storage<{0}>(tawa_smem);", Storage)
+          .str());
+  std::string Prologue = prologueText(P, SM, LO);
+  if (!Prologue.empty())
+    Out += Prologue + (StringRef(Prologue).ends_with("\n") ? "" : "\n");
+  W.open("if (threadIdx.x == 0)");
+  W.line(formatv("smem.{0}_aref.init(kConsumers);", R.Name).str());
+  W.close();
+  W.line("__syncthreads();");
+  W.line();
+
+  std::string Header = sourceText(
+      SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM, LO);
+  // Producer.
+  W.open("if (tawa::rt::warpgroup_index() == 0)");
+  W.line(
+      "// Producer warpgroup: one thread issues the TMA loads of every stage.");
+  W.line(formatv("tawa::rt::warpgroup_release_registers<{0}>();",
+                 Plan.Regs.Producer)
+             .str());
+  W.open("if (threadIdx.x == 0)");
+  W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
+  W.open(Header);
+  W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
+             .str());
+  std::string Bytes;
+  for (unsigned L : R.Loads)
+    Bytes += (Bytes.empty() ? "sizeof(slot." : " + sizeof(slot.") +
+             P.Loads[L].Var + ")";
+  W.line(formatv("smem.{0}_aref.put({0}, {1});", R.Name, Bytes).str());
+  for (unsigned L : R.Loads) {
+    const TileLoad &T = P.Loads[L];
+    W.line(formatv("tawa::rt::tma_load_2d(slot.{0}, &{1}, "
+                   "smem.{2}_aref.full_barrier({2}), {3}, "
+                   "{4});",
+                   T.Var, tensorMapName(P, L), R.Name, exprText(T.Col0, SM, LO),
+                   exprText(T.Row0, SM, LO))
+               .str());
+  }
+  W.line(R.Name + ".advance();");
+  W.close();
+  W.close();
+  W.close(" else {");
+  // Consumers.
+  ++W.Depth;
+  W.line(formatv("// Consumer warpgroups: warpgroup 1 + c owns rows [{0} c, "
+                 "{0} c + {0}) of {1}.",
+                 64 * Plan.MTiles, P.Acc.Var)
+             .str());
+  W.line(formatv("tawa::rt::warpgroup_acquire_registers<{0}>();",
+                 Plan.Regs.Consumer)
+             .str());
+  W.line("const int consumer = tawa::rt::warpgroup_index() - 1;");
+  W.line(formatv("tawa::rt::WgmmaAccumulator<{0}, {1}> {2};", Plan.MTiles,
+                 Plan.BN, P.Acc.Var)
+             .str());
+  W.line(P.Acc.Var + ".zero();");
+  W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
+  W.open(Header);
+  W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
+             .str());
+  W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
+  const TileLoad &A = P.Loads[Mma.A], &B = P.Loads[Mma.B];
+  W.line(formatv("tawa::rt::wgmma_nt<{0}>({1}, slot.{2} + consumer * {3} * "
+                 "{0}, slot.{4});",
+                 Plan.BK, P.Acc.Var, A.Var, 64 * Plan.MTiles, B.Var)
+             .str());
+  W.line("tawa::rt::wgmma_wait<0>();");
+  W.line(formatv("smem.{0}_aref.consumed({0});", R.Name).str());
+  W.line(R.Name + ".advance();");
+  W.close();
+  W.line(
+      formatv(
+          "tawa::rt::store_accumulator({0}, {1} + consumer * {2}, {3}, {4});",
+          P.Store.Matrix->getName(), operand(P.Store.Row0, SM, LO),
+          64 * Plan.MTiles, exprText(P.Store.Col0, SM, LO), P.Acc.Var)
+          .str());
+  W.close();
+  W.close();
+  W.line();
+
+  // The launcher.
+  W.line(formatv("/// Launches {0} on `grid` (the grid of the original launch, "
+                 "one block per",
+                 K)
+             .str());
+  W.line(formatv("/// {0} x {1} output tile): builds the tensor maps, raises "
+                 "the dynamic",
+                 Plan.BM, Plan.BN)
+             .str());
+  W.line("/// shared-memory limit. Returns the first error.");
+  W.open(
+      formatv(
+          "inline cudaError_t {0}_launch(dim3 grid, cudaStream_t stream, {1})",
+          K, Params)
+          .str());
+  std::string MapDecls;
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    MapDecls += (L ? ", " : "") + tensorMapName(P, L);
+  W.line("CUtensorMap " + MapDecls + ";");
+  for (unsigned L = 0; L < P.Loads.size(); ++L) {
+    const TileLoad &T = P.Loads[L];
+    W.line(formatv("if (cudaError_t e = tawa::rt::make_tensor_map(&{0}, {1}, "
+                   "{2}, {3}); e != "
+                   "cudaSuccess)",
+                   tensorMapName(P, L), T.Matrix->getName(), T.Rows, T.Cols)
+               .str());
+    W.line(formatv("  return tawa::rt::launch_error(\"{0}\", \"tensor map of "
+                   "{1}\", e);",
+                   K, T.Matrix->getName())
+               .str());
+  }
+  W.line(
+      formatv("constexpr size_t shared_bytes = tawa::rt::shared_bytes<{0}>();",
+              Storage)
+          .str());
+  W.line(formatv("if (cudaError_t e = cudaFuncSetAttribute({0}, "
+                 "cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); "
+                 "e != cudaSuccess)",
+                 K)
+             .str());
+  W.line("  return e;");
+  std::string Args = llvm::join(ParamNames, ", ");
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    Args += ", " + tensorMapName(P, L);
+  W.line(formatv("{0}<<<grid, {1}, shared_bytes, stream>>>({2});", K,
+                 Plan.Threads, Args)
+             .str());
+  W.line("return cudaPeekAtLastError();");
+  W.close();
+  return Out;
+}
+
+std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
+                       const SourceManager &SM, const LangOptions &LO) {
+  const CallExpr *Config = Call->getConfig();
+  std::string Grid = exprText(Config->getArg(0), SM, LO);
+  std::string Stream = "0";
+  if (Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)))
+    Stream = exprText(Config->getArg(3), SM, LO);
+  std::string Args;
+  for (const Expr *A : Call->arguments())
+    Args += ", " + exprText(A, SM, LO);
+  return formatv("{0}_launch({1}, {2}{3})", P.Kernel->getName(), Grid, Stream,
+                 Args)
+      .str();
+}
+
+} // namespace tawa

@@ -1,0 +1,222 @@
+//===- Pragma.cpp - parsing `#pragma tawa tile` ---------------------------===//
+#include "tawa/Pragma.h"
+
+#include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+constexpr const char *kForm =
+    "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)]'";
+
+/// Token cursor over the rest of the pragma line.
+class ClauseParser {
+public:
+  ClauseParser(Preprocessor &PP, DiagReporter &Diags, TilePragma &P)
+      : PP(PP), Diags(Diags), P(P) {
+    PP.Lex(Tok);
+  }
+
+  void parse() {
+    while (Tok.isNot(tok::eod)) {
+      if (Tok.is(tok::comma)) {
+        next();
+        continue;
+      }
+      if (!Tok.is(tok::identifier)) {
+        fail(Tok.getLocation(), "expected a clause name");
+        return;
+      }
+      StringRef Name = Tok.getIdentifierInfo()->getName();
+      SourceLocation Loc = Tok.getLocation();
+      next();
+      bool Ok = false;
+      if (Name == "stages")
+        Ok = parseSingle(P.Stages, Loc, "stages", 2, 16,
+                         "stages(N) with 2 <= N <= 16");
+      else if (Name == "consumers")
+        Ok = parseSingle(P.Consumers, Loc, "consumers", 1, 3,
+                         "consumers(N) with 1 <= N <= 3");
+      else if (Name == "regs")
+        Ok = parseRegs(Loc);
+      else if (llvm::StringSwitch<bool>(Name)
+                   .Cases({"cluster", "persistent", "raster", "schedule",
+                           "tensor"},
+                          true)
+                   .Default(false)) {
+        Diags.error(Loc, DiagCategory::Unsupported,
+                    "clause '" + Name +
+                        "' is not supported by this version of tawa-rewrite");
+        P.Valid = false;
+        skipClauseArgs();
+        Ok = true;
+      } else {
+        Diags.error(Loc, DiagCategory::Pragma,
+                    "unknown clause '" + Name +
+                        "' in '#pragma tawa tile'; accepted: stages(N), "
+                        "consumers(N), regs(P, C)");
+        P.Valid = false;
+        skipClauseArgs();
+        Ok = true;
+      }
+      if (!Ok)
+        return;
+    }
+  }
+
+private:
+  void next() { PP.Lex(Tok); }
+
+  void fail(SourceLocation Loc, const Twine &What) {
+    Diags.error(Loc, DiagCategory::Pragma, What + "; expected " + kForm);
+    P.Valid = false;
+    while (Tok.isNot(tok::eod))
+      next();
+  }
+
+  void skipClauseArgs() {
+    if (!Tok.is(tok::l_paren))
+      return;
+    int Depth = 0;
+    do {
+      if (Tok.is(tok::l_paren))
+        ++Depth;
+      else if (Tok.is(tok::r_paren))
+        --Depth;
+      next();
+    } while (Depth > 0 && Tok.isNot(tok::eod));
+  }
+
+  bool expect(tok::TokenKind K, const char *Spelling, StringRef Clause) {
+    if (Tok.is(K)) {
+      next();
+      return true;
+    }
+    fail(Tok.getLocation(),
+         Twine("expected '") + Spelling + "' in clause '" + Clause + "'");
+    return false;
+  }
+
+  /// Parses an integer literal; reports and returns nullopt otherwise.
+  std::optional<int> integer(StringRef Clause) {
+    if (Tok.isNot(tok::numeric_constant)) {
+      fail(Tok.getLocation(),
+           "expected an integer constant in clause '" + Clause + "'");
+      return std::nullopt;
+    }
+    StringRef Text(Tok.getLiteralData(), Tok.getLength());
+    unsigned long long V;
+    if (Text.getAsInteger(0, V) || V > 1u << 20) {
+      fail(Tok.getLocation(),
+           "expected an integer constant in clause '" + Clause + "'");
+      return std::nullopt;
+    }
+    next();
+    return static_cast<int>(V);
+  }
+
+  bool duplicate(SourceLocation Loc, SourceLocation Prev, StringRef Clause) {
+    if (Prev.isInvalid())
+      return false;
+    Diags.error(Loc, DiagCategory::Pragma,
+                "clause '" + Clause + "' given twice");
+    Diags.note(Prev, "first given here");
+    P.Valid = false;
+    return true;
+  }
+
+  bool parseSingle(Clause<int> &Out, SourceLocation Loc, StringRef Clause,
+                   int Lo, int Hi, StringRef Accepted) {
+    bool Dup = duplicate(Loc, Out.Loc, Clause);
+    if (!expect(tok::l_paren, "(", Clause))
+      return false;
+    SourceLocation ValueLoc = Tok.getLocation();
+    std::optional<int> V = integer(Clause);
+    if (!V || !expect(tok::r_paren, ")", Clause))
+      return false;
+    if (*V < Lo || *V > Hi) {
+      Diags.error(ValueLoc, DiagCategory::Pragma,
+                  Clause + " value " + Twine(*V) +
+                      " is out of range; expected " + Accepted);
+      P.Valid = false;
+      return true;
+    }
+    if (!Dup) {
+      Out.Value = *V;
+      Out.Loc = Loc;
+    }
+    return true;
+  }
+
+  bool parseRegs(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Regs.Loc, "regs");
+    if (!expect(tok::l_paren, "(", "regs"))
+      return false;
+    SourceLocation PLoc = Tok.getLocation();
+    std::optional<int> Prod = integer("regs");
+    if (!Prod || !expect(tok::comma, ",", "regs"))
+      return false;
+    SourceLocation CLoc = Tok.getLocation();
+    std::optional<int> Cons = integer("regs");
+    if (!Cons || !expect(tok::r_paren, ")", "regs"))
+      return false;
+    bool Ok = true;
+    for (auto [V, L] : {std::pair{*Prod, PLoc}, std::pair{*Cons, CLoc}})
+      if (V < 24 || V > 256 || V % 8 != 0) {
+        Diags.error(
+            L, DiagCategory::Pragma,
+            "register count " + Twine(V) +
+                " is not a valid setmaxnreg value; expected a multiple of 8 in "
+                "[24, 256] (PTX ISA, setmaxnreg)");
+        Ok = false;
+      }
+    if (Ok && *Prod > *Cons) {
+      Diags.error(PLoc, DiagCategory::Pragma,
+                  "regs(P, C): the producer's " + Twine(*Prod) +
+                      " registers exceed the consumers' " + Twine(*Cons) +
+                      "; registers move from the producer to the consumers");
+      Ok = false;
+    }
+    if (!Ok) {
+      P.Valid = false;
+      return true;
+    }
+    if (!Dup) {
+      P.Regs.Value = RegisterSplit{*Prod, *Cons};
+      P.Regs.Loc = Loc;
+    }
+    return true;
+  }
+
+  Preprocessor &PP;
+  DiagReporter &Diags;
+  TilePragma &P;
+  Token Tok;
+};
+
+} // namespace
+
+void TawaPragmaHandler::HandlePragma(Preprocessor &PP,
+                                     PragmaIntroducer Introducer,
+                                     Token &FirstToken) {
+  Token Tok;
+  PP.Lex(Tok);
+  if (Tok.isNot(tok::identifier) ||
+      Tok.getIdentifierInfo()->getName() != "tile") {
+    Diags.error(Tok.is(tok::eod) ? FirstToken.getLocation() : Tok.getLocation(),
+                DiagCategory::Pragma,
+                Twine("unknown '#pragma tawa' directive; expected ") + kForm);
+    while (Tok.isNot(tok::eod))
+      PP.Lex(Tok);
+    return;
+  }
+  TilePragma P;
+  P.Loc = Tok.getLocation();
+  ClauseParser(PP, Diags, P).parse();
+  Out.push_back(P);
+}
+
+} // namespace tawa
