@@ -1,0 +1,8 @@
+// Stand-in for <cuda_bf16.h> (see cuda_runtime.h).
+#pragma once
+#include "cuda_runtime.h"
+struct __nv_bfloat16 {
+  unsigned short x;
+};
+__host__ __device__ float __bfloat162float(__nv_bfloat16);
+__host__ __device__ __nv_bfloat16 __float2bfloat16_rn(float);

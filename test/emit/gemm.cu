@@ -1,0 +1,80 @@
+// The emitted kernel: storage of the aref ring, the role split with
+// setmaxnreg, the producer's TMA loop, the consumers' wgmma loop and
+// epilogue, the launcher, and the launch site calling it.
+// RUN: %tawa-rewrite %s -- %cuda-stub | FileCheck %s --match-full-lines
+#include <tawa/tile.h>
+
+// C[M,N] = A[M,K] * B[N,K]^T
+__global__ void gemm_nt(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> B,
+                        tawa::Matrix<__nv_bfloat16> C) {
+  // Block coordinates of the output tile.
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile stages(4) consumers(2)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> B,
+         tawa::Matrix<__nv_bfloat16> C) {
+  gemm_nt<<<dim3(C.cols / 256, C.rows / 128), 128>>>(A, B, C);
+}
+
+// CHECK: #include <tawa/tile.h>
+// CHECK-NEXT: #include <tawa/runtime.cuh>
+// CHECK: struct gemm_nt_shared {
+// CHECK-NEXT:   struct a_b_slot {
+// CHECK-NEXT:     alignas(1024) __nv_bfloat16 a[128 * 64];
+// CHECK-NEXT:     alignas(1024) __nv_bfloat16 b[256 * 64];
+// CHECK-NEXT:   };
+// CHECK-NEXT:   a_b_slot a_b[4];
+// CHECK-NEXT:   tawa::rt::Aref<4> a_b_aref;
+// CHECK-NEXT: };
+// CHECK: __global__ void __launch_bounds__(384, 1)
+// CHECK-NEXT:     gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
+// CHECK-NEXT:             tawa::Matrix<const __nv_bfloat16> B, tawa::Matrix<__nv_bfloat16> C,
+// CHECK-NEXT:             const __grid_constant__ CUtensorMap A_tensor_map,
+// CHECK-NEXT:             const __grid_constant__ CUtensorMap B_tensor_map) {
+// CHECK-NEXT:   constexpr int kStages = 4;
+// CHECK-NEXT:   constexpr int kConsumers = 2;
+// CHECK:   // Block coordinates of the output tile.
+// CHECK-NEXT:   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+// CHECK-NEXT:   if (threadIdx.x == 0) {
+// CHECK-NEXT:     smem.a_b_aref.init(kConsumers);
+// CHECK-NEXT:   }
+// CHECK-NEXT:   __syncthreads();
+// CHECK:   if (tawa::rt::warpgroup_index() == 0) {
+// CHECK:     tawa::rt::warpgroup_release_registers<40>();
+// CHECK-NEXT:     if (threadIdx.x == 0) {
+// CHECK-NEXT:       tawa::rt::ArefCursor<kStages> a_b;
+// CHECK-NEXT:       for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:         gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
+// CHECK-NEXT:         smem.a_b_aref.put(a_b, sizeof(slot.a) + sizeof(slot.b));
+// CHECK-NEXT:         tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
+// CHECK-NEXT:                               smem.a_b_aref.full_barrier(a_b), k0, m0);
+// CHECK-NEXT:         tawa::rt::tma_load_2d(slot.b, &B_tensor_map,
+// CHECK-NEXT:                               smem.a_b_aref.full_barrier(a_b), k0, n0);
+// CHECK-NEXT:         a_b.advance();
+// CHECK:   } else {
+// CHECK:     tawa::rt::warpgroup_acquire_registers<232>();
+// CHECK-NEXT:     const int consumer = tawa::rt::warpgroup_index() - 1;
+// CHECK-NEXT:     tawa::rt::WgmmaAccumulator<1, 256> acc;
+// CHECK-NEXT:     acc.zero();
+// CHECK-NEXT:     tawa::rt::ArefCursor<kStages> a_b;
+// CHECK-NEXT:     for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:       gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
+// CHECK-NEXT:       smem.a_b_aref.get(a_b);
+// CHECK-NEXT:       tawa::rt::wgmma_nt<64>(acc, slot.a + consumer * 64 * 64, slot.b);
+// CHECK-NEXT:       tawa::rt::wgmma_wait<0>();
+// CHECK-NEXT:       smem.a_b_aref.consumed(a_b);
+// CHECK-NEXT:       a_b.advance();
+// CHECK-NEXT:     }
+// CHECK-NEXT:     tawa::rt::store_accumulator(C, m0 + consumer * 64, n0, acc);
+// CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, cudaStream_t stream,
+// CHECK:   gemm_nt<<<grid, 384, shared_bytes, stream>>>(A, B, C, A_tensor_map,
+// CHECK-NEXT:                                                B_tensor_map);
+// CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 0, A, B, C);

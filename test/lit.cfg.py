@@ -1,0 +1,42 @@
+# lit configuration of tawa-rewrite's test suite (test/README.md).
+import os
+import shutil
+
+import lit.formats
+import lit.util
+
+config.name = "tawa-rewrite"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".cu", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tawa_obj_root, "test")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+inputs = os.path.join(config.test_source_root, "Inputs")
+# Parsing against the stand-in CUDA headers keeps tool tests fast and
+# independent of the toolkit; tests marked REQUIRES: cuda use the real one.
+stub = "-nocudainc -nocudalib -isystem " + os.path.join(inputs, "cuda")
+config.substitutions.append(("%tawa-rewrite", config.tawa_rewrite))
+config.substitutions.append(("%cuda-stub", stub))
+config.substitutions.append(("%inputs", inputs))
+config.substitutions.append(("%src_root", config.tawa_src_root))
+
+nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
+if os.path.exists(nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append((
+        "%nvcc-sm90a",
+        "%s -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I%s/include"
+        % (nvcc, config.tawa_src_root)))
+
+# cuobjdump/nvdisasm: from the toolkit, or from scripts/setup.sh (.tools/).
+tools = os.path.join(config.tawa_src_root, ".tools", "cuda", "bin")
+cuobjdump = shutil.which("cuobjdump", path=os.pathsep.join(
+    [os.path.join(config.cuda_path, "bin"), tools]))
+if cuobjdump:
+    config.available_features.add("cuobjdump")
+    config.environment["NVDISASM_PATH"] = os.path.dirname(cuobjdump)
+    config.substitutions.append(("%cuobjdump", cuobjdump))
