@@ -23,16 +23,6 @@ std::string exprText(const Expr *E, const SourceManager &SM,
   return sourceText(E->getSourceRange(), SM, LO);
 }
 
-/// `E` as an operand of '+': parenthesized unless it is a name or a literal.
-std::string operand(const Expr *E, const SourceManager &SM,
-                    const LangOptions &LO) {
-  std::string T = exprText(E, SM, LO);
-  const Expr *S = E->IgnoreImpCasts();
-  if (isa<DeclRefExpr, IntegerLiteral, ParenExpr, MemberExpr>(S))
-    return T;
-  return "(" + T + ")";
-}
-
 std::string cxxElement(ElementType T) {
   switch (T) {
   case ElementType::BF16:
@@ -43,6 +33,58 @@ std::string cxxElement(ElementType T) {
     return "float";
   }
   return "?";
+}
+
+/// `Text` with the built-in block coordinates of the original launch
+/// replaced by those of the tile walk: `blockIdx` by `tile`, `gridDim` by
+/// `schedule.tiles`. Comments and literals are copied as they are.
+std::string renameBuiltins(StringRef Text) {
+  std::string Out;
+  size_t I = 0, N = Text.size();
+  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
+  while (I < N) {
+    char C = Text[I];
+    if (Text.substr(I).starts_with("//")) {
+      size_t E = Text.find('\n', I);
+      E = E == StringRef::npos ? N : E;
+      Out += Text.slice(I, E);
+      I = E;
+    } else if (Text.substr(I).starts_with("/*")) {
+      size_t E = Text.find("*/", I + 2);
+      E = E == StringRef::npos ? N : E + 2;
+      Out += Text.slice(I, E);
+      I = E;
+    } else if (C == '"' || C == '\'') {
+      size_t E = I + 1;
+      while (E < N && Text[E] != C)
+        E += Text[E] == '\\' ? 2 : 1;
+      E = std::min(E + 1, N);
+      Out += Text.slice(I, E);
+      I = E;
+    } else if (IsIdent(C)) {
+      size_t E = I;
+      while (E < N && IsIdent(Text[E]))
+        ++E;
+      StringRef Word = Text.slice(I, E);
+      Out += Word == "blockIdx"  ? "tile"
+             : Word == "gridDim" ? "schedule.tiles"
+                                 : Word.str();
+      I = E;
+    } else {
+      Out += C;
+      ++I;
+    }
+  }
+  return Out;
+}
+
+/// `Text` (the text of `E`) as an operand of '+': parenthesized unless `E` is
+/// a name, a literal or a member.
+std::string parenthesized(const std::string &Text, const Expr *E) {
+  const Expr *S = E->IgnoreImpCasts();
+  if (isa<DeclRefExpr, IntegerLiteral, ParenExpr, MemberExpr>(S))
+    return Text;
+  return "(" + Text + ")";
 }
 
 /// The name of the tensor map parameter of load `L`.
@@ -110,10 +152,13 @@ private:
 
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
-  std::vector<std::string> N = {"kStages", "kConsumers", "tawa_smem",
-                                "smem",    "consumer",   "slot"};
-  for (const Aref &A : G.Arefs)
+  std::vector<std::string> N = {"kStages",  "kConsumers", "tawa_smem", "smem",
+                                "consumer", "slot",       "t",         "tile",
+                                "schedule", "k_steps",    "ctas"};
+  for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
+    N.push_back(A.Name + "_release");
+  }
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     N.push_back(tensorMapName(P, L));
   return N;
@@ -181,6 +226,7 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   std::string Maps;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
+  Maps += ",\n    const tawa::rt::TileSchedule schedule";
   W.line(formatv("{0}__global__ void __launch_bounds__({1}, 1)",
                  P.Kernel->getStorageClass() == SC_Static ? "static " : "",
                  Plan.Threads)
@@ -192,26 +238,40 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.line(
       formatv("{0} &smem = tawa::rt::shared_storage<{0}>(tawa_smem);", Storage)
           .str());
-  std::string Prologue = prologueText(P, SM, LO);
-  if (!Prologue.empty())
-    Out += Prologue + (StringRef(Prologue).ends_with("\n") ? "" : "\n");
   W.open("if (threadIdx.x == 0)");
   W.line(formatv("smem.{0}_aref.init(kConsumers);", R.Name).str());
   W.close();
   W.line("__syncthreads();");
   W.line();
 
-  std::string Header = sourceText(
-      SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM, LO);
+  // The user's code, with the block coordinates of the original launch read
+  // from the tile of the walk.
+  const std::string Prologue =
+      StringRef(renameBuiltins(prologueText(P, SM, LO))).rtrim("\n \t").str();
+  const std::string Header = renameBuiltins(sourceText(
+      SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM, LO));
+  auto Coord = [&](const Expr *E) {
+    return renameBuiltins(exprText(E, SM, LO));
+  };
+  auto TileLoop = [&](const char *Comment) {
+    W.line(Comment);
+    W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
+    W.line("const uint3 tile = schedule.tile(t);");
+    if (!Prologue.empty())
+      Out += Prologue + "\n";
+  };
+
   // Producer.
   W.open("if (tawa::rt::warpgroup_index() == 0)");
-  W.line(
-      "// Producer warpgroup: one thread issues the TMA loads of every stage.");
+  W.line("// Producer warpgroup: one thread issues the TMA loads of every "
+         "stage.");
   W.line(formatv("tawa::rt::warpgroup_release_registers<{0}>();",
                  Plan.Regs.Producer)
              .str());
   W.open("if (threadIdx.x == 0)");
   W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
+  TileLoop("// Tile (x, y, z) is the work of block (x, y, z) of the original "
+           "launch.");
   W.open(Header);
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
@@ -223,16 +283,17 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
     W.line(formatv("tawa::rt::tma_load_2d(slot.{0}, &{1}, "
-                   "smem.{2}_aref.full_barrier({2}), {3}, "
-                   "{4});",
-                   T.Var, tensorMapName(P, L), R.Name, exprText(T.Col0, SM, LO),
-                   exprText(T.Row0, SM, LO))
+                   "smem.{2}_aref.full_barrier({2}), {3}, {4});",
+                   T.Var, tensorMapName(P, L), R.Name, Coord(T.Col0),
+                   Coord(T.Row0))
                .str());
   }
   W.line(R.Name + ".advance();");
-  W.close();
-  W.close();
+  W.close(); // k loop
+  W.close(); // tile loop
+  W.close(); // elected thread
   W.close(" else {");
+
   // Consumers.
   ++W.Depth;
   W.line(formatv("// Consumer warpgroups: warpgroup 1 + c owns rows [{0} c, "
@@ -246,46 +307,61 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.line(formatv("tawa::rt::WgmmaAccumulator<{0}, {1}> {2};", Plan.MTiles,
                  Plan.BN, P.Acc.Var)
              .str());
-  W.line(P.Acc.Var + ".zero();");
-  W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
+  W.line(formatv("// `{0}` reads the ring; `{0}_release` trails it by the one "
+                 "wgmma group kept in flight.",
+                 R.Name)
+             .str());
+  W.line(
+      formatv("tawa::rt::ArefCursor<kStages> {0}, {0}_release;", R.Name).str());
+  TileLoop("// The same walk as the producer's.");
+  W.line("int k_steps = 0;");
   W.open(Header);
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
   W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
   const TileLoad &A = P.Loads[Mma.A], &B = P.Loads[Mma.B];
   W.line(formatv("tawa::rt::wgmma_nt<{0}>({1}, slot.{2} + consumer * {3} * "
-                 "{0}, slot.{4});",
+                 "{0}, slot.{4}, /*accumulate=*/k_steps > 0);",
                  Plan.BK, P.Acc.Var, A.Var, 64 * Plan.MTiles, B.Var)
              .str());
-  W.line("tawa::rt::wgmma_wait<0>();");
-  W.line(formatv("smem.{0}_aref.consumed({0});", R.Name).str());
+  W.line("tawa::rt::wgmma_wait<1>();");
+  W.open("if (k_steps++ > 0)");
+  W.line(formatv("smem.{0}_aref.consumed({0}_release);", R.Name).str());
+  W.line(R.Name + "_release.advance();");
+  W.close();
   W.line(R.Name + ".advance();");
+  W.close(); // k loop
+  W.line("tawa::rt::wgmma_wait<0>();");
+  W.open("if (k_steps > 0)");
+  W.line(formatv("smem.{0}_aref.consumed({0}_release);", R.Name).str());
+  W.line(R.Name + "_release.advance();");
   W.close();
-  W.line(
-      formatv(
-          "tawa::rt::store_accumulator({0}, {1} + consumer * {2}, {3}, {4});",
-          P.Store.Matrix->getName(), operand(P.Store.Row0, SM, LO),
-          64 * Plan.MTiles, exprText(P.Store.Col0, SM, LO), P.Acc.Var)
-          .str());
-  W.close();
-  W.close();
+  W.line(formatv("tawa::rt::store_accumulator({0}, {1} + consumer * {2}, {3}, "
+                 "{4}, /*zero=*/k_steps == 0);",
+                 P.Store.Matrix->getName(),
+                 parenthesized(Coord(P.Store.Row0), P.Store.Row0),
+                 64 * Plan.MTiles, Coord(P.Store.Col0), P.Acc.Var)
+             .str());
+  W.close(); // tile loop
+  W.close(); // consumer branch
+  W.close(); // kernel
   W.line();
 
   // The launcher.
-  W.line(formatv("/// Launches {0} on `grid` (the grid of the original launch, "
-                 "one block per",
-                 K)
-             .str());
-  W.line(formatv("/// {0} x {1} output tile): builds the tensor maps, raises "
-                 "the dynamic",
-                 Plan.BM, Plan.BN)
-             .str());
-  W.line("/// shared-memory limit. Returns the first error.");
-  W.open(
-      formatv(
-          "inline cudaError_t {0}_launch(dim3 grid, cudaStream_t stream, {1})",
-          K, Params)
+  W.line(
+      formatv("/// Launches {0} over the tiles of `grid` (the grid of the "
+              "original launch, one {1} x {2} output tile per block): builds "
+              "the tensor maps, raises the dynamic shared-memory limit{3}. "
+              "Returns the first error.",
+              K, Plan.BM, Plan.BN,
+              Plan.Persistent ? ", and starts one CTA per SM, which walk "
+                                "the tiles in grouped raster order"
+                              : "")
           .str());
+  W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, cudaStream_t "
+                 "stream, {1})",
+                 K, Params)
+             .str());
   std::string MapDecls;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     MapDecls += (L ? ", " : "") + tensorMapName(P, L);
@@ -293,8 +369,7 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
     const TileLoad &T = P.Loads[L];
     W.line(formatv("if (cudaError_t e = tawa::rt::make_tensor_map(&{0}, {1}, "
-                   "{2}, {3}); e != "
-                   "cudaSuccess)",
+                   "{2}, {3}); e != cudaSuccess)",
                    tensorMapName(P, L), T.Matrix->getName(), T.Rows, T.Cols)
                .str());
     W.line(formatv("  return tawa::rt::launch_error(\"{0}\", \"tensor map of "
@@ -302,10 +377,22 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                    K, T.Matrix->getName())
                .str());
   }
-  W.line(
-      formatv("constexpr size_t shared_bytes = tawa::rt::shared_bytes<{0}>();",
-              Storage)
-          .str());
+  W.line(formatv("const tawa::rt::TileSchedule schedule{{grid, /*group=*/{0}, "
+                 "/*along_y=*/{1}};",
+                 Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false")
+             .str());
+  if (Plan.Persistent) {
+    W.line("int ctas = 0;");
+    W.line("if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), "
+           "&ctas); e != cudaSuccess)");
+    W.line("  return e;");
+  } else {
+    W.line("const int ctas = schedule.count();");
+  }
+  W.line(formatv("constexpr size_t shared_bytes = "
+                 "tawa::rt::shared_bytes<{0}>();",
+                 Storage)
+             .str());
   W.line(formatv("if (cudaError_t e = cudaFuncSetAttribute({0}, "
                  "cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); "
                  "e != cudaSuccess)",
@@ -315,7 +402,8 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   std::string Args = llvm::join(ParamNames, ", ");
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Args += ", " + tensorMapName(P, L);
-  W.line(formatv("{0}<<<grid, {1}, shared_bytes, stream>>>({2});", K,
+  Args += ", schedule";
+  W.line(formatv("{0}<<<ctas, {1}, shared_bytes, stream>>>({2});", K,
                  Plan.Threads, Args)
              .str());
   W.line("return cudaPeekAtLastError();");

@@ -156,6 +156,18 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
                     "not run ahead");
     return std::nullopt;
   }
+  // Persistent walk over the output tiles, unless the prologue may leave the
+  // kernel early (a return would end the walk, not skip one tile).
+  if (P.Pragma.Persistent && *P.Pragma.Persistent && P.PrologueReturn) {
+    Diags.error(P.Pragma.Persistent.Loc, DiagCategory::Unsupported,
+                "a persistent walk needs a prologue without 'return'");
+    Diags.note(P.PrologueReturn->getBeginLoc(), "the prologue returns here");
+    return std::nullopt;
+  }
+  Plan.Persistent =
+      P.Pragma.Persistent ? *P.Pragma.Persistent : !P.PrologueReturn;
+  if (P.Pragma.Raster)
+    Plan.Raster = *P.Pragma.Raster;
   return Plan;
 }
 

@@ -10,7 +10,8 @@ namespace tawa {
 namespace {
 
 constexpr const char *kForm =
-    "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)]'";
+    "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
+    "[persistent[(on|off)]] [raster(m|n[, G])]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -42,10 +43,12 @@ public:
                          "consumers(N) with 1 <= N <= 3");
       else if (Name == "regs")
         Ok = parseRegs(Loc);
+      else if (Name == "persistent")
+        Ok = parsePersistent(Loc);
+      else if (Name == "raster")
+        Ok = parseRaster(Loc);
       else if (llvm::StringSwitch<bool>(Name)
-                   .Cases({"cluster", "persistent", "raster", "schedule",
-                           "tensor"},
-                          true)
+                   .Cases({"cluster", "schedule", "tensor"}, true)
                    .Default(false)) {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
@@ -57,7 +60,8 @@ public:
         Diags.error(Loc, DiagCategory::Pragma,
                     "unknown clause '" + Name +
                         "' in '#pragma tawa tile'; accepted: stages(N), "
-                        "consumers(N), regs(P, C)");
+                        "consumers(N), regs(P, C), persistent[(on|off)], "
+                        "raster(m|n[, G])");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -187,6 +191,68 @@ private:
     if (!Dup) {
       P.Regs.Value = RegisterSplit{*Prod, *Cons};
       P.Regs.Loc = Loc;
+    }
+    return true;
+  }
+
+  /// `persistent` or `persistent(on|off)`.
+  bool parsePersistent(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Persistent.Loc, "persistent");
+    bool On = true;
+    if (Tok.is(tok::l_paren)) {
+      next();
+      StringRef W = Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName()
+                                            : StringRef();
+      if (W != "on" && W != "off") {
+        fail(Tok.getLocation(),
+             "expected 'on' or 'off' in clause 'persistent'");
+        return false;
+      }
+      On = W == "on";
+      next();
+      if (!expect(tok::r_paren, ")", "persistent"))
+        return false;
+    }
+    if (!Dup) {
+      P.Persistent.Value = On;
+      P.Persistent.Loc = Loc;
+    }
+    return true;
+  }
+
+  /// `raster(m|n [, G])`.
+  bool parseRaster(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Raster.Loc, "raster");
+    if (!expect(tok::l_paren, "(", "raster"))
+      return false;
+    StringRef W = Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName()
+                                          : StringRef();
+    if (W != "m" && W != "n") {
+      fail(Tok.getLocation(), "expected 'm' or 'n' in clause 'raster'");
+      return false;
+    }
+    next();
+    RasterOrder R{W == "m", 8};
+    if (Tok.is(tok::comma)) {
+      next();
+      SourceLocation GLoc = Tok.getLocation();
+      std::optional<int> G = integer("raster");
+      if (!G)
+        return false;
+      if (*G < 1 || *G > 64) {
+        Diags.error(GLoc, DiagCategory::Pragma,
+                    "raster group " + Twine(*G) +
+                        " is out of range; expected raster(m|n, G) with 1 <= G "
+                        "<= 64");
+        P.Valid = false;
+      }
+      R.Group = *G;
+    }
+    if (!expect(tok::r_paren, ")", "raster"))
+      return false;
+    if (!Dup) {
+      P.Raster.Value = R;
+      P.Raster.Loc = Loc;
     }
     return true;
   }

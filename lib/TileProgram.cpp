@@ -98,7 +98,13 @@ std::optional<int> integralArg(const TemplateArgumentList *Args, unsigned I) {
 class RoleHazardFinder : public RecursiveASTVisitor<RoleHazardFinder> {
 public:
   const Expr *Found = nullptr;
+  const Stmt *Return = nullptr;
   std::string What;
+  bool VisitReturnStmt(ReturnStmt *S) {
+    if (!Return)
+      Return = S;
+    return true;
+  }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (Found)
       return true;
@@ -187,6 +193,8 @@ private:
         }
     RoleHazardFinder F;
     F.TraverseStmt(const_cast<Stmt *>(S));
+    if (F.Return && !P.PrologueReturn)
+      P.PrologueReturn = F.Return;
     if (F.Found) {
       unsupported(F.Found->getBeginLoc(),
                   "the code before the tile loop uses '" + F.What +

@@ -37,6 +37,8 @@ struct PipelinePlan {
   unsigned StageBytes = 0;  ///< bytes of one aref slot
   unsigned SharedBytes = 0; ///< dynamic shared memory requested
   int AccRegisters = 0;     ///< fp32 accumulator registers per consumer thread
+  bool Persistent = true;   ///< one CTA per SM walks the output tiles
+  RasterOrder Raster{true, 8}; ///< order of the tile walk
 };
 
 /// Plans the pipeline of `P`; returns nullopt after reporting when a limit is

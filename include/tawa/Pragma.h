@@ -3,6 +3,7 @@
 // Grammar (docs/tile-language.md):
 //   #pragma tawa tile [clause [[,] clause]...]
 //   clause := stages(N) | consumers(N) | regs(P, C)
+//           | persistent | persistent(on|off) | raster(m|n [, G])
 // The handler records each pragma with the location of every clause so that
 // later stages can point a diagnostic at the clause at fault.
 //
@@ -33,12 +34,21 @@ struct RegisterSplit {
   int Consumer; ///< setmaxnreg value of each consumer warpgroup
 };
 
+/// Tile order of the walk over the output tiles: `Group` consecutive tiles
+/// along the grid's y dimension (m: rows of tiles) or x dimension (n).
+struct RasterOrder {
+  bool AlongM; ///< true: raster(m, G), groups along grid y
+  int Group;   ///< tiles per group, 1..64
+};
+
 /// One `#pragma tawa tile` as written.
 struct TilePragma {
   clang::SourceLocation Loc; ///< the `tile` keyword
   Clause<int> Stages;        ///< aref ring depth D, 2..16
   Clause<int> Consumers;     ///< consumer warpgroups, 1..3
   Clause<RegisterSplit> Regs;
+  Clause<bool> Persistent; ///< persistent grid walking the output tiles
+  Clause<RasterOrder> Raster;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };
 

@@ -92,6 +92,8 @@ struct TileProgram {
   std::vector<TileMma> Mmas;
   TileStore Store;
   std::vector<LaunchSite> Launches;
+  /// A `return` in the prologue (skips a tile: no persistent walk then).
+  const clang::Stmt *PrologueReturn = nullptr;
 };
 
 /// Builds the TileProgram of `Loop` (the statement following `Pragma`) in

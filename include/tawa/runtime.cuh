@@ -11,6 +11,7 @@
 #include "runtime/aref.cuh"
 #include "runtime/epilogue.cuh"
 #include "runtime/launch.cuh"
+#include "runtime/schedule.cuh"
 #include "runtime/tma.cuh"
 #include "runtime/warpgroup.cuh"
 #include "runtime/wgmma.cuh"

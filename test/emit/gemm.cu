@@ -38,43 +38,78 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
 // CHECK-NEXT:             tawa::Matrix<const __nv_bfloat16> B, tawa::Matrix<__nv_bfloat16> C,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap A_tensor_map,
-// CHECK-NEXT:             const __grid_constant__ CUtensorMap B_tensor_map) {
+// CHECK-NEXT:             const __grid_constant__ CUtensorMap B_tensor_map,
+// CHECK-NEXT:             const tawa::rt::TileSchedule schedule) {
 // CHECK-NEXT:   constexpr int kStages = 4;
 // CHECK-NEXT:   constexpr int kConsumers = 2;
-// CHECK:   // Block coordinates of the output tile.
-// CHECK-NEXT:   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+// CHECK-NEXT:   extern __shared__ unsigned char tawa_smem[];
+// CHECK-NEXT:   gemm_nt_shared &smem = tawa::rt::shared_storage<gemm_nt_shared>(tawa_smem);
 // CHECK-NEXT:   if (threadIdx.x == 0) {
 // CHECK-NEXT:     smem.a_b_aref.init(kConsumers);
 // CHECK-NEXT:   }
 // CHECK-NEXT:   __syncthreads();
-// CHECK:   if (tawa::rt::warpgroup_index() == 0) {
-// CHECK:     tawa::rt::warpgroup_release_registers<40>();
+// CHECK-EMPTY:
+// CHECK-NEXT:   if (tawa::rt::warpgroup_index() == 0) {
+// CHECK-NEXT:     // Producer warpgroup: one thread issues the TMA loads of every stage.
+// CHECK-NEXT:     tawa::rt::warpgroup_release_registers<40>();
 // CHECK-NEXT:     if (threadIdx.x == 0) {
 // CHECK-NEXT:       tawa::rt::ArefCursor<kStages> a_b;
-// CHECK-NEXT:       for (int k0 = 0; k0 < A.cols; k0 += 64) {
-// CHECK-NEXT:         gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
-// CHECK-NEXT:         smem.a_b_aref.put(a_b, sizeof(slot.a) + sizeof(slot.b));
-// CHECK-NEXT:         tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
-// CHECK-NEXT:                               smem.a_b_aref.full_barrier(a_b), k0, m0);
-// CHECK-NEXT:         tawa::rt::tma_load_2d(slot.b, &B_tensor_map,
-// CHECK-NEXT:                               smem.a_b_aref.full_barrier(a_b), k0, n0);
-// CHECK-NEXT:         a_b.advance();
-// CHECK:   } else {
-// CHECK:     tawa::rt::warpgroup_acquire_registers<232>();
+// CHECK-NEXT:       // Tile (x, y, z) is the work of block (x, y, z) of the original launch.
+// CHECK-NEXT:       for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x) {
+// CHECK-NEXT:         const uint3 tile = schedule.tile(t);
+// CHECK-NEXT:         // Block coordinates of the output tile.
+// CHECK-NEXT:         const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK-NEXT:         for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:           gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
+// CHECK-NEXT:           smem.a_b_aref.put(a_b, sizeof(slot.a) + sizeof(slot.b));
+// CHECK-NEXT:           tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
+// CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0, m0);
+// CHECK-NEXT:           tawa::rt::tma_load_2d(slot.b, &B_tensor_map,
+// CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0, n0);
+// CHECK-NEXT:           a_b.advance();
+// CHECK-NEXT:         }
+// CHECK-NEXT:       }
+// CHECK-NEXT:     }
+// CHECK-NEXT:   } else {
+// CHECK-NEXT:     // Consumer warpgroups: warpgroup 1 + c owns rows [64 c, 64 c + 64) of acc.
+// CHECK-NEXT:     tawa::rt::warpgroup_acquire_registers<232>();
 // CHECK-NEXT:     const int consumer = tawa::rt::warpgroup_index() - 1;
 // CHECK-NEXT:     tawa::rt::WgmmaAccumulator<1, 256> acc;
-// CHECK-NEXT:     acc.zero();
-// CHECK-NEXT:     tawa::rt::ArefCursor<kStages> a_b;
-// CHECK-NEXT:     for (int k0 = 0; k0 < A.cols; k0 += 64) {
-// CHECK-NEXT:       gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
-// CHECK-NEXT:       smem.a_b_aref.get(a_b);
-// CHECK-NEXT:       tawa::rt::wgmma_nt<64>(acc, slot.a + consumer * 64 * 64, slot.b);
+// CHECK-NEXT:     // `a_b` reads the ring; `a_b_release` trails it by the one wgmma group kept
+// CHECK-NEXT:     // in flight.
+// CHECK-NEXT:     tawa::rt::ArefCursor<kStages> a_b, a_b_release;
+// CHECK-NEXT:     // The same walk as the producer's.
+// CHECK-NEXT:     for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x) {
+// CHECK-NEXT:       const uint3 tile = schedule.tile(t);
+// CHECK-NEXT:       // Block coordinates of the output tile.
+// CHECK-NEXT:       const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK-NEXT:       int k_steps = 0;
+// CHECK-NEXT:       for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:         gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
+// CHECK-NEXT:         smem.a_b_aref.get(a_b);
+// CHECK-NEXT:         tawa::rt::wgmma_nt<64>(acc, slot.a + consumer * 64 * 64, slot.b,
+// CHECK-NEXT:                                /*accumulate=*/k_steps > 0);
+// CHECK-NEXT:         tawa::rt::wgmma_wait<1>();
+// CHECK-NEXT:         if (k_steps++ > 0) {
+// CHECK-NEXT:           smem.a_b_aref.consumed(a_b_release);
+// CHECK-NEXT:           a_b_release.advance();
+// CHECK-NEXT:         }
+// CHECK-NEXT:         a_b.advance();
+// CHECK-NEXT:       }
 // CHECK-NEXT:       tawa::rt::wgmma_wait<0>();
-// CHECK-NEXT:       smem.a_b_aref.consumed(a_b);
-// CHECK-NEXT:       a_b.advance();
+// CHECK-NEXT:       if (k_steps > 0) {
+// CHECK-NEXT:         smem.a_b_aref.consumed(a_b_release);
+// CHECK-NEXT:         a_b_release.advance();
+// CHECK-NEXT:       }
+// CHECK-NEXT:       tawa::rt::store_accumulator(C, m0 + consumer * 64, n0, acc,
+// CHECK-NEXT:                                   /*zero=*/k_steps == 0);
 // CHECK-NEXT:     }
-// CHECK-NEXT:     tawa::rt::store_accumulator(C, m0 + consumer * 64, n0, acc);
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
 // CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, cudaStream_t stream,
-// CHECK:   gemm_nt<<<grid, 384, shared_bytes, stream>>>(A, B, C, A_tensor_map,
-// CHECK-NEXT:                                                B_tensor_map);
+// CHECK:   const tawa::rt::TileSchedule schedule{grid, /*group=*/8, /*along_y=*/true};
+// CHECK-NEXT:   int ctas = 0;
+// CHECK-NEXT:   if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), &ctas);
+// CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(A, B, C, A_tensor_map,
+// CHECK-NEXT:                                                B_tensor_map, schedule);
 // CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 0, A, B, C);

@@ -99,9 +99,12 @@ template <int MTiles, int N> struct WgmmaAccumulator {
 /// `b` is N x K, both K-major bf16/fp16 with 128-byte swizzle and K = 64
 /// elements (one swizzle atom, 128 bytes). Issues K/16 x MTiles wgmma and
 /// commits them as one group; the caller waits with wgmma_wait<>().
+/// `accumulate` false computes acc = a * b^T (scale-d 0 on the first k16
+/// step), which spares zeroing the accumulators before a tile.
 template <int K, class T, int MTiles, int N>
 __device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
-                                         const T *a, const T *b) {
+                                         const T *a, const T *b,
+                                         bool accumulate = true) {
   static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
                 "wgmma operands: bf16 or fp16");
   static_assert(K * sizeof(T) == 128,
@@ -115,7 +118,8 @@ __device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
 #pragma unroll
     for (int m = 0; m < MTiles; ++m)
       WgmmaM64<N>::template mma<kBf16, 0>(
-          acc.d[m], smem_descriptor_sw128(a + m * 64 * K + 16 * k), db, 1u);
+          acc.d[m], smem_descriptor_sw128(a + m * 64 * K + 16 * k), db,
+          k == 0 ? static_cast<uint32_t>(accumulate) : 1u);
   }
   wgmma_commit();
   acc.fence();
