@@ -206,6 +206,10 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.close(";");
   W.line(formatv("{0} {1}[{2}];", Slot, R.Name, Plan.Stages).str());
   W.line(formatv("tawa::rt::Aref<{0}> {1}_aref;", Plan.Stages, R.Name).str());
+  if (Plan.TmaStore)
+    W.line(formatv("tawa::rt::EpilogueStaging<{0}, {1}> epilogue[{2}];",
+                   cxxElement(P.Store.Elem), 64 * Plan.MTiles, Plan.Consumers)
+               .str());
   W.close(";");
   W.line();
 
@@ -226,6 +230,9 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   std::string Maps;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
+  const std::string StoreMap = P.Store.Matrix->getName().str() + "_store_map";
+  if (Plan.TmaStore)
+    Maps += ",\n    const __grid_constant__ CUtensorMap " + StoreMap;
   Maps += ",\n    const tawa::rt::TileSchedule schedule";
   W.line(formatv("{0}__global__ void __launch_bounds__({1}, 1)",
                  P.Kernel->getStorageClass() == SC_Static ? "static " : "",
@@ -282,10 +289,11 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.line(formatv("smem.{0}_aref.put({0}, {1});", R.Name, Bytes).str());
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
-    W.line(formatv("tawa::rt::tma_load_2d(slot.{0}, &{1}, "
-                   "smem.{2}_aref.full_barrier({2}), {3}, {4});",
-                   T.Var, tensorMapName(P, L), R.Name, Coord(T.Col0),
-                   Coord(T.Row0))
+    W.line(formatv("tawa::rt::tma_load_{0}d(slot.{1}, &{2}, "
+                   "smem.{3}_aref.full_barrier({3}), {4}, {5}{6});",
+                   T.Batch ? 3 : 2, T.Var, tensorMapName(P, L), R.Name,
+                   Coord(T.Col0), Coord(T.Row0),
+                   T.Batch ? ", " + Coord(T.Batch) : "")
                .str());
   }
   W.line(R.Name + ".advance();");
@@ -336,13 +344,29 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.line(formatv("smem.{0}_aref.consumed({0}_release);", R.Name).str());
   W.line(R.Name + "_release.advance();");
   W.close();
-  W.line(formatv("tawa::rt::store_accumulator({0}, {1} + consumer * {2}, {3}, "
-                 "{4}, /*zero=*/k_steps == 0);",
-                 P.Store.Matrix->getName(),
-                 parenthesized(Coord(P.Store.Row0), P.Store.Row0),
-                 64 * Plan.MTiles, Coord(P.Store.Col0), P.Acc.Var)
-             .str());
+  const std::string Row0 = parenthesized(Coord(P.Store.Row0), P.Store.Row0);
+  if (Plan.TmaStore) {
+    W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "
+                   "smem.epilogue[consumer], {2} + consumer * {3}, {4}, {5}, "
+                   "{6}, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
+                   P.Store.Batch ? "true" : "false", StoreMap, Row0,
+                   64 * Plan.MTiles, Coord(P.Store.Col0),
+                   P.Store.Batch ? Coord(P.Store.Batch) : "0", P.Acc.Var)
+               .str());
+  } else {
+    W.line(formatv("tawa::rt::store_accumulator({0}, {1} + consumer * {2}, "
+                   "{3}, {4}, /*zero=*/k_steps == 0);",
+                   Coord(P.Store.MatrixArg), Row0, 64 * Plan.MTiles,
+                   Coord(P.Store.Col0), P.Acc.Var)
+               .str());
+  }
   W.close(); // tile loop
+  if (Plan.TmaStore) {
+    W.line("// The stores must have read shared memory before the CTA ends.");
+    W.open("if (tawa::rt::warpgroup_thread() == 0)");
+    W.line("tawa::rt::tma_store_wait_all();");
+    W.close();
+  }
   W.close(); // consumer branch
   W.close(); // kernel
   W.line();
@@ -365,18 +389,26 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   std::string MapDecls;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     MapDecls += (L ? ", " : "") + tensorMapName(P, L);
+  if (Plan.TmaStore)
+    MapDecls += ", " + StoreMap;
   W.line("CUtensorMap " + MapDecls + ";");
-  for (unsigned L = 0; L < P.Loads.size(); ++L) {
-    const TileLoad &T = P.Loads[L];
+  auto MakeMap = [&](const std::string &Map, StringRef Matrix, int Rows,
+                     int Cols, bool Batched) {
     W.line(formatv("if (cudaError_t e = tawa::rt::make_tensor_map(&{0}, {1}, "
-                   "{2}, {3}); e != cudaSuccess)",
-                   tensorMapName(P, L), T.Matrix->getName(), T.Rows, T.Cols)
+                   "{2}, {3}{4}); e != cudaSuccess)",
+                   Map, Matrix, Rows, Cols, Batched ? ", /*batched=*/true" : "")
                .str());
     W.line(formatv("  return tawa::rt::launch_error(\"{0}\", \"tensor map of "
                    "{1}\", e);",
-                   K, T.Matrix->getName())
+                   K, Matrix)
                .str());
-  }
+  };
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    MakeMap(tensorMapName(P, L), P.Loads[L].Matrix->getName(), P.Loads[L].Rows,
+            P.Loads[L].Cols, P.Loads[L].Batch);
+  if (Plan.TmaStore)
+    MakeMap(StoreMap, P.Store.Matrix->getName(), 64 * Plan.MTiles,
+            Plan.StoreChunkCols, P.Store.Batch);
   W.line(formatv("const tawa::rt::TileSchedule schedule{{grid, /*group=*/{0}, "
                  "/*along_y=*/{1}};",
                  Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false")
@@ -402,6 +434,8 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   std::string Args = llvm::join(ParamNames, ", ");
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Args += ", " + tensorMapName(P, L);
+  if (Plan.TmaStore)
+    Args += ", " + StoreMap;
   Args += ", schedule";
   W.line(formatv("{0}<<<ctas, {1}, shared_bytes, stream>>>({2});", K,
                  Plan.Threads, Args)

@@ -13,10 +13,11 @@ constexpr int kConsumerOverheadRegisters = 64;
 /// a few stages cover the memory latency.
 constexpr int kDefaultMaxStages = 6;
 
-unsigned sharedBytes(int Stages, unsigned StageBytes) {
-  // Stages, then the barriers padded to the 1024-byte alignment of the
-  // storage struct, then the slack for aligning the dynamic base.
-  return Stages * StageBytes + 1024 + hopper::kSharedAlignSlack;
+unsigned sharedBytes(int Stages, unsigned StageBytes, unsigned Staging) {
+  // Stages, the epilogue staging, then the barriers padded to the 1024-byte
+  // alignment of the storage struct, then the slack for aligning the dynamic
+  // base.
+  return Stages * StageBytes + Staging + 1024 + hopper::kSharedAlignSlack;
 }
 
 SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {
@@ -129,20 +130,34 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     return std::nullopt;
   }
 
+  // Epilogue: TMA stores through two 128-byte-wide staging buffers per
+  // consumer where the tile splits into whole 128-byte column chunks.
+  const unsigned OutBytes = elementBytes(P.Store.Elem);
+  Plan.StoreChunkCols = 128 / OutBytes;
+  Plan.TmaStore = Plan.BN % Plan.StoreChunkCols == 0;
+  if (Plan.TmaStore)
+    Plan.StagingBytes = Plan.Consumers * 2 * 64 * Plan.MTiles * 128;
+
   // Stages: from the clause, else as many as the shared-memory budget allows.
   Plan.StageBytes = 0;
   for (const Aref &R : G.Arefs)
     Plan.StageBytes += R.BytesPerSlot;
   int Fit = 0;
-  while (sharedBytes(Fit + 1, Plan.StageBytes) <= hopper::kSharedMemoryBytes)
+  while (sharedBytes(Fit + 1, Plan.StageBytes, Plan.StagingBytes) <=
+         hopper::kSharedMemoryBytes)
     ++Fit;
   Plan.Stages =
       P.Pragma.Stages ? *P.Pragma.Stages : std::min(Fit, kDefaultMaxStages);
-  Plan.SharedBytes = sharedBytes(Plan.Stages, Plan.StageBytes);
+  Plan.SharedBytes =
+      sharedBytes(Plan.Stages, Plan.StageBytes, Plan.StagingBytes);
   if (Plan.SharedBytes > hopper::kSharedMemoryBytes || Plan.Stages < 1) {
     Diags.error(at(P.Pragma.Stages, P.Pragma.Loc), DiagCategory::Budget,
                 Twine(Plan.Stages) + " stages of " + Twine(Plan.StageBytes) +
-                    " bytes need " + Twine(Plan.SharedBytes) +
+                    " bytes" +
+                    (Plan.StagingBytes ? " and " + Twine(Plan.StagingBytes) +
+                                             " bytes of epilogue staging"
+                                       : Twine()) +
+                    " need " + Twine(Plan.SharedBytes) +
                     " bytes of shared memory with barriers and alignment; a "
                     "block may use " +
                     Twine(hopper::kSharedMemoryBytes) + " (at most " +

@@ -215,15 +215,24 @@ private:
     return true;
   }
 
-  const ParmVarDecl *matrixParam(const Expr *E, ElementType &Elem,
-                                 StringRef Op) {
-    auto *PV = dyn_cast_or_null<ParmVarDecl>(referencedVar(E));
+  /// The kernel parameter `E` names, directly or as `param.batch(b)` (then
+  /// `Batch` is b).
+  const ParmVarDecl *matrixParam(const Expr *E, ElementType &Elem, StringRef Op,
+                                 const Expr *&Batch) {
+    const Expr *Base = E;
+    if (auto *MC = dyn_cast<CXXMemberCallExpr>(strip(E));
+        MC && MC->getMethodDecl() &&
+        MC->getMethodDecl()->getName() == "batch" && MC->getNumArgs() == 1) {
+      Base = MC->getImplicitObjectArgument();
+      Batch = MC->getArg(0);
+    }
+    auto *PV = dyn_cast_or_null<ParmVarDecl>(referencedVar(Base));
     if (!PV || PV->getDeclContext() != P.Kernel) {
       unsupported(E->getBeginLoc(),
                   "the matrix of '" + Op +
-                      "' must be a 'tawa::Matrix' parameter of the kernel, so "
-                      "that the launcher "
-                      "can build its tensor map",
+                      "' must be a 'tawa::Matrix' parameter of the kernel (or "
+                      "'param.batch(b)'), so that the launcher can build its "
+                      "tensor map",
                   E->getSourceRange());
       return nullptr;
     }
@@ -256,7 +265,7 @@ private:
     }
     L.Rows = *R;
     L.Cols = *C;
-    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load");
+    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
     if (!L.Matrix) {
       FailedLoads.push_back(VD);
       return false;
@@ -359,8 +368,9 @@ private:
       if (Call && !P.Store.Call && Call->getNumArgs() == 4 &&
           referencedVar(Call->getArg(3)) == P.Acc.Decl) {
         P.Store.Call = Call;
-        P.Store.Matrix =
-            matrixParam(Call->getArg(0), P.Store.Elem, "tawa::store");
+        P.Store.Matrix = matrixParam(Call->getArg(0), P.Store.Elem,
+                                     "tawa::store", P.Store.Batch);
+        P.Store.MatrixArg = Call->getArg(0);
         P.Store.Row0 = Call->getArg(1);
         P.Store.Col0 = Call->getArg(2);
         Ok &= P.Store.Matrix != nullptr;

@@ -38,6 +38,11 @@ struct PipelinePlan {
   unsigned SharedBytes = 0; ///< dynamic shared memory requested
   int AccRegisters = 0;     ///< fp32 accumulator registers per consumer thread
   bool Persistent = true;   ///< one CTA per SM walks the output tiles
+  /// Epilogue through shared memory and TMA stores (else direct stores from
+  /// registers); chunks of StoreChunkCols columns (128 bytes per row).
+  bool TmaStore = false;
+  int StoreChunkCols = 0;
+  unsigned StagingBytes = 0;   ///< shared memory of the epilogue staging
   RasterOrder Raster{true, 8}; ///< order of the tile walk
 };
 

@@ -52,7 +52,8 @@ struct TileLoad {
   ElementType Elem = ElementType::BF16;
   int Rows = 0, Cols = 0; ///< window extent, elements
   const clang::Expr *Row0 = nullptr,
-                    *Col0 = nullptr; ///< window origin, elements
+                    *Col0 = nullptr;  ///< window origin, elements
+  const clang::Expr *Batch = nullptr; ///< b of `Matrix.batch(b)`, else null
 };
 
 /// `tawa::mma(Acc, A, B)` or `tawa::mma(Acc, A, tawa::transpose(B))`.
@@ -76,6 +77,8 @@ struct TileStore {
   const clang::ParmVarDecl *Matrix = nullptr;
   ElementType Elem = ElementType::BF16;
   const clang::Expr *Row0 = nullptr, *Col0 = nullptr;
+  const clang::Expr *Batch = nullptr;     ///< b of `Matrix.batch(b)`, else null
+  const clang::Expr *MatrixArg = nullptr; ///< the matrix argument as written
 };
 
 /// A `Kernel<<<Grid, Block, Shared, Stream>>>(Args...)` in the main file.

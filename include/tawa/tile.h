@@ -60,18 +60,30 @@ namespace tawa {
 ///       (ld >= cols).
 /// Element (r, c) is data[r * ld + c]. A `Matrix<T>` converts implicitly to a
 /// `Matrix<const T>` over the same memory.
+///
+/// A batch of equally shaped matrices is one Matrix with `batches` > 1:
+/// matrix b starts `b * batch_stride` elements after `data`, and `batch(b)`
+/// is its view. Built as `Matrix<T>{data, rows, cols, ld, batches,
+/// batch_stride}`; the last two default to a single matrix.
 template <class T> struct Matrix {
   T *data;
   int rows;
   int cols;
   int ld;
+  int batches = 1;
+  long long batch_stride = 0;
+
+  /// Matrix `b` of the batch, 0 <= b < batches.
+  __host__ __device__ Matrix batch(int b) const {
+    return Matrix{data + b * batch_stride, rows, cols, ld, 1, 0};
+  }
 
   /// The same view, read-only.
   template <class U,
             std::enable_if_t<
                 std::is_same<U, T>::value && !std::is_const<U>::value, int> = 0>
   __host__ __device__ operator Matrix<const U>() const {
-    return Matrix<const U>{data, rows, cols, ld};
+    return Matrix<const U>{data, rows, cols, ld, batches, batch_stride};
   }
 };
 

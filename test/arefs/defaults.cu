@@ -24,4 +24,4 @@ __global__ void hgemm(tawa::Matrix<const __half> X, tawa::Matrix<const __half> W
 // CHECK-NEXT:   consumer: mma y += x * w^T <- aref x_w
 // CHECK-NEXT:   accumulator y: f32 128 x 128, loop-carried, in consumer registers (2 warpgroups x 64 rows)
 // CHECK-NEXT:   epilogue: store y -> Y[f32] at (blockIdx.y * 128, blockIdx.x * 128)
-// CHECK-NEXT:   roles: producer warpgroup 0 (setmaxnreg 40), consumer warpgroups 1-2 (setmaxnreg 232), 384 threads, 198656 bytes of shared memory
+// CHECK-NEXT:   roles: producer warpgroup 0 (setmaxnreg 40), consumer warpgroups 1-2 (setmaxnreg 232), 384 threads, 231424 bytes of shared memory

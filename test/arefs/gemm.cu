@@ -24,5 +24,5 @@ __global__ void gemm_nt(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const 
 // CHECK-NEXT:   consumer: mma acc += a * b^T <- aref a_b
 // CHECK-NEXT:   accumulator acc: f32 128 x 256, loop-carried, in consumer registers (2 warpgroups x 64 rows)
 // CHECK-NEXT:   epilogue: store acc -> C[bf16] at (m0, n0)
-// CHECK-NEXT:   roles: producer warpgroup 0 (setmaxnreg 40), consumer warpgroups 1-2 (setmaxnreg 232), 384 threads, 198656 bytes of shared memory
+// CHECK-NEXT:   roles: producer warpgroup 0 (setmaxnreg 40), consumer warpgroups 1-2 (setmaxnreg 232), 384 threads, 231424 bytes of shared memory
 // CHECK-NOT: {{.}}

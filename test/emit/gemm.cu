@@ -33,12 +33,14 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:   };
 // CHECK-NEXT:   a_b_slot a_b[4];
 // CHECK-NEXT:   tawa::rt::Aref<4> a_b_aref;
+// CHECK-NEXT:   tawa::rt::EpilogueStaging<__nv_bfloat16, 64> epilogue[2];
 // CHECK-NEXT: };
 // CHECK: __global__ void __launch_bounds__(384, 1)
 // CHECK-NEXT:     gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
 // CHECK-NEXT:             tawa::Matrix<const __nv_bfloat16> B, tawa::Matrix<__nv_bfloat16> C,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap A_tensor_map,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap B_tensor_map,
+// CHECK-NEXT:             const __grid_constant__ CUtensorMap C_store_map,
 // CHECK-NEXT:             const tawa::rt::TileSchedule schedule) {
 // CHECK-NEXT:   constexpr int kStages = 4;
 // CHECK-NEXT:   constexpr int kConsumers = 2;
@@ -101,15 +103,22 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:         smem.a_b_aref.consumed(a_b_release);
 // CHECK-NEXT:         a_b_release.advance();
 // CHECK-NEXT:       }
-// CHECK-NEXT:       tawa::rt::store_accumulator(C, m0 + consumer * 64, n0, acc,
-// CHECK-NEXT:                                   /*zero=*/k_steps == 0);
+// CHECK-NEXT:       tawa::rt::store_accumulator_tma<false>(
+// CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], m0 + consumer * 64, n0, 0, acc,
+// CHECK-NEXT:           /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);
+// CHECK-NEXT:     }
+// CHECK-NEXT:     // The stores must have read shared memory before the CTA ends.
+// CHECK-NEXT:     if (tawa::rt::warpgroup_thread() == 0) {
+// CHECK-NEXT:       tawa::rt::tma_store_wait_all();
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, cudaStream_t stream,
+// CHECK:   CUtensorMap A_tensor_map, B_tensor_map, C_store_map;
+// CHECK:   if (cudaError_t e = tawa::rt::make_tensor_map(&C_store_map, C, 64, 64);
 // CHECK:   const tawa::rt::TileSchedule schedule{grid, /*group=*/8, /*along_y=*/true};
 // CHECK-NEXT:   int ctas = 0;
 // CHECK-NEXT:   if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), &ctas);
-// CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(A, B, C, A_tensor_map,
-// CHECK-NEXT:                                                B_tensor_map, schedule);
+// CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(
+// CHECK-NEXT:       A, B, C, A_tensor_map, B_tensor_map, C_store_map, schedule);
 // CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 0, A, B, C);

@@ -69,7 +69,7 @@ __global__ void one_consumer(In A, In B, Out C) {
 
 __global__ void deep(In A, In B, Out C) {
   tawa::Accumulator<float, 128, 256> acc;
-// CHECK: shapes.cu:[[@LINE+1]]:19: error: 5 stages of 49152 bytes need 247808 bytes of shared memory with barriers and alignment; a block may use 232448 (at most 4 stages fit) [tawa-budget]
+// CHECK: shapes.cu:[[@LINE+1]]:19: error: 5 stages of 49152 bytes and 32768 bytes of epilogue staging need 280576 bytes of shared memory with barriers and alignment; a block may use 232448 (at most 4 stages fit) [tawa-budget]
 #pragma tawa tile stages(5)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto a = tawa::load<128, 64>(A, 0, k0);

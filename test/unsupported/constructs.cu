@@ -38,7 +38,7 @@ __global__ void local_matrix(In A, In B, Out C) {
   tawa::Accumulator<float, 128, 256> acc;
 #pragma tawa tile
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
-    // CHECK: constructs.cu:[[@LINE+1]]:34: error: the matrix of 'tawa::load' must be a 'tawa::Matrix' parameter of the kernel, so that the launcher can build its tensor map [tawa-unsupported]
+    // CHECK: constructs.cu:[[@LINE+1]]:34: error: the matrix of 'tawa::load' must be a 'tawa::Matrix' parameter of the kernel (or 'param.batch(b)'), so that the launcher can build its tensor map [tawa-unsupported]
     auto a = tawa::load<128, 64>(A2, 0, k0);
     auto b = tawa::load<256, 64>(B, 0, k0);
     tawa::mma(acc, a, tawa::transpose(b));

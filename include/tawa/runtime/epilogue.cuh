@@ -1,6 +1,7 @@
 //===- tawa/runtime/epilogue.cuh - writing accumulators to global memory --===//
 #pragma once
 
+#include "tma.cuh"
 #include "warpgroup.cuh"
 #include "wgmma.cuh"
 
@@ -8,6 +9,7 @@
 #include <cuda_fp16.h>
 #include <tawa/tile.h>
 #include <type_traits>
+#include <utility>
 
 namespace tawa::rt {
 
@@ -59,6 +61,131 @@ store_accumulator(Matrix<U> m, int row0, int col0,
       if (col + 1 < m.cols)
         out[1] = convert_from_float<U>(v1);
     }
+}
+
+/// Waits at named barrier `id` (1..15; 0 is __syncthreads) for the `threads`
+/// threads that use it (PTX ISA, bar.sync).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+#if TAWA_DEVICE_PASS
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#endif
+}
+
+/// Orders this thread's generic-proxy writes to shared memory before later
+/// async-proxy reads of it (TMA store, wgmma): PTX ISA, fence.proxy.async.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if TAWA_DEVICE_PASS
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/// Two shared-memory staging buffers of a consumer warpgroup's TMA-store
+/// epilogue: each holds a Rows x (128 / sizeof(U)) box, 128 bytes per row,
+/// 128-byte swizzled, so that the warp's 4-byte writes of the wgmma fragment
+/// hit 32 distinct banks and the TMA store un-swizzles them.
+template <class U, int Rows> struct EpilogueStaging {
+  static constexpr int kCols = 128 / sizeof(U);
+  alignas(1024) U buffer[2][Rows * kCols];
+};
+
+/// Writes a consumer warpgroup's accumulator, converted to U, to the
+/// (64*MTiles) x N window at (row0, col0) [of matrix `batch`] of the tensor
+/// behind `map`, through shared memory and TMA stores: N / (128 / sizeof(U))
+/// column chunks, alternating between the two staging buffers. The TMA store
+/// skips the elements outside the tensor (ragged edges). `zero` writes zeros
+/// (a tile whose K loop ran no step). Uses named barrier `barrier` among the
+/// warpgroup's 128 threads. Thread 0 of the warpgroup issues the stores; it
+/// must call tma_store_wait_all() before the kernel ends.
+/// Writes column chunk `Chunk` (128 bytes per row) of the accumulator,
+/// converted to U, into the 128-byte swizzled staging buffer `buf`.
+/// Writes column chunk `Chunk` (128 bytes per row) of the accumulator,
+/// converted to U, into the 128-byte swizzled staging buffer at shared
+/// address `buf`.
+template <int Chunk, class U, int MTiles, int N>
+__device__ __forceinline__ void
+stage_chunk(uint32_t buf, const WgmmaAccumulator<MTiles, N> &acc, bool zero) {
+  constexpr int kCols = 128 / sizeof(U);
+  const int t = warpgroup_thread();
+  const int warp_row = 16 * (t / 32) + (t % 32) / 4;
+#pragma unroll
+  for (int mt = 0; mt < MTiles; ++mt)
+#pragma unroll
+    for (int i = Chunk * kCols / 2; i < (Chunk + 1) * kCols / 2; i += 2) {
+      const int row = 64 * mt + warp_row + 8 * ((i / 2) % 2);
+      const int byte = (8 * (i / 4) + 2 * (t % 4) - Chunk * kCols) * sizeof(U);
+      const uint32_t out =
+          buf + row * 128 + (((byte / 16) ^ (row % 8)) * 16) + byte % 16;
+      const float v0 = zero ? 0.0f : acc.d[mt][i];
+      const float v1 = zero ? 0.0f : acc.d[mt][i + 1];
+#if TAWA_DEVICE_PASS
+      if constexpr (sizeof(U) == 2) {
+        uint32_t packed;
+        if constexpr (std::is_same_v<U, __nv_bfloat16>) {
+          __nv_bfloat162 p = __floats2bfloat162_rn(v0, v1);
+          packed = *reinterpret_cast<uint32_t *>(&p);
+        } else {
+          __half2 p = __floats2half2_rn(v0, v1);
+          packed = *reinterpret_cast<uint32_t *>(&p);
+        }
+        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(out), "r"(packed));
+      } else {
+        asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(out), "f"(v0),
+                     "f"(v1));
+      }
+#endif
+    }
+}
+
+template <bool Batched, int Chunk, class U, int MTiles, int N>
+__device__ __forceinline__ void
+store_chunk_tma(const CUtensorMap *map,
+                EpilogueStaging<U, 64 * MTiles> &staging, int row0, int col0,
+                int batch, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
+                int barrier) {
+  constexpr int kCols = EpilogueStaging<U, 64 * MTiles>::kCols;
+  const bool elected = warpgroup_thread() == 0;
+  const U *buf = staging.buffer[Chunk % 2];
+  // The buffer was last read by the store two chunks ago.
+  if (elected)
+    tma_store_wait_read<1>();
+  named_barrier_sync(barrier, kWarpgroupThreads);
+  stage_chunk<Chunk, U>(smem_addr(buf), acc, zero);
+  fence_proxy_async_shared();
+  named_barrier_sync(barrier, kWarpgroupThreads);
+  if (elected) {
+    tma_store<Batched>(map, buf, col0 + Chunk * kCols, row0, batch);
+    tma_store_commit();
+  }
+}
+
+template <bool Batched, class U, int MTiles, int N, int... Chunks>
+__device__ __forceinline__ void
+store_chunks_tma(const CUtensorMap *map,
+                 EpilogueStaging<U, 64 * MTiles> &staging, int row0, int col0,
+                 int batch, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
+                 int barrier, std::integer_sequence<int, Chunks...>) {
+  (store_chunk_tma<Batched, Chunks>(map, staging, row0, col0, batch, acc, zero,
+                                    barrier),
+   ...);
+}
+
+/// Writes a consumer warpgroup's accumulator, converted to U, to the
+/// (64*MTiles) x N window at (row0, col0) [of matrix `batch`] of the tensor
+/// behind `map`, through shared memory and TMA stores: N / (128 / sizeof(U))
+/// column chunks, alternating between the two staging buffers. The TMA store
+/// skips the elements outside the tensor (ragged edges). `zero` writes zeros
+/// (a tile whose K loop ran no step). Uses named barrier `barrier` among the
+/// warpgroup's 128 threads. Thread 0 of the warpgroup issues the stores; it
+/// must call tma_store_wait_all() before the kernel ends.
+template <bool Batched, class U, int MTiles, int N>
+__device__ __forceinline__ void store_accumulator_tma(
+    const CUtensorMap *map, EpilogueStaging<U, 64 * MTiles> &staging, int row0,
+    int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
+    int barrier) {
+  constexpr int kCols = EpilogueStaging<U, 64 * MTiles>::kCols;
+  static_assert(N % kCols == 0, "whole 128-byte column chunks");
+  store_chunks_tma<Batched>(map, staging, row0, col0, batch, acc, zero, barrier,
+                            std::make_integer_sequence<int, N / kCols>{});
 }
 
 } // namespace tawa::rt

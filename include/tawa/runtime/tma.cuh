@@ -34,6 +34,66 @@ __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/// The 3-D form of tma_load_2d: coordinates (c0, c1, c2) = (column, row,
+/// matrix of the batch).
+__device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map,
+                                            uint64_t *bar, int c0, int c1,
+                                            int c2) {
+#if TAWA_DEVICE_PASS
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(
+                   smem_addr(dst)),
+               "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2),
+               "r"(smem_addr(bar))
+               : "memory");
+#endif
+}
+
+/// Stores the box at element coordinates (c0, c1[, c2]) of `map` from shared
+/// memory `src` (PTX ISA 9.7.9.25.5.2, bulk_group completion). Elements of
+/// the box outside the tensor are not written. The calling thread commits
+/// and waits for its own bulk groups (tma_store_commit, tma_store_wait).
+template <bool Batched>
+__device__ __forceinline__ void
+tma_store(const CUtensorMap *map, const void *src, int c0, int c1, int c2) {
+#if TAWA_DEVICE_PASS
+  if constexpr (Batched)
+    asm volatile(
+        "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group"
+        " [%0, {%1, %2, %3}], [%4];\n" ::"l"(reinterpret_cast<uint64_t>(map)),
+        "r"(c0), "r"(c1), "r"(c2), "r"(smem_addr(src))
+        : "memory");
+  else
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"
+        " [%0, {%1, %2}], [%3];\n" ::"l"(reinterpret_cast<uint64_t>(map)),
+        "r"(c0), "r"(c1), "r"(smem_addr(src))
+        : "memory");
+#endif
+}
+
+/// Closes the bulk group of the TMA stores issued since the last commit.
+__device__ __forceinline__ void tma_store_commit() {
+#if TAWA_DEVICE_PASS
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits until at most `Pending` of the calling thread's bulk groups still
+/// read their shared-memory source (`.read`: the buffer may be reused).
+template <int Pending> __device__ __forceinline__ void tma_store_wait_read() {
+#if TAWA_DEVICE_PASS
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
+/// Waits until all of the calling thread's bulk groups have completed.
+__device__ __forceinline__ void tma_store_wait_all() {
+#if TAWA_DEVICE_PASS
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+#endif
+}
+
 template <class T> struct TensorMapType;
 template <> struct TensorMapType<__nv_bfloat16> {
   static constexpr CUtensorMapDataType value = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
@@ -62,37 +122,48 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 
 /// Encodes the tensor map of row-major `m` for TMA boxes of `box_rows` x
 /// `box_cols` elements with 128-byte swizzle (the layout wgmma's shared-memory
-/// descriptors expect). Requirements (CUDA driver API, cuTensorMapEncodeTiled):
-/// box_rows <= 256; box_cols * sizeof(T) == 128; m.data 16-byte aligned;
-/// m.ld * sizeof(T) a multiple of 16. An empty matrix gives a zeroed map
-/// (nothing is loaded from it). Returns cudaErrorInvalidValue when a
-/// requirement fails, cudaErrorNotSupported when the driver lacks the entry
-/// point.
+/// descriptors expect). With `batched`, the map has a third dimension, the
+/// matrix of the batch (m.batches matrices, m.batch_stride elements apart),
+/// and boxes of one matrix. Requirements (CUDA driver API,
+/// cuTensorMapEncodeTiled): box_rows <= 256; box_cols * sizeof(T) == 128;
+/// m.data 16-byte aligned; m.ld * sizeof(T) and m.batch_stride * sizeof(T)
+/// multiples of 16. An empty matrix gives a zeroed map (nothing is copied
+/// with it). Returns cudaErrorInvalidValue when a requirement fails,
+/// cudaErrorNotSupported when the driver lacks the entry point.
 template <class T>
 cudaError_t make_tensor_map(CUtensorMap *map, Matrix<T> m, int box_rows,
-                            int box_cols) {
+                            int box_cols, bool batched = false) {
   using E = std::remove_const_t<T>;
   *map = CUtensorMap{};
-  if (m.rows <= 0 || m.cols <= 0)
+  if (m.rows <= 0 || m.cols <= 0 || m.batches <= 0)
     return cudaSuccess;
+  const unsigned long long row_bytes =
+      static_cast<unsigned long long>(m.ld) * sizeof(E);
+  // A batch of one needs no stride; give the map a valid one.
+  const unsigned long long batch_bytes =
+      m.batches > 1
+          ? static_cast<unsigned long long>(m.batch_stride) * sizeof(E)
+          : row_bytes * m.rows;
   if (box_rows < 1 || box_rows > 256 || box_cols * sizeof(E) != 128 ||
-      reinterpret_cast<uintptr_t>(m.data) % 16 != 0 ||
-      (m.ld * sizeof(E)) % 16 != 0 || m.ld < m.cols)
+      reinterpret_cast<uintptr_t>(m.data) % 16 != 0 || row_bytes % 16 != 0 ||
+      m.ld < m.cols || (batched && batch_bytes % 16 != 0) ||
+      (!batched && m.batches > 1))
     return cudaErrorInvalidValue;
   PFN_cuTensorMapEncodeTiled_v12000 encode = tensor_map_encoder();
   if (!encode)
     return cudaErrorNotSupported;
-  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(m.cols),
-                              static_cast<cuuint64_t>(m.rows)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(m.ld) * sizeof(E)};
-  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols),
-                             static_cast<cuuint32_t>(box_rows)};
-  const cuuint32_t element_strides[2] = {1, 1};
-  CUresult r =
-      encode(map, TensorMapType<E>::value, 2, const_cast<E *>(m.data), dims,
-             strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-             CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(m.cols),
+                              static_cast<cuuint64_t>(m.rows),
+                              static_cast<cuuint64_t>(m.batches)};
+  const cuuint64_t strides[2] = {row_bytes, batch_bytes};
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_cols),
+                             static_cast<cuuint32_t>(box_rows), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  CUresult r = encode(
+      map, TensorMapType<E>::value, batched ? 3 : 2, const_cast<E *>(m.data),
+      dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
