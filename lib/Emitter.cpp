@@ -152,9 +152,14 @@ private:
 
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
-  std::vector<std::string> N = {"kStages",  "kConsumers", "tawa_smem", "smem",
-                                "consumer", "slot",       "t",         "tile",
-                                "schedule", "k_steps",    "ctas"};
+  std::vector<std::string> N = {
+      "kStages",  "kConsumers",
+      "kCluster", "tawa_smem",
+      "smem",     "consumer",
+      "slot",     "t",
+      "tile",     "schedule",
+      "k_steps",  "ctas",
+      "rank",     P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -241,14 +246,26 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.open(formatv("{0}({1}{2})", K, Params, Maps).str());
   W.line(formatv("constexpr int kStages = {0};", Plan.Stages).str());
   W.line(formatv("constexpr int kConsumers = {0};", Plan.Consumers).str());
+  const bool Clustered = Plan.Cluster > 1;
+  if (Clustered)
+    W.line(formatv("constexpr int kCluster = {0};", Plan.Cluster).str());
   W.line("extern __shared__ unsigned char tawa_smem[];");
   W.line(
       formatv("{0} &smem = tawa::rt::shared_storage<{0}>(tawa_smem);", Storage)
           .str());
   W.open("if (threadIdx.x == 0)");
-  W.line(formatv("smem.{0}_aref.init(kConsumers);", R.Name).str());
+  W.line(formatv("smem.{0}_aref.init(kConsumers{1});", R.Name,
+                 Clustered ? " * kCluster" : "")
+             .str());
   W.close();
-  W.line("__syncthreads();");
+  if (Clustered) {
+    W.line(
+        "// Every CTA of the cluster has its barriers before any multicast.");
+    W.line("tawa::rt::cluster_sync();");
+    W.line("const int rank = tawa::rt::cluster_ctarank();");
+  } else {
+    W.line("__syncthreads();");
+  }
   W.line();
 
   // The user's code, with the block coordinates of the original launch read
@@ -262,8 +279,14 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   };
   auto TileLoop = [&](const char *Comment) {
     W.line(Comment);
-    W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
-    W.line("const uint3 tile = schedule.tile(t);");
+    if (Clustered) {
+      W.open("for (int t = blockIdx.x / kCluster; t < schedule.count(); t += "
+             "gridDim.x / kCluster)");
+      W.line("const uint3 tile = schedule.tile(t, rank);");
+    } else {
+      W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
+      W.line("const uint3 tile = schedule.tile(t);");
+    }
     if (!Prologue.empty())
       Out += Prologue + "\n";
   };
@@ -289,6 +312,23 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.line(formatv("smem.{0}_aref.put({0}, {1});", R.Name, Bytes).str());
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
+    if (Clustered && L == Mma.B) {
+      const int Part = T.Rows / Plan.Cluster;
+      W.line(formatv("// {0} is shared across the cluster: rank r loads rows "
+                     "[{1} r, {1} r + {1}) into every CTA.",
+                     T.Var, Part)
+                 .str());
+      W.line(formatv("tawa::rt::tma_load_{0}d_multicast(slot.{1} + rank * {2} "
+                     "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
+                     "rank * {2}{8}, /*cta_mask=*/0b{9});",
+                     T.Batch ? 3 : 2, T.Var, Part, T.Cols, tensorMapName(P, L),
+                     R.Name, Coord(T.Col0),
+                     parenthesized(Coord(T.Row0), T.Row0),
+                     T.Batch ? ", " + Coord(T.Batch) : "",
+                     std::string(Plan.Cluster, '1'))
+                 .str());
+      continue;
+    }
     W.line(formatv("tawa::rt::tma_load_{0}d(slot.{1}, &{2}, "
                    "smem.{3}_aref.full_barrier({3}), {4}, {5}{6});",
                    T.Batch ? 3 : 2, T.Var, tensorMapName(P, L), R.Name,
@@ -334,14 +374,18 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
              .str());
   W.line("tawa::rt::wgmma_wait<1>();");
   W.open("if (k_steps++ > 0)");
-  W.line(formatv("smem.{0}_aref.consumed({0}_release);", R.Name).str());
+  W.line(formatv("smem.{0}_aref.{1}({0}_release);", R.Name,
+                 Clustered ? "consumed_in_cluster<kCluster>" : "consumed")
+             .str());
   W.line(R.Name + "_release.advance();");
   W.close();
   W.line(R.Name + ".advance();");
   W.close(); // k loop
   W.line("tawa::rt::wgmma_wait<0>();");
   W.open("if (k_steps > 0)");
-  W.line(formatv("smem.{0}_aref.consumed({0}_release);", R.Name).str());
+  W.line(formatv("smem.{0}_aref.{1}({0}_release);", R.Name,
+                 Clustered ? "consumed_in_cluster<kCluster>" : "consumed")
+             .str());
   W.line(R.Name + "_release.advance();");
   W.close();
   const std::string Row0 = parenthesized(Coord(P.Store.Row0), P.Store.Row0);
@@ -368,6 +412,11 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
     W.close();
   }
   W.close(); // consumer branch
+  if (Clustered) {
+    W.line("// The peer multicasts into this CTA and arrives on its barriers "
+           "until it is done.");
+    W.line("tawa::rt::cluster_sync();");
+  }
   W.close(); // kernel
   W.line();
 
@@ -404,22 +453,26 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                .str());
   };
   for (unsigned L = 0; L < P.Loads.size(); ++L)
-    MakeMap(tensorMapName(P, L), P.Loads[L].Matrix->getName(), P.Loads[L].Rows,
+    MakeMap(tensorMapName(P, L), P.Loads[L].Matrix->getName(),
+            Clustered && L == Mma.B ? P.Loads[L].Rows / Plan.Cluster
+                                    : P.Loads[L].Rows,
             P.Loads[L].Cols, P.Loads[L].Batch);
   if (Plan.TmaStore)
     MakeMap(StoreMap, P.Store.Matrix->getName(), 64 * Plan.MTiles,
             Plan.StoreChunkCols, P.Store.Batch);
-  W.line(formatv("const tawa::rt::TileSchedule schedule{{grid, /*group=*/{0}, "
-                 "/*along_y=*/{1}};",
-                 Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false")
-             .str());
+  W.line(
+      formatv("const tawa::rt::TileSchedule schedule{{grid, /*group=*/{0}, "
+              "/*along_y=*/{1}{2}};",
+              Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
+              Clustered ? formatv(", /*cluster=*/{0}", Plan.Cluster).str() : "")
+          .str());
   if (Plan.Persistent) {
     W.line("int ctas = 0;");
     W.line("if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), "
-           "&ctas); e != cudaSuccess)");
+           "schedule.cluster, &ctas); e != cudaSuccess)");
     W.line("  return e;");
   } else {
-    W.line("const int ctas = schedule.count();");
+    W.line("const int ctas = schedule.count() * schedule.cluster;");
   }
   W.line(formatv("constexpr size_t shared_bytes = "
                  "tawa::rt::shared_bytes<{0}>();",
@@ -437,10 +490,17 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   if (Plan.TmaStore)
     Args += ", " + StoreMap;
   Args += ", schedule";
-  W.line(formatv("{0}<<<ctas, {1}, shared_bytes, stream>>>({2});", K,
-                 Plan.Threads, Args)
-             .str());
-  W.line("return cudaPeekAtLastError();");
+  if (Clustered) {
+    W.line(formatv("return tawa::rt::launch_clustered({0}, ctas, {1}, "
+                   "shared_bytes, stream, schedule.cluster, {2});",
+                   K, Plan.Threads, Args)
+               .str());
+  } else {
+    W.line(formatv("{0}<<<ctas, {1}, shared_bytes, stream>>>({2});", K,
+                   Plan.Threads, Args)
+               .str());
+    W.line("return cudaPeekAtLastError();");
+  }
   W.close();
   return Out;
 }

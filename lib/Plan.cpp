@@ -1,6 +1,10 @@
 //===- Plan.cpp - choosing and checking the pipeline plan -----------------===//
 #include "tawa/Plan.h"
 
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
 using namespace clang;
 
 namespace tawa {
@@ -18,6 +22,41 @@ unsigned sharedBytes(int Stages, unsigned StageBytes, unsigned Staging) {
   // alignment of the storage struct, then the slack for aligning the dynamic
   // base.
   return Stages * StageBytes + Staging + 1024 + hopper::kSharedAlignSlack;
+}
+
+/// Whether `E` depends on blockIdx.y, directly or through the initializers of
+/// the variables it reads (what makes two vertically adjacent tiles differ).
+class DependsOnBlockY : public RecursiveASTVisitor<DependsOnBlockY> {
+public:
+  bool Found = false;
+  bool VisitMemberExpr(MemberExpr *E) {
+    check(E->getBase(), E->getMemberDecl()->getName());
+    return true;
+  }
+  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
+    check(E->getBaseExpr(), E->getPropertyDecl()->getName());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    auto *VD = dyn_cast<VarDecl>(E->getDecl());
+    if (VD && !isa<ParmVarDecl>(VD) && VD->hasInit() && Seen.insert(VD).second)
+      TraverseStmt(const_cast<Expr *>(VD->getInit()));
+    return true;
+  }
+
+private:
+  void check(const Expr *Base, StringRef Member) {
+    auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreImpCasts());
+    if (DRE && DRE->getDecl()->getName() == "blockIdx" && Member == "y")
+      Found = true;
+  }
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+};
+
+bool dependsOnBlockY(const Expr *E) {
+  DependsOnBlockY V;
+  V.TraverseStmt(const_cast<Expr *>(E));
+  return V.Found;
 }
 
 SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {
@@ -183,6 +222,63 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
       P.Pragma.Persistent ? *P.Pragma.Persistent : !P.PrologueReturn;
   if (P.Pragma.Raster)
     Plan.Raster = *P.Pragma.Raster;
+
+  // Cluster: CTAs of vertically adjacent tiles share B, which must then not
+  // depend on the tile's row.
+  Plan.Cluster = P.Pragma.Cluster ? *P.Pragma.Cluster : 1;
+  if (Plan.Cluster > 1) {
+    const TileLoad &Shared = P.Loads[M.B];
+    for (const Expr *E : {Shared.Row0, Shared.Col0, Shared.Batch})
+      if (E && dependsOnBlockY(E)) {
+        Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
+                    "cluster(" + Twine(Plan.Cluster) + ") multicasts tile '" +
+                        Shared.Var +
+                        "' to the CTAs of vertically adjacent tiles, but its "
+                        "coordinates depend on blockIdx.y");
+        Diags.note(E->getBeginLoc(), "this coordinate depends on blockIdx.y");
+        return std::nullopt;
+      }
+    const Stmt *Header[] = {P.Loop->getInit(), P.Loop->getCond(),
+                            P.Loop->getInc()};
+    for (const Stmt *S : Header)
+      if (auto *E = dyn_cast_or_null<Expr>(S); E && dependsOnBlockY(E)) {
+        Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
+                    "cluster(" + Twine(Plan.Cluster) +
+                        ") runs the CTAs of vertically adjacent tiles in "
+                        "lockstep, but the trip count of the tile loop "
+                        "depends on blockIdx.y");
+        Diags.note(E->getBeginLoc(), "this depends on blockIdx.y");
+        return std::nullopt;
+      }
+    if (auto *DS = dyn_cast_or_null<DeclStmt>(P.Loop->getInit()))
+      for (const Decl *D : DS->decls())
+        if (auto *VD = dyn_cast<VarDecl>(D);
+            VD && VD->hasInit() && dependsOnBlockY(VD->getInit())) {
+          Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
+                      "cluster(" + Twine(Plan.Cluster) +
+                          ") runs the CTAs of vertically adjacent tiles in "
+                          "lockstep, but the trip count of the tile loop "
+                          "depends on blockIdx.y");
+          Diags.note(VD->getInit()->getBeginLoc(),
+                     "this depends on blockIdx.y");
+          return std::nullopt;
+        }
+    if (P.PrologueReturn) {
+      Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
+                  "cluster(" + Twine(Plan.Cluster) +
+                      ") needs a prologue without 'return': a CTA that "
+                      "leaves would stall its peer");
+      Diags.note(P.PrologueReturn->getBeginLoc(), "the prologue returns here");
+      return std::nullopt;
+    }
+    if (Plan.BN % (8 * Plan.Cluster) != 0) {
+      Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Shape,
+                  "cluster(" + Twine(Plan.Cluster) + ") splits the " +
+                      Twine(Plan.BN) + " rows of tile '" + Shared.Var +
+                      "' into parts that are not whole 8-row swizzle atoms");
+      return std::nullopt;
+    }
+  }
   return Plan;
 }
 

@@ -11,7 +11,7 @@ namespace {
 
 constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
-    "[persistent[(on|off)]] [raster(m|n[, G])]'";
+    "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -47,8 +47,11 @@ public:
         Ok = parsePersistent(Loc);
       else if (Name == "raster")
         Ok = parseRaster(Loc);
+      else if (Name == "cluster")
+        Ok = parseSingle(P.Cluster, Loc, "cluster", 1, 2,
+                         "cluster(N) with 1 <= N <= 2");
       else if (llvm::StringSwitch<bool>(Name)
-                   .Cases({"cluster", "schedule", "tensor"}, true)
+                   .Cases({"schedule", "tensor"}, true)
                    .Default(false)) {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
@@ -61,7 +64,7 @@ public:
                     "unknown clause '" + Name +
                         "' in '#pragma tawa tile'; accepted: stages(N), "
                         "consumers(N), regs(P, C), persistent[(on|off)], "
-                        "raster(m|n[, G])");
+                        "raster(m|n[, G]), cluster(N)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;

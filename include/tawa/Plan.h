@@ -38,6 +38,9 @@ struct PipelinePlan {
   unsigned SharedBytes = 0; ///< dynamic shared memory requested
   int AccRegisters = 0;     ///< fp32 accumulator registers per consumer thread
   bool Persistent = true;   ///< one CTA per SM walks the output tiles
+  /// CTAs per cluster (along grid y); with 2, the CTAs of vertically adjacent
+  /// tiles share the mma's B tile, each loading half with a multicast.
+  int Cluster = 1;
   /// Epilogue through shared memory and TMA stores (else direct stores from
   /// registers); chunks of StoreChunkCols columns (128 bytes per row).
   bool TmaStore = false;

@@ -4,6 +4,7 @@
 //   #pragma tawa tile [clause [[,] clause]...]
 //   clause := stages(N) | consumers(N) | regs(P, C)
 //           | persistent | persistent(on|off) | raster(m|n [, G])
+//           | cluster(N)
 // The handler records each pragma with the location of every clause so that
 // later stages can point a diagnostic at the clause at fault.
 //
@@ -48,6 +49,7 @@ struct TilePragma {
   Clause<int> Consumers;     ///< consumer warpgroups, 1..3
   Clause<RegisterSplit> Regs;
   Clause<bool> Persistent; ///< persistent grid walking the output tiles
+  Clause<int> Cluster;     ///< CTAs per thread-block cluster, 1..2
   Clause<RasterOrder> Raster;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };

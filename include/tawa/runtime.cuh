@@ -9,6 +9,7 @@
 #pragma once
 
 #include "runtime/aref.cuh"
+#include "runtime/cluster.cuh"
 #include "runtime/epilogue.cuh"
 #include "runtime/launch.cuh"
 #include "runtime/schedule.cuh"

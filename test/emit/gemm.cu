@@ -118,7 +118,8 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK:   if (cudaError_t e = tawa::rt::make_tensor_map(&C_store_map, C, 64, 64);
 // CHECK:   const tawa::rt::TileSchedule schedule{grid, /*group=*/8, /*along_y=*/true};
 // CHECK-NEXT:   int ctas = 0;
-// CHECK-NEXT:   if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), &ctas);
+// CHECK-NEXT:   if (cudaError_t e =
+// CHECK-NEXT:           tawa::rt::persistent_ctas(schedule.count(), schedule.cluster, &ctas);
 // CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(
 // CHECK-NEXT:       A, B, C, A_tensor_map, B_tensor_map, C_store_map, schedule);
 // CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 0, A, B, C);

@@ -32,7 +32,7 @@ __global__ void walk(In A, In B, Out C) {
 // CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], (tile.y * 128) + consumer * 64,
 // CHECK-NEXT:           tile.x * 128, 0, acc, /*zero=*/k_steps == 0,
 // CHECK:   const tawa::rt::TileSchedule schedule{grid, /*group=*/4, /*along_y=*/false};
-// CHECK-NEXT:   const int ctas = schedule.count();
+// CHECK-NEXT:   const int ctas = schedule.count() * schedule.cluster;
 
 __global__ void early_exit(In A, In B, Out C) {
   if (blockIdx.y * 128 >= C.rows)
@@ -48,4 +48,4 @@ __global__ void early_exit(In A, In B, Out C) {
 }
 
 // CHECK: inline cudaError_t early_exit_launch(dim3 grid, cudaStream_t stream, In A, In B,
-// CHECK:   const int ctas = schedule.count();
+// CHECK:   const int ctas = schedule.count() * schedule.cluster;

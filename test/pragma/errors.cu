@@ -6,7 +6,7 @@
 using bf16 = __nv_bfloat16;
 
 __global__ void k1(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:19: error: unknown clause 'stagez' in '#pragma tawa tile'; accepted: stages(N), consumers(N), regs(P, C), persistent[(on|off)], raster(m|n[, G]) [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:19: error: unknown clause 'stagez' in '#pragma tawa tile'; accepted: stages(N), consumers(N), regs(P, C), persistent[(on|off)], raster(m|n[, G]), cluster(N) [tawa-pragma]
 #pragma tawa tile stagez(4)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -42,14 +42,14 @@ __global__ void k5(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k6(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:26: error: expected an integer constant in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:26: error: expected an integer constant in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]' [tawa-pragma]
 #pragma tawa tile stages(x)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k7(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:26: error: expected '(' in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:26: error: expected '(' in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]' [tawa-pragma]
 #pragma tawa tile stages 4
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -64,35 +64,35 @@ __global__ void k8(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k9(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:14: error: unknown '#pragma tawa' directive; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:14: error: unknown '#pragma tawa' directive; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]' [tawa-pragma]
 #pragma tawa tiles stages(4)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k10(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:19: error: clause 'cluster' is not supported by this version of tawa-rewrite [tawa-unsupported]
-#pragma tawa tile cluster(2)
+// CHECK: errors.cu:[[@LINE+1]]:27: error: cluster value 4 is out of range; expected cluster(N) with 1 <= N <= 2 [tawa-pragma]
+#pragma tawa tile cluster(4)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k11(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:19: error: expected a clause name; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:19: error: expected a clause name; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]' [tawa-pragma]
 #pragma tawa tile 4
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k12(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:30: error: expected 'on' or 'off' in clause 'persistent'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:30: error: expected 'on' or 'off' in clause 'persistent'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]' [tawa-pragma]
 #pragma tawa tile persistent(maybe)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k13(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:26: error: expected 'm' or 'n' in clause 'raster'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:26: error: expected 'm' or 'n' in clause 'raster'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]' [tawa-pragma]
 #pragma tawa tile raster(k)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -101,6 +101,13 @@ __global__ void k13(tawa::Matrix<const bf16> A) {
 __global__ void k14(tawa::Matrix<const bf16> A) {
 // CHECK: errors.cu:[[@LINE+1]]:29: error: raster group 0 is out of range; expected raster(m|n, G) with 1 <= G <= 64 [tawa-pragma]
 #pragma tawa tile raster(n, 0)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+  }
+}
+
+__global__ void k15(tawa::Matrix<const bf16> A) {
+// CHECK: errors.cu:[[@LINE+1]]:19: error: clause 'schedule' is not supported by this version of tawa-rewrite [tawa-unsupported]
+#pragma tawa tile schedule(pingpong)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "arch.cuh"
+#include "cluster.cuh"
 #include "warpgroup.cuh"
 
 namespace tawa::rt {
@@ -120,6 +121,18 @@ template <int Stages> struct Aref {
   __device__ __forceinline__ void consumed(const ArefCursor<Stages> &c) {
     if (warpgroup_thread() == 0)
       mbarrier_arrive(&empty[c.stage]);
+  }
+
+  /// consumed() for a cluster of `Cluster` CTAs whose producers multicast
+  /// into each other's slots: the warpgroup arrives on the `empty` barrier of
+  /// slot `c.stage` in every CTA of the cluster (init with consumer
+  /// warpgroups x Cluster arrivals).
+  template <int Cluster>
+  __device__ __forceinline__ void
+  consumed_in_cluster(const ArefCursor<Stages> &c) {
+    if (warpgroup_thread() == 0)
+      for (int rank = 0; rank < Cluster; ++rank)
+        mbarrier_arrive_cluster(&empty[c.stage], rank);
   }
 };
 
