@@ -52,8 +52,10 @@ cd "$repo"
 nvcc=${NVCC:-nvcc}
 build=$(absolute "${BUILD_DIR:-build/gpu-check}" "$repo")
 run_timeout=${RUN_TIMEOUT:-600}
+# main.cu takes the example's header from -Iexamples/gemm and its element
+# type from GEMM_ELEMENT (bf16 for this example).
 nvcc_flags=(-O3 -std=c++17 "-gencode=arch=compute_90a,code=sm_90a"
-  -Iinclude -Iexamples/gemm)
+  -Iinclude -Iexamples/gemm -DGEMM_ELEMENT=bf16)
 mkdir -p "$out" "$build"
 # Leave nothing of an earlier run that this one might not overwrite.
 rm -f "$out"/{build-reference,ptxas-rewritten,reference,tawa,tawa-time}.log \
@@ -94,8 +96,8 @@ run_check() {
   timeout -k 10 "$run_timeout" "$bin" --label "$label" --shapes "$shapes" \
     --json "$json" "$@" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
   local passed total
-  passed=$(grep -cE "^$label +[0-9]+x[0-9]+x[0-9]+ .* PASS" "$log" || true)
-  total=$(grep -cE "^$label +[0-9]+x[0-9]+x[0-9]+ " "$log" || true)
+  passed=$(grep -cE "^$label +([0-9]+x){2,3}[0-9]+ .* PASS" "$log" || true)
+  total=$(grep -cE "^$label +([0-9]+x){2,3}[0-9]+ " "$log" || true)
   if [[ $rc -eq 124 || $rc -eq 137 ]]; then
     record "$step" FAIL "timed out after ${run_timeout}s ($passed/$total shapes passed)"
   elif [[ $rc -ne 0 ]]; then
@@ -163,9 +165,9 @@ echo "==== gpu-check summary (${device:-device unknown}) ===="
 for i in "${!step_names[@]}"; do
   printf '%-26s %-8s %s\n' "${step_names[$i]}" "${step_status[$i]}" "${step_notes[$i]}"
 done
-echo "---- per shape (rel_err: ||C - C_cublas||_F / ||C_cublas||_F; ours/cuBLAS in TFLOP/s) ----"
+echo "---- per shape (rel_err: ||C - C_cublas||_F / ||C_cublas||_F; spot: fp64 spot check; ours/cuBLAS in TFLOP/s) ----"
 for log in "$out/reference.log" "$out/tawa.log" "$out/tawa-time.log"; do
-  if [[ -f $log ]]; then grep -E '^[A-Za-z0-9_.-]+ +[0-9]+x[0-9]+x[0-9]+ ' "$log" || true; fi
+  if [[ -f $log ]]; then grep -E '^[A-Za-z0-9_.-]+ +([0-9]+x){2,3}[0-9]+ ' "$log" || true; fi
 done
 if [[ $failed -ne 0 ]]; then
   echo "RESULT: FAIL"

@@ -1,30 +1,83 @@
 //===- examples/gemm/main.cu - checks and times gemm() against cuBLAS -----===//
 //
-// gemm-check --label NAME [--shapes MxNxK,...] [--time] [--json FILE]
-//             [--seed N]
+// gemm-check --label NAME [--shapes SHAPE,...] [--batches N] [--time]
+//            [--pairs N] [--warmup N] [--json FILE] [--seed N]
 //
-// Linked with gemm.cu (the kernel as written: the reference) or with the file
-// tawa-rewrite made of it (same gemm(), warp-specialized kernel). For each
-// shape:
-//   - A (M x K) and B (N x K) are fresh random normal bf16, generated on the
-//     device from a seed that differs per run and per shape; C is filled with
-//     the bf16 NaN 0x7FC0 first, so an element gemm() leaves unwritten fails;
-//   - C_ref = A * B^T from cublasGemmEx (bf16 in, CUBLAS_COMPUTE_32F, bf16
-//     out); the check passes when ||C - C_ref||_F / ||C_ref||_F < 1e-2,
-//     computed in double, and no element of C is NaN or infinite;
-//   - with --time: 5 warm-up pairs, then 50 pairs timed with CUDA events and
-//     interleaved (gemm, cuBLAS, gemm, cuBLAS...), each call on the next of
-//     several input sets that together hold at least twice the L2 size, so
-//     that no call finds its operands in L2. Reported: medians in ms, TFLOP/s
-//     (2*M*N*K flops) and ours/cuBLAS in TFLOP/s (> 1: faster than cuBLAS).
-// Prints one line per shape; --json writes every number. Exit status: 0 when
-// every check passes, 1 when one fails, 2 on a usage error.
+// One driver for the GEMM examples. Linked with an example's gemm.cu (the
+// kernel as written: the reference) or with the file tawa-rewrite made of it
+// (same gemm(), warp-specialized kernel). Built per example:
+//   - the example's header comes from the include path: `#include <gemm.h>`
+//     with -Iexamples/<example> (angle brackets: the directory of this file
+//     is not searched);
+//   - the element type is chosen at compile time with -DGEMM_ELEMENT=bf16
+//     (the default: __nv_bfloat16, CUDA_R_16BF) or -DGEMM_ELEMENT=half
+//     (__half, CUDA_R_16F; `fp16` and `f16` are accepted too). It must match
+//     the example's gemm(): a mismatch does not compile.
+// gemm() is called as C[z] = A[z] * B[z]^T for z < batches, every matrix
+// row-major and dense, matrix z at z * rows * cols elements of its buffer
+// (Matrix{data, rows, cols, ld, batches, batch_stride}; a single matrix has
+// batches 1, batch_stride 0). An example without batch support computes only
+// matrix 0, and the check then fails on the poisoned rest.
+//
+// For each shape (MxNxK, or BxMxNxK for B matrices; MxNxK takes --batches):
+//   - A (B x M x K) and B (B x N x K) are fresh random normal values,
+//     generated on the device from a seed that differs per run and per shape;
+//     C is filled with a quiet NaN of the element type first (bf16 0x7FC0,
+//     fp16 0x7E00), so an element gemm() leaves unwritten fails;
+//   - C_ref = A * B^T from cuBLAS (cublasGemmEx, or cublasGemmStridedBatchedEx
+//     for B > 1; element type in and out, CUBLAS_COMPUTE_32F); the check
+//     passes when ||C - C_ref||_F / ||C_ref||_F < 1e-2 (computed in double,
+//     over all matrices), no element of C is NaN or infinite, and
+//   - the fp64 spot check passes: 256 output elements (the corners of the
+//     first and last matrix, the rest uniformly random) are recomputed on the
+//     host in double from copies of the A and B rows they need. With
+//     t_k = a_ik * b_jk, ref = sum_k t_k and mag = sqrt(sum_k t_k^2) (the
+//     size of a sum of K random terms), an element's error is
+//     |c - ref| / (|ref| + mag); the largest must be under 1e-2. Rounding the
+//     output costs at most 2^-8 (bf16) of |ref|, fp32 accumulation about
+//     sqrt(K) * 2^-24 of mag (a host simulation of random bf16 rows gave at
+//     most 2.3e-3 in all); one K block of 64 missing from K = 16384 gave over
+//     0.1 at the worst of 256 samples, a wrong B row about 2. The same check
+//     runs on C_ref, so a cuBLAS call that computes the wrong product is
+//     caught instead of agreeing with ours;
+//   - with --time: warm-up pairs (default 5), then timed pairs (default 50)
+//     with CUDA events, interleaved (gemm, cuBLAS, gemm, cuBLAS...), each call
+//     on the next of several input sets that together hold at least twice the
+//     L2 size, so that no call finds its operands in L2. Reported: medians in
+//     ms (and the 10th / 90th percentiles), TFLOP/s (2*B*M*N*K flops) and
+//     ours/cuBLAS in TFLOP/s (> 1: faster than cuBLAS).
+// Prints one line per shape; --json writes every number (rewritten after
+// every shape, so a run cut short leaves what it measured). Exit status: 0
+// when every check passes, 1 when one fails, 2 on a usage error.
 //
 //===----------------------------------------------------------------------===//
-#include "gemm.h"
+
+// The element type: GEMM_ELEMENT names one of the spellings below.
+#define GEMM_ELEMENT_ID_bf16 1
+#define GEMM_ELEMENT_ID_bfloat16 1
+#define GEMM_ELEMENT_ID_half 2
+#define GEMM_ELEMENT_ID_fp16 2
+#define GEMM_ELEMENT_ID_f16 2
+#define GEMM_PASTE_(a, b) a##b
+#define GEMM_PASTE(a, b) GEMM_PASTE_(a, b)
+#ifndef GEMM_ELEMENT
+#define GEMM_ELEMENT bf16
+#endif
+#if GEMM_PASTE(GEMM_ELEMENT_ID_, GEMM_ELEMENT) == 1
+#define GEMM_ELEMENT_IS_BF16 1
+#elif GEMM_PASTE(GEMM_ELEMENT_ID_, GEMM_ELEMENT) == 2
+#define GEMM_ELEMENT_IS_BF16 0
+#else
+#error "GEMM_ELEMENT must be bf16 (the default) or half"
+#endif
+
+// The example's header, found through -Iexamples/<example>: angle brackets,
+// because "gemm.h" would find examples/gemm/gemm.h beside this file first.
+#include <gemm.h>
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -38,15 +91,43 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
 
-constexpr double kTolerance = 1e-2;
-constexpr int kWarmupPairs = 5;
-constexpr int kTimedPairs = 50;
-constexpr int kMaxInputSets = 32;
+#if GEMM_ELEMENT_IS_BF16
+using Element = __nv_bfloat16;
+constexpr cudaDataType_t kCudaType = CUDA_R_16BF;
+constexpr const char *kElementName = "bf16";
 constexpr std::uint16_t kPoisonBits = 0x7FC0; // a bf16 quiet NaN
+__host__ __device__ inline float to_float(Element x) {
+  return __bfloat162float(x);
+}
+__device__ inline Element from_float(float x) { return __float2bfloat16_rn(x); }
+#else
+using Element = __half;
+constexpr cudaDataType_t kCudaType = CUDA_R_16F;
+constexpr const char *kElementName = "fp16";
+constexpr std::uint16_t kPoisonBits = 0x7E00; // an fp16 quiet NaN
+__host__ __device__ inline float to_float(Element x) { return __half2float(x); }
+__device__ inline Element from_float(float x) { return __float2half_rn(x); }
+#endif
+static_assert(sizeof(Element) == sizeof(std::uint16_t),
+              "the poison fill writes 16-bit elements");
+static_assert(
+    std::is_same<decltype(gemm),
+                 cudaError_t(tawa::Matrix<const Element>,
+                             tawa::Matrix<const Element>, tawa::Matrix<Element>,
+                             cudaStream_t)>::value,
+    "GEMM_ELEMENT does not match the gemm() of the example's header "
+    "(examples/gemm-f16 wants -DGEMM_ELEMENT=half)");
+
+constexpr double kTolerance = 1e-2;
+constexpr int kDefaultWarmupPairs = 5;
+constexpr int kDefaultTimedPairs = 50;
+constexpr int kMaxInputSets = 32;
+constexpr int kSpotSamples = 256;
 
 //===--- Errors -----------------------------------------------------------===//
 
@@ -92,15 +173,14 @@ __host__ __device__ std::uint64_t splitmix64(std::uint64_t x) {
 }
 
 /// p[i] = a standard normal sample (Box-Muller on a hash of (seed, i)).
-__global__ void fill_normal(__nv_bfloat16 *p, std::size_t n,
-                            std::uint64_t seed) {
+__global__ void fill_normal(Element *p, std::size_t n, std::uint64_t seed) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += stride) {
     const std::uint64_t h = splitmix64(seed ^ splitmix64(i));
     const float u1 = (static_cast<float>(h >> 40) + 1.0f) * 0x1p-24f; // (0, 1]
     const float u2 = static_cast<float>(h & 0xFFFFFFu) * 0x1p-24f;    // [0, 1)
-    p[i] = __float2bfloat16_rn(sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2));
+    p[i] = from_float(sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2));
   }
 }
 
@@ -124,15 +204,15 @@ struct Partial {
 };
 
 __global__ void __launch_bounds__(kReduceThreads)
-    error_partials(const __nv_bfloat16 *c, const __nv_bfloat16 *ref,
-                   std::size_t n, Partial *out) {
+    error_partials(const Element *c, const Element *ref, std::size_t n,
+                   Partial *out) {
   __shared__ Partial shared[kReduceThreads];
   Partial mine{0.0, 0.0, 0, 0};
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += stride) {
-    const double x = __bfloat162float(c[i]);
-    const double r = __bfloat162float(ref[i]);
+    const double x = to_float(c[i]);
+    const double r = to_float(ref[i]);
     if (!isfinite(r)) {
       ++mine.bad_ref;
     } else if (!isfinite(x)) {
@@ -166,11 +246,16 @@ int blocks_for(std::size_t n) {
 //===--- One shape --------------------------------------------------------===//
 
 struct Shape {
-  int m, n, k;
+  int batches, m, n, k;
   std::string text() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k);
+    std::string s =
+        std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+    return batches == 1 ? s : std::to_string(batches) + "x" + s;
   }
+  std::size_t a_count() const { return std::size_t(batches) * m * k; }
+  std::size_t b_count() const { return std::size_t(batches) * n * k; }
+  std::size_t c_count() const { return std::size_t(batches) * m * n; }
+  double flops() const { return 2.0 * batches * double(m) * n * k; }
 };
 
 struct Result {
@@ -179,40 +264,53 @@ struct Result {
   std::string error;    // empty when every CUDA call succeeded
   double rel_err = NAN; // NaN when not computed or non-finite outputs
   unsigned long long nonfinite = 0;
+  double spot_err = NAN;        // largest fp64 spot-check error of ours
+  double cublas_spot_err = NAN; // the same for cuBLAS
   bool timed = false;
   int input_sets = 1;
+  int warmup_pairs = 0, timed_pairs = 0;
   double ms = NAN, cublas_ms = NAN;
+  double ms_p10 = NAN, ms_p90 = NAN, cublas_ms_p10 = NAN, cublas_ms_p90 = NAN;
   double tflops = NAN, cublas_tflops = NAN, ratio = NAN;
 };
 
-/// A, B and C of one GEMM, row-major bf16.
+/// A, B and C of one (batched) GEMM, row-major, matrices packed densely.
 struct Operands {
-  DeviceBuffer<__nv_bfloat16> a, b, c;
+  DeviceBuffer<Element> a, b, c;
   explicit Operands(const Shape &s)
-      : a(std::size_t(s.m) * s.k), b(std::size_t(s.n) * s.k),
-        c(std::size_t(s.m) * s.n) {}
+      : a(s.a_count()), b(s.b_count()), c(s.c_count()) {}
+};
+
+/// One output element of the spot check: matrix z, row i, column j.
+struct Sample {
+  int z, i, j;
 };
 
 class Runner {
 public:
-  Runner(cudaStream_t stream, cublasHandle_t cublas, std::size_t l2_bytes)
-      : stream_(stream), cublas_(cublas), l2_bytes_(l2_bytes) {}
+  Runner(cudaStream_t stream, cublasHandle_t cublas, std::size_t l2_bytes,
+         int warmup_pairs, int timed_pairs)
+      : stream_(stream), cublas_(cublas), l2_bytes_(l2_bytes),
+        warmup_pairs_(warmup_pairs), timed_pairs_(timed_pairs) {}
 
   Result run(const Shape &shape, std::uint64_t seed, bool time);
 
 private:
   void fill_inputs(Operands &ops, std::uint64_t seed);
-  void poison(DeviceBuffer<__nv_bfloat16> &buf);
-  cudaError_t ours(const Shape &s, const Operands &ops, __nv_bfloat16 *c);
-  void cublas(const Shape &s, const Operands &ops, __nv_bfloat16 *c);
-  void compare(const Shape &s, const __nv_bfloat16 *c, const __nv_bfloat16 *ref,
+  void poison(DeviceBuffer<Element> &buf);
+  cudaError_t ours(const Shape &s, const Operands &ops, Element *c);
+  void cublas(const Shape &s, const Operands &ops, Element *c);
+  void compare(const Shape &s, const Element *c, const Element *ref,
                Result &result);
+  void spot_check(const Shape &s, const Operands &ops, const Element *ref,
+                  std::uint64_t seed, Result &result);
   void time(const Shape &s, const std::vector<Operands *> &sets,
             Result &result);
 
   cudaStream_t stream_;
   cublasHandle_t cublas_;
   std::size_t l2_bytes_;
+  int warmup_pairs_, timed_pairs_;
 };
 
 void Runner::fill_inputs(Operands &ops, std::uint64_t seed) {
@@ -224,33 +322,48 @@ void Runner::fill_inputs(Operands &ops, std::uint64_t seed) {
   CHECK(cudaGetLastError());
 }
 
-void Runner::poison(DeviceBuffer<__nv_bfloat16> &buf) {
+void Runner::poison(DeviceBuffer<Element> &buf) {
   fill_bits<<<blocks_for(buf.count()), 256, 0, stream_>>>(
       reinterpret_cast<std::uint16_t *>(buf.get()), buf.count(), kPoisonBits);
   CHECK(cudaGetLastError());
 }
 
-cudaError_t Runner::ours(const Shape &s, const Operands &ops,
-                         __nv_bfloat16 *c) {
-  return gemm(tawa::Matrix<const __nv_bfloat16>{ops.a.get(), s.m, s.k, s.k},
-              tawa::Matrix<const __nv_bfloat16>{ops.b.get(), s.n, s.k, s.k},
-              tawa::Matrix<__nv_bfloat16>{c, s.m, s.n, s.n}, stream_);
+cudaError_t Runner::ours(const Shape &s, const Operands &ops, Element *c) {
+  const bool batched = s.batches > 1;
+  const long long a_stride = batched ? (long long)s.m * s.k : 0;
+  const long long b_stride = batched ? (long long)s.n * s.k : 0;
+  const long long c_stride = batched ? (long long)s.m * s.n : 0;
+  return gemm(tawa::Matrix<const Element>{ops.a.get(), s.m, s.k, s.k, s.batches,
+                                          a_stride},
+              tawa::Matrix<const Element>{ops.b.get(), s.n, s.k, s.k, s.batches,
+                                          b_stride},
+              tawa::Matrix<Element>{c, s.m, s.n, s.n, s.batches, c_stride},
+              stream_);
 }
 
 /// Row-major C = A * B^T is column-major C^T (N x M, ld N) = B^T' * A' where
 /// B' = B seen column-major (K x N, ld K, transposed by the op) and A' = A
-/// seen column-major (K x M, ld K).
-void Runner::cublas(const Shape &s, const Operands &ops, __nv_bfloat16 *c) {
+/// seen column-major (K x M, ld K). Batched: the same per matrix, matrix z at
+/// z * (rows * cols) elements.
+void Runner::cublas(const Shape &s, const Operands &ops, Element *c) {
   const float alpha = 1.0f, beta = 0.0f;
-  CHECK(cublasGemmEx(cublas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha,
-                     ops.b.get(), CUDA_R_16BF, s.k, ops.a.get(), CUDA_R_16BF,
-                     s.k, &beta, c, CUDA_R_16BF, s.n, CUBLAS_COMPUTE_32F,
-                     CUBLAS_GEMM_DEFAULT));
+  if (s.batches == 1) {
+    CHECK(cublasGemmEx(cublas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha,
+                       ops.b.get(), kCudaType, s.k, ops.a.get(), kCudaType, s.k,
+                       &beta, c, kCudaType, s.n, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT));
+  } else {
+    CHECK(cublasGemmStridedBatchedEx(
+        cublas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, ops.b.get(),
+        kCudaType, s.k, (long long)s.n * s.k, ops.a.get(), kCudaType, s.k,
+        (long long)s.m * s.k, &beta, c, kCudaType, s.n, (long long)s.m * s.n,
+        s.batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  }
 }
 
-void Runner::compare(const Shape &s, const __nv_bfloat16 *c,
-                     const __nv_bfloat16 *ref, Result &result) {
-  const std::size_t n = std::size_t(s.m) * s.n;
+void Runner::compare(const Shape &s, const Element *c, const Element *ref,
+                     Result &result) {
+  const std::size_t n = s.c_count();
   DeviceBuffer<Partial> partials(kReduceBlocks);
   error_partials<<<kReduceBlocks, kReduceThreads, 0, stream_>>>(c, ref, n,
                                                                 partials.get());
@@ -273,27 +386,94 @@ void Runner::compare(const Shape &s, const __nv_bfloat16 *c,
                              " non-finite elements in the cuBLAS result");
   result.nonfinite = bad;
   result.rel_err = bad == 0 ? std::sqrt(diff2) / std::sqrt(ref2) : NAN;
-  result.pass = bad == 0 && result.rel_err < kTolerance;
 }
 
-double median(std::vector<float> v) {
+/// The fp64 spot check of `ops.c` (ours) and `ref` (cuBLAS); see the file
+/// comment. Copies only the rows of A and B that the samples read.
+void Runner::spot_check(const Shape &s, const Operands &ops, const Element *ref,
+                        std::uint64_t seed, Result &result) {
+  std::vector<Sample> samples = {{0, 0, 0},
+                                 {0, 0, s.n - 1},
+                                 {0, s.m - 1, 0},
+                                 {0, s.m - 1, s.n - 1},
+                                 {s.batches - 1, 0, 0},
+                                 {s.batches - 1, s.m - 1, s.n - 1}};
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<int> pick_z(0, s.batches - 1);
+  std::uniform_int_distribution<int> pick_i(0, s.m - 1);
+  std::uniform_int_distribution<int> pick_j(0, s.n - 1);
+  while (static_cast<int>(samples.size()) < kSpotSamples) {
+    const int z = pick_z(rng), i = pick_i(rng), j = pick_j(rng);
+    samples.push_back(Sample{z, i, j});
+  }
+  const std::size_t count = samples.size(), k = std::size_t(s.k);
+  std::vector<Element> a_rows(count * k), b_rows(count * k);
+  std::vector<Element> c_ours(count), c_ref(count);
+  for (std::size_t t = 0; t < count; ++t) {
+    const Sample &x = samples[t];
+    const std::size_t a_row = std::size_t(x.z) * s.m + x.i;
+    const std::size_t b_row = std::size_t(x.z) * s.n + x.j;
+    const std::size_t c_at = a_row * s.n + x.j;
+    CHECK(cudaMemcpyAsync(&a_rows[t * k], ops.a.get() + a_row * k,
+                          k * sizeof(Element), cudaMemcpyDeviceToHost,
+                          stream_));
+    CHECK(cudaMemcpyAsync(&b_rows[t * k], ops.b.get() + b_row * k,
+                          k * sizeof(Element), cudaMemcpyDeviceToHost,
+                          stream_));
+    CHECK(cudaMemcpyAsync(&c_ours[t], ops.c.get() + c_at, sizeof(Element),
+                          cudaMemcpyDeviceToHost, stream_));
+    CHECK(cudaMemcpyAsync(&c_ref[t], ref + c_at, sizeof(Element),
+                          cudaMemcpyDeviceToHost, stream_));
+  }
+  CHECK(cudaStreamSynchronize(stream_));
+  // Largest error; a non-finite output or error makes it infinite.
+  double worst_ours = 0.0, worst_ref = 0.0;
+  auto account = [](double &worst, double c, double exact, double scale) {
+    const double err = std::fabs(c - exact) / scale;
+    worst = std::isfinite(err) ? std::max(worst, err) : INFINITY;
+  };
+  for (std::size_t t = 0; t < count; ++t) {
+    const Element *a = &a_rows[t * k], *b = &b_rows[t * k];
+    double sum = 0.0, sum2 = 0.0;
+    for (std::size_t q = 0; q < k; ++q) {
+      const double term = double(to_float(a[q])) * double(to_float(b[q]));
+      sum += term;
+      sum2 += term * term;
+    }
+    const double scale =
+        std::max(std::fabs(sum) + std::sqrt(sum2), 1e-300); // never 0 / 0
+    account(worst_ours, to_float(c_ours[t]), sum, scale);
+    account(worst_ref, to_float(c_ref[t]), sum, scale);
+  }
+  result.spot_err = worst_ours;
+  result.cublas_spot_err = worst_ref;
+  if (!(worst_ref < kTolerance))
+    throw std::runtime_error(
+        "the cuBLAS result fails the fp64 spot check (error " +
+        std::to_string(worst_ref) + "): the reference itself is wrong");
+}
+
+double percentile(std::vector<float> v, double q) {
   std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (double(v[h - 1]) + v[h]);
+  const double at = q * double(v.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(at));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return double(v[lo]) + (at - double(lo)) * (double(v[hi]) - double(v[lo]));
 }
 
 void Runner::time(const Shape &s, const std::vector<Operands *> &sets,
                   Result &result) {
   std::size_t call = 0;
   auto next = [&]() -> Operands & { return *sets[call++ % sets.size()]; };
-  for (int i = 0; i < kWarmupPairs; ++i) {
+  for (int i = 0; i < warmup_pairs_; ++i) {
     Operands &x = next();
     CHECK(ours(s, x, x.c.get()));
     Operands &y = next();
     cublas(s, y, y.c.get());
   }
   // Events: [2p] before and [2p + 1] after pair p's call.
-  std::vector<cudaEvent_t> ev_ours(2 * kTimedPairs), ev_cublas(2 * kTimedPairs);
+  const int pairs = timed_pairs_;
+  std::vector<cudaEvent_t> ev_ours(2 * pairs), ev_cublas(2 * pairs);
   for (cudaEvent_t &e : ev_ours)
     CHECK(cudaEventCreate(&e));
   for (cudaEvent_t &e : ev_cublas)
@@ -307,7 +487,7 @@ void Runner::time(const Shape &s, const std::vector<Operands *> &sets,
         cudaEventDestroy(e);
     }
   } destroy{ev_ours, ev_cublas};
-  for (int p = 0; p < kTimedPairs; ++p) {
+  for (int p = 0; p < pairs; ++p) {
     Operands &x = next();
     CHECK(cudaEventRecord(ev_ours[2 * p], stream_));
     CHECK(ours(s, x, x.c.get()));
@@ -319,16 +499,22 @@ void Runner::time(const Shape &s, const std::vector<Operands *> &sets,
   }
   CHECK(cudaStreamSynchronize(stream_));
   CHECK(cudaGetLastError());
-  std::vector<float> t_ours(kTimedPairs), t_cublas(kTimedPairs);
-  for (int p = 0; p < kTimedPairs; ++p) {
+  std::vector<float> t_ours(pairs), t_cublas(pairs);
+  for (int p = 0; p < pairs; ++p) {
     CHECK(cudaEventElapsedTime(&t_ours[p], ev_ours[2 * p], ev_ours[2 * p + 1]));
     CHECK(cudaEventElapsedTime(&t_cublas[p], ev_cublas[2 * p],
                                ev_cublas[2 * p + 1]));
   }
-  const double flops = 2.0 * s.m * s.n * s.k;
+  const double flops = s.flops();
   result.timed = true;
-  result.ms = median(t_ours);
-  result.cublas_ms = median(t_cublas);
+  result.warmup_pairs = warmup_pairs_;
+  result.timed_pairs = pairs;
+  result.ms = percentile(t_ours, 0.5);
+  result.cublas_ms = percentile(t_cublas, 0.5);
+  result.ms_p10 = percentile(t_ours, 0.1);
+  result.ms_p90 = percentile(t_ours, 0.9);
+  result.cublas_ms_p10 = percentile(t_cublas, 0.1);
+  result.cublas_ms_p90 = percentile(t_cublas, 0.9);
   result.tflops = flops / (result.ms * 1e-3) / 1e12;
   result.cublas_tflops = flops / (result.cublas_ms * 1e-3) / 1e12;
   result.ratio = result.tflops / result.cublas_tflops;
@@ -342,9 +528,7 @@ Result Runner::run(const Shape &shape, std::uint64_t seed, bool timing) {
     // together are at least twice the L2 size (and at least two), as far as
     // memory allows.
     const std::size_t set_bytes =
-        sizeof(__nv_bfloat16) *
-        (std::size_t(shape.m) * shape.k + std::size_t(shape.n) * shape.k +
-         std::size_t(shape.m) * shape.n);
+        sizeof(Element) * (shape.a_count() + shape.b_count() + shape.c_count());
     int sets_wanted = 1;
     if (timing) {
       std::size_t free_bytes = 0, total_bytes = 0;
@@ -363,7 +547,7 @@ Result Runner::run(const Shape &shape, std::uint64_t seed, bool timing) {
       fill_inputs(*sets.back(), splitmix64(seed + i));
     }
     result.input_sets = sets_wanted;
-    DeviceBuffer<__nv_bfloat16> ref(std::size_t(shape.m) * shape.n);
+    DeviceBuffer<Element> ref(shape.c_count());
 
     Operands &x = *sets[0];
     poison(x.c);
@@ -375,6 +559,9 @@ Result Runner::run(const Shape &shape, std::uint64_t seed, bool timing) {
     cublas(shape, x, ref.get());
     CHECK(cudaStreamSynchronize(stream_));
     compare(shape, x.c.get(), ref.get(), result);
+    spot_check(shape, x, ref.get(), splitmix64(seed ^ 0x5907), result);
+    result.pass = result.nonfinite == 0 && result.rel_err < kTolerance &&
+                  result.spot_err < kTolerance;
     if (timing && result.pass)
       time(shape, sets, result);
     CHECK(cudaDeviceSynchronize());
@@ -412,12 +599,20 @@ std::string json_number(double x) {
   return buf;
 }
 
+std::string short_number(double x) {
+  if (std::isnan(x))
+    return "-";
+  if (std::isinf(x))
+    return "inf";
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%.2e", x);
+  return buf;
+}
+
 void print_line(const std::string &label, const Result &r) {
-  char err[16] = "-";
-  if (std::isfinite(r.rel_err))
-    std::snprintf(err, sizeof err, "%.2e", r.rel_err);
-  std::printf("%-10s %-16s rel_err %-9s %s", label.c_str(),
-              r.shape.text().c_str(), err, r.pass ? "PASS" : "FAIL");
+  std::printf("%-12s %-18s rel_err %-9s spot %-9s %s", label.c_str(),
+              r.shape.text().c_str(), short_number(r.rel_err).c_str(),
+              short_number(r.spot_err).c_str(), r.pass ? "PASS" : "FAIL");
   if (r.nonfinite)
     std::printf("  %llu non-finite", r.nonfinite);
   if (r.timed)
@@ -432,23 +627,33 @@ void print_line(const std::string &label, const Result &r) {
 
 bool write_json(const std::string &path, const std::string &label,
                 const std::string &device, std::uint64_t seed,
-                const std::vector<Result> &results) {
+                const std::vector<Result> &results, bool complete) {
   FILE *f = std::fopen(path.c_str(), "w");
   if (!f)
     return false;
   std::fprintf(f, "{\n  \"label\": %s,\n  \"device\": %s,\n",
                json_string(label).c_str(), json_string(device).c_str());
+  std::fprintf(f, "  \"element\": %s,\n", json_string(kElementName).c_str());
   std::fprintf(f, "  \"seed\": %llu,\n  \"tolerance\": %s,\n",
                static_cast<unsigned long long>(seed),
                json_number(kTolerance).c_str());
+  std::fprintf(f, "  \"spot_samples\": %d,\n  \"complete\": %s,\n",
+               kSpotSamples, complete ? "true" : "false");
   std::fprintf(f, "  \"results\": [");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];
-    std::fprintf(f, "%s\n    {\"shape\": %s, \"m\": %d, \"n\": %d, \"k\": %d",
-                 i ? "," : "", json_string(r.shape.text()).c_str(), r.shape.m,
-                 r.shape.n, r.shape.k);
-    std::fprintf(f, ", \"rel_err\": %s, \"nonfinite\": %llu, \"pass\": %s",
+    std::fprintf(f,
+                 "%s\n    {\"shape\": %s, \"batches\": %d, \"m\": %d, "
+                 "\"n\": %d, \"k\": %d, \"flops\": %s",
+                 i ? "," : "", json_string(r.shape.text()).c_str(),
+                 r.shape.batches, r.shape.m, r.shape.n, r.shape.k,
+                 json_number(r.shape.flops()).c_str());
+    std::fprintf(f,
+                 ", \"rel_err\": %s, \"nonfinite\": %llu, \"spot_err\": %s, "
+                 "\"cublas_spot_err\": %s, \"pass\": %s",
                  json_number(r.rel_err).c_str(), r.nonfinite,
+                 json_number(r.spot_err).c_str(),
+                 json_number(r.cublas_spot_err).c_str(),
                  r.pass ? "true" : "false");
     std::fprintf(f, ", \"error\": %s",
                  r.error.empty() ? "null" : json_string(r.error).c_str());
@@ -461,9 +666,13 @@ bool write_json(const std::string &path, const std::string &label,
                  json_number(r.ratio).c_str());
     if (r.timed)
       std::fprintf(f,
-                   ", \"input_sets\": %d, \"warmup_pairs\": %d, "
-                   "\"timed_pairs\": %d",
-                   r.input_sets, kWarmupPairs, kTimedPairs);
+                   ", \"ms_p10\": %s, \"ms_p90\": %s, \"cublas_ms_p10\": %s, "
+                   "\"cublas_ms_p90\": %s, \"input_sets\": %d, "
+                   "\"warmup_pairs\": %d, \"timed_pairs\": %d",
+                   json_number(r.ms_p10).c_str(), json_number(r.ms_p90).c_str(),
+                   json_number(r.cublas_ms_p10).c_str(),
+                   json_number(r.cublas_ms_p90).c_str(), r.input_sets,
+                   r.warmup_pairs, r.timed_pairs);
     std::fprintf(f, "}");
   }
   std::fprintf(f, "\n  ]\n}\n");
@@ -474,42 +683,80 @@ bool write_json(const std::string &path, const std::string &label,
 
 struct Options {
   std::string label = "gemm";
+  std::string shapes_text;
   std::vector<Shape> shapes;
+  int batches = 1;
   bool time = false;
+  int warmup_pairs = kDefaultWarmupPairs;
+  int timed_pairs = kDefaultTimedPairs;
   std::string json;
   bool have_seed = false;
   std::uint64_t seed = 0;
 };
 
 const char kUsage[] =
-    "usage: gemm-check --label NAME [--shapes MxNxK,...] [--time] "
-    "[--json FILE] [--seed N]\n"
+    "usage: gemm-check --label NAME [--shapes SHAPE,...] [--batches N] "
+    "[--time]\n"
+    "                  [--pairs N] [--warmup N] [--json FILE] [--seed N]\n"
     "  --label NAME    name of this build in the output (default: gemm)\n"
-    "  --shapes LIST   comma-separated MxNxK (default: 1000x1000x1000)\n"
+    "  --shapes LIST   comma-separated MxNxK or BxMxNxK (B matrices)\n"
+    "                  (default: 1000x1000x1000)\n"
+    "  --batches N     B of the shapes written MxNxK (default: 1)\n"
     "  --time          also time gemm() against cuBLAS, interleaved\n"
+    "  --pairs N       timed pairs per shape (default: 50)\n"
+    "  --warmup N      warm-up pairs per shape (default: 5)\n"
     "  --json FILE     write all results to FILE\n"
     "  --seed N        base seed of the random inputs (default: fresh)\n";
 
-bool parse_shape(const std::string &text, Shape &s) {
-  char tail = 0;
-  return std::sscanf(text.c_str(), "%dx%dx%d%c", &s.m, &s.n, &s.k, &tail) ==
-             3 &&
-         s.m > 0 && s.n > 0 && s.k > 0;
+/// MxNxK (batches from --batches) or BxMxNxK, every number positive.
+bool parse_shape(const std::string &text, int batches, Shape &s) {
+  std::vector<long> v;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t end = std::min(text.find('x', begin), text.size());
+    const std::string part = text.substr(begin, end - begin);
+    char *stop = nullptr;
+    const long x = std::strtol(part.c_str(), &stop, 10);
+    if (part.empty() || part.find_first_not_of("0123456789") != part.npos ||
+        *stop || x <= 0 || x > 1000000000L)
+      return false;
+    v.push_back(x);
+    if (end == text.size())
+      break;
+    begin = end + 1;
+  }
+  if (v.size() == 4)
+    s = Shape{int(v[0]), int(v[1]), int(v[2]), int(v[3])};
+  else if (v.size() == 3)
+    s = Shape{batches, int(v[0]), int(v[1]), int(v[2])};
+  else
+    return false;
+  return true;
 }
 
-bool parse_shapes(const std::string &list, std::vector<Shape> &out) {
+bool parse_shapes(const std::string &list, int batches,
+                  std::vector<Shape> &out) {
   std::size_t begin = 0;
   while (begin <= list.size()) {
     std::size_t end = list.find(',', begin);
     if (end == std::string::npos)
       end = list.size();
     Shape s{};
-    if (!parse_shape(list.substr(begin, end - begin), s))
+    if (!parse_shape(list.substr(begin, end - begin), batches, s))
       return false;
     out.push_back(s);
     begin = end + 1;
   }
   return !out.empty();
+}
+
+bool parse_count(const char *text, int min, int &out) {
+  char *end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (!*text || *end || v < min || v > 1000000)
+    return false;
+  out = static_cast<int>(v);
+  return true;
 }
 
 /// Returns false on a usage error (after printing it).
@@ -523,6 +770,16 @@ bool parse_args(int argc, char **argv, Options &opt) {
       }
       return argv[++i];
     };
+    auto count = [&](const char *name, int min, int &out) {
+      const char *v = value(name);
+      if (!v)
+        return false;
+      if (!parse_count(v, min, out)) {
+        std::fprintf(stderr, "gemm-check: bad %s '%s'\n", name, v);
+        return false;
+      }
+      return true;
+    };
     if (arg == "--help" || arg == "-h") {
       std::fputs(kUsage, stdout);
       std::exit(0);
@@ -535,13 +792,18 @@ bool parse_args(int argc, char **argv, Options &opt) {
       const char *v = value("--shapes");
       if (!v)
         return false;
-      if (!parse_shapes(v, opt.shapes)) {
-        std::fprintf(stderr, "gemm-check: bad --shapes '%s' (want MxNxK,...)\n",
-                     v);
+      opt.shapes_text += opt.shapes_text.empty() ? v : std::string(",") + v;
+    } else if (arg == "--batches") {
+      if (!count("--batches", 1, opt.batches))
         return false;
-      }
     } else if (arg == "--time") {
       opt.time = true;
+    } else if (arg == "--pairs") {
+      if (!count("--pairs", 1, opt.timed_pairs))
+        return false;
+    } else if (arg == "--warmup") {
+      if (!count("--warmup", 0, opt.warmup_pairs))
+        return false;
     } else if (arg == "--json") {
       const char *v = value("--json");
       if (!v)
@@ -563,8 +825,15 @@ bool parse_args(int argc, char **argv, Options &opt) {
       return false;
     }
   }
-  if (opt.shapes.empty())
-    opt.shapes.push_back(Shape{1000, 1000, 1000});
+  // Shapes last, so that --batches applies wherever it was given.
+  if (opt.shapes_text.empty()) {
+    opt.shapes.push_back(Shape{opt.batches, 1000, 1000, 1000});
+  } else if (!parse_shapes(opt.shapes_text, opt.batches, opt.shapes)) {
+    std::fprintf(stderr,
+                 "gemm-check: bad --shapes '%s' (want MxNxK or BxMxNxK,...)\n",
+                 opt.shapes_text.c_str());
+    return false;
+  }
   return true;
 }
 
@@ -603,21 +872,25 @@ int main(int argc, char **argv) {
   }
   std::printf("gemm-check %s on %s, seed %llu\n", opt.label.c_str(),
               device.c_str(), static_cast<unsigned long long>(opt.seed));
+  std::printf("element %s; spot check: %d elements in fp64; tolerance %g\n",
+              kElementName, kSpotSamples, kTolerance);
 
-  Runner runner(stream, handle, l2_bytes);
+  Runner runner(stream, handle, l2_bytes, opt.warmup_pairs, opt.timed_pairs);
   std::vector<Result> results;
-  bool all_pass = true;
+  bool all_pass = true, json_ok = true;
   for (std::size_t i = 0; i < opt.shapes.size(); ++i) {
     results.push_back(
         runner.run(opt.shapes[i], splitmix64(opt.seed ^ (i << 48)), opt.time));
     print_line(opt.label, results.back());
     all_pass = all_pass && results.back().pass;
+    if (!opt.json.empty())
+      json_ok = write_json(opt.json, opt.label, device, opt.seed, results,
+                           i + 1 == opt.shapes.size());
   }
 
   cublasDestroy(handle);
   cudaStreamDestroy(stream);
-  if (!opt.json.empty() &&
-      !write_json(opt.json, opt.label, device, opt.seed, results)) {
+  if (!json_ok) {
     std::fprintf(stderr, "gemm-check: cannot write %s\n", opt.json.c_str());
     return 1;
   }
