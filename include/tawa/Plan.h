@@ -37,6 +37,12 @@ struct PipelinePlan {
   unsigned StageBytes = 0;  ///< bytes of one aref slot
   unsigned SharedBytes = 0; ///< dynamic shared memory requested
   int AccRegisters = 0;     ///< fp32 accumulator registers per consumer thread
+  /// Why each choice was made, as (choice, reason) in the order decided,
+  /// e.g. {"stages", "the most that fit 232448 bytes, capped at 6"}.
+  /// --explain prints the reason next to the choice of the same name
+  /// (roles, consumers, stages, registers, shared-memory); a choice it does
+  /// not know is printed on a line of its own.
+  std::vector<std::pair<std::string, std::string>> Explain;
 };
 
 /// Plans the pipeline of `P`; returns nullopt after reporting when a limit is
