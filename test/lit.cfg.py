@@ -1,6 +1,7 @@
 # lit configuration of tawa-rewrite's test suite (test/README.md).
 import os
 import shutil
+import sys
 
 import lit.formats
 import lit.util
@@ -23,6 +24,14 @@ config.substitutions.append(("%tawa-rewrite", config.tawa_rewrite))
 config.substitutions.append(("%cuda-stub", stub))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%src_root", config.tawa_src_root))
+config.substitutions.append(("%python", sys.executable))
+
+# clang-apply-replacements applies the YAML of --export-fixes.
+car = shutil.which("clang-apply-replacements-22") or shutil.which(
+    "clang-apply-replacements", path=config.llvm_tools_dir)
+if car:
+    config.available_features.add("clang-apply-replacements")
+    config.substitutions.append(("%clang-apply-replacements", car))
 
 nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
 if os.path.exists(nvcc):

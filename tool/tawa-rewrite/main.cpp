@@ -17,6 +17,7 @@
 
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
@@ -64,7 +65,26 @@ struct Options {
   std::string BuildPath, Output, OutDir, ExportFixes, DumpArefs;
   std::string ResourceDir = TAWA_CLANG_RESOURCE_DIR, CudaPath = TAWA_CUDA_PATH;
   bool InPlace = false, Check = false, Explain = false, Werror = false;
+  bool PrintCommand = false;
 };
+
+/// compile_commands.json in `Dir` or, with `Upward`, in the closest parent,
+/// as read (the plugin's loader would interpolate missing files before the
+/// nvcc options are translated).
+std::unique_ptr<tooling::CompilationDatabase>
+loadJson(llvm::StringRef Dir, bool Upward, std::string &Err) {
+  for (llvm::SmallString<256> D(Dir); !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
+    llvm::SmallString<256> Json(D);
+    llvm::sys::path::append(Json, "compile_commands.json");
+    if (llvm::sys::fs::exists(Json))
+      return tooling::JSONCompilationDatabase::loadFromFile(
+          Json, Err, tooling::JSONCommandLineSyntax::AutoDetect);
+    if (!Upward)
+      break;
+  }
+  return nullptr;
+}
 
 /// The compilation database: -p, else the flags after `--`, else one found
 /// upward from the first file, else no flags. Dropped nvcc options are
@@ -74,8 +94,10 @@ loadDatabase(const Options &O, const std::vector<std::string> *Flags) {
   std::string Err;
   std::unique_ptr<tooling::CompilationDatabase> DB;
   if (!O.BuildPath.empty()) {
-    DB =
-        tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath, Err);
+    DB = loadJson(absolute(O.BuildPath), false, Err);
+    if (!DB && Err.empty()) // compile_flags.txt and other plugins
+      DB = tooling::CompilationDatabase::autoDetectFromDirectory(O.BuildPath,
+                                                                 Err);
     if (!DB) {
       fail("no compilation database in '" + O.BuildPath + "': " + Err);
       return nullptr;
@@ -83,29 +105,30 @@ loadDatabase(const Options &O, const std::vector<std::string> *Flags) {
   } else if (Flags) {
     DB = std::make_unique<tooling::FixedCompilationDatabase>(".", *Flags);
   } else {
-    DB = tooling::CompilationDatabase::autoDetectFromSource(
-        absolute(O.Files.front()), Err);
+    DB = loadJson(llvm::sys::path::parent_path(absolute(O.Files.front())), true,
+                  Err);
     if (!DB) {
-      llvm::errs() << "tawa-rewrite: warning: no compile_commands.json found "
+      llvm::errs() << "tawa-rewrite: warning: no usable compile_commands.json "
                       "above '"
-                   << O.Files.front()
-                   << "'; parsing with no flags (give them after '--', or "
+                   << O.Files.front() << "'" << (Err.empty() ? "" : ": ") << Err
+                   << "; parsing with no flags (give them after '--', or "
                       "-p BUILD_DIR)\n";
       DB = std::make_unique<tooling::FixedCompilationDatabase>(
           ".", std::vector<std::string>());
     }
   }
-  if (!O.BuildPath.empty() || !Flags)
-    // Files the database lacks borrow the command of a similar file.
-    DB = tooling::inferMissingCompileCommands(std::move(DB));
   auto Seen = std::make_shared<llvm::StringSet<>>();
-  return tawa::makeCudaCompilationDatabase(
+  DB = tawa::makeCudaCompilationDatabase(
       std::move(DB), [Seen](const tawa::DroppedArg &D) {
         if (Seen->insert(D.Arg).second)
           llvm::errs() << "tawa-rewrite: warning: dropped '" << D.Arg
                        << "' from the compile command: " << D.Why
                        << " [tawa-compile-args]\n";
       });
+  // Files the database lacks borrow the (adjusted) command of a similar one.
+  if (!O.BuildPath.empty() || !Flags)
+    DB = tooling::inferMissingCompileCommands(std::move(DB));
+  return DB;
 }
 
 /// Writes the outputs of one successfully processed file.
@@ -186,6 +209,9 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"text", "json", "dot"}));
   App.add_flag("--werror", O.Werror,
                "Treat warnings (kernels left unconverted) as errors");
+  App.add_flag("--print-command", O.PrintCommand,
+               "Print the clang command each FILE is parsed with; parse "
+               "nothing");
   App.add_option("--resource-dir", O.ResourceDir, "Clang resource directory")
       ->capture_default_str();
   App.add_option("--cuda-path", O.CudaPath, "CUDA toolkit to parse with")
@@ -211,18 +237,30 @@ int main(int argc, char **argv) {
       loadDatabase(O, Flags ? &*Flags : nullptr);
   if (!DB)
     return 1;
-  tooling::ClangTool Tool(*DB, O.Files);
-  Tool.setPrintErrorMessage(false);
   // Flags the user need not type: CUDA, the host side (which sees kernel
   // bodies and launch sites), the toolkit, the resource directory, tile.h.
-  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+  tooling::ArgumentsAdjuster Adjust = tooling::getInsertArgumentAdjuster(
       {"-x", "cuda", "--cuda-host-only", "--cuda-gpu-arch=sm_90a",
        "--cuda-path=" + O.CudaPath, "-resource-dir=" + O.ResourceDir,
        "-Wno-unknown-cuda-version", "-isystem", tawaIncludeDir(argv[0])},
-      tooling::ArgumentInsertPosition::BEGIN));
+      tooling::ArgumentInsertPosition::BEGIN);
   if (Flags && !O.BuildPath.empty())
-    Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-        *Flags, tooling::ArgumentInsertPosition::END));
+    Adjust = tooling::combineAdjusters(
+        Adjust, tooling::getInsertArgumentAdjuster(
+                    *Flags, tooling::ArgumentInsertPosition::END));
+  if (O.PrintCommand) {
+    for (const std::string &F : O.Files)
+      for (const tooling::CompileCommand &C :
+           DB->getCompileCommands(absolute(F))) {
+        for (const std::string &A : Adjust(C.CommandLine, C.Filename))
+          llvm::outs() << A << " ";
+        llvm::outs() << "\n";
+      }
+    return 0;
+  }
+  tooling::ClangTool Tool(*DB, O.Files);
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster(Adjust);
 
   std::map<std::string, tawa::FileResult> Results;
   tawa::RewriteOptions Opts;
