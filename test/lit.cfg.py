@@ -41,6 +41,17 @@ if os.path.exists(nvcc):
         "%s -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I%s/include"
         % (nvcc, config.tawa_src_root)))
 
+# The CUB headers of the toolkit: the corpus of test/corpus.
+for cccl in [os.path.join(config.cuda_path, "include", "cccl"),
+             os.path.join(config.cuda_path, "targets", "x86_64-linux",
+                          "include", "cccl")]:
+    if os.path.isdir(os.path.join(cccl, "cub")):
+        config.available_features.add("cccl")
+        config.substitutions.append(("%cccl", cccl))
+        break
+config.substitutions.append(
+    ("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
+
 # cuobjdump/nvdisasm: from the toolkit, or from scripts/setup.sh (.tools/).
 tools = os.path.join(config.tawa_src_root, ".tools", "cuda", "bin")
 cuobjdump = shutil.which("cuobjdump", path=os.pathsep.join(
