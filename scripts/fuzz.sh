@@ -13,7 +13,7 @@ cmake --build build-fuzz --target pragma_fuzzer rewrite_fuzzer
 mkdir -p build-fuzz/crashes
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-run() { # name, extra libFuzzer flags...
+run() { # name, then flags and seed directories (new inputs go to a temporary corpus)
   local name=$1
   shift
   local corpus
@@ -21,7 +21,7 @@ run() { # name, extra libFuzzer flags...
   echo "== fuzzing $name for ${seconds}s"
   local rc=0
   build-fuzz/fuzz/$name -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 \
-    -artifact_prefix=build-fuzz/crashes/$name- -print_final_stats=1 "$@" "$corpus" \
+    -artifact_prefix=build-fuzz/crashes/$name- -print_final_stats=1 "$corpus" "$@" \
     >build-fuzz/$name.log 2>&1 || rc=$?
   grep -E '^(Done|stat::number_of_executed_units|==[0-9]+==|SUMMARY)|runtime error' \
     build-fuzz/$name.log || true
