@@ -4,6 +4,8 @@
 
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 using namespace clang;
 
@@ -98,6 +100,163 @@ void printArefGraph(const TileProgram &P, const ArefGraph &G,
        << "), consumer warpgroups 1-" << Plan->Consumers << " (setmaxnreg "
        << Plan->Regs.Consumer << "), " << Plan->Threads << " threads, "
        << Plan->SharedBytes << " bytes of shared memory\n";
+}
+
+void printArefGraphJson(const TileProgram &P, const ArefGraph &G,
+                        const PipelinePlan *Plan, const SourceManager &SM,
+                        const LangOptions &LO, raw_ostream &OS) {
+  namespace json = llvm::json;
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Loop->getForLoc()));
+  auto Range = [&](SourceLocation B, SourceLocation E) {
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(SM.getExpansionLoc(B),
+                                              SM.getExpansionLoc(E)),
+               SM, LO)
+        .str();
+  };
+  json::Array Loads, Arefs, Mmas;
+  for (unsigned L = 0; L < P.Loads.size(); ++L) {
+    const TileLoad &T = P.Loads[L];
+    Loads.push_back(json::Object{{"tile", T.Var},
+                                 {"matrix", T.Matrix->getName()},
+                                 {"rows", T.Rows},
+                                 {"cols", T.Cols},
+                                 {"type", elementName(T.Elem)},
+                                 {"row0", text(T.Row0, SM, LO)},
+                                 {"col0", text(T.Col0, SM, LO)},
+                                 {"aref", G.Arefs[G.ArefOfLoad[L]].Name}});
+  }
+  for (const Aref &A : G.Arefs) {
+    json::Array Tiles;
+    for (unsigned L : A.Loads)
+      Tiles.push_back(P.Loads[L].Var);
+    json::Object O{{"name", A.Name},
+                   {"tiles", std::move(Tiles)},
+                   {"bytes_per_slot", A.BytesPerSlot}};
+    if (Plan)
+      O["stages"] = Plan->Stages;
+    Arefs.push_back(std::move(O));
+  }
+  for (const TileMma &M : P.Mmas)
+    Mmas.push_back(json::Object{{"acc", P.Acc.Var},
+                                {"a", P.Loads[M.A].Var},
+                                {"b", P.Loads[M.B].Var},
+                                {"transpose_b", M.TransposeB},
+                                {"aref", G.Arefs[G.ArefOfLoad[M.A]].Name}});
+  json::Object Root{
+      {"file", PL.getFilename()},
+      {"line", PL.getLine()},
+      {"column", PL.getColumn()},
+      {"kernel", P.Kernel->getName()},
+      {"loop", Range(P.Loop->getForLoc(), P.Loop->getRParenLoc())},
+      {"loads", std::move(Loads)},
+      {"arefs", std::move(Arefs)},
+      {"mmas", std::move(Mmas)},
+      {"accumulator", json::Object{{"name", P.Acc.Var},
+                                   {"type", "f32"},
+                                   {"rows", P.Acc.Rows},
+                                   {"cols", P.Acc.Cols}}},
+      {"epilogue", json::Object{{"matrix", P.Store.Matrix->getName()},
+                                {"type", elementName(P.Store.Elem)},
+                                {"row0", text(P.Store.Row0, SM, LO)},
+                                {"col0", text(P.Store.Col0, SM, LO)}}},
+      {"plan", nullptr}};
+  if (Plan)
+    Root["plan"] = json::Object{{"stages", Plan->Stages},
+                                {"consumers", Plan->Consumers},
+                                {"rows_per_consumer", 64 * Plan->MTiles},
+                                {"producer_registers", Plan->Regs.Producer},
+                                {"consumer_registers", Plan->Regs.Consumer},
+                                {"threads", Plan->Threads},
+                                {"stage_bytes", Plan->StageBytes},
+                                {"shared_bytes", Plan->SharedBytes}};
+  OS << llvm::formatv("{0:2}", json::Value(std::move(Root)));
+}
+
+/// A double-quoted graphviz string.
+static std::string dotQuote(StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (C == '\n') {
+      Out += "\\n";
+      continue;
+    }
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+void printArefGraphDot(const TileProgram &P, const ArefGraph &G,
+                       const PipelinePlan *Plan, const SourceManager &SM,
+                       const LangOptions &LO, raw_ostream &OS) {
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Loop->getForLoc()));
+  std::string Where =
+      (llvm::sys::path::filename(PL.getFilename()) + ":" + Twine(PL.getLine()))
+          .str();
+  OS << "digraph " << dotQuote(P.Kernel->getName()) << " {\n"
+     << "  label="
+     << dotQuote("kernel " + P.Kernel->getName().str() + " (" + Where + ")")
+     << "; labelloc=t; rankdir=LR;\n"
+     << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
+  std::string Producer = "producer warpgroup", Consumer = "consumer warpgroups";
+  if (Plan) {
+    Producer += " 0 (setmaxnreg " + std::to_string(Plan->Regs.Producer) + ")";
+    Consumer += " 1-" + std::to_string(Plan->Consumers) + " (setmaxnreg " +
+                std::to_string(Plan->Regs.Consumer) + ")";
+  }
+  OS << "  subgraph cluster_producer {\n    label=" << dotQuote(Producer)
+     << "; style=filled; fillcolor=\"#e8f0fe\";\n";
+  for (unsigned L = 0; L < P.Loads.size(); ++L) {
+    const TileLoad &T = P.Loads[L];
+    OS << "    load" << L << " [label="
+       << dotQuote("TMA load " + T.Var + " = " + T.Matrix->getName().str() +
+                   "[" + std::to_string(T.Rows) + " x " +
+                   std::to_string(T.Cols) + " " + elementName(T.Elem).str() +
+                   "]\nat (" + text(T.Row0, SM, LO) + ", " +
+                   text(T.Col0, SM, LO) + ")")
+       << "];\n";
+  }
+  OS << "  }\n";
+  for (unsigned A = 0; A < G.Arefs.size(); ++A) {
+    std::string Label = "aref " + G.Arefs[A].Name + "\n" +
+                        std::to_string(G.Arefs[A].BytesPerSlot) +
+                        " bytes per slot";
+    if (Plan)
+      Label += " x " + std::to_string(Plan->Stages) + " stages";
+    OS << "  aref" << A << " [shape=cylinder, style=filled, "
+       << "fillcolor=\"#fef7e0\", label=" << dotQuote(Label) << "];\n";
+  }
+  OS << "  subgraph cluster_consumer {\n    label=" << dotQuote(Consumer)
+     << "; style=filled; fillcolor=\"#e6f4ea\";\n";
+  for (unsigned M = 0; M < P.Mmas.size(); ++M) {
+    const TileMma &X = P.Mmas[M];
+    OS << "    mma" << M << " [label="
+       << dotQuote("wgmma " + P.Acc.Var + " += " + P.Loads[X.A].Var + " * " +
+                   P.Loads[X.B].Var + (X.TransposeB ? "^T" : ""))
+       << "];\n";
+  }
+  OS << "    acc [shape=ellipse, label="
+     << dotQuote("accumulator " + P.Acc.Var + "\nf32 " +
+                 std::to_string(P.Acc.Rows) + " x " +
+                 std::to_string(P.Acc.Cols) + ", registers")
+     << "];\n"
+     << "    store [label="
+     << dotQuote("epilogue: store " + P.Acc.Var + " -> " +
+                 P.Store.Matrix->getName().str() + "[" +
+                 elementName(P.Store.Elem).str() + "]")
+     << "];\n  }\n";
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    OS << "  load" << L << " -> aref" << G.ArefOfLoad[L] << ";\n";
+  for (unsigned M = 0; M < P.Mmas.size(); ++M) {
+    unsigned A = G.ArefOfLoad[P.Mmas[M].A];
+    OS << "  aref" << A << " -> mma" << M << " [label=\"full\"];\n"
+       << "  mma" << M << " -> aref" << A
+       << " [label=\"empty\", style=dashed, constraint=false];\n"
+       << "  mma" << M << " -> acc;\n";
+  }
+  OS << "  acc -> store;\n}\n";
 }
 
 } // namespace tawa

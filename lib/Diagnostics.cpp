@@ -19,6 +19,8 @@ StringRef categoryTag(DiagCategory C) {
   return "tawa";
 }
 
+bool isConversionFinding(DiagCategory C) { return C != DiagCategory::Pragma; }
+
 void DiagReporter::report(DiagnosticsEngine::Level Level, SourceLocation Loc,
                           const llvm::Twine &Msg, SourceRange Range) {
   unsigned ID = Engine.getCustomDiagID(Level, "%0");
@@ -31,14 +33,19 @@ void DiagReporter::report(DiagnosticsEngine::Level Level, SourceLocation Loc,
 void DiagReporter::error(SourceLocation Loc, DiagCategory C,
                          const llvm::Twine &Msg, SourceRange Range) {
   ++Errors;
-  report(DiagnosticsEngine::Error, Loc, Msg + " [" + categoryTag(C) + "]",
-         Range);
+  LastError = (Msg + " [" + categoryTag(C) + "]").str();
+  bool AsError = !isConversionFinding(C) || WarningsAsErrors;
+  Fatal += AsError;
+  report(AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, Loc,
+         LastError, Range);
 }
 
 void DiagReporter::warning(SourceLocation Loc, DiagCategory C,
                            const llvm::Twine &Msg, SourceRange Range) {
-  report(DiagnosticsEngine::Warning, Loc, Msg + " [" + categoryTag(C) + "]",
-         Range);
+  Fatal += WarningsAsErrors;
+  report(WarningsAsErrors ? DiagnosticsEngine::Error
+                          : DiagnosticsEngine::Warning,
+         Loc, Msg + " [" + categoryTag(C) + "]", Range);
 }
 
 void DiagReporter::note(SourceLocation Loc, const llvm::Twine &Msg,

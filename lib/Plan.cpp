@@ -65,6 +65,60 @@ SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {
 
 } // namespace
 
+/// Records why each choice the planner made by default was made (choices
+/// set by a clause are explained by the clause).
+static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
+  auto Add = [&](const char *Name, const Twine &Why) {
+    Plan.Explain.emplace_back(Name, Why.str());
+  };
+  if (!P.Pragma.Consumers)
+    Add("roles", "one consumer warpgroup per 64 rows of the " + Twine(Plan.BM) +
+                     "-row accumulator (at most 3)");
+  if (!P.Pragma.Stages)
+    Add("stages", "the most that fit " + Twine(hopper::kSharedMemoryBytes) +
+                      " bytes with the epilogue staging (" + Twine(Fit) +
+                      "), capped at " + Twine(kDefaultMaxStages));
+  if (!P.Pragma.Regs)
+    Add("registers", "128 x " + Twine(Plan.Regs.Producer) + " + " +
+                         Twine(128 * Plan.Consumers) + " x " +
+                         Twine(Plan.Regs.Consumer) + " = " +
+                         Twine(128 * Plan.Regs.Producer +
+                               128 * Plan.Consumers * Plan.Regs.Consumer) +
+                         " of 65536 registers: the producer keeps the least "
+                         "it needs, the consumers the rest");
+  Add("shared memory",
+      Twine(Plan.Stages) + " x " + Twine(Plan.StageBytes) +
+          " bytes of slots + " + Twine(Plan.StagingBytes) +
+          " bytes of epilogue staging + barriers and 1024-byte alignment");
+  if (P.Pragma.Persistent)
+    Add("persistent",
+        Twine(Plan.Persistent ? "on" : "off") + " -- persistent clause");
+  else if (Plan.Persistent)
+    Add("persistent", "on -- one CTA per SM walks the tiles, so the "
+                      "epilogue of one tile overlaps the loads of the next");
+  else
+    Add("persistent", "off -- the prologue returns, which would end a walk "
+                      "instead of skipping one tile");
+  Add("raster", Twine(Plan.Raster.AlongM ? "m" : "n") + ", " +
+                    Twine(Plan.Raster.Group) + " -- " +
+                    (P.Pragma.Raster ? "raster clause"
+                                     : "default: groups of 8 tile rows share "
+                                       "their operand tiles in L2"));
+  Add("cluster",
+      Twine(Plan.Cluster) + " -- " +
+          (P.Pragma.Cluster
+               ? "cluster clause"
+               : "default: cluster(2) with a multicast B measured no faster "
+                 "on an H200 (results/README.md)"));
+  Add("epilogue", Plan.TmaStore
+                      ? "TMA stores through two " + Twine(64 * Plan.MTiles) +
+                            " x " + Twine(Plan.StoreChunkCols) +
+                            " staging buffers per consumer warpgroup"
+                      : "direct stores from registers: " + Twine(Plan.BN) +
+                            " columns do not split into 128-byte chunks of " +
+                            Twine(Plan.StoreChunkCols));
+}
+
 std::optional<PipelinePlan>
 planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   const TileMma &M = P.Mmas.front();
@@ -279,6 +333,7 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
       return std::nullopt;
     }
   }
+  explain(P, Plan, Fit);
   return Plan;
 }
 

@@ -2,6 +2,7 @@
 #include "tawa/Rewriter.h"
 #include "tawa/ArefGraph.h"
 #include "tawa/Emitter.h"
+#include "tawa/Explain.h"
 #include "tawa/Plan.h"
 #include "tawa/Pragma.h"
 #include "tawa/TileProgram.h"
@@ -15,6 +16,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -88,7 +90,8 @@ public:
     }
     Collector C(SM);
     C.TraverseDecl(Ctx.getTranslationUnitDecl());
-    std::vector<const FunctionDecl *> Rewritten;
+    // Kernels already taken, with the pragma that took each.
+    std::vector<std::pair<const FunctionDecl *, SourceLocation>> Taken;
     for (const TilePragma &P : Pragmas) {
       SourceLocation Loc = SM.getExpansionLoc(P.Loc);
       if (!SM.isInMainFile(Loc)) {
@@ -105,17 +108,23 @@ public:
       const FunctionDecl *Kernel = nullptr;
       if (!bind(P, C, SM, Loop, Kernel))
         continue;
-      if (llvm::is_contained(Rewritten, Kernel)) {
+      auto First = llvm::find_if(
+          Taken, [&](const auto &T) { return T.first == Kernel; });
+      if (First != Taken.end()) {
         Diags.error(P.Loc, DiagCategory::Unsupported,
                     "a second '#pragma tawa tile' in kernel '" +
                         Kernel->getName() +
                         "'; one tile loop per kernel is supported");
+        Diags.note(First->second, "the first '#pragma tawa tile' of '" +
+                                      Kernel->getName() + "' is here");
         continue;
       }
-      Rewritten.push_back(Kernel);
+      Taken.push_back({Kernel, P.Loc});
       rewrite(Ctx, P, Kernel, Loop, C);
     }
-    if (Diags.errorCount() || CI.getDiagnostics().hasErrorOccurred())
+    // Conversion findings are warnings (their kernel is left as written);
+    // errors, including promoted warnings, fail the whole file.
+    if (Diags.fatalCount() || CI.getDiagnostics().hasErrorOccurred())
       Result.Failed = true;
   }
 
@@ -173,17 +182,35 @@ private:
     const LangOptions &LO = Ctx.getLangOpts();
     std::optional<TileProgram> P =
         extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
-    if (!P)
-      return;
-    std::optional<ArefGraph> G = buildArefGraph(*P, Diags);
-    if (!G)
-      return;
-    std::optional<PipelinePlan> Plan = planPipeline(*P, *G, Diags);
-    if (Opts.DumpArefs) {
-      llvm::raw_string_ostream OS(Result.ArefDump);
-      printArefGraph(*P, *G, Plan ? &*Plan : nullptr, SM, LO, OS);
+    std::optional<ArefGraph> G;
+    std::optional<PipelinePlan> Plan;
+    if (P)
+      G = buildArefGraph(*P, Diags);
+    if (G)
+      Plan = planPipeline(*P, *G, Diags);
+    if (G && Opts.DumpArefs != ArefDumpFormat::None) {
+      std::string Dump;
+      llvm::raw_string_ostream OS(Dump);
+      const PipelinePlan *PP = Plan ? &*Plan : nullptr;
+      if (Opts.DumpArefs == ArefDumpFormat::Json)
+        printArefGraphJson(*P, *G, PP, SM, LO, OS);
+      else if (Opts.DumpArefs == ArefDumpFormat::Dot)
+        printArefGraphDot(*P, *G, PP, SM, LO, OS);
+      else
+        printArefGraph(*P, *G, PP, SM, LO, OS);
+      Result.ArefDumps.push_back(std::move(Dump));
     }
-    if (!Plan || !namesAreFree(*P, *G))
+    bool Ok = Plan && namesAreFree(*P, *G);
+    if (!Ok)
+      Diags.note(Kernel->getLocation(),
+                 "kernel '" + Kernel->getName() + "' is left unchanged");
+    if (Opts.Explain) {
+      llvm::raw_string_ostream OS(Result.Explanation);
+      printExplanation(Kernel, Loop, P ? &*P : nullptr, G ? &*G : nullptr,
+                       Plan ? &*Plan : nullptr, Ok ? "" : Diags.lastError(), SM,
+                       LO, OS);
+    }
+    if (!Ok)
       return;
     for (CUDAKernelCallExpr *L : C.Launches)
       if (L->getDirectCallee() && L->getDirectCallee()->getCanonicalDecl() ==
@@ -206,6 +233,7 @@ private:
     for (const LaunchSite &L : P->Launches)
       edit(SM, SM.getExpansionRange(L.Call->getSourceRange()),
            emitLaunch(*P, L.Call, SM, LO), LO);
+    ++Result.Rewritten;
   }
 
   bool namesAreFree(const TileProgram &P, const ArefGraph &G) {
@@ -253,7 +281,8 @@ public:
       : Opts(Opts), Results(Results) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    Diags = std::make_unique<DiagReporter>(CI.getDiagnostics());
+    Diags = std::make_unique<DiagReporter>(CI.getDiagnostics(),
+                                           Opts.WarningsAsErrors);
     Preprocessor &PP = CI.getPreprocessor();
     PP.AddPragmaHandler(new TawaPragmaHandler(Pragmas, *Diags));
     PP.addPPCallbacks(
@@ -263,8 +292,13 @@ public:
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef File) override {
-    FileResult &R = Results[File.str()];
-    R.Path = File.str();
+    // Keyed by absolute path, whatever directory the command ran in.
+    llvm::SmallString<256> Abs(File);
+    CI.getFileManager().makeAbsolutePath(Abs);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    FileResult &R = Results[std::string(Abs)];
+    R = FileResult(); // a file parsed twice keeps its last result
+    R.Path = std::string(Abs);
     return std::make_unique<RewriteConsumer>(CI, Opts, R, Pragmas, TileInclude,
                                              *Diags);
   }
@@ -304,11 +338,13 @@ makeRewriteActionFactory(const RewriteOptions &Opts,
   return std::make_unique<Factory>(Opts, Results);
 }
 
-llvm::Expected<std::string> applyEdits(const FileResult &R) {
+llvm::Expected<tooling::Replacements> finalReplacements(const FileResult &R) {
+  if (R.Edits.empty())
+    return R.Edits;
   llvm::Expected<std::string> Text =
       tooling::applyAllReplacements(R.Original, R.Edits);
-  if (!Text || R.Edits.empty())
-    return Text;
+  if (!Text)
+    return Text.takeError();
   // Lay out the emitted code like the rest of the file: the file's
   // .clang-format if it has one, else LLVM style. Only the edited ranges are
   // touched.
@@ -318,9 +354,21 @@ llvm::Expected<std::string> applyEdits(const FileResult &R) {
     llvm::consumeError(Style.takeError());
     Style = format::getLLVMStyle();
   }
-  tooling::Replacements Layout =
-      format::reformat(*Style, *Text, R.Edits.getAffectedRanges(), R.Path);
-  return tooling::applyAllReplacements(*Text, Layout);
+  tooling::Replacements Layout;
+  for (const tooling::Replacement &L :
+       format::reformat(*Style, *Text, R.Edits.getAffectedRanges(), R.Path))
+    // Under the path of the edits, so that the two sets compose.
+    llvm::cantFail(Layout.add(
+        tooling::Replacement(R.Edits.begin()->getFilePath(), L.getOffset(),
+                             L.getLength(), L.getReplacementText())));
+  return R.Edits.merge(Layout);
+}
+
+llvm::Expected<std::string> applyEdits(const FileResult &R) {
+  llvm::Expected<tooling::Replacements> All = finalReplacements(R);
+  if (!All)
+    return All.takeError();
+  return tooling::applyAllReplacements(R.Original, *All);
 }
 
 } // namespace tawa

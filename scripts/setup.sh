@@ -3,7 +3,10 @@
 # builds it into build/. Safe to run again: installed packages are skipped.
 #
 #   Debian: clang-22 libclang-22-dev llvm-22-dev llvm-22-tools (lit,
-#           FileCheck, not), libcli11-dev, cmake, ninja-build, python3-pip
+#           FileCheck, not), libclang-rt-22-dev (libFuzzer and the
+#           sanitizer runtimes of scripts/fuzz.sh), clang-tools-22
+#           (clang-apply-replacements-22 for the --export-fixes test),
+#           libcli11-dev, cmake, ninja-build, python3-pip
 #   CUDA:   nvcc from the CUDA 13 toolkit at ${CUDA_PATH:-/usr/local/cuda}
 #           (compiles the rewritten kernels in the tests; no GPU needed)
 #   PyPI:   cuobjdump and nvdisasm (nvidia-cuda-cuobjdump,
@@ -12,7 +15,8 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libcli11-dev cmake ninja-build
+packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev clang-tools-22
+  libcli11-dev cmake ninja-build
   python3-pip unzip)
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 # lit configuration of tawa-rewrite's test suite (test/README.md).
 import os
 import shutil
+import sys
 
 import lit.formats
 import lit.util
@@ -23,6 +24,14 @@ config.substitutions.append(("%tawa-rewrite", config.tawa_rewrite))
 config.substitutions.append(("%cuda-stub", stub))
 config.substitutions.append(("%inputs", inputs))
 config.substitutions.append(("%src_root", config.tawa_src_root))
+config.substitutions.append(("%python", sys.executable))
+
+# clang-apply-replacements applies the YAML of --export-fixes.
+car = shutil.which("clang-apply-replacements-22") or shutil.which(
+    "clang-apply-replacements", path=config.llvm_tools_dir)
+if car:
+    config.available_features.add("clang-apply-replacements")
+    config.substitutions.append(("%clang-apply-replacements", car))
 
 nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
 if os.path.exists(nvcc):
@@ -31,6 +40,17 @@ if os.path.exists(nvcc):
         "%nvcc-sm90a",
         "%s -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I%s/include"
         % (nvcc, config.tawa_src_root)))
+
+# The CUB headers of the toolkit: the corpus of test/corpus.
+for cccl in [os.path.join(config.cuda_path, "include", "cccl"),
+             os.path.join(config.cuda_path, "targets", "x86_64-linux",
+                          "include", "cccl")]:
+    if os.path.isdir(os.path.join(cccl, "cub")):
+        config.available_features.add("cccl")
+        config.substitutions.append(("%cccl", cccl))
+        break
+config.substitutions.append(
+    ("%clangxx", os.path.join(config.llvm_tools_dir, "clang++")))
 
 # cuobjdump/nvdisasm: from the toolkit, or from scripts/setup.sh (.tools/).
 tools = os.path.join(config.tawa_src_root, ".tools", "cuda", "bin")

@@ -43,6 +43,22 @@ void printArefGraph(const TileProgram &P, const ArefGraph &G,
                     const PipelinePlan *Plan, const clang::SourceManager &SM,
                     const clang::LangOptions &LO, llvm::raw_ostream &OS);
 
+/// The same facts as one JSON object (`--dump-arefs=json`): file, kernel,
+/// line, column, loop, loads, arefs, mmas, accumulator, epilogue and, when
+/// `Plan` is given, plan (stages, consumers, registers, threads, bytes).
+/// Keys are documented in docs/cli.md; sizes in elements, bytes in bytes.
+void printArefGraphJson(const TileProgram &P, const ArefGraph &G,
+                        const PipelinePlan *Plan,
+                        const clang::SourceManager &SM,
+                        const clang::LangOptions &LO, llvm::raw_ostream &OS);
+
+/// The same facts as a graphviz digraph (`--dump-arefs=dot`): producer
+/// loads feed aref nodes, which feed the consumers' mma; the accumulator
+/// feeds the epilogue store. `dot -Tsvg` renders it.
+void printArefGraphDot(const TileProgram &P, const ArefGraph &G,
+                       const PipelinePlan *Plan, const clang::SourceManager &SM,
+                       const clang::LangOptions &LO, llvm::raw_ostream &OS);
+
 } // namespace tawa
 
 #endif

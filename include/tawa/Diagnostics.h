@@ -4,6 +4,13 @@
 // in clang's format, `file:line:col: error: message [tawa-<category>]`, so
 // editors and scripts that read clang or clang-tidy output read it too.
 //
+// Levels follow clang-tidy: a malformed pragma ([tawa-pragma]) is an error
+// and fails the file; a kernel the tool cannot convert ([tawa-shape],
+// [tawa-budget], [tawa-unsupported]) is a warning, the kernel is left as
+// written and the rest of the file is still rewritten. With
+// `WarningsAsErrors` (the tool's --werror) those warnings are errors.
+// docs/diagnostics.md lists every message.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TAWA_DIAGNOSTICS_H
 #define TAWA_DIAGNOSTICS_H
@@ -11,6 +18,8 @@
 #include "clang/Basic/Diagnostic.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
+
+#include <string>
 
 namespace tawa {
 
@@ -26,26 +35,46 @@ enum class DiagCategory {
 /// The tag text without brackets, e.g. "tawa-pragma".
 llvm::StringRef categoryTag(DiagCategory C);
 
-/// Reports through a DiagnosticsEngine; counts errors.
+/// True for the categories that leave a kernel unconverted (reported as
+/// warnings unless promoted), false for [tawa-pragma] (always an error).
+bool isConversionFinding(DiagCategory C);
+
+/// Reports through a DiagnosticsEngine; counts what stops a conversion.
 class DiagReporter {
 public:
-  explicit DiagReporter(clang::DiagnosticsEngine &Engine) : Engine(Engine) {}
+  explicit DiagReporter(clang::DiagnosticsEngine &Engine,
+                        bool WarningsAsErrors = false)
+      : Engine(Engine), WarningsAsErrors(WarningsAsErrors) {}
 
+  /// Reports that the construct at `Loc` stops the conversion of its
+  /// kernel. Printed as an error for [tawa-pragma] or under
+  /// WarningsAsErrors, else as a warning (the kernel is left unchanged).
   void error(clang::SourceLocation Loc, DiagCategory C, const llvm::Twine &Msg,
              clang::SourceRange Range = {});
+  /// A warning that stops nothing (promoted to an error under
+  /// WarningsAsErrors).
   void warning(clang::SourceLocation Loc, DiagCategory C,
                const llvm::Twine &Msg, clang::SourceRange Range = {});
   /// A note attached to the diagnostic just reported (no tag).
   void note(clang::SourceLocation Loc, const llvm::Twine &Msg,
             clang::SourceRange Range = {});
 
+  /// Calls of error(), whatever level they were printed at: the stages use
+  /// it to tell whether their part of a kernel failed.
   unsigned errorCount() const { return Errors; }
+  /// Diagnostics printed at error level: any of them fails the file.
+  unsigned fatalCount() const { return Fatal; }
+  /// The message (with its tag) of the last call of error(); "" before any.
+  const std::string &lastError() const { return LastError; }
 
 private:
   void report(clang::DiagnosticsEngine::Level Level, clang::SourceLocation Loc,
               const llvm::Twine &Msg, clang::SourceRange Range);
   clang::DiagnosticsEngine &Engine;
+  bool WarningsAsErrors;
   unsigned Errors = 0;
+  unsigned Fatal = 0;
+  std::string LastError;
 };
 
 } // namespace tawa

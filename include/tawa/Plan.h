@@ -47,6 +47,12 @@ struct PipelinePlan {
   int StoreChunkCols = 0;
   unsigned StagingBytes = 0;   ///< shared memory of the epilogue staging
   RasterOrder Raster{true, 8}; ///< order of the tile walk
+  /// Why each choice was made, as (choice, reason) in the order decided,
+  /// e.g. {"stages", "the most that fit 232448 bytes, capped at 6"}.
+  /// --explain prints the reason next to the choice of the same name
+  /// (roles, consumers, stages, registers, shared-memory); a choice it does
+  /// not know is printed on a line of its own.
+  std::vector<std::pair<std::string, std::string>> Explain;
 };
 
 /// Plans the pipeline of `P`; returns nullopt after reporting when a limit is

@@ -17,27 +17,41 @@
 
 namespace tawa {
 
+/// Forms of `--dump-arefs` (lib/ArefGraph.cpp prints each).
+enum class ArefDumpFormat { None, Text, Json, Dot };
+
 struct RewriteOptions {
-  bool DumpArefs = false; ///< fill FileResult::ArefDump
+  ArefDumpFormat DumpArefs = ArefDumpFormat::None; ///< fill ArefDumps
+  bool Explain = false;          ///< fill FileResult::Explanation
+  bool WarningsAsErrors = false; ///< conversion warnings become errors
 };
 
 /// What the action produced for one main file.
 struct FileResult {
-  std::string Path;                   ///< as the compilation database names it
+  std::string Path;                   ///< absolute, without . or ..
   std::string Original;               ///< the file's content when parsed
   clang::tooling::Replacements Edits; ///< edits of the main file
-  std::string ArefDump;               ///< --dump-arefs text of every tile loop
-  unsigned TileLoops = 0;             ///< annotated loops found
-  bool Failed = false;                ///< a compile or tawa error was reported
+  /// One --dump-arefs document per tile loop, in the requested format.
+  std::vector<std::string> ArefDumps;
+  std::string Explanation; ///< --explain text of every tile loop
+  unsigned TileLoops = 0;  ///< annotated loops found
+  unsigned Rewritten = 0;  ///< kernels rewritten
+  bool Failed = false;     ///< an error was reported: write nothing
 };
 
 /// A factory of the rewriting action; results land in `Results`, keyed by the
-/// main file's path.
+/// main file's absolute path (FileResult::Path).
 std::unique_ptr<clang::tooling::FrontendActionFactory>
 makeRewriteActionFactory(const RewriteOptions &Opts,
                          std::map<std::string, FileResult> &Results);
 
-/// Applies `R.Edits` to `R.Original`.
+/// The edits of `R` with the emitted code laid out like the rest of the file
+/// (its .clang-format, else LLVM style), as replacements of `R.Original`:
+/// what --export-fixes writes.
+llvm::Expected<clang::tooling::Replacements>
+finalReplacements(const FileResult &R);
+
+/// Applies finalReplacements(R) to `R.Original`.
 llvm::Expected<std::string> applyEdits(const FileResult &R);
 
 } // namespace tawa

@@ -1,0 +1,155 @@
+//===- Explain.cpp - the --explain report of a tile loop ------------------===//
+#include "tawa/Explain.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+std::string where(SourceLocation Loc, const SourceManager &SM) {
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (PL.isInvalid())
+    return "?";
+  return (llvm::sys::path::filename(PL.getFilename()) + ":" +
+          llvm::Twine(PL.getLine()) + ":" + llvm::Twine(PL.getColumn()))
+      .str();
+}
+
+class Printer {
+public:
+  Printer(const PipelinePlan *Plan, const SourceManager &SM,
+          llvm::raw_ostream &OS)
+      : Plan(Plan), SM(SM), OS(OS) {}
+
+  /// One choice: its value and the reason, from the planner if it gave one,
+  /// else from the clause that set it, else `Fallback`.
+  template <class T>
+  void choice(llvm::StringRef Name, const llvm::Twine &Value,
+              const Clause<T> *Set, llvm::StringRef ClauseText,
+              llvm::StringRef Fallback) {
+    OS << "  " << Name << ": " << Value;
+    std::string Why = planReason(Name);
+    if (Why.empty() && Set && *Set)
+      Why = (ClauseText + " at " + where(Set->Loc, SM)).str();
+    if (Why.empty())
+      Why = Fallback.str();
+    if (!Why.empty())
+      OS << " -- " << Why;
+    OS << "\n";
+    Printed.push_back(Name.str());
+  }
+
+  /// The planner's reasons for choices not printed above.
+  void rest() {
+    if (!Plan)
+      return;
+    for (const auto &[Name, Why] : Plan->Explain)
+      if (!llvm::is_contained(Printed, Name))
+        OS << "  " << Name << ": " << Why << "\n";
+  }
+
+private:
+  std::string planReason(llvm::StringRef Name) {
+    if (Plan)
+      for (const auto &[N, Why] : Plan->Explain)
+        if (N == Name)
+          return Why;
+    return "";
+  }
+
+  const PipelinePlan *Plan;
+  const SourceManager &SM;
+  llvm::raw_ostream &OS;
+  std::vector<std::string> Printed;
+};
+
+} // namespace
+
+void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
+                      const TileProgram *P, const ArefGraph *G,
+                      const PipelinePlan *Plan, llvm::StringRef Failure,
+                      const SourceManager &SM, const LangOptions &LO,
+                      llvm::raw_ostream &OS) {
+  OS << "kernel " << Kernel->getName() << ": tile loop at "
+     << where(Loop->getForLoc(), SM) << "\n";
+  if (Failure.empty())
+    OS << "  result: rewritten into a warp-specialized kernel\n";
+  else
+    OS << "  result: left unchanged: " << Failure << "\n";
+  if (!P)
+    return;
+  const TilePragma &Pragma = P->Pragma;
+  Printer X(Plan, SM, OS);
+  const Clause<int> *None = nullptr;
+  if (Plan && !P->Mmas.empty()) {
+    const TileMma &M = P->Mmas.front();
+    const TileLoad &A = P->Loads[M.A], &B = P->Loads[M.B];
+    X.choice("tile",
+             llvm::Twine(Plan->BM) + " x " + llvm::Twine(Plan->BN) + " x " +
+                 llvm::Twine(Plan->BK) + " " + elementName(Plan->Elem) +
+                 " (BM x BN x BK, elements)",
+             None, "",
+             ("the tiles '" + A.Var + "' (" + llvm::Twine(A.Rows) + " x " +
+              llvm::Twine(A.Cols) + ") and '" + B.Var + "' (" +
+              llvm::Twine(B.Rows) + " x " + llvm::Twine(B.Cols) +
+              ") of the mma")
+                 .str());
+  }
+  if (G)
+    for (const Aref &R : G->Arefs) {
+      std::string Tiles;
+      for (unsigned L : R.Loads)
+        Tiles += (Tiles.empty() ? "" : ", ") + P->Loads[L].Var;
+      X.choice("aref " + R.Name,
+               "{" + Tiles + "}, " + llvm::Twine(R.BytesPerSlot) +
+                   " bytes per slot",
+               None, "",
+               R.Loads.size() > 1
+                   ? "tiles consumed by the same mma share one aref: one "
+                     "slot and one pair of barriers per iteration"
+                   : "the only tile its mma reads through TMA");
+    }
+  if (!Plan) {
+    X.rest();
+    return;
+  }
+  X.choice("roles",
+           "producer warpgroup 0 (TMA loads), consumer warpgroups 1-" +
+               llvm::Twine(Plan->Consumers) + " (wgmma, " +
+               llvm::Twine(64 * Plan->MTiles) + " rows each), " +
+               llvm::Twine(Plan->Threads) + " threads",
+           &Pragma.Consumers,
+           ("consumers(" + llvm::Twine(Plan->Consumers) + ")").str(),
+           "planner default (no consumers clause)");
+  X.choice("stages",
+           llvm::Twine(Plan->Stages) + " slots of " +
+               llvm::Twine(Plan->StageBytes) + " bytes in the aref ring",
+           &Pragma.Stages, ("stages(" + llvm::Twine(Plan->Stages) + ")").str(),
+           "planner default (no stages clause): the deepest ring the "
+           "shared-memory budget allows, within the planner's cap");
+  X.choice("registers",
+           "setmaxnreg " + llvm::Twine(Plan->Regs.Producer) + " (producer), " +
+               llvm::Twine(Plan->Regs.Consumer) + " (consumers); " +
+               llvm::Twine(Plan->AccRegisters) +
+               " accumulator registers per consumer thread",
+           &Pragma.Regs,
+           ("regs(" + llvm::Twine(Plan->Regs.Producer) + ", " +
+            llvm::Twine(Plan->Regs.Consumer) + ")")
+               .str(),
+           "planner default (no regs clause) for " +
+               std::to_string(Plan->Consumers) + " consumer warpgroup(s)");
+  X.choice("shared memory",
+           llvm::Twine(Plan->SharedBytes) + " of " +
+               llvm::Twine(hopper::kSharedMemoryBytes) + " bytes",
+           None, "",
+           (llvm::Twine(Plan->Stages) + " x " + llvm::Twine(Plan->StageBytes) +
+            " bytes of slots, then barriers and alignment")
+               .str());
+  X.rest();
+}
+
+} // namespace tawa
