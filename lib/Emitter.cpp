@@ -123,6 +123,30 @@ std::string prologueText(const TileProgram &P, const SourceManager &SM,
   return T.str();
 }
 
+/// The kernel as written, renamed to `<kernel>_reference` and without its
+/// pragma: what the launcher runs where the tensor maps cannot be built.
+std::string referenceKernelText(const TileProgram &P, const SourceManager &SM,
+                                const LangOptions &LO) {
+  CharSourceRange R = SM.getExpansionRange(P.Kernel->getSourceRange());
+  FileID FID = SM.getFileID(R.getBegin());
+  StringRef Buffer = SM.getBufferData(FID);
+  unsigned B = SM.getFileOffset(R.getBegin());
+  unsigned E =
+      SM.getFileOffset(Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  unsigned N = SM.getFileOffset(SM.getExpansionLoc(P.Kernel->getLocation()));
+  SourceLocation Pragma = SM.getExpansionLoc(P.Pragma.Loc);
+  unsigned Line = SM.getExpansionLineNumber(Pragma);
+  unsigned L0 = SM.getFileOffset(SM.translateLineCol(FID, Line, 1));
+  unsigned L1 = Buffer.find('\n', L0);
+  L1 = L1 == StringRef::npos ? E : L1 + 1;
+  if (!(B <= N && N < L0 && L1 <= E))
+    return "";
+  const std::string K = P.Kernel->getNameAsString();
+  return (Buffer.slice(B, N) + K + "_reference" +
+          Buffer.slice(N + K.size(), L0) + Buffer.slice(L1, E))
+      .str();
+}
+
 /// Appends lines with indentation.
 class Writer {
 public:
@@ -159,7 +183,8 @@ std::vector<std::string> emittedNames(const TileProgram &P,
       "slot",     "t",
       "tile",     "schedule",
       "k_steps",  "ctas",
-      "rank",     P.Store.Matrix->getName().str() + "_store_map"};
+      "rank",     "maps",
+      "noted",    P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -192,6 +217,13 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
 
   std::string Out;
   Writer W(Out);
+  // The kernel as written, for data TMA cannot address.
+  W.line(formatv("/// {0} as written (the portable tile code of tawa/tile.h): "
+                 "{0}_launch runs it where TMA cannot address the data "
+                 "(unaligned addresses or leading dimensions).",
+                 K)
+             .str());
+  Out += referenceKernelText(P, SM, LO) + "\n\n";
   // Storage: one struct per aref slot, the ring, the barriers.
   std::string Tiles;
   for (unsigned I = 0; I < R.Loads.size(); ++I)
@@ -425,14 +457,16 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
       formatv("/// Launches {0} over the tiles of `grid` (the grid of the "
               "original launch, one {1} x {2} output tile per block): builds "
               "the tensor maps, raises the dynamic shared-memory limit{3}. "
-              "Returns the first error.",
+              "Where TMA cannot address the data, runs the kernel as written "
+              "with the original `grid`, `block` and `shared`. Returns the "
+              "first error.",
               K, Plan.BM, Plan.BN,
               Plan.Persistent ? ", and starts one CTA per SM, which walk "
                                 "the tiles in grouped raster order"
                               : "")
           .str());
-  W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, cudaStream_t "
-                 "stream, {1})",
+  W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, dim3 block, size_t "
+                 "shared, cudaStream_t stream, {1})",
                  K, Params)
              .str());
   std::string MapDecls;
@@ -441,16 +475,15 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   if (Plan.TmaStore)
     MapDecls += ", " + StoreMap;
   W.line("CUtensorMap " + MapDecls + ";");
+  bool First = true;
   auto MakeMap = [&](const std::string &Map, StringRef Matrix, int Rows,
                      int Cols, bool Batched) {
-    W.line(formatv("if (cudaError_t e = tawa::rt::make_tensor_map(&{0}, {1}, "
-                   "{2}, {3}{4}); e != cudaSuccess)",
+    W.line(formatv("{0}tawa::rt::make_tensor_map(&{1}, {2}, {3}, {4}{5});",
+                   First ? "cudaError_t maps = "
+                         : "if (maps == cudaSuccess) maps = ",
                    Map, Matrix, Rows, Cols, Batched ? ", /*batched=*/true" : "")
                .str());
-    W.line(formatv("  return tawa::rt::launch_error(\"{0}\", \"tensor map of "
-                   "{1}\", e);",
-                   K, Matrix)
-               .str());
+    First = false;
   };
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     MakeMap(tensorMapName(P, L), P.Loads[L].Matrix->getName(),
@@ -460,6 +493,15 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   if (Plan.TmaStore)
     MakeMap(StoreMap, P.Store.Matrix->getName(), 64 * Plan.MTiles,
             Plan.StoreChunkCols, P.Store.Batch);
+  W.open("if (maps != cudaSuccess)");
+  W.line("// TMA cannot address this data: run the kernel as written.");
+  W.line("static bool noted = false;");
+  W.line(formatv("tawa::rt::note_fallback(\"{0}\", maps, noted);", K).str());
+  W.line(formatv("{0}_reference<<<grid, block, shared, stream>>>({1});", K,
+                 llvm::join(ParamNames, ", "))
+             .str());
+  W.line("return cudaPeekAtLastError();");
+  W.close();
   W.line(
       formatv("const tawa::rt::TileSchedule schedule{{grid, /*group=*/{0}, "
               "/*along_y=*/{1}{2}};",
@@ -508,15 +550,16 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
                        const SourceManager &SM, const LangOptions &LO) {
   const CallExpr *Config = Call->getConfig();
-  std::string Grid = exprText(Config->getArg(0), SM, LO);
-  std::string Stream = "0";
-  if (Config->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(Config->getArg(3)))
-    Stream = exprText(Config->getArg(3), SM, LO);
+  // The configuration as written; defaults for the arguments left out.
+  std::string Config4[4] = {"", "", "0", "0"};
+  for (unsigned I = 0; I < 4 && I < Config->getNumArgs(); ++I)
+    if (!isa<CXXDefaultArgExpr>(Config->getArg(I)))
+      Config4[I] = exprText(Config->getArg(I), SM, LO);
   std::string Args;
   for (const Expr *A : Call->arguments())
     Args += ", " + exprText(A, SM, LO);
-  return formatv("{0}_launch({1}, {2}{3})", P.Kernel->getName(), Grid, Stream,
-                 Args)
+  return formatv("{0}_launch({1}, {2}, {3}, {4}{5})", P.Kernel->getName(),
+                 Config4[0], Config4[1], Config4[2], Config4[3], Args)
       .str();
 }
 

@@ -26,6 +26,12 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 
 // CHECK: #include <tawa/tile.h>
 // CHECK-NEXT: #include <tawa/runtime.cuh>
+// CHECK: /// gemm_nt as written (the portable tile code of tawa/tile.h): gemm_nt_launch
+// CHECK-NEXT: /// runs it where TMA cannot address the data (unaligned addresses or leading
+// CHECK-NEXT: /// dimensions).
+// CHECK-NEXT: __global__ void gemm_nt_reference(tawa::Matrix<const __nv_bfloat16> A,
+// CHECK:   tawa::Accumulator<float, 128, 256> acc;
+// CHECK-NEXT:   for (int k0 = 0; k0 < A.cols; k0 += 64) {
 // CHECK: struct gemm_nt_shared {
 // CHECK-NEXT:   struct a_b_slot {
 // CHECK-NEXT:     alignas(1024) __nv_bfloat16 a[128 * 64];
@@ -113,13 +119,25 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
-// CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, cudaStream_t stream,
+// CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, dim3 block, size_t shared,
+// CHECK-NEXT:                                   cudaStream_t stream,
 // CHECK:   CUtensorMap A_tensor_map, B_tensor_map, C_store_map;
-// CHECK:   if (cudaError_t e = tawa::rt::make_tensor_map(&C_store_map, C, 64, 64);
+// CHECK-NEXT:   cudaError_t maps = tawa::rt::make_tensor_map(&A_tensor_map, A, 128, 64);
+// CHECK-NEXT:   if (maps == cudaSuccess)
+// CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B, 256, 64);
+// CHECK-NEXT:   if (maps == cudaSuccess)
+// CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&C_store_map, C, 64, 64);
+// CHECK-NEXT:   if (maps != cudaSuccess) {
+// CHECK-NEXT:     // TMA cannot address this data: run the kernel as written.
+// CHECK-NEXT:     static bool noted = false;
+// CHECK-NEXT:     tawa::rt::note_fallback("gemm_nt", maps, noted);
+// CHECK-NEXT:     gemm_nt_reference<<<grid, block, shared, stream>>>(A, B, C);
+// CHECK-NEXT:     return cudaPeekAtLastError();
+// CHECK-NEXT:   }
 // CHECK:   const tawa::rt::TileSchedule schedule{grid, /*group=*/8, /*along_y=*/true};
 // CHECK-NEXT:   int ctas = 0;
 // CHECK-NEXT:   if (cudaError_t e =
 // CHECK-NEXT:           tawa::rt::persistent_ctas(schedule.count(), schedule.cluster, &ctas);
 // CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(
 // CHECK-NEXT:       A, B, C, A_tensor_map, B_tensor_map, C_store_map, schedule);
-// CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 0, A, B, C);
+// CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 128, 0, 0, A, B, C);

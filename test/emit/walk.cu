@@ -47,5 +47,5 @@ __global__ void early_exit(In A, In B, Out C) {
   tawa::store(C, blockIdx.y * 128, blockIdx.x * 128, acc);
 }
 
-// CHECK: inline cudaError_t early_exit_launch(dim3 grid, cudaStream_t stream, In A, In B,
+// CHECK: inline cudaError_t early_exit_launch(dim3 grid, dim3 block, size_t shared,
 // CHECK:   const int ctas = schedule.count() * schedule.cluster;

@@ -23,14 +23,20 @@ template <class Storage, int Align = 1024> constexpr size_t shared_bytes() {
   return sizeof(Storage) + Align;
 }
 
-/// Reports a launcher's host-side failure on stderr (a generated launcher
-/// replaces a `<<<...>>>` statement, whose caller may not look at the value)
-/// and returns `e`.
-inline cudaError_t launch_error(const char *kernel, const char *what,
-                                cudaError_t e) {
-  std::fprintf(stderr, "tawa: %s: %s: %s\n", kernel, what,
-               cudaGetErrorString(e));
-  return e;
+/// Says once per launcher (`noted`) on stderr that `kernel` runs as written,
+/// because its tensor maps could not be built (`why`): TMA needs 16-byte
+/// aligned base addresses and leading dimensions (CUDA driver API,
+/// cuTensorMapEncodeTiled). A launcher replaces a `<<<...>>>` statement, so
+/// the caller may not look at a returned value.
+inline void note_fallback(const char *kernel, cudaError_t why, bool &noted) {
+  if (noted)
+    return;
+  noted = true;
+  std::fprintf(stderr,
+               "tawa: %s: running the kernel as written: the tensor maps "
+               "cannot be built (%s); TMA needs 16-byte aligned addresses "
+               "and leading dimensions\n",
+               kernel, cudaGetErrorString(why));
 }
 
 } // namespace tawa::rt
