@@ -404,22 +404,21 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                  "{0}, slot.{4}, /*accumulate=*/k_steps > 0);",
                  Plan.BK, P.Acc.Var, A.Var, 64 * Plan.MTiles, B.Var)
              .str());
+  // Releases the slot of the wgmma group that has completed.
+  auto Release = [&](const char *Condition) {
+    W.open(Condition);
+    W.line(formatv("smem.{0}_aref.{1}({0}_release);", R.Name,
+                   Clustered ? "consumed_in_cluster<kCluster>" : "consumed")
+               .str());
+    W.line(R.Name + "_release.advance();");
+    W.close();
+  };
   W.line("tawa::rt::wgmma_wait<1>();");
-  W.open("if (k_steps++ > 0)");
-  W.line(formatv("smem.{0}_aref.{1}({0}_release);", R.Name,
-                 Clustered ? "consumed_in_cluster<kCluster>" : "consumed")
-             .str());
-  W.line(R.Name + "_release.advance();");
-  W.close();
+  Release("if (k_steps++ > 0)");
   W.line(R.Name + ".advance();");
   W.close(); // k loop
   W.line("tawa::rt::wgmma_wait<0>();");
-  W.open("if (k_steps > 0)");
-  W.line(formatv("smem.{0}_aref.{1}({0}_release);", R.Name,
-                 Clustered ? "consumed_in_cluster<kCluster>" : "consumed")
-             .str());
-  W.line(R.Name + "_release.advance();");
-  W.close();
+  Release("if (k_steps > 0)");
   const std::string Row0 = parenthesized(Coord(P.Store.Row0), P.Store.Row0);
   if (Plan.TmaStore) {
     W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "

@@ -12,5 +12,7 @@ passed=$(sed -n 's/^ *Passed *: *\([0-9]*\).*/\1/p' "$log" | head -n 1)
 failed=$(sed -n 's/^ *Failed *: *\([0-9]*\).*/\1/p' "$log" | head -n 1)
 unresolved=$(sed -n 's/^ *Unresolved *: *\([0-9]*\).*/\1/p' "$log" | head -n 1)
 rm -f "$log"
-echo "${passed:-0} passed, $((${failed:-0} + ${unresolved:-0})) failed"
+summary="${passed:-0} passed, $((${failed:-0} + ${unresolved:-0})) failed"
+echo "$summary"
+echo "$summary" >build/test-summary.txt
 exit "$rc"
