@@ -1,6 +1,7 @@
 //===- Plan.cpp - choosing and checking the pipeline plan -----------------===//
 #include "tawa/Plan.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -64,6 +65,62 @@ SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {
 }
 
 } // namespace
+
+/// Warns when the K offsets of a and b differ, or when the loop variable
+/// they are loaded at steps by a constant other than the tiles' K extent.
+static void checkKWalk(const TileProgram &P, const TileLoad &A,
+                       const TileLoad &B, int BK, DiagReporter &Diags) {
+  ASTContext &Ctx = P.Kernel->getASTContext();
+  llvm::FoldingSetNodeID IA, IB;
+  A.Col0->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B.Col0->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  if (IA != IB) {
+    Diags.warning(B.Col0->getBeginLoc(), DiagCategory::Shape,
+                  "tiles '" + A.Var + "' and '" + B.Var +
+                      "' are contracted over K but loaded at different K "
+                      "offsets");
+    Diags.note(A.Col0->getBeginLoc(), "the K offset of '" + A.Var + "'");
+    return;
+  }
+  // The loop variable and its constant step: `v += C`, `v = v + C`, `++v`.
+  auto *Col = dyn_cast<DeclRefExpr>(A.Col0->IgnoreParenImpCasts());
+  const Expr *Inc = P.Loop->getInc();
+  if (!Col || !Inc)
+    return;
+  std::optional<llvm::APSInt> Step;
+  const Expr *Var = nullptr;
+  if (auto *CA = dyn_cast<CompoundAssignOperator>(Inc->IgnoreParens());
+      CA && CA->getOpcode() == BO_AddAssign) {
+    Var = CA->getLHS();
+    Step = CA->getRHS()->getIntegerConstantExpr(Ctx);
+  } else if (auto *U = dyn_cast<UnaryOperator>(Inc->IgnoreParens());
+             U && U->isIncrementOp()) {
+    Var = U->getSubExpr();
+    Step = llvm::APSInt::get(1);
+  } else if (auto *BO = dyn_cast<BinaryOperator>(Inc->IgnoreParens());
+             BO && BO->getOpcode() == BO_Assign) {
+    auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+    auto *Self = Sum ? dyn_cast<DeclRefExpr>(Sum->getLHS()->IgnoreParenImpCasts())
+                     : nullptr;
+    auto *Target = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    if (Sum && Sum->getOpcode() == BO_Add && Self && Target &&
+        Self->getDecl() == Target->getDecl()) {
+      Var = BO->getLHS();
+      Step = Sum->getRHS()->getIntegerConstantExpr(Ctx);
+    }
+  }
+  auto *VarRef = Var ? dyn_cast<DeclRefExpr>(Var->IgnoreParenImpCasts()) : nullptr;
+  if (!VarRef || VarRef->getDecl() != Col->getDecl() || !Step ||
+      Step->getExtValue() == BK)
+    return;
+  Diags.warning(Inc->getBeginLoc(), DiagCategory::Shape,
+                "the loop advances '" + Col->getDecl()->getName() + "' by " +
+                    Twine(Step->getExtValue()) + " but tiles '" + A.Var +
+                    "' and '" + B.Var + "' cover " + Twine(BK) +
+                    " columns of K: consecutive iterations " +
+                    (Step->getExtValue() < BK ? "overlap" : "skip columns"));
+  Diags.note(A.Col0->getBeginLoc(), "the K offset of '" + A.Var + "'");
+}
 
 /// Records why each choice the planner made by default was made (choices
 /// set by a clause are explained by the clause).
@@ -173,6 +230,10 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
         B.Decl->getLocation(),
         "tile '" + B.Var + "' has " + Twine(Plan.BN) +
             " rows, the N of wgmma; expected a multiple of 8 from 8 to 256");
+
+  // The K windows of both operands move with the loop: the same K offset, and
+  // a loop step equal to their K extent (else iterations overlap or skip).
+  checkKWalk(P, A, B, Plan.BK, Diags);
 
   // Consumers: one warpgroup per 64 rows, up to three.
   const int Tiles64 = Plan.BM / 64;
