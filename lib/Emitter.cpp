@@ -194,29 +194,109 @@ std::vector<std::string> emittedNames(const TileProgram &P,
   return N;
 }
 
-std::string emitKernel(const TileProgram &P, const ArefGraph &G,
-                       const PipelinePlan &Plan, const SourceManager &SM,
-                       const LangOptions &LO) {
-  const std::string K = P.Kernel->getNameAsString();
-  const std::string Storage = K + "_shared";
-  const std::string Elem = cxxElement(Plan.Elem);
-  const TileMma &Mma = P.Mmas.front();
-  const Aref &R = G.Arefs[G.ArefOfLoad[Mma.A]];
-  const std::string Slot = R.Name + "_slot";
-  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
-  std::string Where = formatv(
-      "{0}:{1}", llvm::sys::path::filename(PL.getFilename()), PL.getLine());
+namespace {
 
-  std::string Params;
+/// Writes the replacement of one kernel: the kernel as written (the
+/// fallback), the shared storage, the warp-specialized kernel and its
+/// launcher, in that order.
+class KernelEmitter {
+public:
+  KernelEmitter(const TileProgram &P, const ArefGraph &G,
+                const PipelinePlan &Plan, const SourceManager &SM,
+                const LangOptions &LO);
+  std::string run() {
+    reference();
+    storage();
+    kernelHead();
+    producer();
+    consumers();
+    launcher();
+    return Out;
+  }
+
+private:
+  void reference();
+  void storage();
+  void kernelHead();
+  void producer();
+  void consumers();
+  void launcher();
+
+  /// The text of `E` with the block coordinates read from the tile walk.
+  std::string coord(const Expr *E) const {
+    return renameBuiltins(exprText(E, SM, LO));
+  }
+  void tileLoop(const char *Comment);
+  void release(const char *Condition);
+
+  const TileProgram &P;
+  const PipelinePlan &Plan;
+  const SourceManager &SM;
+  const LangOptions &LO;
+  const TileMma &Mma;
+  const Aref &R;
+  const std::string K, Storage, Elem, Slot, StoreMap;
+  const bool Clustered;
+  std::string Where, Params;
   std::vector<std::string> ParamNames;
+  std::string Prologue; ///< the user's code before the loop, renamed
+  std::string Header;   ///< the loop header, renamed
+  std::string Out;
+  Writer W{Out};
+};
+
+KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
+                             const PipelinePlan &Plan, const SourceManager &SM,
+                             const LangOptions &LO)
+    : P(P), Plan(Plan), SM(SM), LO(LO), Mma(P.Mmas.front()),
+      R(G.Arefs[G.ArefOfLoad[Mma.A]]), K(P.Kernel->getNameAsString()),
+      Storage(K + "_shared"), Elem(cxxElement(Plan.Elem)),
+      Slot(R.Name + "_slot"),
+      StoreMap(P.Store.Matrix->getName().str() + "_store_map"),
+      Clustered(Plan.Cluster > 1) {
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
+  Where = formatv("{0}:{1}", llvm::sys::path::filename(PL.getFilename()),
+                  PL.getLine());
   for (const ParmVarDecl *PV : P.Kernel->parameters()) {
     Params +=
         (Params.empty() ? "" : ", ") + sourceText(PV->getSourceRange(), SM, LO);
     ParamNames.push_back(PV->getNameAsString());
   }
+  // The user's code, with the block coordinates of the original launch read
+  // from the tile of the walk.
+  Prologue =
+      StringRef(renameBuiltins(prologueText(P, SM, LO))).rtrim("\n \t").str();
+  Header = renameBuiltins(sourceText(
+      SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM, LO));
+}
 
-  std::string Out;
-  Writer W(Out);
+/// Opens the loop over the tiles of the walk and runs the prologue in it.
+void KernelEmitter::tileLoop(const char *Comment) {
+  W.line(Comment);
+  if (Clustered) {
+    W.open("for (int t = blockIdx.x / kCluster; t < schedule.count(); t += "
+           "gridDim.x / kCluster)");
+    W.line("const uint3 tile = schedule.tile(t, rank);");
+  } else {
+    W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
+    W.line("const uint3 tile = schedule.tile(t);");
+  }
+  if (!Prologue.empty())
+    Out += Prologue + "\n";
+}
+
+/// Releases the slot of the wgmma group that has completed.
+void KernelEmitter::release(const char *Condition) {
+  W.open(Condition);
+  W.line(formatv("smem.{0}_aref.{1}({0}_release);", R.Name,
+                 Clustered ? "consumed_in_cluster<kCluster>" : "consumed")
+             .str());
+  W.line(R.Name + "_release.advance();");
+  W.close();
+}
+
+/// The kernel as written, for data TMA cannot address.
+void KernelEmitter::reference() {
   // The kernel as written, for data TMA cannot address.
   W.line(formatv("/// {0} as written (the portable tile code of tawa/tile.h): "
                  "{0}_launch runs it where TMA cannot address the data "
@@ -224,6 +304,10 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                  K)
              .str());
   Out += referenceKernelText(P, SM, LO) + "\n\n";
+}
+
+/// The shared storage: the aref ring, its barriers, the epilogue staging.
+void KernelEmitter::storage() {
   // Storage: one struct per aref slot, the ring, the barriers.
   std::string Tiles;
   for (unsigned I = 0; I < R.Loads.size(); ++I)
@@ -249,7 +333,10 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                .str());
   W.close(";");
   W.line();
+}
 
+/// The kernel's signature, barrier set-up and role split.
+void KernelEmitter::kernelHead() {
   // The kernel.
   W.line(formatv("/// {0}, warp-specialized by tawa-rewrite from `#pragma tawa "
                  "tile` at {1}:",
@@ -267,7 +354,6 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   std::string Maps;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
-  const std::string StoreMap = P.Store.Matrix->getName().str() + "_store_map";
   if (Plan.TmaStore)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + StoreMap;
   Maps += ",\n    const tawa::rt::TileSchedule schedule";
@@ -278,7 +364,6 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.open(formatv("{0}({1}{2})", K, Params, Maps).str());
   W.line(formatv("constexpr int kStages = {0};", Plan.Stages).str());
   W.line(formatv("constexpr int kConsumers = {0};", Plan.Consumers).str());
-  const bool Clustered = Plan.Cluster > 1;
   if (Clustered)
     W.line(formatv("constexpr int kCluster = {0};", Plan.Cluster).str());
   W.line("extern __shared__ unsigned char tawa_smem[];");
@@ -299,30 +384,10 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
     W.line("__syncthreads();");
   }
   W.line();
+}
 
-  // The user's code, with the block coordinates of the original launch read
-  // from the tile of the walk.
-  const std::string Prologue =
-      StringRef(renameBuiltins(prologueText(P, SM, LO))).rtrim("\n \t").str();
-  const std::string Header = renameBuiltins(sourceText(
-      SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM, LO));
-  auto Coord = [&](const Expr *E) {
-    return renameBuiltins(exprText(E, SM, LO));
-  };
-  auto TileLoop = [&](const char *Comment) {
-    W.line(Comment);
-    if (Clustered) {
-      W.open("for (int t = blockIdx.x / kCluster; t < schedule.count(); t += "
-             "gridDim.x / kCluster)");
-      W.line("const uint3 tile = schedule.tile(t, rank);");
-    } else {
-      W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
-      W.line("const uint3 tile = schedule.tile(t);");
-    }
-    if (!Prologue.empty())
-      Out += Prologue + "\n";
-  };
-
+/// The producer warpgroup: one thread issues the TMA loads.
+void KernelEmitter::producer() {
   // Producer.
   W.open("if (tawa::rt::warpgroup_index() == 0)");
   W.line("// Producer warpgroup: one thread issues the TMA loads of every "
@@ -332,7 +397,7 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
              .str());
   W.open("if (threadIdx.x == 0)");
   W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
-  TileLoop("// Tile (x, y, z) is the work of block (x, y, z) of the original "
+  tileLoop("// Tile (x, y, z) is the work of block (x, y, z) of the original "
            "launch.");
   W.open(Header);
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
@@ -354,9 +419,9 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                      "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
                      "rank * {2}{8}, /*cta_mask=*/0b{9});",
                      T.Batch ? 3 : 2, T.Var, Part, T.Cols, tensorMapName(P, L),
-                     R.Name, Coord(T.Col0),
-                     parenthesized(Coord(T.Row0), T.Row0),
-                     T.Batch ? ", " + Coord(T.Batch) : "",
+                     R.Name, coord(T.Col0),
+                     parenthesized(coord(T.Row0), T.Row0),
+                     T.Batch ? ", " + coord(T.Batch) : "",
                      std::string(Plan.Cluster, '1'))
                  .str());
       continue;
@@ -364,8 +429,8 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
     W.line(formatv("tawa::rt::tma_load_{0}d(slot.{1}, &{2}, "
                    "smem.{3}_aref.full_barrier({3}), {4}, {5}{6});",
                    T.Batch ? 3 : 2, T.Var, tensorMapName(P, L), R.Name,
-                   Coord(T.Col0), Coord(T.Row0),
-                   T.Batch ? ", " + Coord(T.Batch) : "")
+                   coord(T.Col0), coord(T.Row0),
+                   T.Batch ? ", " + coord(T.Batch) : "")
                .str());
   }
   W.line(R.Name + ".advance();");
@@ -373,7 +438,10 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   W.close(); // tile loop
   W.close(); // elected thread
   W.close(" else {");
+}
 
+/// The consumer warpgroups: wgmma over the ring, then the epilogue.
+void KernelEmitter::consumers() {
   // Consumers.
   ++W.Depth;
   W.line(formatv("// Consumer warpgroups: warpgroup 1 + c owns rows [{0} c, "
@@ -393,7 +461,7 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
              .str());
   W.line(
       formatv("tawa::rt::ArefCursor<kStages> {0}, {0}_release;", R.Name).str());
-  TileLoop("// The same walk as the producer's.");
+  tileLoop("// The same walk as the producer's.");
   W.line("int k_steps = 0;");
   W.open(Header);
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
@@ -404,35 +472,26 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                  "{0}, slot.{4}, /*accumulate=*/k_steps > 0);",
                  Plan.BK, P.Acc.Var, A.Var, 64 * Plan.MTiles, B.Var)
              .str());
-  // Releases the slot of the wgmma group that has completed.
-  auto Release = [&](const char *Condition) {
-    W.open(Condition);
-    W.line(formatv("smem.{0}_aref.{1}({0}_release);", R.Name,
-                   Clustered ? "consumed_in_cluster<kCluster>" : "consumed")
-               .str());
-    W.line(R.Name + "_release.advance();");
-    W.close();
-  };
   W.line("tawa::rt::wgmma_wait<1>();");
-  Release("if (k_steps++ > 0)");
+  release("if (k_steps++ > 0)");
   W.line(R.Name + ".advance();");
   W.close(); // k loop
   W.line("tawa::rt::wgmma_wait<0>();");
-  Release("if (k_steps > 0)");
-  const std::string Row0 = parenthesized(Coord(P.Store.Row0), P.Store.Row0);
+  release("if (k_steps > 0)");
+  const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
   if (Plan.TmaStore) {
     W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "
                    "smem.epilogue[consumer], {2} + consumer * {3}, {4}, {5}, "
                    "{6}, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
                    P.Store.Batch ? "true" : "false", StoreMap, Row0,
-                   64 * Plan.MTiles, Coord(P.Store.Col0),
-                   P.Store.Batch ? Coord(P.Store.Batch) : "0", P.Acc.Var)
+                   64 * Plan.MTiles, coord(P.Store.Col0),
+                   P.Store.Batch ? coord(P.Store.Batch) : "0", P.Acc.Var)
                .str());
   } else {
     W.line(formatv("tawa::rt::store_accumulator({0}, {1} + consumer * {2}, "
                    "{3}, {4}, /*zero=*/k_steps == 0);",
-                   Coord(P.Store.MatrixArg), Row0, 64 * Plan.MTiles,
-                   Coord(P.Store.Col0), P.Acc.Var)
+                   coord(P.Store.MatrixArg), Row0, 64 * Plan.MTiles,
+                   coord(P.Store.Col0), P.Acc.Var)
                .str());
   }
   W.close(); // tile loop
@@ -450,7 +509,10 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
   }
   W.close(); // kernel
   W.line();
+}
 
+/// The host launcher: tensor maps, fallback, schedule, launch.
+void KernelEmitter::launcher() {
   // The launcher.
   W.line(
       formatv("/// Launches {0} over the tiles of `grid` (the grid of the "
@@ -543,7 +605,14 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
     W.line("return cudaPeekAtLastError();");
   }
   W.close();
-  return Out;
+}
+
+} // namespace
+
+std::string emitKernel(const TileProgram &P, const ArefGraph &G,
+                       const PipelinePlan &Plan, const SourceManager &SM,
+                       const LangOptions &LO) {
+  return KernelEmitter(P, G, Plan, SM, LO).run();
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
