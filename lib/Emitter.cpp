@@ -626,8 +626,11 @@ std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
   std::string Args;
   for (const Expr *A : Call->arguments())
     Args += ", " + exprText(A, SM, LO);
-  return formatv("{0}_launch({1}, {2}, {3}, {4}{5})", P.Kernel->getName(),
-                 Config4[0], Config4[1], Config4[2], Config4[3], Args)
+  // The kernel's name as the call spells it (qualified or not), so that the
+  // launcher, declared beside the kernel, is found the same way.
+  std::string Callee = exprText(Call->getCallee(), SM, LO);
+  return formatv("{0}_launch({1}, {2}, {3}, {4}{5})", Callee, Config4[0],
+                 Config4[1], Config4[2], Config4[3], Args)
       .str();
 }
 
