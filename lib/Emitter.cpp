@@ -37,45 +37,32 @@ std::string cxxElement(ElementType T) {
 
 /// `Text` with the built-in block coordinates of the original launch
 /// replaced by those of the tile walk: `blockIdx` by `tile`, `gridDim` by
-/// `schedule.tiles`. Comments and literals are copied as they are.
-std::string renameBuiltins(StringRef Text) {
+/// `schedule.tiles`. Works on the tokens of `Text` (clang's raw lexer), so
+/// comments, literals and longer identifiers are left as they are.
+std::string renameBuiltins(StringRef Text, const LangOptions &LO) {
+  const std::string Buf = Text.str(); // the lexer needs a terminating NUL
+  Lexer Lex(SourceLocation(), LO, Buf.data(), Buf.data(),
+            Buf.data() + Buf.size());
   std::string Out;
-  size_t I = 0, N = Text.size();
-  auto IsIdent = [](char C) { return llvm::isAlnum(C) || C == '_'; };
-  while (I < N) {
-    char C = Text[I];
-    if (Text.substr(I).starts_with("//")) {
-      size_t E = Text.find('\n', I);
-      E = E == StringRef::npos ? N : E;
-      Out += Text.slice(I, E);
-      I = E;
-    } else if (Text.substr(I).starts_with("/*")) {
-      size_t E = Text.find("*/", I + 2);
-      E = E == StringRef::npos ? N : E + 2;
-      Out += Text.slice(I, E);
-      I = E;
-    } else if (C == '"' || C == '\'') {
-      size_t E = I + 1;
-      while (E < N && Text[E] != C)
-        E += Text[E] == '\\' ? 2 : 1;
-      E = std::min(E + 1, N);
-      Out += Text.slice(I, E);
-      I = E;
-    } else if (IsIdent(C)) {
-      size_t E = I;
-      while (E < N && IsIdent(Text[E]))
-        ++E;
-      StringRef Word = Text.slice(I, E);
-      Out += Word == "blockIdx"  ? "tile"
-             : Word == "gridDim" ? "schedule.tiles"
-                                 : Word.str();
-      I = E;
-    } else {
-      Out += C;
-      ++I;
-    }
+  size_t Pos = 0;
+  Token Tok;
+  bool End = false;
+  while (!End) {
+    End = Lex.LexFromRawLexer(Tok);
+    if (!Tok.is(tok::raw_identifier))
+      continue;
+    StringRef Id = Tok.getRawIdentifier();
+    const char *Name = Id == "blockIdx"  ? "tile"
+                       : Id == "gridDim" ? "schedule.tiles"
+                                         : nullptr;
+    if (!Name)
+      continue;
+    const size_t Off = Id.data() - Buf.data();
+    Out += Buf.substr(Pos, Off - Pos);
+    Out += Name;
+    Pos = Off + Id.size();
   }
-  return Out;
+  return Out + Buf.substr(Pos);
 }
 
 /// `Text` (the text of `E`) as an operand of '+': parenthesized unless `E` is
@@ -176,15 +163,28 @@ private:
 
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
-  std::vector<std::string> N = {
-      "kStages",  "kConsumers",
-      "kCluster", "tawa_smem",
-      "smem",     "consumer",
-      "slot",     "t",
-      "tile",     "schedule",
-      "k_steps",  "ctas",
-      "rank",     "maps",
-      "noted",    P.Store.Matrix->getName().str() + "_store_map"};
+  // Locals and parameters of the emitted kernel and launcher.
+  std::vector<std::string> N = {"kStages",
+                                "kConsumers",
+                                "kCluster",
+                                "tawa_smem",
+                                "smem",
+                                "consumer",
+                                "slot",
+                                "t",
+                                "tile",
+                                "schedule",
+                                "k_steps",
+                                "ctas",
+                                "rank",
+                                "maps",
+                                "noted",
+                                "grid",
+                                "block",
+                                "shared",
+                                "stream",
+                                "shared_bytes",
+                                P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -224,7 +224,7 @@ private:
 
   /// The text of `E` with the block coordinates read from the tile walk.
   std::string coord(const Expr *E) const {
-    return renameBuiltins(exprText(E, SM, LO));
+    return renameBuiltins(exprText(E, SM, LO), LO);
   }
   void tileLoop(const char *Comment);
   void release(const char *Condition);
@@ -258,16 +258,22 @@ KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
   Where = formatv("{0}:{1}", llvm::sys::path::filename(PL.getFilename()),
                   PL.getLine());
   for (const ParmVarDecl *PV : P.Kernel->parameters()) {
-    Params +=
-        (Params.empty() ? "" : ", ") + sourceText(PV->getSourceRange(), SM, LO);
+    // Without a default argument: parameters follow in both signatures.
+    SourceRange Range = PV->hasDefaultArg()
+                            ? SourceRange(PV->getBeginLoc(), PV->getLocation())
+                            : PV->getSourceRange();
+    Params += (Params.empty() ? "" : ", ") + sourceText(Range, SM, LO);
     ParamNames.push_back(PV->getNameAsString());
   }
   // The user's code, with the block coordinates of the original launch read
   // from the tile of the walk.
-  Prologue =
-      StringRef(renameBuiltins(prologueText(P, SM, LO))).rtrim("\n \t").str();
-  Header = renameBuiltins(sourceText(
-      SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM, LO));
+  Prologue = StringRef(renameBuiltins(prologueText(P, SM, LO), LO))
+                 .rtrim("\n \t")
+                 .str();
+  Header = renameBuiltins(
+      sourceText(SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM,
+                 LO),
+      LO);
 }
 
 /// Opens the loop over the tiles of the walk and runs the prologue in it.
@@ -297,7 +303,6 @@ void KernelEmitter::release(const char *Condition) {
 
 /// The kernel as written, for data TMA cannot address.
 void KernelEmitter::reference() {
-  // The kernel as written, for data TMA cannot address.
   W.line(formatv("/// {0} as written (the portable tile code of tawa/tile.h): "
                  "{0}_launch runs it where TMA cannot address the data "
                  "(unaligned addresses or leading dimensions).",
@@ -308,7 +313,6 @@ void KernelEmitter::reference() {
 
 /// The shared storage: the aref ring, its barriers, the epilogue staging.
 void KernelEmitter::storage() {
-  // Storage: one struct per aref slot, the ring, the barriers.
   std::string Tiles;
   for (unsigned I = 0; I < R.Loads.size(); ++I)
     Tiles +=
@@ -337,7 +341,6 @@ void KernelEmitter::storage() {
 
 /// The kernel's signature, barrier set-up and role split.
 void KernelEmitter::kernelHead() {
-  // The kernel.
   W.line(formatv("/// {0}, warp-specialized by tawa-rewrite from `#pragma tawa "
                  "tile` at {1}:",
                  K, Where)
@@ -388,7 +391,6 @@ void KernelEmitter::kernelHead() {
 
 /// The producer warpgroup: one thread issues the TMA loads.
 void KernelEmitter::producer() {
-  // Producer.
   W.open("if (tawa::rt::warpgroup_index() == 0)");
   W.line("// Producer warpgroup: one thread issues the TMA loads of every "
          "stage.");
@@ -442,7 +444,6 @@ void KernelEmitter::producer() {
 
 /// The consumer warpgroups: wgmma over the ring, then the epilogue.
 void KernelEmitter::consumers() {
-  // Consumers.
   ++W.Depth;
   W.line(formatv("// Consumer warpgroups: warpgroup 1 + c owns rows [{0} c, "
                  "{0} c + {0}) of {1}.",
@@ -477,6 +478,8 @@ void KernelEmitter::consumers() {
   W.line(R.Name + ".advance();");
   W.close(); // k loop
   W.line("tawa::rt::wgmma_wait<0>();");
+  // The epilogue's reads of the accumulator stay after the wait.
+  W.line(P.Acc.Var + ".fence();");
   release("if (k_steps > 0)");
   const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
   if (Plan.TmaStore) {
@@ -513,7 +516,6 @@ void KernelEmitter::consumers() {
 
 /// The host launcher: tensor maps, fallback, schedule, launch.
 void KernelEmitter::launcher() {
-  // The launcher.
   W.line(
       formatv("/// Launches {0} over the tiles of `grid` (the grid of the "
               "original launch, one {1} x {2} output tile per block): builds "

@@ -5,6 +5,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -94,6 +96,77 @@ std::optional<int> integralArg(const TemplateArgumentList *Args, unsigned I) {
   return static_cast<int>(Args->get(I).getAsIntegral().getExtValue());
 }
 
+/// Finds where code the rewritten kernel copies reads the CUDA built-in
+/// coordinates in a way the copy cannot rename: through a macro, or inside a
+/// function it calls.
+class HiddenBuiltinFinder : public RecursiveASTVisitor<HiddenBuiltinFinder> {
+public:
+  explicit HiddenBuiltinFinder(const SourceManager &SM) : SM(SM) {}
+  SourceLocation Loc;
+  std::string Why;
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (Loc.isValid() || !isBuiltin(E->getDecl()))
+      return true;
+    if (E->getLocation().isMacroID()) {
+      Loc = SM.getExpansionLoc(E->getLocation());
+      Why = "'" + E->getDecl()->getName().str() +
+            "' is used inside a macro, where the rewritten kernel cannot "
+            "replace it with the coordinates of its tile walk; write it out";
+    }
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *E) {
+    const FunctionDecl *FD = E->getDirectCallee();
+    if (Loc.isValid() || !FD || !FD->hasBody() ||
+        StringRef(FD->getQualifiedNameAsString()).starts_with("tawa::"))
+      return true;
+    if (const DeclRefExpr *Use = builtinIn(FD, 0)) {
+      Loc = SM.getExpansionLoc(E->getBeginLoc());
+      Why = "'" + FD->getNameAsString() + "' reads '" +
+            Use->getDecl()->getName().str() +
+            "', which the rewritten kernel takes from its tile walk, not from "
+            "the hardware; compute it in the kernel and pass it in";
+    }
+    return true;
+  }
+
+private:
+  static bool isBuiltin(const ValueDecl *D) {
+    StringRef N = D->getName();
+    return N == "blockIdx" || N == "gridDim" || N == "threadIdx" ||
+           N == "blockDim";
+  }
+  /// A use of a built-in in `FD`'s body or the functions it calls.
+  const DeclRefExpr *builtinIn(const FunctionDecl *FD, int Depth) {
+    struct Uses : RecursiveASTVisitor<Uses> {
+      const DeclRefExpr *Found = nullptr;
+      std::vector<const FunctionDecl *> Callees;
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (!Found && isBuiltin(E->getDecl()))
+          Found = E;
+        return true;
+      }
+      bool VisitCallExpr(CallExpr *E) {
+        if (const FunctionDecl *C = E->getDirectCallee(); C && C->hasBody())
+          Callees.push_back(C);
+        return true;
+      }
+    } U;
+    if (Depth > 4 || !Seen.insert(FD).second)
+      return nullptr;
+    U.TraverseStmt(FD->getBody());
+    if (U.Found)
+      return U.Found;
+    for (const FunctionDecl *C : U.Callees)
+      if (const DeclRefExpr *Use = builtinIn(C, Depth + 1))
+        return Use;
+    return nullptr;
+  }
+  const SourceManager &SM;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+};
+
 /// Finds uses of names whose meaning changes in the rewritten kernel.
 class RoleHazardFinder : public RecursiveASTVisitor<RoleHazardFinder> {
 public:
@@ -158,12 +231,35 @@ public:
     }
     Ok &= loopBody();
     Ok &= epilogue(It + 1, Body->body_end());
+    if (Ok)
+      Ok &= builtinsAreVisible(Body, It);
     return Ok && Diags.errorCount() == ErrorsAtStart;
   }
 
   unsigned ErrorsAtStart = 0;
 
 private:
+  /// The copied code (prologue, loop header, op coordinates, store) must use
+  /// blockIdx/gridDim where the rewrite can rename them.
+  bool builtinsAreVisible(const CompoundStmt *Body,
+                          CompoundStmt::const_body_iterator Loop) {
+    HiddenBuiltinFinder F(Ctx.getSourceManager());
+    for (auto I = Body->body_begin(); I != Loop; ++I)
+      F.TraverseStmt(const_cast<Stmt *>(*I));
+    const Stmt *Header[] = {P.Loop->getInit(), P.Loop->getCond(),
+                            P.Loop->getInc()};
+    for (const Stmt *S : Header)
+      F.TraverseStmt(const_cast<Stmt *>(S));
+    for (const TileLoad &L : P.Loads)
+      for (const Expr *E : {L.Row0, L.Col0, L.Batch})
+        F.TraverseStmt(const_cast<Expr *>(E));
+    F.TraverseStmt(const_cast<CallExpr *>(P.Store.Call));
+    if (F.Loc.isInvalid())
+      return true;
+    unsupported(F.Loc, F.Why);
+    return false;
+  }
+
   void unsupported(SourceLocation Loc, const Twine &Msg, SourceRange R = {}) {
     Diags.error(Loc, DiagCategory::Unsupported, Msg, R);
   }

@@ -105,6 +105,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:         a_b.advance();
 // CHECK-NEXT:       }
 // CHECK-NEXT:       tawa::rt::wgmma_wait<0>();
+// CHECK-NEXT:       acc.fence();
 // CHECK-NEXT:       if (k_steps > 0) {
 // CHECK-NEXT:         smem.a_b_aref.consumed(a_b_release);
 // CHECK-NEXT:         a_b_release.advance();

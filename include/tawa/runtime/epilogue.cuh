@@ -88,16 +88,6 @@ template <class U, int Rows> struct EpilogueStaging {
   alignas(1024) U buffer[2][Rows * kCols];
 };
 
-/// Writes a consumer warpgroup's accumulator, converted to U, to the
-/// (64*MTiles) x N window at (row0, col0) [of matrix `batch`] of the tensor
-/// behind `map`, through shared memory and TMA stores: N / (128 / sizeof(U))
-/// column chunks, alternating between the two staging buffers. The TMA store
-/// skips the elements outside the tensor (ragged edges). `zero` writes zeros
-/// (a tile whose K loop ran no step). Uses named barrier `barrier` among the
-/// warpgroup's 128 threads. Thread 0 of the warpgroup issues the stores; it
-/// must call tma_store_wait_all() before the kernel ends.
-/// Writes column chunk `Chunk` (128 bytes per row) of the accumulator,
-/// converted to U, into the 128-byte swizzled staging buffer `buf`.
 /// Writes column chunk `Chunk` (128 bytes per row) of the accumulator,
 /// converted to U, into the 128-byte swizzled staging buffer at shared
 /// address `buf`.
@@ -136,7 +126,8 @@ stage_chunk(uint32_t buf, const WgmmaAccumulator<MTiles, N> &acc, bool zero) {
     }
 }
 
-template <bool Batched, int Chunk, class U, int MTiles, int N>
+/// Stages column chunk `Chunk` of `Chunks` and issues its TMA store.
+template <bool Batched, int Chunk, int Chunks, class U, int MTiles, int N>
 __device__ __forceinline__ void
 store_chunk_tma(const CUtensorMap *map,
                 EpilogueStaging<U, 64 * MTiles> &staging, int row0, int col0,
@@ -145,9 +136,16 @@ store_chunk_tma(const CUtensorMap *map,
   constexpr int kCols = EpilogueStaging<U, 64 * MTiles>::kCols;
   const bool elected = warpgroup_thread() == 0;
   const U *buf = staging.buffer[Chunk % 2];
-  // The buffer was last read by the store two chunks ago.
-  if (elected)
-    tma_store_wait_read<1>();
+  // The buffer was last read by the store two chunks ago: in this tile, or,
+  // for the first chunks, in the previous tile. With an odd number of chunks
+  // per tile the previous tile's last store used buffer 0, so chunk 0 waits
+  // for every store (issued a whole main loop ago, it is done by now).
+  if (elected) {
+    if constexpr (Chunk == 0 && Chunks % 2 == 1)
+      tma_store_wait_read<0>();
+    else
+      tma_store_wait_read<1>();
+  }
   named_barrier_sync(barrier, kWarpgroupThreads);
   stage_chunk<Chunk, U>(smem_addr(buf), acc, zero);
   fence_proxy_async_shared();
@@ -164,8 +162,8 @@ store_chunks_tma(const CUtensorMap *map,
                  EpilogueStaging<U, 64 * MTiles> &staging, int row0, int col0,
                  int batch, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
                  int barrier, std::integer_sequence<int, Chunks...>) {
-  (store_chunk_tma<Batched, Chunks>(map, staging, row0, col0, batch, acc, zero,
-                                    barrier),
+  (store_chunk_tma<Batched, Chunks, sizeof...(Chunks)>(
+       map, staging, row0, col0, batch, acc, zero, barrier),
    ...);
 }
 
