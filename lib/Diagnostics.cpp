@@ -15,11 +15,15 @@ StringRef categoryTag(DiagCategory C) {
     return "tawa-budget";
   case DiagCategory::Unsupported:
     return "tawa-unsupported";
+  case DiagCategory::Internal:
+    return "tawa-internal";
   }
   return "tawa";
 }
 
-bool isConversionFinding(DiagCategory C) { return C != DiagCategory::Pragma; }
+bool isConversionFinding(DiagCategory C) {
+  return C != DiagCategory::Pragma && C != DiagCategory::Internal;
+}
 
 void DiagReporter::report(DiagnosticsEngine::Level Level, SourceLocation Loc,
                           const llvm::Twine &Msg, SourceRange Range) {

@@ -619,20 +619,27 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
                        const SourceManager &SM, const LangOptions &LO) {
+  // An argument as written, or the default it was left out for: the
+  // launcher declares no defaults.
+  auto ArgText = [&](const Expr *E) {
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      return exprText(D->getParam()->getDefaultArg(), SM, LO);
+    return exprText(E, SM, LO);
+  };
   const CallExpr *Config = Call->getConfig();
-  // The configuration as written; defaults for the arguments left out.
   std::string Config4[4] = {"", "", "0", "0"};
   for (unsigned I = 0; I < 4 && I < Config->getNumArgs(); ++I)
-    if (!isa<CXXDefaultArgExpr>(Config->getArg(I)))
-      Config4[I] = exprText(Config->getArg(I), SM, LO);
+    Config4[I] = ArgText(Config->getArg(I));
   std::string Args;
   for (const Expr *A : Call->arguments())
-    Args += ", " + exprText(A, SM, LO);
-  // The kernel's name as the call spells it (qualified or not), so that the
-  // launcher, declared beside the kernel, is found the same way.
-  std::string Callee = exprText(Call->getCallee(), SM, LO);
-  return formatv("{0}_launch({1}, {2}, {3}, {4}{5})", Callee, Config4[0],
-                 Config4[1], Config4[2], Config4[3], Args)
+    Args += ", " + ArgText(A);
+  // The kernel's name as the call spells it, with its qualifier but without
+  // parentheses, so that the launcher, declared beside the kernel, is found
+  // the same way.
+  const auto *Callee =
+      cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
+  return formatv("{0}_launch({1}, {2}, {3}, {4}{5})", exprText(Callee, SM, LO),
+                 Config4[0], Config4[1], Config4[2], Config4[3], Args)
       .str();
 }
 

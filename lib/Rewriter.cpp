@@ -9,6 +9,9 @@
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Format/Format.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -24,24 +27,37 @@ using namespace clang;
 namespace tawa {
 namespace {
 
-/// Records where the main file includes <tawa/tile.h>.
+/// The #include directives of the main file.
+struct MainIncludes {
+  SourceLocation Tile;              ///< after `<tawa/tile.h>`, if included
+  std::vector<SourceLocation> Ends; ///< after the file name of each
+};
+
+/// Records the #include directives of the main file.
 class IncludeFinder : public PPCallbacks {
 public:
-  IncludeFinder(SourceManager &SM, SourceLocation &Out) : SM(SM), Out(Out) {}
+  IncludeFinder(SourceManager &SM, MainIncludes &Out) : SM(SM), Out(Out) {}
   void InclusionDirective(SourceLocation HashLoc, const Token &,
                           StringRef FileName, bool,
                           CharSourceRange FilenameRange, OptionalFileEntryRef,
                           StringRef, StringRef, const Module *, bool,
                           SrcMgr::CharacteristicKind) override {
-    if (FileName == "tawa/tile.h" && SM.isInMainFile(HashLoc) &&
-        Out.isInvalid())
-      Out = FilenameRange.getEnd();
+    if (!SM.isInMainFile(HashLoc))
+      return;
+    Out.Ends.push_back(FilenameRange.getEnd());
+    if (FileName == "tawa/tile.h" && Out.Tile.isInvalid())
+      Out.Tile = FilenameRange.getEnd();
   }
 
 private:
   SourceManager &SM;
-  SourceLocation &Out;
+  MainIncludes &Out;
 };
+
+/// True when most lines of `Text` end in "\r\n".
+bool usesCRLF(StringRef Text) {
+  return Text.count("\r\n") * 2 > Text.count('\n');
+}
 
 /// Functions, compound statements and kernel launches of the main file.
 class Collector : public RecursiveASTVisitor<Collector> {
@@ -77,13 +93,14 @@ class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(CompilerInstance &CI, const RewriteOptions &Opts,
                   FileResult &Result, std::vector<TilePragma> &Pragmas,
-                  SourceLocation &TileInclude, DiagReporter &Diags)
+                  const MainIncludes &Includes, DiagReporter &Diags)
       : CI(CI), Opts(Opts), Result(Result), Pragmas(Pragmas),
-        TileInclude(TileInclude), Diags(Diags) {}
+        Includes(Includes), Diags(Diags) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
+    CRLF = usesCRLF(Result.Original);
     if (CI.getDiagnostics().hasErrorOccurred()) {
       Result.Failed = true;
       return;
@@ -180,8 +197,14 @@ private:
                const FunctionDecl *Kernel, const ForStmt *Loop, Collector &C) {
     SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
-    std::optional<TileProgram> P =
-        extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
+    std::vector<const CUDAKernelCallExpr *> Launches;
+    for (const CUDAKernelCallExpr *L : C.Launches)
+      if (L->getDirectCallee() && L->getDirectCallee()->getCanonicalDecl() ==
+                                      Kernel->getCanonicalDecl())
+        Launches.push_back(L);
+    std::optional<TileProgram> P;
+    if (isEditable(Ctx, Pragma, Kernel, Launches))
+      P = extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
     std::optional<ArefGraph> G;
     std::optional<PipelinePlan> Plan;
     if (P)
@@ -212,28 +235,203 @@ private:
     }
     if (!Ok)
       return;
-    for (CUDAKernelCallExpr *L : C.Launches)
-      if (L->getDirectCallee() && L->getDirectCallee()->getCanonicalDecl() ==
-                                      Kernel->getCanonicalDecl())
-        P->Launches.push_back({L});
+    for (const CUDAKernelCallExpr *L : Launches)
+      P->Launches.push_back({L});
 
     std::string KernelText = emitKernel(*P, *G, *Plan, SM, LO);
     CharSourceRange KernelRange =
         SM.getExpansionRange(Kernel->getSourceRange());
-    if (TileInclude.isValid())
-      edit(SM, CharSourceRange::getCharRange(TileInclude, TileInclude),
-           "\n#include <tawa/runtime.cuh>", LO);
-    else
-      KernelText = "#include <tawa/runtime.cuh>\n\n" + KernelText;
+    includeRuntime(Ctx, KernelRange.getBegin());
     // The emitted text ends with a newline; the kernel's closing brace is
     // followed by one already.
     if (!KernelText.empty() && KernelText.back() == '\n')
       KernelText.pop_back();
     edit(SM, KernelRange, KernelText, LO);
-    for (const LaunchSite &L : P->Launches)
-      edit(SM, SM.getExpansionRange(L.Call->getSourceRange()),
-           emitLaunch(*P, L.Call, SM, LO), LO);
+    for (const LaunchSite &L : P->Launches) {
+      std::string Text = emitLaunch(*P, L.Call, SM, LO);
+      // The launcher returns an error code where the launch had no value.
+      if (valueIsUsed(Ctx, L.Call))
+        Text = "(void)" + Text;
+      edit(SM, SM.getExpansionRange(L.Call->getSourceRange()), Text, LO);
+    }
     ++Result.Rewritten;
+  }
+
+  /// Whether the kernel, its pragma and its launches can be edited in place:
+  /// reports why not, at the first obstacle.
+  bool isEditable(ASTContext &Ctx, const TilePragma &Pragma,
+                  const FunctionDecl *Kernel,
+                  llvm::ArrayRef<const CUDAKernelCallExpr *> Launches) {
+    SourceManager &SM = Ctx.getSourceManager();
+    // The emitter drops the pragma's line from its copy of the kernel.
+    SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
+    auto [File, Offset] = SM.getDecomposedLoc(PragmaLoc);
+    StringRef Before = SM.getBufferData(File).take_front(Offset);
+    StringRef Line = Before.substr(Before.find_last_of("\r\n") + 1);
+    if (Pragma.Loc.isMacroID() || !Line.ltrim(" \t").starts_with("#")) {
+      Diags.error(PragmaLoc, DiagCategory::Unsupported,
+                  "'#pragma tawa tile' must stand on its own line; a "
+                  "'_Pragma' operator or a pragma after other code on its "
+                  "line is not rewritten");
+      return false;
+    }
+    const Stmt *Body = Kernel->getBody();
+    if (Kernel->getLocation().isMacroID() || Body->getBeginLoc().isMacroID() ||
+        Body->getEndLoc().isMacroID() ||
+        llvm::any_of(Kernel->parameters(), [](const ParmVarDecl *PV) {
+          return PV->getDeclName() && PV->getLocation().isMacroID();
+        })) {
+      Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
+                  "kernel '" + Kernel->getName() +
+                      "' is declared through a macro; the rewriter edits "
+                      "the kernel's own text and cannot rewrite a macro");
+      return false;
+    }
+    if (const FunctionDecl *First = Kernel->getFirstDecl(); First != Kernel) {
+      Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
+                  "kernel '" + Kernel->getName() +
+                      "' is declared before its definition; the rewritten "
+                      "kernel takes other parameters and its launcher is "
+                      "declared with the definition only: remove the "
+                      "earlier declaration");
+      Diags.note(First->getLocation(), "the earlier declaration of '" +
+                                           Kernel->getName() + "' is here");
+      return false;
+    }
+    for (const CUDAKernelCallExpr *L : Launches)
+      if (std::string Why = launchObstacle(Ctx, Kernel->getName(), L);
+          !Why.empty()) {
+        Diags.error(SM.getExpansionLoc(L->getBeginLoc()),
+                    DiagCategory::Unsupported,
+                    "a launch of '" + Kernel->getName() + "' " + Why);
+        return false;
+      }
+    return true;
+  }
+
+  /// Why the launch `L` of kernel `K` cannot become a call of its launcher
+  /// (the end of a message), or "".
+  static std::string launchObstacle(ASTContext &Ctx, StringRef K,
+                                    const CUDAKernelCallExpr *L) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    auto OwnText = [&](const Expr *E) {
+      return hasOwnText(E, SM, Ctx.getLangOpts());
+    };
+    const auto *Callee =
+        dyn_cast<DeclRefExpr>(L->getCallee()->IgnoreParenImpCasts());
+    if (!Callee)
+      return ("that does not name it cannot be rewritten; write '" + K +
+              "<<<...>>>(...)'")
+          .str();
+    const FunctionDecl *Caller = enclosingFunction(Ctx, *L);
+    if (Caller && (Caller->hasAttr<CUDAGlobalAttr>() ||
+                   (Caller->hasAttr<CUDADeviceAttr>() &&
+                    !Caller->hasAttr<CUDAHostAttr>())))
+      return "from device code cannot be rewritten; the launcher is a host "
+             "function";
+    if (L->getBeginLoc().isMacroID() || L->getEndLoc().isMacroID() ||
+        Callee->getBeginLoc().isMacroID() || Callee->getEndLoc().isMacroID() ||
+        !llvm::all_of(L->getConfig()->arguments(), OwnText) ||
+        !llvm::all_of(L->arguments(), OwnText))
+      return ("inside a macro cannot be rewritten; the rewritten kernel takes "
+              "other parameters, so write the launch outside the macro, "
+              "where it becomes a call of '" +
+              K + "_launch'")
+          .str();
+    return "";
+  }
+
+  /// Whether the text of `E` is its own: written in the file or a whole
+  /// macro expansion, not part of one. A default argument has no text at
+  /// the call and passes.
+  static bool hasOwnText(const Expr *E, const SourceManager &SM,
+                         const LangOptions &LO) {
+    if (isa<CXXDefaultArgExpr>(E))
+      return true;
+    SourceLocation B = E->getBeginLoc(), End = E->getEndLoc();
+    return !SM.isMacroArgExpansion(B) && !SM.isMacroArgExpansion(End) &&
+           Lexer::makeFileCharRange(CharSourceRange::getTokenRange(B, End), SM,
+                                    LO)
+               .isValid();
+  }
+
+  /// The function whose body holds `S`, if any.
+  static const FunctionDecl *enclosingFunction(ASTContext &Ctx, const Stmt &S) {
+    DynTypedNodeList Parents = Ctx.getParents(S);
+    while (!Parents.empty()) {
+      if (const auto *FD = Parents[0].get<FunctionDecl>())
+        return FD;
+      Parents = Ctx.getParents(Parents[0]);
+    }
+    return nullptr;
+  }
+
+  /// Whether the value of `Call` is used: anything but a statement of its
+  /// own (or an explicit cast to void).
+  static bool valueIsUsed(ASTContext &Ctx, const Expr *Call) {
+    const Stmt *S = Call;
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty() && Parents[0].get<FullExpr>()) {
+      S = Parents[0].get<FullExpr>();
+      Parents = Ctx.getParents(*S);
+    }
+    const Stmt *Parent = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!Parent)
+      return true;
+    if (isa<CompoundStmt>(Parent))
+      return false;
+    if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Parent))
+      return !Cast->getType()->isVoidType();
+    if (const auto *If = dyn_cast<IfStmt>(Parent))
+      return If->getThen() != S && If->getElse() != S;
+    if (const auto *For = dyn_cast<ForStmt>(Parent))
+      return For->getBody() != S;
+    if (const auto *While = dyn_cast<WhileStmt>(Parent))
+      return While->getBody() != S;
+    if (const auto *Do = dyn_cast<DoStmt>(Parent))
+      return Do->getBody() != S;
+    if (const auto *Case = dyn_cast<SwitchCase>(Parent))
+      return Case->getSubStmt() != S;
+    if (const auto *Label = dyn_cast<LabelStmt>(Parent))
+      return Label->getSubStmt() != S;
+    return true;
+  }
+
+  /// Inserts `#include <tawa/runtime.cuh>` once per file, at file scope
+  /// before `Kernel`: after the file's `#include <tawa/tile.h>`, else after
+  /// its last #include before the kernel, else at the start of the file.
+  void includeRuntime(ASTContext &Ctx, SourceLocation Kernel) {
+    if (RuntimeIncluded)
+      return;
+    RuntimeIncluded = true;
+    SourceManager &SM = Ctx.getSourceManager();
+    // An #include inside a namespace, a linkage block or a function is not
+    // at file scope.
+    std::vector<SourceRange> Nested;
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (SM.isInMainFile(SM.getExpansionLoc(D->getBeginLoc())))
+        Nested.push_back(
+            SM.getExpansionRange(D->getSourceRange()).getAsRange());
+    auto Usable = [&](SourceLocation L) {
+      return L.isValid() && SM.isBeforeInTranslationUnit(L, Kernel) &&
+             llvm::none_of(Nested, [&](SourceRange R) {
+               return SM.isBeforeInTranslationUnit(R.getBegin(), L) &&
+                      SM.isBeforeInTranslationUnit(L, R.getEnd());
+             });
+    };
+    SourceLocation At = Includes.Tile;
+    if (!Usable(At)) {
+      At = SourceLocation();
+      for (SourceLocation L : Includes.Ends)
+        if (Usable(L))
+          At = L;
+    }
+    StringRef Text = "\n#include <tawa/runtime.cuh>";
+    if (At.isInvalid()) {
+      At = SM.getLocForStartOfFile(SM.getMainFileID());
+      Text = "#include <tawa/runtime.cuh>\n";
+    }
+    edit(SM, CharSourceRange::getCharRange(At, At), Text, Ctx.getLangOpts());
   }
 
   bool namesAreFree(const TileProgram &P, const ArefGraph &G) {
@@ -257,21 +455,34 @@ private:
     return true;
   }
 
+  /// Adds an edit of the main file, its text with the file's line endings.
+  /// An edit made already is not made twice; any other overlap is a bug.
   void edit(SourceManager &SM, CharSourceRange R, StringRef Text,
             const LangOptions &LO) {
-    tooling::Replacement Rep(SM, R, Text, LO);
-    if (llvm::Error E = Result.Edits.add(Rep)) {
-      // Identical edits at one place are merged, not concatenated.
-      llvm::consumeError(std::move(E));
+    std::string Own;
+    for (char Ch : Text) {
+      // Copied lines of the file end in "\r\n" already.
+      if (CRLF && Ch == '\n' && (Own.empty() || Own.back() != '\r'))
+        Own += '\r';
+      Own += Ch;
     }
+    tooling::Replacement Rep(SM, R, Own, LO);
+    if (llvm::is_contained(Result.Edits, Rep))
+      return;
+    if (llvm::Error E = Result.Edits.add(Rep))
+      Diags.error(R.getBegin(), DiagCategory::Internal,
+                  "conflicting edits: " + llvm::toString(std::move(E)) +
+                      "; this is a bug of tawa-rewrite");
   }
 
   CompilerInstance &CI;
   const RewriteOptions &Opts;
   FileResult &Result;
   std::vector<TilePragma> &Pragmas;
-  SourceLocation &TileInclude;
+  const MainIncludes &Includes;
   DiagReporter &Diags;
+  bool CRLF = false;            ///< the file's lines end in "\r\n"
+  bool RuntimeIncluded = false; ///< <tawa/runtime.cuh> is inserted
 };
 
 class RewriteAction : public ASTFrontendAction {
@@ -286,7 +497,7 @@ public:
     Preprocessor &PP = CI.getPreprocessor();
     PP.AddPragmaHandler(new TawaPragmaHandler(Pragmas, *Diags));
     PP.addPPCallbacks(
-        std::make_unique<IncludeFinder>(CI.getSourceManager(), TileInclude));
+        std::make_unique<IncludeFinder>(CI.getSourceManager(), Includes));
     return true;
   }
 
@@ -299,20 +510,15 @@ public:
     FileResult &R = Results[std::string(Abs)];
     R = FileResult(); // a file parsed twice keeps its last result
     R.Path = std::string(Abs);
-    return std::make_unique<RewriteConsumer>(CI, Opts, R, Pragmas, TileInclude,
+    return std::make_unique<RewriteConsumer>(CI, Opts, R, Pragmas, Includes,
                                              *Diags);
-  }
-
-  void EndSourceFileAction() override {
-    // Pragma handlers are owned by the Preprocessor, which is destroyed with
-    // the compiler instance.
   }
 
 private:
   const RewriteOptions &Opts;
   std::map<std::string, FileResult> &Results;
   std::vector<TilePragma> Pragmas;
-  SourceLocation TileInclude;
+  MainIncludes Includes;
   std::unique_ptr<DiagReporter> Diags;
 };
 
@@ -354,6 +560,9 @@ llvm::Expected<tooling::Replacements> finalReplacements(const FileResult &R) {
     llvm::consumeError(Style.takeError());
     Style = format::getLLVMStyle();
   }
+  // Keep the file's line endings, whatever the style would derive.
+  Style->LineEnding = usesCRLF(R.Original) ? format::FormatStyle::LE_CRLF
+                                           : format::FormatStyle::LE_LF;
   tooling::Replacements Layout;
   for (const tooling::Replacement &L :
        format::reformat(*Style, *Text, R.Edits.getAffectedRanges(), R.Path))

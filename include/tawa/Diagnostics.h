@@ -4,10 +4,11 @@
 // in clang's format, `file:line:col: error: message [tawa-<category>]`, so
 // editors and scripts that read clang or clang-tidy output read it too.
 //
-// Levels follow clang-tidy: a malformed pragma ([tawa-pragma]) is an error
-// and fails the file; a kernel the tool cannot convert ([tawa-shape],
-// [tawa-budget], [tawa-unsupported]) is a warning, the kernel is left as
-// written and the rest of the file is still rewritten. With
+// Levels follow clang-tidy: a malformed pragma ([tawa-pragma]) or a bug of
+// the tool ([tawa-internal]) is an error and fails the file; a kernel the
+// tool cannot convert ([tawa-shape], [tawa-budget], [tawa-unsupported]) is a
+// warning, the kernel is left as written and the rest of the file is still
+// rewritten. With
 // `WarningsAsErrors` (the tool's --werror) those warnings are errors.
 // docs/diagnostics.md lists every message.
 //
@@ -30,13 +31,15 @@ enum class DiagCategory {
   Shape,  ///< tile shapes the Hopper path cannot execute (wgmma, TMA limits)
   Budget, ///< shared-memory or register budget exceeded
   Unsupported, ///< a construct the rewriter does not convert (yet)
+  Internal,    ///< an inconsistency of the tool itself (a bug)
 };
 
 /// The tag text without brackets, e.g. "tawa-pragma".
 llvm::StringRef categoryTag(DiagCategory C);
 
 /// True for the categories that leave a kernel unconverted (reported as
-/// warnings unless promoted), false for [tawa-pragma] (always an error).
+/// warnings unless promoted), false for [tawa-pragma] and [tawa-internal]
+/// (always errors).
 bool isConversionFinding(DiagCategory C);
 
 /// Reports through a DiagnosticsEngine; counts what stops a conversion.

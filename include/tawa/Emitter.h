@@ -30,8 +30,9 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const clang::SourceManager &SM,
                        const clang::LangOptions &LO);
 
-/// The text that replaces `Call` (a `<<<...>>>` launch of P's kernel): a call
-/// of the launcher with the launch's grid, stream and arguments.
+/// The text that replaces `Call` (a `<<<...>>>` launch of P's kernel whose
+/// callee names the kernel): a call of the launcher with the launch's
+/// configuration and arguments, the defaults of those left out written in.
 std::string emitLaunch(const TileProgram &P,
                        const clang::CUDAKernelCallExpr *Call,
                        const clang::SourceManager &SM,
