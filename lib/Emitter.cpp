@@ -124,7 +124,7 @@ std::string referenceKernelText(const TileProgram &P, const SourceManager &SM,
   SourceLocation Pragma = SM.getExpansionLoc(P.Pragma.Loc);
   unsigned Line = SM.getExpansionLineNumber(Pragma);
   unsigned L0 = SM.getFileOffset(SM.translateLineCol(FID, Line, 1));
-  unsigned L1 = Buffer.find('\n', L0);
+  size_t L1 = Buffer.find('\n', L0);
   L1 = L1 == StringRef::npos ? E : L1 + 1;
   if (!(B <= N && N < L0 && L1 <= E))
     return "";
