@@ -79,73 +79,125 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
 #endif
 }
 
-/// Two shared-memory staging buffers of a consumer warpgroup's TMA-store
-/// epilogue: each holds a Rows x (128 / sizeof(U)) box, 128 bytes per row,
-/// 128-byte swizzled, so that the warp's 4-byte writes of the wgmma fragment
+/// The shared-memory staging buffers of a consumer warpgroup's TMA-store
+/// epilogue: `Buffers` boxes of Rows x (128 / sizeof(U)) elements, 128 bytes
+/// per row, 128-byte swizzled, so that a warp's writes of the wgmma fragment
 /// hit 32 distinct banks and the TMA store un-swizzles them.
-template <class U, int Rows> struct EpilogueStaging {
+template <class U, int Rows, int Buffers = 2> struct EpilogueStaging {
+  static_assert(Buffers >= 1, "at least one staging buffer");
   static constexpr int kCols = 128 / sizeof(U);
-  alignas(1024) U buffer[2][Rows * kCols];
+  static constexpr int kBuffers = Buffers;
+  alignas(1024) U buffer[Buffers][Rows * kCols];
 };
+
+/// Stores four 8 x 8 matrices of 16-bit elements to shared memory (PTX ISA,
+/// warp-level matrix store instruction `stmatrix`, sm_90): register j of lane l
+/// holds row l / 4, columns 2 (l % 4) and 2 (l % 4) + 1 of matrix j; lanes 8 j
+/// .. 8 j + 7 give the addresses of matrix j's rows. That is the wgmma
+/// accumulator's layout, so one instruction writes what four 4-byte stores
+/// would.
+__device__ __forceinline__ void
+stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3) {
+#if TAWA_DEVICE_PASS
+  asm volatile(
+      "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::
+          "r"(addr),
+      "r"(r0), "r"(r1), "r"(r2), "r"(r3)
+      : "memory");
+#endif
+}
+
+template <class U>
+__device__ __forceinline__ uint32_t pack2(float v0, float v1) {
+  uint32_t packed = 0;
+#if TAWA_DEVICE_PASS
+  if constexpr (std::is_same_v<U, __nv_bfloat16>) {
+    __nv_bfloat162 p = __floats2bfloat162_rn(v0, v1);
+    packed = *reinterpret_cast<uint32_t *>(&p);
+  } else {
+    __half2 p = __floats2half2_rn(v0, v1);
+    packed = *reinterpret_cast<uint32_t *>(&p);
+  }
+#endif
+  return packed;
+}
 
 /// Writes column chunk `Chunk` (128 bytes per row) of the accumulator,
 /// converted to U, into the 128-byte swizzled staging buffer at shared
-/// address `buf`.
+/// address `buf`. 16-bit outputs go through stmatrix: register pair p of the
+/// fragment (registers 2p, 2p + 1) is the 8 x 8 block of rows 8 (p % 2) of
+/// the warp's 16 and columns 8 (p / 2); four blocks per instruction.
 template <int Chunk, class U, int MTiles, int N>
 __device__ __forceinline__ void
 stage_chunk(uint32_t buf, const WgmmaAccumulator<MTiles, N> &acc, bool zero) {
   constexpr int kCols = 128 / sizeof(U);
   const int t = warpgroup_thread();
-  const int warp_row = 16 * (t / 32) + (t % 32) / 4;
+  if constexpr (sizeof(U) == 2) {
+    // Lane l addresses row l % 8 of block l / 8 of each group of four.
+    const int lane = t % 32, block = lane / 8, r = lane % 8;
 #pragma unroll
-  for (int mt = 0; mt < MTiles; ++mt)
+    for (int mt = 0; mt < MTiles; ++mt)
 #pragma unroll
-    for (int i = Chunk * kCols / 2; i < (Chunk + 1) * kCols / 2; i += 2) {
-      const int row = 64 * mt + warp_row + 8 * ((i / 2) % 2);
-      const int byte = (8 * (i / 4) + 2 * (t % 4) - Chunk * kCols) * sizeof(U);
-      const uint32_t out =
-          buf + row * 128 + (((byte / 16) ^ (row % 8)) * 16) + byte % 16;
-      const float v0 = zero ? 0.0f : acc.d[mt][i];
-      const float v1 = zero ? 0.0f : acc.d[mt][i + 1];
+      for (int p = Chunk * kCols / 4; p < (Chunk + 1) * kCols / 4; p += 4) {
+        const int bp = p + block; // this lane's block (register pair)
+        const int row = 64 * mt + 16 * (t / 32) + 8 * (bp % 2) + r;
+        const int col16 = bp / 2 - Chunk * (kCols / 8); // 16-byte column
+        const uint32_t out = buf + row * 128 + ((col16 ^ r) * 16);
+        uint32_t v[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          v[j] = zero ? 0u
+                      : pack2<U>(acc.d[mt][2 * (p + j)],
+                                 acc.d[mt][2 * (p + j) + 1]);
+        stmatrix_x4(out, v[0], v[1], v[2], v[3]);
+      }
+  } else {
+    const int warp_row = 16 * (t / 32) + (t % 32) / 4;
+#pragma unroll
+    for (int mt = 0; mt < MTiles; ++mt)
+#pragma unroll
+      for (int i = Chunk * kCols / 2; i < (Chunk + 1) * kCols / 2; i += 2) {
+        const int row = 64 * mt + warp_row + 8 * ((i / 2) % 2);
+        const int byte =
+            (8 * (i / 4) + 2 * (t % 4) - Chunk * kCols) * sizeof(U);
+        const uint32_t out =
+            buf + row * 128 + (((byte / 16) ^ (row % 8)) * 16) + byte % 16;
+        const float v0 = zero ? 0.0f : acc.d[mt][i];
+        const float v1 = zero ? 0.0f : acc.d[mt][i + 1];
 #if TAWA_DEVICE_PASS
-      if constexpr (sizeof(U) == 2) {
-        uint32_t packed;
-        if constexpr (std::is_same_v<U, __nv_bfloat16>) {
-          __nv_bfloat162 p = __floats2bfloat162_rn(v0, v1);
-          packed = *reinterpret_cast<uint32_t *>(&p);
-        } else {
-          __half2 p = __floats2half2_rn(v0, v1);
-          packed = *reinterpret_cast<uint32_t *>(&p);
-        }
-        asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(out), "r"(packed));
-      } else {
         asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(out), "f"(v0),
                      "f"(v1));
-      }
 #endif
-    }
+      }
+  }
+}
+
+/// Bulk groups committed after the store that last read the buffer of chunk
+/// `Chunk`, when each chunk is its own group and chunk c of every tile uses
+/// buffer c % Buffers: chunk c - Buffers of this tile, or for the first
+/// chunks, the last chunk on that buffer in the previous tile.
+template <int Chunk, int Chunks, int Buffers>
+__host__ __device__ constexpr int stores_since_buffer_use() {
+  if (Chunk >= Buffers)
+    return Buffers - 1;
+  const int last = Chunk + Buffers * ((Chunks - 1 - Chunk) / Buffers);
+  return (Chunks - 1 - last) + Chunk;
 }
 
 /// Stages column chunk `Chunk` of `Chunks` and issues its TMA store.
-template <bool Batched, int Chunk, int Chunks, class U, int MTiles, int N>
+template <bool Batched, int Chunk, int Chunks, class U, int MTiles, int N,
+          int Buffers>
 __device__ __forceinline__ void
 store_chunk_tma(const CUtensorMap *map,
-                EpilogueStaging<U, 64 * MTiles> &staging, int row0, int col0,
-                int batch, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
-                int barrier) {
-  constexpr int kCols = EpilogueStaging<U, 64 * MTiles>::kCols;
+                EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
+                int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc,
+                bool zero, int barrier) {
+  constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
   const bool elected = warpgroup_thread() == 0;
-  const U *buf = staging.buffer[Chunk % 2];
-  // The buffer was last read by the store two chunks ago: in this tile, or,
-  // for the first chunks, in the previous tile. With an odd number of chunks
-  // per tile the previous tile's last store used buffer 0, so chunk 0 waits
-  // for every store (issued a whole main loop ago, it is done by now).
-  if (elected) {
-    if constexpr (Chunk == 0 && Chunks % 2 == 1)
-      tma_store_wait_read<0>();
-    else
-      tma_store_wait_read<1>();
-  }
+  const U *buf = staging.buffer[Chunk % Buffers];
+  // Wait until the store that last read this buffer is done with it.
+  if (elected)
+    tma_store_wait_read<stores_since_buffer_use<Chunk, Chunks, Buffers>()>();
   named_barrier_sync(barrier, kWarpgroupThreads);
   stage_chunk<Chunk, U>(smem_addr(buf), acc, zero);
   fence_proxy_async_shared();
@@ -156,31 +208,50 @@ store_chunk_tma(const CUtensorMap *map,
   }
 }
 
-template <bool Batched, class U, int MTiles, int N, int... Chunks>
-__device__ __forceinline__ void
-store_chunks_tma(const CUtensorMap *map,
-                 EpilogueStaging<U, 64 * MTiles> &staging, int row0, int col0,
-                 int batch, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
-                 int barrier, std::integer_sequence<int, Chunks...>) {
-  (store_chunk_tma<Batched, Chunks, sizeof...(Chunks)>(
-       map, staging, row0, col0, batch, acc, zero, barrier),
-   ...);
+template <bool Batched, class U, int MTiles, int N, int Buffers, int... Chunks>
+__device__ __forceinline__ void store_chunks_tma(
+    const CUtensorMap *map, EpilogueStaging<U, 64 * MTiles, Buffers> &staging,
+    int row0, int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc,
+    bool zero, int barrier, std::integer_sequence<int, Chunks...>) {
+  constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
+  if constexpr (Buffers >= static_cast<int>(sizeof...(Chunks))) {
+    // A buffer per chunk: the previous tile's stores were issued a whole main
+    // loop ago, so one wait and two barriers cover the tile.
+    const bool elected = warpgroup_thread() == 0;
+    if (elected)
+      tma_store_wait_read<0>();
+    named_barrier_sync(barrier, kWarpgroupThreads);
+    (stage_chunk<Chunks, U>(smem_addr(staging.buffer[Chunks]), acc, zero), ...);
+    fence_proxy_async_shared();
+    named_barrier_sync(barrier, kWarpgroupThreads);
+    if (elected) {
+      (tma_store<Batched>(map, staging.buffer[Chunks], col0 + Chunks * kCols,
+                          row0, batch),
+       ...);
+      tma_store_commit();
+    }
+  } else {
+    (store_chunk_tma<Batched, Chunks, sizeof...(Chunks)>(
+         map, staging, row0, col0, batch, acc, zero, barrier),
+     ...);
+  }
 }
 
 /// Writes a consumer warpgroup's accumulator, converted to U, to the
 /// (64*MTiles) x N window at (row0, col0) [of matrix `batch`] of the tensor
 /// behind `map`, through shared memory and TMA stores: N / (128 / sizeof(U))
-/// column chunks, alternating between the two staging buffers. The TMA store
-/// skips the elements outside the tensor (ragged edges). `zero` writes zeros
-/// (a tile whose K loop ran no step). Uses named barrier `barrier` among the
-/// warpgroup's 128 threads. Thread 0 of the warpgroup issues the stores; it
-/// must call tma_store_wait_all() before the kernel ends.
-template <bool Batched, class U, int MTiles, int N>
+/// column chunks, over the staging buffers in turn (with a buffer per chunk,
+/// all at once). The TMA store skips the elements outside the tensor (ragged
+/// edges). `zero` writes zeros (a tile whose K loop ran no step). Uses named
+/// barrier `barrier` among the warpgroup's 128 threads. Thread 0 of the
+/// warpgroup issues the stores; it must call tma_store_wait_all() before the
+/// kernel ends.
+template <bool Batched, class U, int MTiles, int N, int Buffers>
 __device__ __forceinline__ void store_accumulator_tma(
-    const CUtensorMap *map, EpilogueStaging<U, 64 * MTiles> &staging, int row0,
-    int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
-    int barrier) {
-  constexpr int kCols = EpilogueStaging<U, 64 * MTiles>::kCols;
+    const CUtensorMap *map, EpilogueStaging<U, 64 * MTiles, Buffers> &staging,
+    int row0, int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc,
+    bool zero, int barrier) {
+  constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
   static_assert(N % kCols == 0, "whole 128-byte column chunks");
   store_chunks_tma<Batched>(map, staging, row0, col0, batch, acc, zero, barrier,
                             std::make_integer_sequence<int, N / kCols>{});
