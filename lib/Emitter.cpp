@@ -332,8 +332,9 @@ void KernelEmitter::storage() {
   W.line(formatv("{0} {1}[{2}];", Slot, R.Name, Plan.Stages).str());
   W.line(formatv("tawa::rt::Aref<{0}> {1}_aref;", Plan.Stages, R.Name).str());
   if (Plan.TmaStore)
-    W.line(formatv("tawa::rt::EpilogueStaging<{0}, {1}> epilogue[{2}];",
-                   cxxElement(P.Store.Elem), 64 * Plan.MTiles, Plan.Consumers)
+    W.line(formatv("tawa::rt::EpilogueStaging<{0}, {1}, {2}> epilogue[{3}];",
+                   cxxElement(P.Store.Elem), 64 * Plan.MTiles,
+                   Plan.StagingBuffers, Plan.Consumers)
                .str());
   W.close(";");
   W.line();

@@ -118,9 +118,11 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
     return;
   }
   X.choice("roles",
-           "producer warpgroup 0 (TMA loads), consumer warpgroups 1-" +
-               llvm::Twine(Plan->Consumers) + " (wgmma, " +
-               llvm::Twine(64 * Plan->MTiles) + " rows each), " +
+           "producer warpgroup 0 (TMA loads), " +
+               (Plan->Consumers == 1
+                    ? llvm::Twine("consumer warpgroup 1")
+                    : "consumer warpgroups 1-" + llvm::Twine(Plan->Consumers)) +
+               " (wgmma, " + llvm::Twine(64 * Plan->MTiles) + " rows each), " +
                llvm::Twine(Plan->Threads) + " threads",
            &Pragma.Consumers,
            ("consumers(" + llvm::Twine(Plan->Consumers) + ")").str(),

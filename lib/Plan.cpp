@@ -100,8 +100,9 @@ static void checkKWalk(const TileProgram &P, const TileLoad &A,
   } else if (auto *BO = dyn_cast<BinaryOperator>(Inc->IgnoreParens());
              BO && BO->getOpcode() == BO_Assign) {
     auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
-    auto *Self = Sum ? dyn_cast<DeclRefExpr>(Sum->getLHS()->IgnoreParenImpCasts())
-                     : nullptr;
+    auto *Self =
+        Sum ? dyn_cast<DeclRefExpr>(Sum->getLHS()->IgnoreParenImpCasts())
+            : nullptr;
     auto *Target = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
     if (Sum && Sum->getOpcode() == BO_Add && Self && Target &&
         Self->getDecl() == Target->getDecl()) {
@@ -109,7 +110,8 @@ static void checkKWalk(const TileProgram &P, const TileLoad &A,
       Step = Sum->getRHS()->getIntegerConstantExpr(Ctx);
     }
   }
-  auto *VarRef = Var ? dyn_cast<DeclRefExpr>(Var->IgnoreParenImpCasts()) : nullptr;
+  auto *VarRef =
+      Var ? dyn_cast<DeclRefExpr>(Var->IgnoreParenImpCasts()) : nullptr;
   if (!VarRef || VarRef->getDecl() != Col->getDecl() || !Step ||
       Step->getExtValue() == BK)
     return;
@@ -136,13 +138,18 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
                       " bytes with the epilogue staging (" + Twine(Fit) +
                       "), capped at " + Twine(kDefaultMaxStages));
   if (!P.Pragma.Regs)
-    Add("registers", "128 x " + Twine(Plan.Regs.Producer) + " + " +
-                         Twine(128 * Plan.Consumers) + " x " +
-                         Twine(Plan.Regs.Consumer) + " = " +
-                         Twine(128 * Plan.Regs.Producer +
-                               128 * Plan.Consumers * Plan.Regs.Consumer) +
-                         " of 65536 registers: the producer keeps the least "
-                         "it needs, the consumers the rest");
+    Add("registers",
+        "128 x " + Twine(Plan.Regs.Producer) + " + " +
+            Twine(128 * Plan.Consumers) + " x " + Twine(Plan.Regs.Consumer) +
+            " = " +
+            Twine(128 * Plan.Regs.Producer +
+                  128 * Plan.Consumers * Plan.Regs.Consumer) +
+            " of 65536 registers: the producer keeps the least it needs, the "
+            "consumers the rest (" +
+            Twine(Plan.AccRegisters) + " accumulator registers + " +
+            Twine(kConsumerOverheadRegisters) +
+            " for addresses and loop state" +
+            (Plan.Regs.Consumer == 240 ? Twine(" exceed 232") : Twine()) + ")");
   Add("shared memory",
       Twine(Plan.Stages) + " x " + Twine(Plan.StageBytes) +
           " bytes of slots + " + Twine(Plan.StagingBytes) +
@@ -167,10 +174,20 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
                ? "cluster clause"
                : "default: cluster(2) with a multicast B measured no faster "
                  "on an H200 (results/README.md)"));
+  const int Chunks = Plan.StoreChunkCols ? Plan.BN / Plan.StoreChunkCols : 0;
   Add("epilogue", Plan.TmaStore
-                      ? "TMA stores through two " + Twine(64 * Plan.MTiles) +
-                            " x " + Twine(Plan.StoreChunkCols) +
-                            " staging buffers per consumer warpgroup"
+                      ? "TMA stores through " + Twine(Plan.StagingBuffers) +
+                            " " + Twine(64 * Plan.MTiles) + " x " +
+                            Twine(Plan.StoreChunkCols) +
+                            " staging buffers per consumer warpgroup (" +
+                            (Plan.StagingBuffers >= Chunks
+                                 ? Twine("one per column chunk: the tile is "
+                                         "staged at once")
+                                 : Twine(Chunks) +
+                                       " column chunks in turn; a buffer per "
+                                       "chunk would not fit beside " +
+                                       Twine(Plan.Stages) + " stages") +
+                            ")"
                       : "direct stores from registers: " + Twine(Plan.BN) +
                             " columns do not split into 128-byte chunks of " +
                             Twine(Plan.StoreChunkCols));
@@ -252,9 +269,17 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   Plan.AccRegisters = Plan.MTiles * Plan.BN / 2;
 
   // Registers: the split must fit the SM's register file.
-  Plan.Regs = P.Pragma.Regs ? *P.Pragma.Regs
-                            : (Plan.Consumers == 3 ? RegisterSplit{24, 160}
-                                                   : RegisterSplit{40, 232});
+  // By default the producer keeps 40 registers and the consumers 232, or 24
+  // and 240 where the accumulators need more than 232 - the overhead; three
+  // consumers leave 160 each (24 + 3 x 160 = 504 registers per thread slot).
+  if (P.Pragma.Regs)
+    Plan.Regs = *P.Pragma.Regs;
+  else if (Plan.Consumers == 3)
+    Plan.Regs = RegisterSplit{24, 160};
+  else if (Plan.AccRegisters + kConsumerOverheadRegisters > 232)
+    Plan.Regs = RegisterSplit{24, 240};
+  else
+    Plan.Regs = RegisterSplit{40, 232};
   SourceLocation RegsLoc =
       P.Pragma.Regs.Loc.isValid() ? P.Pragma.Regs.Loc : P.Pragma.Loc;
   unsigned Total =
@@ -284,15 +309,22 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     return std::nullopt;
   }
 
-  // Epilogue: TMA stores through two 128-byte-wide staging buffers per
-  // consumer where the tile splits into whole 128-byte column chunks.
+  // Epilogue: TMA stores through 128-byte-wide staging buffers where the
+  // tile splits into whole 128-byte column chunks.
   const unsigned OutBytes = elementBytes(P.Store.Elem);
   Plan.StoreChunkCols = 128 / OutBytes;
   Plan.TmaStore = Plan.BN % Plan.StoreChunkCols == 0;
-  if (Plan.TmaStore)
-    Plan.StagingBytes = Plan.Consumers * 2 * 64 * Plan.MTiles * 128;
+  const int Chunks = Plan.TmaStore ? Plan.BN / Plan.StoreChunkCols : 0;
+  auto staging = [&](int Buffers) {
+    return unsigned(Plan.Consumers * Buffers * 64 * Plan.MTiles * 128);
+  };
+  if (Plan.TmaStore) {
+    Plan.StagingBuffers = std::min(Chunks, 2);
+    Plan.StagingBytes = staging(Plan.StagingBuffers);
+  }
 
-  // Stages: from the clause, else as many as the shared-memory budget allows.
+  // Stages: from the clause, else as many as the shared-memory budget allows
+  // beside the least staging (the ring comes first).
   Plan.StageBytes = 0;
   for (const Aref &R : G.Arefs)
     Plan.StageBytes += R.BytesPerSlot;
@@ -302,6 +334,15 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     ++Fit;
   Plan.Stages =
       P.Pragma.Stages ? *P.Pragma.Stages : std::min(Fit, kDefaultMaxStages);
+  // A staging buffer per chunk where it still fits: the epilogue then waits
+  // for no store of its own tile and meets its warpgroup twice, not twice per
+  // chunk.
+  if (Plan.TmaStore && Chunks > Plan.StagingBuffers &&
+      sharedBytes(Plan.Stages, Plan.StageBytes, staging(Chunks)) <=
+          hopper::kSharedMemoryBytes) {
+    Plan.StagingBuffers = Chunks;
+    Plan.StagingBytes = staging(Chunks);
+  }
   Plan.SharedBytes =
       sharedBytes(Plan.Stages, Plan.StageBytes, Plan.StagingBytes);
   if (Plan.SharedBytes > hopper::kSharedMemoryBytes || Plan.Stages < 1) {

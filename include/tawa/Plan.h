@@ -45,6 +45,10 @@ struct PipelinePlan {
   /// registers); chunks of StoreChunkCols columns (128 bytes per row).
   bool TmaStore = false;
   int StoreChunkCols = 0;
+  /// Staging buffers per consumer warpgroup, each 64 * MTiles rows x 128
+  /// bytes: one per chunk of the tile where that fits beside the ring (the
+  /// tile is staged at once), else two used in turn.
+  int StagingBuffers = 0;
   unsigned StagingBytes = 0;   ///< shared memory of the epilogue staging
   RasterOrder Raster{true, 8}; ///< order of the tile walk
   /// Why each choice was made, as (choice, reason) in the order decided,

@@ -36,7 +36,7 @@ __global__ void batched(In A, In B, tawa::Matrix<float> C) {
   tawa::store(C.batch(z), blockIdx.y * 128, blockIdx.x * 128, acc);
 }
 
-// CHECK:   tawa::rt::EpilogueStaging<float, 64> epilogue[2];
+// CHECK:   tawa::rt::EpilogueStaging<float, 64, 2> epilogue[2];
 // CHECK:         const int z = tile.z;
 // CHECK:           tawa::rt::tma_load_3d(slot.a, &A_tensor_map,
 // CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0,

@@ -39,7 +39,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:   };
 // CHECK-NEXT:   a_b_slot a_b[4];
 // CHECK-NEXT:   tawa::rt::Aref<4> a_b_aref;
-// CHECK-NEXT:   tawa::rt::EpilogueStaging<__nv_bfloat16, 64> epilogue[2];
+// CHECK-NEXT:   tawa::rt::EpilogueStaging<__nv_bfloat16, 64, 2> epilogue[2];
 // CHECK-NEXT: };
 // CHECK: __global__ void __launch_bounds__(384, 1)
 // CHECK-NEXT:     gemm_nt(tawa::Matrix<const __nv_bfloat16> A,

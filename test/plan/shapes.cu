@@ -63,7 +63,7 @@ __global__ void split(In A, In B, Out C) {
 }
 
 __global__ void one_consumer(In A, In B, Out C) {
-  // CHECK: shapes.cu:[[@LINE+1]]:38: warning: each consumer warpgroup would hold 128 x 256 accumulators, 256 registers per thread, leaving fewer than 64 of its 232; ptxas would serialize wgmma (C7511) or spill. Use more consumers, a smaller tile, or a larger regs(P, C) [tawa-shape]
+  // CHECK: shapes.cu:[[@LINE+1]]:38: warning: each consumer warpgroup would hold 128 x 256 accumulators, 256 registers per thread, leaving fewer than 64 of its 240; ptxas would serialize wgmma (C7511) or spill. Use more consumers, a smaller tile, or a larger regs(P, C) [tawa-shape]
   tawa::Accumulator<float, 128, 256> acc;
 #pragma tawa tile consumers(1)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
