@@ -15,6 +15,33 @@
 
 namespace tawa::rt {
 
+/// Division of 0 <= n < 2^31 by a divisor fixed before the launch, as one
+/// multiply and a shift: with l = ceil(log2 d) and m = ceil(2^(31+l) / d),
+/// floor(n / d) = floor(n m / 2^(31+l)) (Granlund and Montgomery, "Division by
+/// invariant integers using multiplication", PLDI 1994, theorem 4.2 with
+/// N = 31); m < 2^32. A hardware-free integer division costs some twenty
+/// instructions, and the tile walk divides on every tile.
+struct FastDivisor {
+  uint32_t d = 1;
+  uint32_t mul = 1u << 31;
+  uint32_t shift = 31;
+
+  FastDivisor() = default;
+  /// `divisor` >= 1.
+  __host__ __device__ explicit FastDivisor(uint32_t divisor) : d(divisor) {
+    uint32_t l = 0;
+    while ((uint64_t{1} << l) < divisor)
+      ++l;
+    mul = static_cast<uint32_t>(((uint64_t{1} << (31 + l)) + divisor - 1) /
+                                divisor);
+    shift = 31 + l;
+  }
+  /// floor(n / d) for 0 <= n < 2^31.
+  __host__ __device__ uint32_t div(uint32_t n) const {
+    return static_cast<uint32_t>((static_cast<uint64_t>(n) * mul) >> shift);
+  }
+};
+
 struct TileSchedule {
   dim3 tiles;    ///< the original launch grid, one tile per original block
   int group = 1; ///< tiles per raster group, >= 1
@@ -25,11 +52,25 @@ struct TileSchedule {
   /// zeros and their stores write nothing).
   int cluster = 1;
 
-  /// Units (tiles, or groups of `cluster` tiles) in the walk.
-  __host__ __device__ int count() const {
-    return static_cast<int>(tiles.x * ((tiles.y + cluster - 1) / cluster) *
-                            tiles.z);
+  /// Computes the walk's divisors (on the host, before the launch).
+  /// `tiles.x * tiles.y * tiles.z` < 2^31.
+  __host__ __device__ TileSchedule(dim3 tiles, int group, bool along_y,
+                                   int cluster = 1)
+      : tiles(tiles), group(group), along_y(along_y), cluster(cluster) {
+    const uint32_t X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;
+    rows = along_y ? Y : X;
+    cols = along_y ? X : Y;
+    units = X * Y * tiles.z;
+    plane = FastDivisor(X * Y);
+    band = FastDivisor(group * cols);
+    in_group = FastDivisor(group);
+    // The last band holds the rows left over when `group` does not divide
+    // them.
+    in_last = FastDivisor(rows % group ? rows % group : group);
   }
+
+  /// Units (tiles, or groups of `cluster` tiles) in the walk.
+  __host__ __device__ int count() const { return static_cast<int>(units); }
 
   /// The coordinates of the tile of cluster rank `rank` in the t-th unit of
   /// the walk, 0 <= t < count().
@@ -39,15 +80,17 @@ struct TileSchedule {
   }
 
 private:
+  uint32_t rows = 0, cols = 0, units = 0;
+  FastDivisor plane, band, in_group, in_last;
+
   __host__ __device__ uint3 unit(int t) const {
-    const int X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;
-    const int z = t / (X * Y), r = t % (X * Y);
-    // Along y: groups of `group` rows; in a group, y varies fastest.
-    const int rows = along_y ? Y : X, cols = along_y ? X : Y;
-    const int g = r / (group * cols), first = g * group;
-    const int height = rows - first < group ? rows - first : group;
-    const int in = r - g * group * cols;
-    const int a = first + in % height, b = in / height;
+    const uint32_t z = plane.div(t), r = t - z * plane.d;
+    // Bands of `group` rows (of tiles along y, else columns); in a band the
+    // row varies fastest.
+    const uint32_t g = band.div(r), first = g * group;
+    const uint32_t in = r - g * band.d;
+    const FastDivisor &height = first + group > rows ? in_last : in_group;
+    const uint32_t b = height.div(in), a = first + (in - b * height.d);
     return along_y ? make_uint3(b, a, z) : make_uint3(a, b, z);
   }
 };

@@ -1,0 +1,96 @@
+// Host checks of the tile walk (tawa/runtime/schedule.cuh): FastDivisor
+// against the division operator, and TileSchedule against the grouped
+// raster order written with plain divisions, covering every tile once.
+// Prints the number of cases; exits 1 at the first mismatch.
+#include <tawa/runtime/schedule.cuh>
+
+#include <cstdio>
+#include <vector>
+
+using tawa::rt::FastDivisor;
+using tawa::rt::TileSchedule;
+
+static int fail(const char *what, long a, long b, long c, long d) {
+  std::printf("MISMATCH %s: %ld %ld -> %ld, want %ld\n", what, a, b, c, d);
+  return 1;
+}
+
+// The walk of schedule.cuh spelled with / and %: unit t of a grid of X x Y
+// units (Y counted in clusters) and Z planes.
+static uint3 reference(uint32_t X, uint32_t Y, int group, bool along_y,
+                       uint32_t t) {
+  const uint32_t z = t / (X * Y), r = t % (X * Y);
+  const uint32_t rows = along_y ? Y : X, cols = along_y ? X : Y;
+  const uint32_t g = r / (group * cols), first = g * group;
+  const uint32_t height = rows - first < uint32_t(group) ? rows - first : group;
+  const uint32_t in = r - g * group * cols;
+  const uint32_t a = first + in % height, b = in / height;
+  return along_y ? make_uint3(b, a, z) : make_uint3(a, b, z);
+}
+
+int main() {
+  long cases = 0;
+  std::vector<uint32_t> divisors;
+  for (uint32_t d = 1; d <= 2048; ++d)
+    divisors.push_back(d);
+  for (int k = 11; k <= 30; ++k)
+    for (long delta : {-1L, 0L, 1L, 12345L})
+      divisors.push_back(static_cast<uint32_t>((1L << k) + delta));
+  divisors.push_back(0x7fffffffu);
+  uint64_t seed = 0x9e3779b97f4a7c15ull;
+  auto next = [&] {
+    seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+    return static_cast<uint32_t>(seed & 0x7fffffffu);
+  };
+  for (uint32_t d : divisors) {
+    const FastDivisor f(d);
+    std::vector<uint32_t> ns = {0,     1,         d - 1,       d,
+                                d + 1, 2 * d - 1, 0x7fffffffu, 0x7ffffffeu};
+    for (int i = 0; i < 64; ++i)
+      ns.push_back(next());
+    for (int i = 0; i < 16; ++i) {
+      const uint32_t q = next() / d;
+      ns.push_back(q * d), ns.push_back(q * d + d - 1);
+    }
+    for (uint32_t n : ns) {
+      if (n > 0x7fffffffu)
+        continue;
+      ++cases;
+      if (f.div(n) != n / d)
+        return fail("FastDivisor", n, d, f.div(n), n / d);
+    }
+  }
+
+  const dim3 grids[] = {{1, 1, 1},  {32, 64, 1}, {24, 48, 1}, {7, 13, 1},
+                        {13, 7, 3}, {128, 1, 1}, {1, 129, 2}, {16, 16, 8},
+                        {5, 9, 4},  {64, 33, 1}};
+  for (dim3 grid : grids)
+    for (int group : {1, 3, 4, 8, 16, 200})
+      for (bool along_y : {true, false})
+        for (int cluster : {1, 2}) {
+          const TileSchedule s(grid, group, along_y, cluster);
+          const uint32_t Y = (grid.y + cluster - 1) / cluster;
+          if (s.count() != static_cast<int>(grid.x * Y * grid.z))
+            return fail("count", grid.x, grid.y, s.count(), grid.x * Y);
+          std::vector<int> seen(grid.x * Y * cluster * grid.z, 0);
+          for (int t = 0; t < s.count(); ++t) {
+            const uint3 want = reference(grid.x, Y, group, along_y, t);
+            for (int rank = 0; rank < cluster; ++rank) {
+              const uint3 got = s.tile(t, rank);
+              ++cases;
+              if (got.x != want.x || got.y != want.y * cluster + rank ||
+                  got.z != want.z)
+                return fail("tile", t, rank, got.x * 100000 + got.y,
+                            want.x * 100000 + want.y * cluster + rank);
+              if (got.x >= grid.x || got.y >= Y * cluster || got.z >= grid.z)
+                return fail("tile out of the grid", t, rank, got.x, got.y);
+              ++seen[(got.z * Y * cluster + got.y) * grid.x + got.x];
+            }
+          }
+          for (int n : seen)
+            if (n != 1)
+              return fail("tile visits", grid.x, grid.y, n, 1);
+        }
+  std::printf("schedule: %ld cases ok\n", cases);
+  return 0;
+}
