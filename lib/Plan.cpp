@@ -183,8 +183,9 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
                             (Plan.StagingBuffers >= Chunks
                                  ? Twine("one per column chunk: the tile is "
                                          "staged at once")
-                                 : Twine(Chunks) +
-                                       " column chunks in turn; a buffer per "
+                                 : Twine(Chunks) + " column chunks, " +
+                                       Twine(Plan.StagingBuffers) +
+                                       " at a time; a buffer per "
                                        "chunk would not fit beside " +
                                        Twine(Plan.Stages) + " stages") +
                             ")"

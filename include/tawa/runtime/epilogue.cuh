@@ -172,80 +172,57 @@ stage_chunk(uint32_t buf, const WgmmaAccumulator<MTiles, N> &acc, bool zero) {
   }
 }
 
-/// Bulk groups committed after the store that last read the buffer of chunk
-/// `Chunk`, when each chunk is its own group and chunk c of every tile uses
-/// buffer c % Buffers: chunk c - Buffers of this tile, or for the first
-/// chunks, the last chunk on that buffer in the previous tile.
-template <int Chunk, int Chunks, int Buffers>
-__host__ __device__ constexpr int stores_since_buffer_use() {
-  if (Chunk >= Buffers)
-    return Buffers - 1;
-  const int last = Chunk + Buffers * ((Chunks - 1 - Chunk) / Buffers);
-  return (Chunks - 1 - last) + Chunk;
-}
-
-/// Stages column chunk `Chunk` of `Chunks` and issues its TMA store.
-template <bool Batched, int Chunk, int Chunks, class U, int MTiles, int N,
-          int Buffers>
+/// Stages column chunks First + I of the accumulator into staging buffers I
+/// and issues their TMA stores as one bulk group. Thread 0 first waits until
+/// the earlier stores have read the buffers: those of the previous batch, or
+/// of the previous tile (issued a whole main loop ago).
+template <bool Batched, int First, class U, int MTiles, int N, int Buffers,
+          int... I>
 __device__ __forceinline__ void
-store_chunk_tma(const CUtensorMap *map,
+store_batch_tma(const CUtensorMap *map,
                 EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
                 int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc,
-                bool zero, int barrier) {
+                bool zero, int barrier, std::integer_sequence<int, I...>) {
   constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
   const bool elected = warpgroup_thread() == 0;
-  const U *buf = staging.buffer[Chunk % Buffers];
-  // Wait until the store that last read this buffer is done with it.
   if (elected)
-    tma_store_wait_read<stores_since_buffer_use<Chunk, Chunks, Buffers>()>();
+    tma_store_wait_read<0>();
   named_barrier_sync(barrier, kWarpgroupThreads);
-  stage_chunk<Chunk, U>(smem_addr(buf), acc, zero);
+  (stage_chunk<First + I, U>(smem_addr(staging.buffer[I]), acc, zero), ...);
   fence_proxy_async_shared();
   named_barrier_sync(barrier, kWarpgroupThreads);
   if (elected) {
-    tma_store<Batched>(map, buf, col0 + Chunk * kCols, row0, batch);
+    (tma_store<Batched>(map, staging.buffer[I], col0 + (First + I) * kCols,
+                        row0, batch),
+     ...);
     tma_store_commit();
   }
 }
 
-template <bool Batched, class U, int MTiles, int N, int Buffers, int... Chunks>
-__device__ __forceinline__ void store_chunks_tma(
+/// The chunks in batches of `Buffers`, the last batch possibly shorter.
+template <bool Batched, int Chunks, class U, int MTiles, int N, int Buffers,
+          int... Batches>
+__device__ __forceinline__ void store_batches_tma(
     const CUtensorMap *map, EpilogueStaging<U, 64 * MTiles, Buffers> &staging,
     int row0, int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc,
-    bool zero, int barrier, std::integer_sequence<int, Chunks...>) {
-  constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
-  if constexpr (Buffers >= static_cast<int>(sizeof...(Chunks))) {
-    // A buffer per chunk: the previous tile's stores were issued a whole main
-    // loop ago, so one wait and two barriers cover the tile.
-    const bool elected = warpgroup_thread() == 0;
-    if (elected)
-      tma_store_wait_read<0>();
-    named_barrier_sync(barrier, kWarpgroupThreads);
-    (stage_chunk<Chunks, U>(smem_addr(staging.buffer[Chunks]), acc, zero), ...);
-    fence_proxy_async_shared();
-    named_barrier_sync(barrier, kWarpgroupThreads);
-    if (elected) {
-      (tma_store<Batched>(map, staging.buffer[Chunks], col0 + Chunks * kCols,
-                          row0, batch),
-       ...);
-      tma_store_commit();
-    }
-  } else {
-    (store_chunk_tma<Batched, Chunks, sizeof...(Chunks)>(
-         map, staging, row0, col0, batch, acc, zero, barrier),
-     ...);
-  }
+    bool zero, int barrier, std::integer_sequence<int, Batches...>) {
+  (store_batch_tma<Batched, Batches * Buffers>(
+       map, staging, row0, col0, batch, acc, zero, barrier,
+       std::make_integer_sequence<int, (Chunks - Batches * Buffers < Buffers
+                                            ? Chunks - Batches * Buffers
+                                            : Buffers)>{}),
+   ...);
 }
 
 /// Writes a consumer warpgroup's accumulator, converted to U, to the
 /// (64*MTiles) x N window at (row0, col0) [of matrix `batch`] of the tensor
 /// behind `map`, through shared memory and TMA stores: N / (128 / sizeof(U))
-/// column chunks, over the staging buffers in turn (with a buffer per chunk,
-/// all at once). The TMA store skips the elements outside the tensor (ragged
-/// edges). `zero` writes zeros (a tile whose K loop ran no step). Uses named
-/// barrier `barrier` among the warpgroup's 128 threads. Thread 0 of the
-/// warpgroup issues the stores; it must call tma_store_wait_all() before the
-/// kernel ends.
+/// column chunks, staged `Buffers` at a time (the whole tile at once with a
+/// buffer per chunk), each batch between two named barriers. The TMA store
+/// skips the elements outside the tensor (ragged edges). `zero` writes zeros
+/// (a tile whose K loop ran no step). Uses named barrier `barrier` among the
+/// warpgroup's 128 threads. Thread 0 of the warpgroup issues the stores; it
+/// must call tma_store_wait_all() before the kernel ends.
 template <bool Batched, class U, int MTiles, int N, int Buffers>
 __device__ __forceinline__ void store_accumulator_tma(
     const CUtensorMap *map, EpilogueStaging<U, 64 * MTiles, Buffers> &staging,
@@ -253,8 +230,10 @@ __device__ __forceinline__ void store_accumulator_tma(
     bool zero, int barrier) {
   constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
   static_assert(N % kCols == 0, "whole 128-byte column chunks");
-  store_chunks_tma<Batched>(map, staging, row0, col0, batch, acc, zero, barrier,
-                            std::make_integer_sequence<int, N / kCols>{});
+  constexpr int kChunks = N / kCols;
+  store_batches_tma<Batched, kChunks>(
+      map, staging, row0, col0, batch, acc, zero, barrier,
+      std::make_integer_sequence<int, (kChunks + Buffers - 1) / Buffers>{});
 }
 
 } // namespace tawa::rt
