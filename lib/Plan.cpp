@@ -178,8 +178,9 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
   Add("epilogue", Plan.TmaStore
                       ? "TMA stores through " + Twine(Plan.StagingBuffers) +
                             " " + Twine(64 * Plan.MTiles) + " x " +
-                            Twine(Plan.StoreChunkCols) +
-                            " staging buffers per consumer warpgroup (" +
+                            Twine(Plan.StoreChunkCols) + " staging buffer" +
+                            (Plan.StagingBuffers == 1 ? "" : "s") +
+                            " per consumer warpgroup (" +
                             (Plan.StagingBuffers >= Chunks
                                  ? Twine("one per column chunk: the tile is "
                                          "staged at once")
@@ -325,7 +326,7 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   }
 
   // Stages: from the clause, else as many as the shared-memory budget allows
-  // beside the least staging (the ring comes first).
+  // beside two staging buffers.
   Plan.StageBytes = 0;
   for (const Aref &R : G.Arefs)
     Plan.StageBytes += R.BytesPerSlot;
@@ -335,14 +336,20 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     ++Fit;
   Plan.Stages =
       P.Pragma.Stages ? *P.Pragma.Stages : std::min(Fit, kDefaultMaxStages);
-  // A staging buffer per chunk where it still fits: the epilogue then waits
-  // for no store of its own tile and meets its warpgroup twice, not twice per
-  // chunk.
-  if (Plan.TmaStore && Chunks > Plan.StagingBuffers &&
-      sharedBytes(Plan.Stages, Plan.StageBytes, staging(Chunks)) <=
-          hopper::kSharedMemoryBytes) {
-    Plan.StagingBuffers = Chunks;
-    Plan.StagingBytes = staging(Chunks);
+  // Then the staging that fits beside the ring: one buffer where the clause's
+  // stages leave no room for two; a buffer per chunk where there is room (the
+  // epilogue stages as many chunks per wait and pair of barriers as it has
+  // buffers).
+  auto fits = [&](int Buffers) {
+    return sharedBytes(Plan.Stages, Plan.StageBytes, staging(Buffers)) <=
+           hopper::kSharedMemoryBytes;
+  };
+  if (Plan.TmaStore) {
+    if (!fits(Plan.StagingBuffers) && fits(1))
+      Plan.StagingBuffers = 1;
+    else if (Chunks > Plan.StagingBuffers && fits(Chunks))
+      Plan.StagingBuffers = Chunks;
+    Plan.StagingBytes = staging(Plan.StagingBuffers);
   }
   Plan.SharedBytes =
       sharedBytes(Plan.Stages, Plan.StageBytes, Plan.StagingBytes);
