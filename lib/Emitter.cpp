@@ -346,9 +346,13 @@ void KernelEmitter::kernelHead() {
                  "tile` at {1}:",
                  K, Where)
              .str());
-  W.line(formatv("/// warpgroup 0 produces aref `{0}` with TMA; warpgroups "
-                 "1-{1} consume it with",
-                 R.Name, Plan.Consumers)
+  W.line(formatv("/// warpgroup 0 produces aref `{0}` with TMA; {1} consume{2} "
+                 "it with",
+                 R.Name,
+                 Plan.Consumers == 1
+                     ? std::string("warpgroup 1")
+                     : formatv("warpgroups 1-{0}", Plan.Consumers).str(),
+                 Plan.Consumers == 1 ? "s" : "")
              .str());
   W.line(
       formatv(
