@@ -89,7 +89,7 @@ void printArefGraph(const TileProgram &P, const ArefGraph &G,
      << P.Acc.Cols << ", loop-carried, in consumer registers";
   if (Plan)
     OS << " (" << Plan->Consumers << " warpgroups x " << 64 * Plan->MTiles
-       << " rows)";
+       << " rows" << (Plan->PingPong ? ", alternate tiles" : "") << ")";
   OS << "\n";
   OS << "  epilogue: store " << P.Acc.Var << " -> " << P.Store.Matrix->getName()
      << "[" << elementName(P.Store.Elem) << "] at ("
@@ -162,14 +162,16 @@ void printArefGraphJson(const TileProgram &P, const ArefGraph &G,
                                 {"col0", text(P.Store.Col0, SM, LO)}}},
       {"plan", nullptr}};
   if (Plan)
-    Root["plan"] = json::Object{{"stages", Plan->Stages},
-                                {"consumers", Plan->Consumers},
-                                {"rows_per_consumer", 64 * Plan->MTiles},
-                                {"producer_registers", Plan->Regs.Producer},
-                                {"consumer_registers", Plan->Regs.Consumer},
-                                {"threads", Plan->Threads},
-                                {"stage_bytes", Plan->StageBytes},
-                                {"shared_bytes", Plan->SharedBytes}};
+    Root["plan"] =
+        json::Object{{"stages", Plan->Stages},
+                     {"consumers", Plan->Consumers},
+                     {"rows_per_consumer", 64 * Plan->MTiles},
+                     {"schedule", Plan->PingPong ? "pingpong" : "cooperative"},
+                     {"producer_registers", Plan->Regs.Producer},
+                     {"consumer_registers", Plan->Regs.Consumer},
+                     {"threads", Plan->Threads},
+                     {"stage_bytes", Plan->StageBytes},
+                     {"shared_bytes", Plan->SharedBytes}};
   OS << llvm::formatv("{0:2}", json::Value(std::move(Root)));
 }
 

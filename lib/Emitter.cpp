@@ -226,7 +226,7 @@ private:
   std::string coord(const Expr *E) const {
     return renameBuiltins(exprText(E, SM, LO), LO);
   }
-  void tileLoop(const char *Comment);
+  void tileLoop(const char *Comment, const char *Increment = "");
   void release(const char *Condition);
 
   const TileProgram &P;
@@ -277,14 +277,19 @@ KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
 }
 
 /// Opens the loop over the tiles of the walk and runs the prologue in it.
-void KernelEmitter::tileLoop(const char *Comment) {
-  W.line(Comment);
+/// `Increment` is added to the loop's increment expression.
+void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
+  if (Comment)
+    W.line(Comment);
   if (Clustered) {
     W.open("for (int t = blockIdx.x / kCluster; t < schedule.count(); t += "
            "gridDim.x / kCluster)");
     W.line("const uint3 tile = schedule.tile(t, rank);");
   } else {
-    W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
+    W.open(formatv("for (int t = blockIdx.x; t < schedule.count(); t += "
+                   "gridDim.x{0})",
+                   Increment)
+               .str());
     W.line("const uint3 tile = schedule.tile(t);");
   }
   if (!Prologue.empty())
@@ -354,11 +359,17 @@ void KernelEmitter::kernelHead() {
                      : formatv("warpgroups 1-{0}", Plan.Consumers).str(),
                  Plan.Consumers == 1 ? "s" : "")
              .str());
-  W.line(
-      formatv(
-          "/// wgmma m64n{0}k16, {1} rows of the {2} x {3} accumulator each.",
-          Plan.BN, 64 * Plan.MTiles, Plan.BM, Plan.BN)
-          .str());
+  if (Plan.PingPong)
+    W.line(formatv("/// wgmma m64n{0}k16 in turns, each the whole {1} x {0} "
+                   "accumulator of alternate tiles.",
+                   Plan.BN, Plan.BM)
+               .str());
+  else
+    W.line(
+        formatv(
+            "/// wgmma m64n{0}k16, {1} rows of the {2} x {3} accumulator each.",
+            Plan.BN, 64 * Plan.MTiles, Plan.BM, Plan.BN)
+            .str());
   std::string Maps;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
@@ -379,9 +390,15 @@ void KernelEmitter::kernelHead() {
       formatv("{0} &smem = tawa::rt::shared_storage<{0}>(tawa_smem);", Storage)
           .str());
   W.open("if (threadIdx.x == 0)");
-  W.line(formatv("smem.{0}_aref.init(kConsumers{1});", R.Name,
-                 Clustered ? " * kCluster" : "")
-             .str());
+  if (Plan.PingPong)
+    W.line(formatv("smem.{0}_aref.init(/*consumer_arrivals=*/1); // one "
+                   "consumer reads each slot",
+                   R.Name)
+               .str());
+  else
+    W.line(formatv("smem.{0}_aref.init(kConsumers{1});", R.Name,
+                   Clustered ? " * kCluster" : "")
+               .str());
   W.close();
   if (Clustered) {
     W.line(
@@ -450,10 +467,16 @@ void KernelEmitter::producer() {
 /// The consumer warpgroups: wgmma over the ring, then the epilogue.
 void KernelEmitter::consumers() {
   ++W.Depth;
-  W.line(formatv("// Consumer warpgroups: warpgroup 1 + c owns rows [{0} c, "
-                 "{0} c + {0}) of {1}.",
-                 64 * Plan.MTiles, P.Acc.Var)
-             .str());
+  if (Plan.PingPong)
+    W.line(formatv("// Consumer warpgroups: they take alternate tiles, each "
+                   "the whole of {0}, their main loops in turn.",
+                   P.Acc.Var)
+               .str());
+  else
+    W.line(formatv("// Consumer warpgroups: warpgroup 1 + c owns rows [{0} c, "
+                   "{0} c + {0}) of {1}.",
+                   64 * Plan.MTiles, P.Acc.Var)
+               .str());
   W.line(formatv("tawa::rt::warpgroup_acquire_registers<{0}>();",
                  Plan.Regs.Consumer)
              .str());
@@ -467,21 +490,55 @@ void KernelEmitter::consumers() {
              .str());
   W.line(
       formatv("tawa::rt::ArefCursor<kStages> {0}, {0}_release;", R.Name).str());
-  tileLoop("// The same walk as the producer's.");
+  if (Plan.PingPong) {
+    W.line("// The same walk as the producer's; consumer c works on every "
+           "other tile, from the c-th.");
+    W.line("int turn = 0;");
+    tileLoop(nullptr, ", ++turn");
+    W.open("if (turn % kConsumers != consumer)");
+    W.line("// The other consumer's tile: step over its slots.");
+    W.open(Header);
+    W.line(R.Name + ".advance();");
+    W.line(R.Name + "_release.advance();");
+    W.close();
+    W.line("continue;");
+    W.close();
+    W.line("// Wait until the other consumer has taken its last slot.");
+    W.open("if (turn > 0)");
+    W.line("tawa::rt::wait_turn(consumer);");
+    W.close();
+  } else {
+    tileLoop("// The same walk as the producer's.");
+  }
+  // Rows of the accumulator: a cooperative consumer's own, a ping-pong
+  // consumer's all.
+  const std::string RowsOffset =
+      Plan.PingPong ? "" : formatv(" + consumer * {0}", 64 * Plan.MTiles).str();
   W.line("int k_steps = 0;");
   W.open(Header);
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
   W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
   const TileLoad &A = P.Loads[Mma.A], &B = P.Loads[Mma.B];
-  W.line(formatv("tawa::rt::wgmma_nt<{0}>({1}, slot.{2} + consumer * {3} * "
-                 "{0}, slot.{4}, /*accumulate=*/k_steps > 0);",
-                 Plan.BK, P.Acc.Var, A.Var, 64 * Plan.MTiles, B.Var)
+  W.line(formatv("tawa::rt::wgmma_nt<{0}>({1}, slot.{2}{3}, slot.{4}, "
+                 "/*accumulate=*/k_steps > 0);",
+                 Plan.BK, P.Acc.Var, A.Var,
+                 Plan.PingPong ? ""
+                               : formatv(" + consumer * {0} * {1}",
+                                         64 * Plan.MTiles, Plan.BK)
+                                     .str(),
+                 B.Var)
              .str());
   W.line("tawa::rt::wgmma_wait<1>();");
   release("if (k_steps++ > 0)");
   W.line(R.Name + ".advance();");
   W.close(); // k loop
+  if (Plan.PingPong) {
+    W.line("// All slots of this tile taken: the other consumer's turn.");
+    W.open("if (t + gridDim.x < schedule.count())");
+    W.line("tawa::rt::pass_turn(consumer);");
+    W.close();
+  }
   W.line("tawa::rt::wgmma_wait<0>();");
   // The epilogue's reads of the accumulator stay after the wait.
   W.line(P.Acc.Var + ".fence();");
@@ -489,16 +546,16 @@ void KernelEmitter::consumers() {
   const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
   if (Plan.TmaStore) {
     W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "
-                   "smem.epilogue[consumer], {2} + consumer * {3}, {4}, {5}, "
+                   "smem.epilogue[consumer], {2}{3}, {4}, {5}, "
                    "{6}, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
-                   P.Store.Batch ? "true" : "false", StoreMap, Row0,
-                   64 * Plan.MTiles, coord(P.Store.Col0),
+                   P.Store.Batch ? "true" : "false", StoreMap, Row0, RowsOffset,
+                   coord(P.Store.Col0),
                    P.Store.Batch ? coord(P.Store.Batch) : "0", P.Acc.Var)
                .str());
   } else {
-    W.line(formatv("tawa::rt::store_accumulator({0}, {1} + consumer * {2}, "
+    W.line(formatv("tawa::rt::store_accumulator({0}, {1}{2}, "
                    "{3}, {4}, /*zero=*/k_steps == 0);",
-                   coord(P.Store.MatrixArg), Row0, 64 * Plan.MTiles,
+                   coord(P.Store.MatrixArg), Row0, RowsOffset,
                    coord(P.Store.Col0), P.Acc.Var)
                .str());
   }

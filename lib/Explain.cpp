@@ -122,7 +122,9 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
                (Plan->Consumers == 1
                     ? llvm::Twine("consumer warpgroup 1")
                     : "consumer warpgroups 1-" + llvm::Twine(Plan->Consumers)) +
-               " (wgmma, " + llvm::Twine(64 * Plan->MTiles) + " rows each), " +
+               (Plan->PingPong ? llvm::Twine(" (wgmma, whole tiles in turn), ")
+                               : " (wgmma, " + llvm::Twine(64 * Plan->MTiles) +
+                                     " rows each), ") +
                llvm::Twine(Plan->Threads) + " threads",
            &Pragma.Consumers,
            ("consumers(" + llvm::Twine(Plan->Consumers) + ")").str(),

@@ -131,8 +131,20 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
     Plan.Explain.emplace_back(Name, Why.str());
   };
   if (!P.Pragma.Consumers)
-    Add("roles", "one consumer warpgroup per 64 rows of the " + Twine(Plan.BM) +
-                     "-row accumulator (at most 3)");
+    Add("roles", Plan.PingPong
+                     ? Twine("two consumer warpgroups for schedule(pingpong)")
+                     : "one consumer warpgroup per 64 rows of the " +
+                           Twine(Plan.BM) + "-row accumulator (at most 3)");
+  Add("schedule",
+      Plan.PingPong
+          ? Twine("pingpong -- schedule clause: the consumers take alternate "
+                  "tiles, each the whole tile, their main loops in turn")
+          : "cooperative -- " +
+                Twine(P.Pragma.Schedule
+                          ? "schedule clause"
+                          : "default: every consumer works on every tile, so "
+                            "the tile can be as large as their registers "
+                            "together hold"));
   if (!P.Pragma.Stages)
     Add("stages", "the most that fit " + Twine(hopper::kSharedMemoryBytes) +
                       " bytes with the epilogue staging (" + Twine(Fit) +
@@ -254,19 +266,30 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   // a loop step equal to their K extent (else iterations overlap or skip).
   checkKWalk(P, A, B, Plan.BK, Diags);
 
-  // Consumers: one warpgroup per 64 rows, up to three.
+  // Consumers: cooperative, one warpgroup per 64 rows, up to three; ping-pong,
+  // two, each holding the whole tile.
   const int Tiles64 = Plan.BM / 64;
   SourceLocation ConsLoc = at(P.Pragma.Consumers, P.Pragma.Loc);
-  Plan.Consumers =
-      P.Pragma.Consumers ? *P.Pragma.Consumers : (Tiles64 <= 3 ? Tiles64 : 2);
-  if (Tiles64 % Plan.Consumers != 0) {
+  Plan.PingPong =
+      P.Pragma.Schedule && *P.Pragma.Schedule == ConsumerSchedule::PingPong;
+  if (Plan.PingPong && P.Pragma.Consumers && *P.Pragma.Consumers != 2) {
+    Diags.error(ConsLoc, DiagCategory::Shape,
+                "schedule(pingpong) alternates two consumer warpgroups; got "
+                "consumers(" +
+                    Twine(*P.Pragma.Consumers) + ")");
+    return std::nullopt;
+  }
+  Plan.Consumers = Plan.PingPong        ? 2
+                   : P.Pragma.Consumers ? *P.Pragma.Consumers
+                                        : (Tiles64 <= 3 ? Tiles64 : 2);
+  if (!Plan.PingPong && Tiles64 % Plan.Consumers != 0) {
     Diags.error(ConsLoc, DiagCategory::Shape,
                 Twine(Plan.Consumers) +
                     " consumer warpgroups cannot split the " + Twine(Plan.BM) +
                     " rows of '" + P.Acc.Var + "' into 64-row wgmma tiles");
     return std::nullopt;
   }
-  Plan.MTiles = Tiles64 / Plan.Consumers;
+  Plan.MTiles = Plan.PingPong ? Tiles64 : Tiles64 / Plan.Consumers;
   Plan.Threads = 128 * (1 + Plan.Consumers);
   Plan.AccRegisters = Plan.MTiles * Plan.BN / 2;
 
@@ -384,12 +407,26 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   }
   Plan.Persistent =
       P.Pragma.Persistent ? *P.Pragma.Persistent : !P.PrologueReturn;
+  if (Plan.PingPong && !Plan.Persistent) {
+    Diags.error(P.Pragma.Schedule.Loc, DiagCategory::Unsupported,
+                "schedule(pingpong) alternates the tiles of the persistent "
+                "walk, which is off here");
+    if (P.PrologueReturn)
+      Diags.note(P.PrologueReturn->getBeginLoc(), "the prologue returns here");
+    return std::nullopt;
+  }
   if (P.Pragma.Raster)
     Plan.Raster = *P.Pragma.Raster;
 
   // Cluster: CTAs of vertically adjacent tiles share B, which must then not
   // depend on the tile's row.
   Plan.Cluster = P.Pragma.Cluster ? *P.Pragma.Cluster : 1;
+  if (Plan.Cluster > 1 && Plan.PingPong) {
+    Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
+                "cluster(" + Twine(Plan.Cluster) +
+                    ") is not supported with schedule(pingpong)");
+    return std::nullopt;
+  }
   if (Plan.Cluster > 1) {
     const TileLoad &Shared = P.Loads[M.B];
     for (const Expr *E : {Shared.Row0, Shared.Col0, Shared.Batch})

@@ -2,7 +2,6 @@
 #include "tawa/Pragma.h"
 
 #include "clang/Lex/Preprocessor.h"
-#include "llvm/ADT/StringSwitch.h"
 
 using namespace clang;
 
@@ -11,7 +10,8 @@ namespace {
 
 constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
-    "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)]'";
+    "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] "
+    "[schedule(cooperative|pingpong)]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -50,9 +50,9 @@ public:
       else if (Name == "cluster")
         Ok = parseSingle(P.Cluster, Loc, "cluster", 1, 2,
                          "cluster(N) with 1 <= N <= 2");
-      else if (llvm::StringSwitch<bool>(Name)
-                   .Cases({"schedule", "tensor"}, true)
-                   .Default(false)) {
+      else if (Name == "schedule")
+        Ok = parseSchedule(Loc);
+      else if (Name == "tensor") {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
                         "' is not supported by this version of tawa-rewrite");
@@ -64,7 +64,8 @@ public:
                     "unknown clause '" + Name +
                         "' in '#pragma tawa tile'; accepted: stages(N), "
                         "consumers(N), regs(P, C), persistent[(on|off)], "
-                        "raster(m|n[, G]), cluster(N)");
+                        "raster(m|n[, G]), cluster(N), "
+                        "schedule(cooperative|pingpong)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -219,6 +220,29 @@ private:
     if (!Dup) {
       P.Persistent.Value = On;
       P.Persistent.Loc = Loc;
+    }
+    return true;
+  }
+
+  /// `schedule(cooperative|pingpong)`.
+  bool parseSchedule(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Schedule.Loc, "schedule");
+    if (!expect(tok::l_paren, "(", "schedule"))
+      return false;
+    StringRef W = Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName()
+                                          : StringRef();
+    if (W != "cooperative" && W != "pingpong") {
+      fail(Tok.getLocation(),
+           "expected 'cooperative' or 'pingpong' in clause 'schedule'");
+      return false;
+    }
+    next();
+    if (!expect(tok::r_paren, ")", "schedule"))
+      return false;
+    if (!Dup) {
+      P.Schedule.Value = W == "pingpong" ? ConsumerSchedule::PingPong
+                                         : ConsumerSchedule::Cooperative;
+      P.Schedule.Loc = Loc;
     }
     return true;
   }

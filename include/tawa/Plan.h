@@ -38,6 +38,9 @@ struct PipelinePlan {
   unsigned SharedBytes = 0; ///< dynamic shared memory requested
   int AccRegisters = 0;     ///< fp32 accumulator registers per consumer thread
   bool Persistent = true;   ///< one CTA per SM walks the output tiles
+  /// schedule(pingpong): two consumers take alternate tiles, each the whole
+  /// tile (MTiles = BM / 64), their main loops in turn.
+  bool PingPong = false;
   /// CTAs per cluster (along grid y); with 2, the CTAs of vertically adjacent
   /// tiles share the mma's B tile, each loading half with a multicast.
   int Cluster = 1;

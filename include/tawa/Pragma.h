@@ -4,7 +4,7 @@
 //   #pragma tawa tile [clause [[,] clause]...]
 //   clause := stages(N) | consumers(N) | regs(P, C)
 //           | persistent | persistent(on|off) | raster(m|n [, G])
-//           | cluster(N)
+//           | cluster(N) | schedule(cooperative|pingpong)
 // The handler records each pragma with the location of every clause so that
 // later stages can point a diagnostic at the clause at fault.
 //
@@ -42,6 +42,16 @@ struct RasterOrder {
   int Group;   ///< tiles per group, 1..64
 };
 
+/// How the consumer warpgroups share the output tiles.
+enum class ConsumerSchedule {
+  /// Every consumer works on every tile, on its own rows of it.
+  Cooperative,
+  /// Two consumers take alternate tiles, each the whole tile, their main
+  /// loops in turn: one's epilogue runs under the other's main loop (the
+  /// "ping-pong" kernels of CUTLASS).
+  PingPong,
+};
+
 /// One `#pragma tawa tile` as written.
 struct TilePragma {
   clang::SourceLocation Loc; ///< the `tile` keyword
@@ -51,6 +61,7 @@ struct TilePragma {
   Clause<bool> Persistent; ///< persistent grid walking the output tiles
   Clause<int> Cluster;     ///< CTAs per thread-block cluster, 1..2
   Clause<RasterOrder> Raster;
+  Clause<ConsumerSchedule> Schedule;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };
 

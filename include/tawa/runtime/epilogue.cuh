@@ -63,14 +63,6 @@ store_accumulator(Matrix<U> m, int row0, int col0,
     }
 }
 
-/// Waits at named barrier `id` (1..15; 0 is __syncthreads) for the `threads`
-/// threads that use it (PTX ISA, bar.sync).
-__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
-#if TAWA_DEVICE_PASS
-  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
-#endif
-}
-
 /// Orders this thread's generic-proxy writes to shared memory before later
 /// async-proxy reads of it (TMA store, wgmma): PTX ISA, fence.proxy.async.
 __device__ __forceinline__ void fence_proxy_async_shared() {

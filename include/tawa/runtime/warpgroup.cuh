@@ -26,6 +26,41 @@ __device__ __forceinline__ int warpgroup_thread() {
   return static_cast<int>(threadIdx.x) % kWarpgroupThreads;
 }
 
+/// Waits at named barrier `id` (1..15; 0 is __syncthreads) for the `threads`
+/// threads that use it (PTX ISA, bar.sync).
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+#if TAWA_DEVICE_PASS
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#endif
+}
+
+/// Arrives at named barrier `id` without waiting (PTX ISA, bar.arrive): the
+/// `threads` of the barrier are those that arrive plus those that wait.
+__device__ __forceinline__ void named_barrier_arrive(int id, int threads) {
+#if TAWA_DEVICE_PASS
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+#endif
+}
+
+/// Named barriers 3 and 4 pass the turn between the two consumer
+/// warpgroups of schedule(pingpong); 1 and 2 are their epilogues'.
+inline constexpr int kTurnBarrier = 3;
+
+/// schedule(pingpong): consumer warpgroup `consumer` (0 or 1) waits until
+/// the other has taken the last slot of its tile. The main loops run in
+/// turn, so a consumer waits on an aref barrier at most one phase behind
+/// (an mbarrier parity wait cannot tell phases two apart), and one's
+/// epilogue runs while the other's main loop has the tensor cores.
+__device__ __forceinline__ void wait_turn(int consumer) {
+  named_barrier_sync(kTurnBarrier + consumer, 2 * kWarpgroupThreads);
+}
+
+/// schedule(pingpong): consumer warpgroup `consumer` lets the other start its
+/// main loop. Each pass_turn must meet one wait_turn of the other.
+__device__ __forceinline__ void pass_turn(int consumer) {
+  named_barrier_arrive(kTurnBarrier + 1 - consumer, 2 * kWarpgroupThreads);
+}
+
 /// Lowers the per-thread register limit of the calling warpgroup to `Regs`
 /// (`setmaxnreg.dec`, PTX ISA 9.7.17.1). 24 <= Regs <= 256, multiple of 8.
 /// Takes effect only in a kernel with a register cap at entry
