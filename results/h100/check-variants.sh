@@ -15,12 +15,12 @@ declare -A src=([bf16]=gen/gemm.ws.cu [fp16]=gen/gemm-f16.ws.cu
   [bf16-batched]=gen/gemm-batched.ws.cu)
 declare -A inc=([bf16]=gemm [fp16]=gemm-f16 [bf16-batched]=gemm-batched)
 declare -A elem=([fp16]=half)
-for v in cluster nonpersistent direct n192 n64; do
+for v in cluster nonpersistent direct n192 n64 pingpong; do
   src[$v]=gen/variants/$v.ws.cu
   inc[$v]=gemm
 done
 variants=("$@")
-[[ ${#variants[@]} -gt 0 ]] || variants=(bf16 fp16 bf16-batched cluster nonpersistent direct n192 n64)
+[[ ${#variants[@]} -gt 0 ]] || variants=(bf16 fp16 bf16-batched cluster nonpersistent direct n192 n64 pingpong)
 
 for v in "${variants[@]}"; do
   (nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
@@ -49,6 +49,8 @@ for v in "${variants[@]}"; do
     timed=4096x4096x4096,8192x8192x512,1000x1016x512,777x333x512
     small=256x768x320,300x200x128
   fi
+  # Several tiles per CTA, so that the ping-pong consumers pass turns.
+  [[ $v == pingpong ]] && small=$small,2304x2056x192
   timeout 300 build/variants/$v --label "$v" --shapes "$timed" --time --pairs 20 \
     >"$out/$v-check.log" 2>&1
   rc=$?

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The variants of examples/gemm/gemm.cu checked in odd-chunks/ and
 # sanitizer-variants/, written to gen/variants/ and rewritten there. Each one
-# changes one thing: a clause, or the tile's N (and with it the grid).
+# changes one thing: a clause, or the tile's N (and with it the grid), or
+# both (pingpong).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 mkdir -p gen/variants
@@ -12,6 +13,8 @@ sed "s/$pragma/$pragma persistent(off)/" $src >gen/variants/nonpersistent.cu
 sed 's/256/120/g' $src >gen/variants/direct.cu # 120 columns: direct stores
 sed 's/256/192/g' $src >gen/variants/n192.cu   # three store chunks per tile
 sed 's/256/64/g' $src >gen/variants/n64.cu     # one store chunk per tile
-for v in cluster nonpersistent direct n192 n64; do
+# 128 x 128 tiles, one per consumer, main loops in turn
+sed "s/256/128/g; s/$pragma/#pragma tawa tile schedule(pingpong)/" $src >gen/variants/pingpong.cu
+for v in cluster nonpersistent direct n192 n64 pingpong; do
   build/tool/tawa-rewrite/tawa-rewrite gen/variants/$v.cu -o gen/variants/$v.ws.cu -- -Iexamples/gemm
 done
