@@ -199,21 +199,30 @@ private:
     return true;
   }
 
+  /// One of two keywords `A` and `B` as the argument of `Clause`: true for
+  /// `A`; nullopt after reporting anything else.
+  std::optional<bool> keyword(StringRef Clause, StringRef A, StringRef B) {
+    StringRef W = Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName()
+                                          : StringRef();
+    if (W != A && W != B) {
+      fail(Tok.getLocation(),
+           "expected '" + A + "' or '" + B + "' in clause '" + Clause + "'");
+      return std::nullopt;
+    }
+    next();
+    return W == A;
+  }
+
   /// `persistent` or `persistent(on|off)`.
   bool parsePersistent(SourceLocation Loc) {
     bool Dup = duplicate(Loc, P.Persistent.Loc, "persistent");
     bool On = true;
     if (Tok.is(tok::l_paren)) {
       next();
-      StringRef W = Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName()
-                                            : StringRef();
-      if (W != "on" && W != "off") {
-        fail(Tok.getLocation(),
-             "expected 'on' or 'off' in clause 'persistent'");
+      std::optional<bool> W = keyword("persistent", "on", "off");
+      if (!W)
         return false;
-      }
-      On = W == "on";
-      next();
+      On = *W;
       if (!expect(tok::r_paren, ")", "persistent"))
         return false;
     }
@@ -229,19 +238,13 @@ private:
     bool Dup = duplicate(Loc, P.Schedule.Loc, "schedule");
     if (!expect(tok::l_paren, "(", "schedule"))
       return false;
-    StringRef W = Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName()
-                                          : StringRef();
-    if (W != "cooperative" && W != "pingpong") {
-      fail(Tok.getLocation(),
-           "expected 'cooperative' or 'pingpong' in clause 'schedule'");
-      return false;
-    }
-    next();
-    if (!expect(tok::r_paren, ")", "schedule"))
+    std::optional<bool> Cooperative =
+        keyword("schedule", "cooperative", "pingpong");
+    if (!Cooperative || !expect(tok::r_paren, ")", "schedule"))
       return false;
     if (!Dup) {
-      P.Schedule.Value = W == "pingpong" ? ConsumerSchedule::PingPong
-                                         : ConsumerSchedule::Cooperative;
+      P.Schedule.Value = *Cooperative ? ConsumerSchedule::Cooperative
+                                      : ConsumerSchedule::PingPong;
       P.Schedule.Loc = Loc;
     }
     return true;
@@ -252,14 +255,10 @@ private:
     bool Dup = duplicate(Loc, P.Raster.Loc, "raster");
     if (!expect(tok::l_paren, "(", "raster"))
       return false;
-    StringRef W = Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName()
-                                          : StringRef();
-    if (W != "m" && W != "n") {
-      fail(Tok.getLocation(), "expected 'm' or 'n' in clause 'raster'");
+    std::optional<bool> AlongM = keyword("raster", "m", "n");
+    if (!AlongM)
       return false;
-    }
-    next();
-    RasterOrder R{W == "m", 8};
+    RasterOrder R{*AlongM, 8};
     if (Tok.is(tok::comma)) {
       next();
       SourceLocation GLoc = Tok.getLocation();
