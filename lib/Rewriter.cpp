@@ -59,7 +59,8 @@ bool usesCRLF(StringRef Text) {
   return Text.count("\r\n") * 2 > Text.count('\n');
 }
 
-/// Functions, compound statements and kernel launches of the main file.
+/// Functions, compound statements and kernel launches of the main file, and
+/// every reference to a kernel.
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
   explicit Collector(SourceManager &SM) : SM(SM) {}
@@ -79,11 +80,18 @@ public:
       Launches.push_back(E);
     return true;
   }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+        FD && FD->hasAttr<CUDAGlobalAttr>())
+      KernelRefs.push_back(E);
+    return true;
+  }
   bool shouldVisitTemplateInstantiations() const { return false; }
 
   std::vector<FunctionDecl *> Functions;
   std::vector<CompoundStmt *> Compounds;
   std::vector<CUDAKernelCallExpr *> Launches;
+  std::vector<DeclRefExpr *> KernelRefs;
 
 private:
   SourceManager &SM;
@@ -202,8 +210,18 @@ private:
       if (L->getDirectCallee() && L->getDirectCallee()->getCanonicalDecl() ==
                                       Kernel->getCanonicalDecl())
         Launches.push_back(L);
+    // References to the kernel other than the callees of its launches.
+    std::vector<const DeclRefExpr *> OtherUses;
+    for (const DeclRefExpr *E : C.KernelRefs)
+      if (E->getDecl()->getCanonicalDecl() == Kernel->getCanonicalDecl() &&
+          llvm::none_of(Launches,
+                        [&](const CUDAKernelCallExpr *L) {
+                          return L->getCallee()->IgnoreParenImpCasts() == E;
+                        }) &&
+          !configuresKernel(Ctx, E))
+        OtherUses.push_back(E);
     std::optional<TileProgram> P;
-    if (isEditable(Ctx, Pragma, Kernel, Launches))
+    if (isEditable(Ctx, Pragma, Kernel, Launches, OtherUses))
       P = extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
     std::optional<ArefGraph> G;
     std::optional<PipelinePlan> Plan;
@@ -261,7 +279,8 @@ private:
   /// reports why not, at the first obstacle.
   bool isEditable(ASTContext &Ctx, const TilePragma &Pragma,
                   const FunctionDecl *Kernel,
-                  llvm::ArrayRef<const CUDAKernelCallExpr *> Launches) {
+                  llvm::ArrayRef<const CUDAKernelCallExpr *> Launches,
+                  llvm::ArrayRef<const DeclRefExpr *> OtherUses) {
     SourceManager &SM = Ctx.getSourceManager();
     // The emitter drops the pragma's line from its copy of the kernel.
     SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
@@ -306,6 +325,19 @@ private:
                     "a launch of '" + Kernel->getName() + "' " + Why);
         return false;
       }
+    // A pointer to the kernel would reach the rewritten kernel with the old
+    // parameters (cudaLaunchKernel, a function pointer launched later).
+    if (!OtherUses.empty()) {
+      Diags.error(SM.getExpansionLoc(OtherUses.front()->getBeginLoc()),
+                  DiagCategory::Unsupported,
+                  "kernel '" + Kernel->getName() +
+                      "' is used other than in a '<<<...>>>' launch; the "
+                      "rewritten kernel takes other parameters, so this use "
+                      "would reach it with the old ones: launch it with "
+                      "'<<<...>>>', which becomes a call of '" +
+                      Kernel->getName() + "_launch'");
+      return false;
+    }
     return true;
   }
 
@@ -353,6 +385,27 @@ private:
            Lexer::makeFileCharRange(CharSourceRange::getTokenRange(B, End), SM,
                                     LO)
                .isValid();
+  }
+
+  /// Whether `E` (a reference to a kernel) is an argument of a CUDA runtime
+  /// call that configures or queries the kernel (cudaFuncSetAttribute,
+  /// cudaFuncGetAttributes, cudaOccupancy...), not one that launches it:
+  /// such a call keeps working on the rewritten kernel.
+  static bool configuresKernel(ASTContext &Ctx, const Expr *E) {
+    DynTypedNodeList Parents = Ctx.getParents(*E);
+    while (!Parents.empty()) {
+      if (const auto *Call = Parents[0].get<CallExpr>()) {
+        const FunctionDecl *F = Call->getDirectCallee();
+        StringRef Name = F && F->getIdentifier() ? F->getName() : "";
+        return Name.starts_with("cudaFunc") ||
+               Name.starts_with("cudaOccupancy");
+      }
+      if (!Parents[0].get<CastExpr>() && !Parents[0].get<ParenExpr>() &&
+          !Parents[0].get<UnaryOperator>())
+        return false;
+      Parents = Ctx.getParents(Parents[0]);
+    }
+    return false;
   }
 
   /// The function whose body holds `S`, if any.

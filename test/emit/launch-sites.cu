@@ -1,7 +1,9 @@
 // Launch sites become calls of the launcher: through parentheses and
 // qualifiers, cast to void where the launch's value is used (the launcher
 // returns an error code, a launch has no value), with the defaults of the
-// arguments left out written in. The result compiles for sm_90a.
+// arguments left out written in. A runtime call that configures the kernel
+// (cudaFuncSetAttribute) does not keep it from being rewritten. The result
+// compiles for sm_90a.
 // RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub
 // RUN: FileCheck %s --match-full-lines < %t.cu
 // RUN: %if nvcc %{ %nvcc-sm90a -c %t.cu -o %t.o %}
@@ -40,6 +42,11 @@ void values(In A, In B, Out C, dim3 grid, bool again) {
   return kernels::gemm<<<grid, 128>>>(A, B, C);
 }
 
+void configured(In A, In B, Out C, dim3 grid) {
+  cudaFuncSetAttribute(kernels::gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+  kernels::gemm<<<grid, 128>>>(A, B, C);
+}
+
 // CHECK: void statements(In A, In B, Out C, dim3 grid, bool again) {
 // CHECK-NEXT:   gemm_launch(grid, 128, 0, 0, A, B, C, 64);
 // CHECK-NEXT:   if (again)
@@ -55,4 +62,8 @@ void values(In A, In B, Out C, dim3 grid, bool again) {
 // CHECK-NEXT:   (void)kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0),
 // CHECK-NEXT:       (void)kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0);
 // CHECK-NEXT:   return (void)kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0);
+// CHECK-NEXT: }
+// CHECK: void configured(In A, In B, Out C, dim3 grid) {
+// CHECK-NEXT:   cudaFuncSetAttribute(kernels::gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+// CHECK-NEXT:   kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0);
 // CHECK-NEXT: }

@@ -1,6 +1,7 @@
 // Kernels whose text or launches cannot be edited in place are left
 // unchanged, launches included: a launch inside a macro, through a pointer or
-// from device code, a kernel declared before its definition (here or in a
+// from device code, a kernel used other than in a launch (its address, an
+// API launch), a kernel declared before its definition (here or in a
 // header), a kernel declared through a macro, a pragma that is not a line of
 // its own.
 // RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub -fgpu-rdc 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
@@ -76,6 +77,35 @@ extern "C" __device__ cudaError_t cudaLaunchDevice(void *, void *, dim3, dim3,
 __global__ void parent(In A, In B, Out C) {
   // CHECK: launch-sites.cu:[[@LINE+1]]:3: warning: a launch of 'from_device' from device code cannot be rewritten; the launcher is a host function [tawa-unsupported]
   from_device<<<1, 128>>>(A, B, C);
+}
+
+__global__ void address_taken(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    TILE_LOOP_BODY
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+__global__ void api_launch(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    TILE_LOOP_BODY
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+void run_uses(In A, In B, Out C) {
+  // CHECK: launch-sites.cu:[[@LINE+1]]:34: warning: kernel 'address_taken' is used other than in a '<<<...>>>' launch; the rewritten kernel takes other parameters, so this use would reach it with the old ones: launch it with '<<<...>>>', which becomes a call of 'address_taken_launch' [tawa-unsupported]
+  void (*kernel)(In, In, Out) = &address_taken;
+  kernel<<<1, 128>>>(A, B, C);
+  void *args[] = {&A, &B, &C};
+  // CHECK: launch-sites.cu:[[@LINE+1]]:34: warning: kernel 'api_launch' is used other than in a '<<<...>>>' launch; {{.*}} [tawa-unsupported]
+  cudaLaunchKernel((const void *)api_launch, dim3(1), dim3(128), args, 0, 0);
 }
 
 __global__ void declared_first(In A, In B, Out C);
