@@ -700,8 +700,18 @@ std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
   // the same way.
   const auto *Callee =
       cast<DeclRefExpr>(Call->getCallee()->IgnoreParenImpCasts());
-  return formatv("{0}_launch({1}, {2}, {3}, {4}{5})", exprText(Callee, SM, LO),
-                 Config4[0], Config4[1], Config4[2], Config4[3], Args)
+  std::string Name = exprText(Callee, SM, LO);
+  // A name brought in by a using-declaration does not bring the launcher:
+  // name it by its namespace.
+  if (isa<UsingShadowDecl>(Callee->getFoundDecl())) {
+    PrintingPolicy Policy(LO);
+    Policy.SuppressUnwrittenScope = true;
+    Name = "::";
+    llvm::raw_string_ostream OS(Name);
+    Callee->getDecl()->printQualifiedName(OS, Policy);
+  }
+  return formatv("{0}_launch({1}, {2}, {3}, {4}{5})", Name, Config4[0],
+                 Config4[1], Config4[2], Config4[3], Args)
       .str();
 }
 

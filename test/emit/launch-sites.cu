@@ -1,7 +1,8 @@
 // Launch sites become calls of the launcher: through parentheses and
 // qualifiers, cast to void where the launch's value is used (the launcher
 // returns an error code, a launch has no value), with the defaults of the
-// arguments left out written in. A runtime call that configures the kernel
+// arguments left out written in, by the kernel's namespace where a
+// using-declaration named it. A runtime call that configures the kernel
 // (cudaFuncSetAttribute) does not keep it from being rewritten. The result
 // compiles for sm_90a.
 // RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub
@@ -42,6 +43,11 @@ void values(In A, In B, Out C, dim3 grid, bool again) {
   return kernels::gemm<<<grid, 128>>>(A, B, C);
 }
 
+namespace other {
+using kernels::gemm;
+void via_using(In A, In B, Out C, dim3 grid) { gemm<<<grid, 128>>>(A, B, C); }
+} // namespace other
+
 void configured(In A, In B, Out C, dim3 grid) {
   cudaFuncSetAttribute(kernels::gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
   kernels::gemm<<<grid, 128>>>(A, B, C);
@@ -62,6 +68,9 @@ void configured(In A, In B, Out C, dim3 grid) {
 // CHECK-NEXT:   (void)kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0),
 // CHECK-NEXT:       (void)kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0);
 // CHECK-NEXT:   return (void)kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0);
+// CHECK-NEXT: }
+// CHECK: void via_using(In A, In B, Out C, dim3 grid) {
+// CHECK-NEXT:   ::kernels::gemm_launch(grid, 128, 0, 0, A, B, C, 0);
 // CHECK-NEXT: }
 // CHECK: void configured(In A, In B, Out C, dim3 grid) {
 // CHECK-NEXT:   cudaFuncSetAttribute(kernels::gemm, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
