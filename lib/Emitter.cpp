@@ -237,7 +237,10 @@ private:
   const Aref &R;
   const std::string K, Storage, Elem, Slot, StoreMap;
   const bool Clustered;
-  std::string Where, Params;
+  /// The kernel's parameters as written, without their default arguments
+  /// (the kernel's signature) and with them (the launcher's, where they
+  /// trail and are evaluated in the kernel's namespace).
+  std::string Where, Params, LauncherParams;
   std::vector<std::string> ParamNames;
   std::string Prologue; ///< the user's code before the loop, renamed
   std::string Header;   ///< the loop header, renamed
@@ -263,6 +266,8 @@ KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
                             ? SourceRange(PV->getBeginLoc(), PV->getLocation())
                             : PV->getSourceRange();
     Params += (Params.empty() ? "" : ", ") + sourceText(Range, SM, LO);
+    LauncherParams += (LauncherParams.empty() ? "" : ", ") +
+                      sourceText(PV->getSourceRange(), SM, LO);
     ParamNames.push_back(PV->getNameAsString());
   }
   // The user's code, with the block coordinates of the original launch read
@@ -592,7 +597,7 @@ void KernelEmitter::launcher() {
           .str());
   W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, dim3 block, size_t "
                  "shared, cudaStream_t stream, {1})",
-                 K, Params)
+                 K, LauncherParams)
              .str());
   std::string MapDecls;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
@@ -681,8 +686,9 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
                        const SourceManager &SM, const LangOptions &LO) {
-  // An argument as written, or the default it was left out for: the
-  // launcher declares no defaults.
+  // The configuration as written, its defaults spelled out (the launcher
+  // takes all four); the arguments as written, those left out to the
+  // launcher's defaults, which are the kernel's.
   auto ArgText = [&](const Expr *E) {
     if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
       return exprText(D->getParam()->getDefaultArg(), SM, LO);
@@ -694,7 +700,8 @@ std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,
     Config4[I] = ArgText(Config->getArg(I));
   std::string Args;
   for (const Expr *A : Call->arguments())
-    Args += ", " + ArgText(A);
+    if (!isa<CXXDefaultArgExpr>(A))
+      Args += ", " + exprText(A, SM, LO);
   // The kernel's name as the call spells it, with its qualifier but without
   // parentheses, so that the launcher, declared beside the kernel, is found
   // the same way.

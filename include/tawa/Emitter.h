@@ -32,7 +32,8 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
 
 /// The text that replaces `Call` (a `<<<...>>>` launch of P's kernel whose
 /// callee names the kernel): a call of the launcher with the launch's
-/// configuration and arguments, the defaults of those left out written in.
+/// configuration (its defaults written in) and the arguments written (those
+/// left out take the launcher's defaults, which are the kernel's).
 std::string emitLaunch(const TileProgram &P,
                        const clang::CUDAKernelCallExpr *Call,
                        const clang::SourceManager &SM,
