@@ -23,9 +23,11 @@ namespace tawa {
 /// Names used by the emitted code that must not collide with user names.
 std::vector<std::string> emittedNames(const TileProgram &P, const ArefGraph &G);
 
-/// The text that replaces the kernel definition of `P`: storage struct,
-/// kernel, launcher `<kernel>_launch(dim3 grid, cudaStream_t stream, <the
-/// kernel's parameters>)` returning cudaError_t.
+/// The text that replaces the kernel definition of `P`: the kernel as written
+/// (`<kernel>_reference`, the fallback), the storage struct, the kernel, and
+/// the launcher `<kernel>_launch(dim3 grid, dim3 block, size_t shared,
+/// cudaStream_t stream, <the kernel's parameters, with their defaults>)`
+/// returning cudaError_t.
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const clang::SourceManager &SM,
                        const clang::LangOptions &LO);
