@@ -78,7 +78,6 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
 template <class U, int Rows, int Buffers = 2> struct EpilogueStaging {
   static_assert(Buffers >= 1, "at least one staging buffer");
   static constexpr int kCols = 128 / sizeof(U);
-  static constexpr int kBuffers = Buffers;
   alignas(1024) U buffer[Buffers][Rows * kCols];
 };
 
