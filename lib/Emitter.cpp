@@ -175,6 +175,10 @@ std::vector<std::string> emittedNames(const TileProgram &P,
                                 "tile",
                                 "schedule",
                                 "k_steps",
+                                "k_iter",
+                                "walk",
+                                "w",
+                                "split_tail",
                                 "ctas",
                                 "rank",
                                 "maps",
@@ -227,6 +231,7 @@ private:
     return renameBuiltins(exprText(E, SM, LO), LO);
   }
   void tileLoop(const char *Comment, const char *Increment = "");
+  void kLoop();
   void release(const char *Condition);
 
   const TileProgram &P;
@@ -290,6 +295,17 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
     W.open("for (int t = blockIdx.x / kCluster; t < schedule.count(); t += "
            "gridDim.x / kCluster)");
     W.line("const uint3 tile = schedule.tile(t, rank);");
+  } else if (Plan.SplitTail) {
+    // `k_iter` holds the trips of the last whole tile when the walk reaches
+    // its last partial wave, where it decides the split.
+    W.line(formatv("const tawa::rt::SplitTailWalk<{0}> walk(split_tail, "
+                   "schedule.count());",
+                   Plan.BK)
+               .str());
+    W.line("int k_iter = 0;");
+    W.open("for (tawa::rt::TileWork w = walk.first(); walk.valid(w); "
+           "walk.advance(w, k_iter))");
+    W.line("const uint3 tile = schedule.tile(w.unit);");
   } else {
     W.open(formatv("for (int t = blockIdx.x; t < schedule.count(); t += "
                    "gridDim.x{0})",
@@ -299,6 +315,23 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
   }
   if (!Prologue.empty())
     Out += Prologue + "\n";
+}
+
+/// Opens the tile loop (the K loop); with the split tail, it runs only
+/// iterations [w.k_begin, w.k_end).
+void KernelEmitter::kLoop() {
+  if (!Plan.SplitTail) {
+    W.open(Header);
+    return;
+  }
+  W.line("k_iter = 0;");
+  W.open(Header);
+  W.open("if (k_iter++ < w.k_begin)");
+  W.line("continue;");
+  W.close();
+  W.open("if (k_iter > w.k_end)");
+  W.line("break;");
+  W.close();
 }
 
 /// Releases the slot of the wgmma group that has completed.
@@ -381,6 +414,8 @@ void KernelEmitter::kernelHead() {
   if (Plan.TmaStore)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + StoreMap;
   Maps += ",\n    const tawa::rt::TileSchedule schedule";
+  if (Plan.SplitTail)
+    Maps += ",\n    const tawa::rt::SplitTail split_tail";
   W.line(formatv("{0}__global__ void __launch_bounds__({1}, 1)",
                  P.Kernel->getStorageClass() == SC_Static ? "static " : "",
                  Plan.Threads)
@@ -428,7 +463,7 @@ void KernelEmitter::producer() {
   W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
   tileLoop("// Tile (x, y, z) is the work of block (x, y, z) of the original "
            "launch.");
-  W.open(Header);
+  kLoop();
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
   std::string Bytes;
@@ -520,7 +555,7 @@ void KernelEmitter::consumers() {
   const std::string RowsOffset =
       Plan.PingPong ? "" : formatv(" + consumer * {0}", 64 * Plan.MTiles).str();
   W.line("int k_steps = 0;");
-  W.open(Header);
+  kLoop();
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
   W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
@@ -548,6 +583,23 @@ void KernelEmitter::consumers() {
   // The epilogue's reads of the accumulator stay after the wait.
   W.line(P.Acc.Var + ".fence();");
   release("if (k_steps > 0)");
+  if (Plan.SplitTail) {
+    W.open("if (w.kind == tawa::rt::TileWork::Piece)");
+    W.line("// A piece of a split tile: its partial sums go to the "
+           "workspace, for the tile's head.");
+    W.line(formatv("tawa::rt::store_piece<kConsumers>(split_tail, w.slot, "
+                   "consumer, {0}, /*barrier=*/1 + consumer);",
+                   P.Acc.Var)
+               .str());
+    W.line("continue;");
+    W.close();
+    W.open("if (w.kind == tawa::rt::TileWork::Head)");
+    W.line(formatv("tawa::rt::add_pieces<kConsumers>(split_tail, walk, w, "
+                   "consumer, {0}, /*barrier=*/1 + consumer);",
+                   P.Acc.Var)
+               .str());
+    W.close();
+  }
   const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
   if (Plan.TmaStore) {
     W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "
@@ -662,6 +714,15 @@ void KernelEmitter::launcher() {
   if (Plan.TmaStore)
     Args += ", " + StoreMap;
   Args += ", schedule";
+  if (Plan.SplitTail) {
+    Args += ", split_tail";
+    W.line("tawa::rt::SplitTail split_tail;");
+    W.line(formatv("if (cudaError_t e = tawa::rt::split_tail_plan(ctas, {0}, "
+                   "{1} * {2}, stream, &split_tail); e != cudaSuccess)",
+                   Plan.Consumers, Plan.BM, Plan.BN)
+               .str());
+    W.line("  return e;");
+  }
   if (Clustered) {
     W.line(formatv("return tawa::rt::launch_clustered({0}, ctas, {1}, "
                    "shared_bytes, stream, schedule.cluster, {2});",

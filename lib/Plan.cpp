@@ -17,6 +17,9 @@ constexpr int kConsumerOverheadRegisters = 64;
 /// Deepest ring chosen by default; deeper rings stop paying once the loads of
 /// a few stages cover the memory latency.
 constexpr int kDefaultMaxStages = 6;
+/// Registers the split tail's walk and piece sums need beyond that overhead;
+/// a 128 x 176 tile with one consumer (176 accumulators of 240) spilled.
+constexpr int kSplitTailRegisters = 16;
 
 unsigned sharedBytes(int Stages, unsigned StageBytes, unsigned Staging) {
   // Stages, the epilogue staging, then the barriers padded to the 1024-byte
@@ -25,10 +28,14 @@ unsigned sharedBytes(int Stages, unsigned StageBytes, unsigned Staging) {
   return Stages * StageBytes + Staging + 1024 + hopper::kSharedAlignSlack;
 }
 
-/// Whether `E` depends on blockIdx.y, directly or through the initializers of
-/// the variables it reads (what makes two vertically adjacent tiles differ).
+/// Whether `E` depends on blockIdx.y (or, with `AnyCoordinate`, on any
+/// coordinate of blockIdx or threadIdx), directly or through the initializers
+/// of the variables it reads: what makes two vertically adjacent tiles (or
+/// any two tiles) differ.
 class DependsOnBlockY : public RecursiveASTVisitor<DependsOnBlockY> {
 public:
+  explicit DependsOnBlockY(bool AnyCoordinate = false)
+      : AnyCoordinate(AnyCoordinate) {}
   bool Found = false;
   bool VisitMemberExpr(MemberExpr *E) {
     check(E->getBase(), E->getMemberDecl()->getName());
@@ -48,15 +55,32 @@ public:
 private:
   void check(const Expr *Base, StringRef Member) {
     auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreImpCasts());
-    if (DRE && DRE->getDecl()->getName() == "blockIdx" && Member == "y")
+    if (!DRE)
+      return;
+    StringRef Name = DRE->getDecl()->getName();
+    if (AnyCoordinate ? (Name == "blockIdx" || Name == "threadIdx")
+                      : (Name == "blockIdx" && Member == "y"))
       Found = true;
   }
+  bool AnyCoordinate;
   llvm::SmallPtrSet<const VarDecl *, 8> Seen;
 };
 
 bool dependsOnBlockY(const Expr *E) {
   DependsOnBlockY V;
   V.TraverseStmt(const_cast<Expr *>(E));
+  return V.Found;
+}
+
+/// Whether the trip count of the tile loop may differ between tiles: its
+/// header depends on a block or thread coordinate.
+bool tripsDependOnTile(const ForStmt *Loop) {
+  DependsOnBlockY V(/*AnyCoordinate=*/true);
+  for (const Stmt *S :
+       {Loop->getInit(), static_cast<const Stmt *>(Loop->getCond()),
+        static_cast<const Stmt *>(Loop->getInc())})
+    if (S)
+      V.TraverseStmt(const_cast<Stmt *>(S));
   return V.Found;
 }
 
@@ -126,7 +150,8 @@ static void checkKWalk(const TileProgram &P, const TileLoad &A,
 
 /// Records why each choice the planner made by default was made (choices
 /// set by a clause are explained by the clause).
-static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
+static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit,
+                    const char *NoSplit) {
   auto Add = [&](const char *Name, const Twine &Why) {
     Plan.Explain.emplace_back(Name, Why.str());
   };
@@ -186,6 +211,15 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit) {
                ? "cluster clause"
                : "default: cluster(2) with a multicast B measured no faster "
                  "on an H200 (results/README.md)"));
+  if (P.Pragma.SplitTail)
+    Add("tail", Twine(Plan.SplitTail ? "split" : "whole") + " -- tail clause");
+  else if (Plan.SplitTail)
+    Add("tail", "split -- default: at launch, where the K loop is long "
+                "enough, the tiles of the last partial wave are split by K "
+                "between the CTAs that would idle (costs measured on an H100, "
+                "tawa/runtime/split_tail.cuh)");
+  else
+    Add("tail", Twine("whole -- ") + NoSplit);
   const int Chunks = Plan.StoreChunkCols ? Plan.BN / Plan.StoreChunkCols : 0;
   Add("epilogue", Plan.TmaStore
                       ? "TMA stores through " + Twine(Plan.StagingBuffers) +
@@ -480,7 +514,26 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
       return std::nullopt;
     }
   }
-  explain(P, Plan, Fit);
+  // The split tail: the pieces of a tile are combined by the CTAs of a plain
+  // cooperative walk, and every tile must run the same K loop.
+  const char *NoSplit =
+      Plan.PingPong      ? "schedule(pingpong) gives each consumer whole tiles"
+      : !Plan.Persistent ? "the walk is not persistent"
+      : Plan.Cluster > 1 ? "the CTAs of a cluster walk their tiles in lockstep"
+      : tripsDependOnTile(P.Loop)
+          ? "the trip count of the tile loop depends on the block coordinates"
+      : Plan.Regs.Consumer - Plan.AccRegisters <
+              kConsumerOverheadRegisters + kSplitTailRegisters
+          ? "the accumulators leave the consumers too few registers for the "
+            "split's bookkeeping (ptxas spills)"
+          : nullptr;
+  if (P.Pragma.SplitTail && *P.Pragma.SplitTail && NoSplit) {
+    Diags.error(P.Pragma.SplitTail.Loc, DiagCategory::Unsupported,
+                Twine("tail(split) is not supported here: ") + NoSplit);
+    return std::nullopt;
+  }
+  Plan.SplitTail = P.Pragma.SplitTail ? *P.Pragma.SplitTail : !NoSplit;
+  explain(P, Plan, Fit, NoSplit);
   return Plan;
 }
 

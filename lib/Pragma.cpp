@@ -11,7 +11,7 @@ namespace {
 constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
     "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] "
-    "[schedule(cooperative|pingpong)]'";
+    "[schedule(cooperative|pingpong)] [tail(split|whole)]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -52,6 +52,8 @@ public:
                          "cluster(N) with 1 <= N <= 2");
       else if (Name == "schedule")
         Ok = parseSchedule(Loc);
+      else if (Name == "tail")
+        Ok = parseTail(Loc);
       else if (Name == "tensor") {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
@@ -65,7 +67,7 @@ public:
                         "' in '#pragma tawa tile'; accepted: stages(N), "
                         "consumers(N), regs(P, C), persistent[(on|off)], "
                         "raster(m|n[, G]), cluster(N), "
-                        "schedule(cooperative|pingpong)");
+                        "schedule(cooperative|pingpong), tail(split|whole)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -246,6 +248,21 @@ private:
       P.Schedule.Value = *Cooperative ? ConsumerSchedule::Cooperative
                                       : ConsumerSchedule::PingPong;
       P.Schedule.Loc = Loc;
+    }
+    return true;
+  }
+
+  /// `tail(split|whole)`.
+  bool parseTail(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.SplitTail.Loc, "tail");
+    if (!expect(tok::l_paren, "(", "tail"))
+      return false;
+    std::optional<bool> Split = keyword("tail", "split", "whole");
+    if (!Split || !expect(tok::r_paren, ")", "tail"))
+      return false;
+    if (!Dup) {
+      P.SplitTail.Value = *Split;
+      P.SplitTail.Loc = Loc;
     }
     return true;
   }

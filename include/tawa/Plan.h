@@ -54,6 +54,10 @@ struct PipelinePlan {
   int StagingBuffers = 0;
   unsigned StagingBytes = 0;   ///< shared memory of the epilogue staging
   RasterOrder Raster{true, 8}; ///< order of the tile walk
+  /// The last partial wave of the persistent walk may be split by K between
+  /// the CTAs that would idle; the launch decides where it pays
+  /// (tawa/runtime/split_tail.cuh).
+  bool SplitTail = false;
   /// Why each choice was made, as (choice, reason) in the order decided,
   /// e.g. {"stages", "the most that fit 232448 bytes, capped at 6"}.
   /// --explain prints the reason next to the choice of the same name

@@ -62,6 +62,9 @@ struct TilePragma {
   Clause<int> Cluster;     ///< CTAs per thread-block cluster, 1..2
   Clause<RasterOrder> Raster;
   Clause<ConsumerSchedule> Schedule;
+  /// tail(split|whole): whether the last partial wave of the persistent walk
+  /// may be split by K between the CTAs that would idle.
+  Clause<bool> SplitTail;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };
 

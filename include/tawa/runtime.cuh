@@ -13,6 +13,7 @@
 #include "runtime/epilogue.cuh"
 #include "runtime/launch.cuh"
 #include "runtime/schedule.cuh"
+#include "runtime/split_tail.cuh"
 #include "runtime/tma.cuh"
 #include "runtime/warpgroup.cuh"
 #include "runtime/wgmma.cuh"

@@ -8,7 +8,7 @@
 #            copy of examples/gemm/gemm.cu, built against include/, or
 #            against gen/exp/VARIANT/include/ where that folder exists (a
 #            copy of the runtime with a change). VARIANT_off runs the build of
-#            VARIANT with TAWA_STREAM_K=off in the environment.
+#            VARIANT with TAWA_SPLIT_TAIL=off in the environment.
 # environment: SHAPES (comma-separated MxNxK), PAIRS (timed pairs, default 30).
 set -uo pipefail
 out=${1:?usage: run.sh OUT_DIR VARIANT...}
@@ -16,8 +16,12 @@ shift
 mkdir -p "$out" build/exp
 vs=("$@")
 shapes=${SHAPES:-4096x4096x4096,6144x6144x6144,8192x8192x512,8192x8192x1024,8192x8192x8192}
+builds=()
 for v in "${vs[@]}"; do
-  [[ $v == *_off ]] && continue
+  b=${v%_off}
+  [[ " ${builds[*]} " == *" $b "* ]] || builds+=("$b")
+done
+for v in "${builds[@]}"; do
   inc=(-Iinclude)
   [[ -d gen/exp/$v/include ]] && inc=(-Igen/exp/$v/include)
   (
@@ -34,7 +38,7 @@ for rep in 1 2; do
   for v in "${vs[@]}"; do
     b=${v%_off}
     envv=()
-    [[ $v == *_off ]] && envv=(env TAWA_STREAM_K=off)
+    [[ $v == *_off ]] && envv=(env TAWA_SPLIT_TAIL=off)
     [[ -x build/exp/$b ]] || continue
     timeout 120 "${envv[@]}" build/exp/$b --label $v --shapes "$shapes" --time \
       --pairs ${PAIRS:-30} --json "$out/$v-$rep.json" 2>&1 | tail -n 8

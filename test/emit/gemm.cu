@@ -47,7 +47,8 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap A_tensor_map,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap B_tensor_map,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap C_store_map,
-// CHECK-NEXT:             const tawa::rt::TileSchedule schedule) {
+// CHECK-NEXT:             const tawa::rt::TileSchedule schedule,
+// CHECK-NEXT:             const tawa::rt::SplitTail split_tail) {
 // CHECK-NEXT:   constexpr int kStages = 4;
 // CHECK-NEXT:   constexpr int kConsumers = 2;
 // CHECK-NEXT:   extern __shared__ unsigned char tawa_smem[];
@@ -63,11 +64,21 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     if (threadIdx.x == 0) {
 // CHECK-NEXT:       tawa::rt::ArefCursor<kStages> a_b;
 // CHECK-NEXT:       // Tile (x, y, z) is the work of block (x, y, z) of the original launch.
-// CHECK-NEXT:       for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x) {
-// CHECK-NEXT:         const uint3 tile = schedule.tile(t);
+// CHECK-NEXT:       const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
+// CHECK-NEXT:       int k_iter = 0;
+// CHECK-NEXT:       for (tawa::rt::TileWork w = walk.first(); walk.valid(w);
+// CHECK-NEXT:            walk.advance(w, k_iter)) {
+// CHECK-NEXT:         const uint3 tile = schedule.tile(w.unit);
 // CHECK-NEXT:         // Block coordinates of the output tile.
 // CHECK-NEXT:         const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK-NEXT:         k_iter = 0;
 // CHECK-NEXT:         for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:           if (k_iter++ < w.k_begin) {
+// CHECK-NEXT:             continue;
+// CHECK-NEXT:           }
+// CHECK-NEXT:           if (k_iter > w.k_end) {
+// CHECK-NEXT:             break;
+// CHECK-NEXT:           }
 // CHECK-NEXT:           gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
 // CHECK-NEXT:           smem.a_b_aref.put(a_b, sizeof(slot.a) + sizeof(slot.b));
 // CHECK-NEXT:           tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
@@ -87,12 +98,22 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     // in flight.
 // CHECK-NEXT:     tawa::rt::ArefCursor<kStages> a_b, a_b_release;
 // CHECK-NEXT:     // The same walk as the producer's.
-// CHECK-NEXT:     for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x) {
-// CHECK-NEXT:       const uint3 tile = schedule.tile(t);
+// CHECK-NEXT:     const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
+// CHECK-NEXT:     int k_iter = 0;
+// CHECK-NEXT:     for (tawa::rt::TileWork w = walk.first(); walk.valid(w);
+// CHECK-NEXT:          walk.advance(w, k_iter)) {
+// CHECK-NEXT:       const uint3 tile = schedule.tile(w.unit);
 // CHECK-NEXT:       // Block coordinates of the output tile.
 // CHECK-NEXT:       const int m0 = tile.y * 128, n0 = tile.x * 256;
 // CHECK-NEXT:       int k_steps = 0;
+// CHECK-NEXT:       k_iter = 0;
 // CHECK-NEXT:       for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:         if (k_iter++ < w.k_begin) {
+// CHECK-NEXT:           continue;
+// CHECK-NEXT:         }
+// CHECK-NEXT:         if (k_iter > w.k_end) {
+// CHECK-NEXT:           break;
+// CHECK-NEXT:         }
 // CHECK-NEXT:         gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
 // CHECK-NEXT:         smem.a_b_aref.get(a_b);
 // CHECK-NEXT:         tawa::rt::wgmma_nt<64>(acc, slot.a + consumer * 64 * 64, slot.b,
@@ -109,6 +130,17 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:       if (k_steps > 0) {
 // CHECK-NEXT:         smem.a_b_aref.consumed(a_b_release);
 // CHECK-NEXT:         a_b_release.advance();
+// CHECK-NEXT:       }
+// CHECK-NEXT:       if (w.kind == tawa::rt::TileWork::Piece) {
+// CHECK-NEXT:         // A piece of a split tile: its partial sums go to the workspace, for
+// CHECK-NEXT:         // the tile's head.
+// CHECK-NEXT:         tawa::rt::store_piece<kConsumers>(split_tail, w.slot, consumer, acc,
+// CHECK-NEXT:                                           /*barrier=*/1 + consumer);
+// CHECK-NEXT:         continue;
+// CHECK-NEXT:       }
+// CHECK-NEXT:       if (w.kind == tawa::rt::TileWork::Head) {
+// CHECK-NEXT:         tawa::rt::add_pieces<kConsumers>(split_tail, walk, w, consumer, acc,
+// CHECK-NEXT:                                          /*barrier=*/1 + consumer);
 // CHECK-NEXT:       }
 // CHECK-NEXT:       tawa::rt::store_accumulator_tma<false>(
 // CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], m0 + consumer * 64, n0, 0, acc,
@@ -139,6 +171,11 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:   int ctas = 0;
 // CHECK-NEXT:   if (cudaError_t e =
 // CHECK-NEXT:           tawa::rt::persistent_ctas(schedule.count(), schedule.cluster, &ctas);
+// CHECK:   tawa::rt::SplitTail split_tail;
+// CHECK-NEXT:   if (cudaError_t e =
+// CHECK-NEXT:           tawa::rt::split_tail_plan(ctas, 2, 128 * 256, stream, &split_tail);
+// CHECK-NEXT:       e != cudaSuccess)
+// CHECK-NEXT:     return e;
 // CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(
-// CHECK-NEXT:       A, B, C, A_tensor_map, B_tensor_map, C_store_map, schedule);
+// CHECK-NEXT:       A, B, C, A_tensor_map, B_tensor_map, C_store_map, schedule, split_tail);
 // CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 128, 0, 0, A, B, C);

@@ -72,3 +72,45 @@ __global__ void pingpong(In A, In B, Out C) {
 // EXPLAIN-NEXT:   result: rewritten into a warp-specialized kernel
 // EXPLAIN:   roles: producer warpgroup 0 (TMA loads), consumer warpgroups 1-2 (wgmma, whole tiles in turn), 384 threads -- two consumer warpgroups for schedule(pingpong)
 // EXPLAIN:   schedule: pingpong -- schedule clause: the consumers take alternate tiles, each the whole tile, their main loops in turn
+// EXPLAIN:   tail: whole -- schedule(pingpong) gives each consumer whole tiles
+
+// tail(split) needs the cooperative persistent walk and the same K loop in
+// every tile.
+__global__ void split_pingpong(In A, In B, Out C) {
+  tawa::Accumulator<float, 128, 128> acc;
+// CHECK: schedule.cu:[[@LINE+1]]:38: warning: tail(split) is not supported here: schedule(pingpong) gives each consumer whole tiles [tawa-unsupported]
+#pragma tawa tile schedule(pingpong) tail(split)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<128, 64>(B, blockIdx.x * 128, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 128, acc);
+}
+
+__global__ void split_ragged_k(In A, In B, Out C) {
+  tawa::Accumulator<float, 128, 128> acc;
+// CHECK: schedule.cu:[[@LINE+1]]:19: warning: tail(split) is not supported here: the trip count of the tile loop depends on the block coordinates [tawa-unsupported]
+#pragma tawa tile tail(split)
+  for (int k0 = 0; k0 < (blockIdx.y + 1) * 128; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<128, 64>(B, blockIdx.x * 128, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 128, acc);
+}
+
+// The same loop without the clause is rewritten, its tail kept whole.
+__global__ void ragged_k(In A, In B, Out C) {
+  tawa::Accumulator<float, 128, 128> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < (blockIdx.y + 1) * 128; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<128, 64>(B, blockIdx.x * 128, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 128, acc);
+}
+// EXPLAIN: kernel ragged_k: tile loop at schedule.cu:[[@LINE-7]]:3
+// EXPLAIN-NEXT:   result: rewritten into a warp-specialized kernel
+// EXPLAIN:   tail: whole -- the trip count of the tile loop depends on the block coordinates
