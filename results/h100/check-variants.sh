@@ -2,8 +2,11 @@
 # On the GPU machine: builds gemm-check for the rewritten examples (gen/*.ws.cu)
 # and the variants of make-variants.sh (gen/variants/*.ws.cu), checks and
 # times each against cuBLAS at shapes with whole and ragged tiles, and runs
-# compute-sanitizer racecheck and synccheck on small shapes. Logs go to
-# OUT_DIR/<variant>-{check,racecheck,synccheck}.log; a table is printed last.
+# compute-sanitizer racecheck and synccheck on small shapes. The examples
+# (bf16, fp16, bf16-batched) are also checked and sanitized with the last
+# partial wave split by K in every launch (TAWA_SPLIT_TAIL=force), at shapes
+# with more tiles than SMs. Logs go to OUT_DIR/<variant>-{check,racecheck,
+# synccheck}.log and <variant>-split-*.log; a table is printed last.
 #
 # usage: bash results/h100/check-variants.sh OUT_DIR [VARIANT...]
 set -uo pipefail
@@ -59,8 +62,26 @@ for v in "${variants[@]}"; do
       --shapes "$small" >"$out/$v-$tool.log" 2>&1
     rc=$((rc | $?))
   done
+  if [[ $v == bf16 || $v == fp16 || $v == bf16-batched ]]; then
+    if [[ $v == bf16-batched ]]; then
+      split_timed=4x4096x4096x1024
+      split_small=2x1024x2560x320
+    else
+      split_timed=4096x4096x4096,8192x8192x512,8000x8064x4000
+      split_small=1792x2560x320
+    fi
+    TAWA_SPLIT_TAIL=force timeout 300 build/variants/$v --label "$v-split" \
+      --shapes "$split_timed" --time --pairs 10 >"$out/$v-split-check.log" 2>&1
+    rc=$((rc | $?))
+    for tool in racecheck synccheck; do
+      TAWA_SPLIT_TAIL=force timeout 300 compute-sanitizer --tool $tool \
+        build/variants/$v --label "$v-split" --shapes "$split_small" \
+        >"$out/$v-split-$tool.log" 2>&1
+      rc=$((rc | $?))
+    done
+  fi
   fails=$(cat "$out/$v-check.log" "$out/$v"-*check.log | grep -c FAIL)
-  hazards=$(grep -hE "RACECHECK SUMMARY|ERROR SUMMARY" "$out/$v-racecheck.log" "$out/$v-synccheck.log" | tr '\n' ' ')
+  hazards=$(grep -hE "RACECHECK SUMMARY|ERROR SUMMARY" "$out/$v"-*racecheck.log "$out/$v"-*synccheck.log | tr '\n' ' ')
   status[$v]="exit $rc, $fails FAIL, $hazards"
 done
 

@@ -68,6 +68,9 @@ __device__ __forceinline__ float4 load_cg(const float4 *p) {
 struct SplitTail {
   float *workspace = nullptr;
   uint32_t *flags = nullptr;
+  /// Split every partial wave evenly, whatever the costs (for tests:
+  /// TAWA_SPLIT_TAIL=force).
+  bool force = false;
   /// Cost of storing and of adding one piece, in K elements of the K loop
   /// (H100, 128 x 256 tiles: about 3.3 and 1.6 us).
   static constexpr int kStoreCost = 320, kAddCost = 160;
@@ -165,7 +168,7 @@ private:
     // 2 (c - a) iterations more, spread over the wave.
     const int even = (R * T + ctas - 1) / ctas;
     int head = (R * T + 2 * idle * (c - a) + ctas - 1) / ctas;
-    if (head < even)
+    if (head < even || tail_.force)
       head = even;
     if (head >= T)
       return s;
@@ -174,7 +177,7 @@ private:
     const int tail_time = share + c * ((share + L - 1) / L + 1);
     const int head_time = head + a * ((L + share - 1) / share + 1);
     const int span = tail_time > head_time ? tail_time : head_time;
-    if (4 * (T - span) < T)
+    if (4 * (T - span) < T && !tail_.force)
       return s;
     s.head = head;
     s.rest = L;
@@ -314,16 +317,19 @@ add_pieces(const SplitTail &tail, const SplitTailWalk<BK> &walk,
 /// The workspace (ctas slots, about 17 MB for 132 CTAs and 128 x 256 tiles)
 /// is allocated on the first launch on a stream and kept; launches on one
 /// stream run in order, so they share it safely. TAWA_SPLIT_TAIL=off in the
-/// environment turns the split off. Returns the CUDA error of the
-/// allocation.
+/// environment turns the split off, =force splits every partial wave (tests).
+/// Returns the CUDA error of the allocation.
 inline cudaError_t split_tail_plan(int ctas, int consumers, size_t tile_floats,
                                    cudaStream_t stream, SplitTail *tail) {
   *tail = SplitTail{};
-  static const bool off = [] {
+  static const int mode = [] {
     const char *e = std::getenv("TAWA_SPLIT_TAIL");
-    return e && std::strcmp(e, "off") == 0;
+    return !e                             ? 0
+           : std::strcmp(e, "off") == 0   ? 1
+           : std::strcmp(e, "force") == 0 ? 2
+                                          : 0;
   }();
-  if (off)
+  if (mode == 1)
     return cudaSuccess;
   struct Workspace {
     float *partials = nullptr;
@@ -367,6 +373,7 @@ inline cudaError_t split_tail_plan(int ctas, int consumers, size_t tile_floats,
   }
   tail->workspace = ws.partials;
   tail->flags = ws.flags;
+  tail->force = mode == 2;
   return cudaSuccess;
 }
 

@@ -2,7 +2,8 @@
 // grids of many sizes, tile counts and K trip counts, every (tile, K
 // iteration) is computed exactly once over all CTAs, every piece has its own
 // workspace slot below the CTA count, each head adds exactly the pieces of
-// its tile, a head waits only for CTAs of lower index, and some cases split.
+// its tile, a head waits only for CTAs of lower index, and some cases split
+// (with the cost model, and forced as TAWA_SPLIT_TAIL=force does).
 // Prints the number of cases; exits 1 at the first failure.
 #include <tawa/runtime/split_tail.cuh>
 
@@ -16,13 +17,15 @@ using tawa::rt::SplitTailWalk;
 using tawa::rt::SplitTailWalkGrid;
 using tawa::rt::TileWork;
 
-static int check(int ctas, int units, int trips, bool workspace, int &splits) {
+static int check(int ctas, int units, int trips, bool workspace, int &splits,
+                 bool force = false) {
   SplitTail tail;
   static float partials;
   static uint32_t flags;
   if (workspace) {
     tail.workspace = &partials;
     tail.flags = &flags;
+    tail.force = force;
   }
   std::vector<int> covered(static_cast<size_t>(units) * trips, 0);
   std::map<int, int> slot_tile;            // slot -> tile
@@ -96,8 +99,9 @@ int main() {
   for (int ctas : grids)
     for (int units = ctas; units <= 3 * ctas + 1; units += (ctas > 16 ? 7 : 1))
       for (int trips : trip_counts)
-        for (bool workspace : {false, true}) {
-          if (check(ctas, units, trips, workspace, splits))
+        for (int mode = 0; mode < 3; ++mode) {
+          // No workspace; split where it pays; split always (forced).
+          if (check(ctas, units, trips, mode > 0, splits, mode == 2))
             return 1;
           ++cases;
         }
