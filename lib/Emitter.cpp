@@ -298,6 +298,8 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
   } else if (Plan.SplitTail) {
     // `k_iter` holds the trips of the last whole tile when the walk reaches
     // its last partial wave, where it decides the split.
+    W.line("// Whole tiles, then the last partial wave, split by K where the "
+           "launch found it pays (tawa/runtime/split_tail.cuh).");
     W.line(formatv("const tawa::rt::SplitTailWalk<{0}> walk(split_tail, "
                    "schedule.count());",
                    Plan.BK)

@@ -64,6 +64,8 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     if (threadIdx.x == 0) {
 // CHECK-NEXT:       tawa::rt::ArefCursor<kStages> a_b;
 // CHECK-NEXT:       // Tile (x, y, z) is the work of block (x, y, z) of the original launch.
+// CHECK-NEXT:       // Whole tiles, then the last partial wave, split by K where the launch
+// CHECK-NEXT:       // found it pays (tawa/runtime/split_tail.cuh).
 // CHECK-NEXT:       const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
 // CHECK-NEXT:       int k_iter = 0;
 // CHECK-NEXT:       for (tawa::rt::TileWork w = walk.first(); walk.valid(w);
@@ -98,6 +100,8 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     // in flight.
 // CHECK-NEXT:     tawa::rt::ArefCursor<kStages> a_b, a_b_release;
 // CHECK-NEXT:     // The same walk as the producer's.
+// CHECK-NEXT:     // Whole tiles, then the last partial wave, split by K where the launch
+// CHECK-NEXT:     // found it pays (tawa/runtime/split_tail.cuh).
 // CHECK-NEXT:     const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
 // CHECK-NEXT:     int k_iter = 0;
 // CHECK-NEXT:     for (tawa::rt::TileWork w = walk.first(); walk.valid(w);
