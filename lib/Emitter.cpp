@@ -177,7 +177,7 @@ std::vector<std::string> emittedNames(const TileProgram &P,
                                 "k_steps",
                                 "k_iter",
                                 "walk",
-                                "w",
+                                "work",
                                 "split_tail",
                                 "ctas",
                                 "rank",
@@ -305,9 +305,9 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
                    Plan.BK)
                .str());
     W.line("int k_iter = 0;");
-    W.open("for (tawa::rt::TileWork w = walk.first(); walk.valid(w); "
-           "walk.advance(w, k_iter))");
-    W.line("const uint3 tile = schedule.tile(w.unit);");
+    W.open("for (tawa::rt::TileWork work = walk.first(); walk.valid(work); "
+           "walk.advance(work, k_iter))");
+    W.line("const uint3 tile = schedule.tile(work.unit);");
   } else {
     W.open(formatv("for (int t = blockIdx.x; t < schedule.count(); t += "
                    "gridDim.x{0})",
@@ -320,7 +320,7 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
 }
 
 /// Opens the tile loop (the K loop); with the split tail, it runs only
-/// iterations [w.k_begin, w.k_end).
+/// iterations [work.k_begin, work.k_end).
 void KernelEmitter::kLoop() {
   if (!Plan.SplitTail) {
     W.open(Header);
@@ -328,10 +328,10 @@ void KernelEmitter::kLoop() {
   }
   W.line("k_iter = 0;");
   W.open(Header);
-  W.open("if (k_iter++ < w.k_begin)");
+  W.open("if (k_iter++ < work.k_begin)");
   W.line("continue;");
   W.close();
-  W.open("if (k_iter > w.k_end)");
+  W.open("if (k_iter > work.k_end)");
   W.line("break;");
   W.close();
 }
@@ -586,17 +586,17 @@ void KernelEmitter::consumers() {
   W.line(P.Acc.Var + ".fence();");
   release("if (k_steps > 0)");
   if (Plan.SplitTail) {
-    W.open("if (w.kind == tawa::rt::TileWork::Piece)");
+    W.open("if (work.kind == tawa::rt::TileWork::Piece)");
     W.line("// A piece of a split tile: its partial sums go to the "
            "workspace, for the tile's head.");
-    W.line(formatv("tawa::rt::store_piece<kConsumers>(split_tail, w.slot, "
+    W.line(formatv("tawa::rt::store_piece<kConsumers>(split_tail, work.slot, "
                    "consumer, {0}, /*barrier=*/1 + consumer);",
                    P.Acc.Var)
                .str());
     W.line("continue;");
     W.close();
-    W.open("if (w.kind == tawa::rt::TileWork::Head)");
-    W.line(formatv("tawa::rt::add_pieces<kConsumers>(split_tail, walk, w, "
+    W.open("if (work.kind == tawa::rt::TileWork::Head)");
+    W.line(formatv("tawa::rt::add_pieces<kConsumers>(split_tail, walk, work, "
                    "consumer, {0}, /*barrier=*/1 + consumer);",
                    P.Acc.Var)
                .str());

@@ -68,17 +68,17 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:       // found it pays (tawa/runtime/split_tail.cuh).
 // CHECK-NEXT:       const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
 // CHECK-NEXT:       int k_iter = 0;
-// CHECK-NEXT:       for (tawa::rt::TileWork w = walk.first(); walk.valid(w);
-// CHECK-NEXT:            walk.advance(w, k_iter)) {
-// CHECK-NEXT:         const uint3 tile = schedule.tile(w.unit);
+// CHECK-NEXT:       for (tawa::rt::TileWork work = walk.first(); walk.valid(work);
+// CHECK-NEXT:            walk.advance(work, k_iter)) {
+// CHECK-NEXT:         const uint3 tile = schedule.tile(work.unit);
 // CHECK-NEXT:         // Block coordinates of the output tile.
 // CHECK-NEXT:         const int m0 = tile.y * 128, n0 = tile.x * 256;
 // CHECK-NEXT:         k_iter = 0;
 // CHECK-NEXT:         for (int k0 = 0; k0 < A.cols; k0 += 64) {
-// CHECK-NEXT:           if (k_iter++ < w.k_begin) {
+// CHECK-NEXT:           if (k_iter++ < work.k_begin) {
 // CHECK-NEXT:             continue;
 // CHECK-NEXT:           }
-// CHECK-NEXT:           if (k_iter > w.k_end) {
+// CHECK-NEXT:           if (k_iter > work.k_end) {
 // CHECK-NEXT:             break;
 // CHECK-NEXT:           }
 // CHECK-NEXT:           gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
@@ -104,18 +104,18 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     // found it pays (tawa/runtime/split_tail.cuh).
 // CHECK-NEXT:     const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
 // CHECK-NEXT:     int k_iter = 0;
-// CHECK-NEXT:     for (tawa::rt::TileWork w = walk.first(); walk.valid(w);
-// CHECK-NEXT:          walk.advance(w, k_iter)) {
-// CHECK-NEXT:       const uint3 tile = schedule.tile(w.unit);
+// CHECK-NEXT:     for (tawa::rt::TileWork work = walk.first(); walk.valid(work);
+// CHECK-NEXT:          walk.advance(work, k_iter)) {
+// CHECK-NEXT:       const uint3 tile = schedule.tile(work.unit);
 // CHECK-NEXT:       // Block coordinates of the output tile.
 // CHECK-NEXT:       const int m0 = tile.y * 128, n0 = tile.x * 256;
 // CHECK-NEXT:       int k_steps = 0;
 // CHECK-NEXT:       k_iter = 0;
 // CHECK-NEXT:       for (int k0 = 0; k0 < A.cols; k0 += 64) {
-// CHECK-NEXT:         if (k_iter++ < w.k_begin) {
+// CHECK-NEXT:         if (k_iter++ < work.k_begin) {
 // CHECK-NEXT:           continue;
 // CHECK-NEXT:         }
-// CHECK-NEXT:         if (k_iter > w.k_end) {
+// CHECK-NEXT:         if (k_iter > work.k_end) {
 // CHECK-NEXT:           break;
 // CHECK-NEXT:         }
 // CHECK-NEXT:         gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
@@ -135,15 +135,15 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:         smem.a_b_aref.consumed(a_b_release);
 // CHECK-NEXT:         a_b_release.advance();
 // CHECK-NEXT:       }
-// CHECK-NEXT:       if (w.kind == tawa::rt::TileWork::Piece) {
+// CHECK-NEXT:       if (work.kind == tawa::rt::TileWork::Piece) {
 // CHECK-NEXT:         // A piece of a split tile: its partial sums go to the workspace, for
 // CHECK-NEXT:         // the tile's head.
-// CHECK-NEXT:         tawa::rt::store_piece<kConsumers>(split_tail, w.slot, consumer, acc,
+// CHECK-NEXT:         tawa::rt::store_piece<kConsumers>(split_tail, work.slot, consumer, acc,
 // CHECK-NEXT:                                           /*barrier=*/1 + consumer);
 // CHECK-NEXT:         continue;
 // CHECK-NEXT:       }
-// CHECK-NEXT:       if (w.kind == tawa::rt::TileWork::Head) {
-// CHECK-NEXT:         tawa::rt::add_pieces<kConsumers>(split_tail, walk, w, consumer, acc,
+// CHECK-NEXT:       if (work.kind == tawa::rt::TileWork::Head) {
+// CHECK-NEXT:         tawa::rt::add_pieces<kConsumers>(split_tail, walk, work, consumer, acc,
 // CHECK-NEXT:                                          /*barrier=*/1 + consumer);
 // CHECK-NEXT:       }
 // CHECK-NEXT:       tawa::rt::store_accumulator_tma<false>(
