@@ -356,24 +356,15 @@ inline cudaError_t split_tail_plan(int ctas, int consumers, size_t tile_floats,
       return e;
     if (capture != cudaStreamCaptureStatusNone)
       return cudaSuccess;
-  }
-  if (ws.floats < floats) {
-    // Launches on this stream that may still read the old one come first.
+    // Launches on this stream that may still use the old one come first.
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
       return e;
     cudaFree(ws.partials);
-    ws = Workspace{nullptr, ws.flags, 0, ws.flag_count};
+    cudaFree(ws.flags);
+    ws = Workspace{};
     if (cudaError_t e = cudaMalloc(&ws.partials, floats * sizeof(float));
         e != cudaSuccess)
       return e;
-    ws.floats = floats;
-  }
-  if (ws.flag_count < flag_count) {
-    if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
-      return e;
-    cudaFree(ws.flags);
-    ws.flags = nullptr;
-    ws.flag_count = 0;
     if (cudaError_t e = cudaMalloc(&ws.flags, flag_count * sizeof(uint32_t));
         e != cudaSuccess)
       return e;
@@ -381,6 +372,7 @@ inline cudaError_t split_tail_plan(int ctas, int consumers, size_t tile_floats,
             cudaMemsetAsync(ws.flags, 0, flag_count * sizeof(uint32_t), stream);
         e != cudaSuccess)
       return e;
+    ws.floats = floats;
     ws.flag_count = flag_count;
   }
   tail->workspace = ws.partials;
