@@ -62,7 +62,8 @@ def read_json(path):
 
 
 ROW_KEYS = [
-    "rel_err", "nonfinite", "spot_err", "cublas_spot_err", "error", "ms",
+    "rel_err", "nonfinite", "spot_err", "cublas_spot_err", "graph_rel_err",
+    "error", "ms",
     "cublas_ms", "ms_p10", "ms_p90", "cublas_ms_p10", "cublas_ms_p90",
     "tflops", "cublas_tflops", "ratio", "input_sets", "warmup_pairs",
     "timed_pairs", "flops",

@@ -40,6 +40,11 @@
 //     0.1 at the worst of 256 samples, a wrong B row about 2. The same check
 //     runs on C_ref, so a cuBLAS call that computes the wrong product is
 //     caught instead of agreeing with ours;
+//   - the graph check: C is poisoned again, gemm() is captured into a CUDA
+//     graph on the stream and the graph launched on a second stream; its C
+//     must pass the same relative-error test (reported as graph_rel_err), so
+//     a launcher that cannot run under stream capture, or whose captured
+//     launch reads state of the first stream, fails;
 //   - with --time: warm-up pairs (default 5), then timed pairs (default 50)
 //     with CUDA events, interleaved (gemm, cuBLAS, gemm, cuBLAS...), each call
 //     on the next of several input sets that together hold at least twice the
@@ -266,6 +271,7 @@ struct Result {
   unsigned long long nonfinite = 0;
   double spot_err = NAN;        // largest fp64 spot-check error of ours
   double cublas_spot_err = NAN; // the same for cuBLAS
+  double graph_rel_err = NAN;   // rel_err of the launch captured in a graph
   bool timed = false;
   int input_sets = 1;
   int warmup_pairs = 0, timed_pairs = 0;
@@ -302,6 +308,8 @@ private:
   void cublas(const Shape &s, const Operands &ops, Element *c);
   void compare(const Shape &s, const Element *c, const Element *ref,
                Result &result);
+  void graph_check(const Shape &s, Operands &ops, const Element *ref,
+                   Result &result);
   void spot_check(const Shape &s, const Operands &ops, const Element *ref,
                   std::uint64_t seed, Result &result);
   void time(const Shape &s, const std::vector<Operands *> &sets,
@@ -453,6 +461,42 @@ void Runner::spot_check(const Shape &s, const Operands &ops, const Element *ref,
         std::to_string(worst_ref) + "): the reference itself is wrong");
 }
 
+/// Captures ours() into a graph on stream_, launches it on a second stream
+/// and compares its C (poisoned first) with `ref`.
+void Runner::graph_check(const Shape &s, Operands &ops, const Element *ref,
+                         Result &result) {
+  poison(ops.c);
+  CHECK(cudaStreamSynchronize(stream_));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaStream_t other = nullptr;
+  struct Release {
+    cudaGraph_t &graph;
+    cudaGraphExec_t &exec;
+    cudaStream_t &other;
+    ~Release() {
+      if (exec)
+        cudaGraphExecDestroy(exec);
+      if (graph)
+        cudaGraphDestroy(graph);
+      if (other)
+        cudaStreamDestroy(other);
+    }
+  } release{graph, exec, other};
+  CHECK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t launched = ours(s, ops, ops.c.get());
+  const cudaError_t ended = cudaStreamEndCapture(stream_, &graph);
+  CHECK(launched);
+  CHECK(ended);
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  CHECK(cudaGraphLaunch(exec, other));
+  CHECK(cudaStreamSynchronize(other));
+  Result replay;
+  compare(s, ops.c.get(), ref, replay);
+  result.graph_rel_err = replay.rel_err;
+}
+
 double percentile(std::vector<float> v, double q) {
   std::sort(v.begin(), v.end());
   const double at = q * double(v.size() - 1);
@@ -560,8 +604,10 @@ Result Runner::run(const Shape &shape, std::uint64_t seed, bool timing) {
     CHECK(cudaStreamSynchronize(stream_));
     compare(shape, x.c.get(), ref.get(), result);
     spot_check(shape, x, ref.get(), splitmix64(seed ^ 0x5907), result);
+    graph_check(shape, x, ref.get(), result);
     result.pass = result.nonfinite == 0 && result.rel_err < kTolerance &&
-                  result.spot_err < kTolerance;
+                  result.spot_err < kTolerance &&
+                  result.graph_rel_err < kTolerance;
     if (timing && result.pass)
       time(shape, sets, result);
     CHECK(cudaDeviceSynchronize());
@@ -615,6 +661,9 @@ void print_line(const std::string &label, const Result &r) {
               short_number(r.spot_err).c_str(), r.pass ? "PASS" : "FAIL");
   if (r.nonfinite)
     std::printf("  %llu non-finite", r.nonfinite);
+  if (r.error.empty() && !(r.graph_rel_err < kTolerance))
+    std::printf("  graph replay rel_err %s",
+                short_number(r.graph_rel_err).c_str());
   if (r.timed)
     std::printf("  ours %.4f ms %6.1f TFLOP/s  cuBLAS %.4f ms %6.1f TFLOP/s"
                 "  ours/cuBLAS %.3f",
@@ -648,13 +697,13 @@ bool write_json(const std::string &path, const std::string &label,
                  i ? "," : "", json_string(r.shape.text()).c_str(),
                  r.shape.batches, r.shape.m, r.shape.n, r.shape.k,
                  json_number(r.shape.flops()).c_str());
-    std::fprintf(f,
-                 ", \"rel_err\": %s, \"nonfinite\": %llu, \"spot_err\": %s, "
-                 "\"cublas_spot_err\": %s, \"pass\": %s",
-                 json_number(r.rel_err).c_str(), r.nonfinite,
-                 json_number(r.spot_err).c_str(),
-                 json_number(r.cublas_spot_err).c_str(),
-                 r.pass ? "true" : "false");
+    std::fprintf(
+        f,
+        ", \"rel_err\": %s, \"nonfinite\": %llu, \"spot_err\": %s, "
+        "\"cublas_spot_err\": %s, \"graph_rel_err\": %s, \"pass\": %s",
+        json_number(r.rel_err).c_str(), r.nonfinite,
+        json_number(r.spot_err).c_str(), json_number(r.cublas_spot_err).c_str(),
+        json_number(r.graph_rel_err).c_str(), r.pass ? "true" : "false");
     std::fprintf(f, ", \"error\": %s",
                  r.error.empty() ? "null" : json_string(r.error).c_str());
     std::fprintf(f,

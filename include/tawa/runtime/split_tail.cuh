@@ -316,11 +316,12 @@ add_pieces(const SplitTail &tail, const SplitTailWalk<BK> &walk,
 /// `tile_floats` fp32 accumulators (BM x BN) shared by `consumers` warpgroups.
 /// The workspace (ctas slots, about 17 MB for 132 CTAs and 128 x 256 tiles)
 /// is allocated on the first launch on a stream and kept; launches on one
-/// stream run in order, so they share it safely; a launch being captured
-/// into a graph before the stream has one keeps its tiles whole (a graph
-/// replayed on several streams at once would share it). TAWA_SPLIT_TAIL=off in
-/// the environment turns the split off, =force splits every partial wave
-/// (tests). Returns the CUDA error of the allocation.
+/// stream run in order, so they share it safely. A launch being captured into
+/// a graph keeps its tiles whole: the graph may be launched on another stream,
+/// beside launches on this one, or after the workspace has been reallocated
+/// for a larger tile. TAWA_SPLIT_TAIL=off in the environment turns the split
+/// off, =force splits every partial wave (tests). Returns the CUDA error of
+/// the capture query or the allocation.
 inline cudaError_t split_tail_plan(int ctas, int consumers, size_t tile_floats,
                                    cudaStream_t stream, SplitTail *tail) {
   *tail = SplitTail{};
@@ -345,17 +346,14 @@ inline cudaError_t split_tail_plan(int ctas, int consumers, size_t tile_floats,
     return e;
   const size_t floats = static_cast<size_t>(ctas) * tile_floats;
   const size_t flag_count = static_cast<size_t>(ctas) * consumers;
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  if (cudaError_t e = cudaStreamIsCapturing(stream, &capture); e != cudaSuccess)
+    return e;
+  if (capture != cudaStreamCaptureStatusNone)
+    return cudaSuccess;
   std::lock_guard<std::mutex> guard(lock);
   Workspace &ws = workspaces[{device, stream}];
   if (ws.floats < floats || ws.flag_count < flag_count) {
-    // Under stream capture the workspace cannot be allocated (nor the
-    // stream synchronized): the tiles stay whole.
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    if (cudaError_t e = cudaStreamIsCapturing(stream, &capture);
-        e != cudaSuccess)
-      return e;
-    if (capture != cudaStreamCaptureStatusNone)
-      return cudaSuccess;
     // Launches on this stream that may still use the old one come first.
     if (cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess)
       return e;
