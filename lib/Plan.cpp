@@ -28,60 +28,17 @@ unsigned sharedBytes(int Stages, unsigned StageBytes, unsigned Staging) {
   return Stages * StageBytes + Staging + 1024 + hopper::kSharedAlignSlack;
 }
 
-/// Whether `E` depends on blockIdx.y (or, with `AnyCoordinate`, on any
-/// coordinate of blockIdx or threadIdx), directly or through the initializers
-/// of the variables it reads: what makes two vertically adjacent tiles (or
-/// any two tiles) differ.
-class DependsOnBlockY : public RecursiveASTVisitor<DependsOnBlockY> {
-public:
-  explicit DependsOnBlockY(bool AnyCoordinate = false)
-      : AnyCoordinate(AnyCoordinate) {}
-  bool Found = false;
-  bool VisitMemberExpr(MemberExpr *E) {
-    check(E->getBase(), E->getMemberDecl()->getName());
-    return true;
-  }
-  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
-    check(E->getBaseExpr(), E->getPropertyDecl()->getName());
-    return true;
-  }
-  bool VisitDeclRefExpr(DeclRefExpr *E) {
-    auto *VD = dyn_cast<VarDecl>(E->getDecl());
-    if (VD && !isa<ParmVarDecl>(VD) && VD->hasInit() && Seen.insert(VD).second)
-      TraverseStmt(const_cast<Expr *>(VD->getInit()));
-    return true;
-  }
-
-private:
-  void check(const Expr *Base, StringRef Member) {
-    auto *DRE = dyn_cast<DeclRefExpr>(Base->IgnoreImpCasts());
-    if (!DRE)
-      return;
-    StringRef Name = DRE->getDecl()->getName();
-    if (AnyCoordinate ? (Name == "blockIdx" || Name == "threadIdx")
-                      : (Name == "blockIdx" && Member == "y"))
-      Found = true;
-  }
-  bool AnyCoordinate;
-  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
-};
-
-bool dependsOnBlockY(const Expr *E) {
-  DependsOnBlockY V;
-  V.TraverseStmt(const_cast<Expr *>(E));
-  return V.Found;
-}
+bool dependsOnBlockY(const Expr *E) { return readsBuiltin(E, "blockIdx", "y"); }
 
 /// Whether the trip count of the tile loop may differ between tiles: its
 /// header depends on a block or thread coordinate.
 bool tripsDependOnTile(const ForStmt *Loop) {
-  DependsOnBlockY V(/*AnyCoordinate=*/true);
   for (const Stmt *S :
        {Loop->getInit(), static_cast<const Stmt *>(Loop->getCond()),
         static_cast<const Stmt *>(Loop->getInc())})
-    if (S)
-      V.TraverseStmt(const_cast<Stmt *>(S));
-  return V.Found;
+    if (S && (readsBuiltin(S, "blockIdx") || readsBuiltin(S, "threadIdx")))
+      return true;
+  return false;
 }
 
 SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {

@@ -499,6 +499,63 @@ private:
 
 } // namespace
 
+const Expr *ignoreOpaque(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImpCasts();
+    auto *O = dyn_cast<OpaqueValueExpr>(E);
+    if (!O || !O->getSourceExpr())
+      break;
+    E = O->getSourceExpr();
+  }
+  return E;
+}
+
+namespace {
+class BuiltinReader : public RecursiveASTVisitor<BuiltinReader> {
+public:
+  BuiltinReader(StringRef Builtin, StringRef Member)
+      : Builtin(Builtin), Member(Member) {}
+  const Expr *Found = nullptr;
+  bool VisitMemberExpr(MemberExpr *E) {
+    check(E, E->getBase(), E->getMemberDecl()->getName());
+    return true;
+  }
+  bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
+    check(E, E->getBaseExpr(), E->getPropertyDecl()->getName());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    auto *VD = dyn_cast<VarDecl>(E->getDecl());
+    if (VD && !isa<ParmVarDecl>(VD) && VD->hasInit() && Seen.insert(VD).second)
+      TraverseStmt(const_cast<Expr *>(VD->getInit()));
+    return true;
+  }
+
+private:
+  void check(const Expr *E, const Expr *Base, StringRef Name) {
+    auto *DRE = dyn_cast<DeclRefExpr>(ignoreOpaque(Base));
+    if (!Found && DRE && DRE->getDecl()->getName() == Builtin &&
+        (Member.empty() || Name == Member))
+      Found = E;
+  }
+  StringRef Builtin, Member;
+  llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+};
+} // namespace
+
+const Expr *findBuiltinRead(const Stmt *S, StringRef Builtin,
+                            StringRef Member) {
+  if (!S)
+    return nullptr;
+  BuiltinReader V(Builtin, Member);
+  V.TraverseStmt(const_cast<Stmt *>(S));
+  return V.Found;
+}
+
+bool readsBuiltin(const Stmt *S, StringRef Builtin, StringRef Member) {
+  return findBuiltinRead(S, Builtin, Member) != nullptr;
+}
+
 std::optional<TileProgram> extractTileProgram(ASTContext &Ctx,
                                               const FunctionDecl *Kernel,
                                               const ForStmt *Loop,

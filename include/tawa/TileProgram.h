@@ -99,6 +99,21 @@ struct TileProgram {
   const clang::Stmt *PrologueReturn = nullptr;
 };
 
+/// `E` without implicit casts and the opaque values of pseudo-objects (the
+/// base of `blockIdx.x`, a property in clang's CUDA headers).
+const clang::Expr *ignoreOpaque(const clang::Expr *E);
+
+/// Whether `S` reads the built-in `Builtin` ("blockIdx", "threadIdx",
+/// "gridDim"), its member `Member` (any member when empty), directly or
+/// through the initializers of the local variables it reads.
+bool readsBuiltin(const clang::Stmt *S, llvm::StringRef Builtin,
+                  llvm::StringRef Member = "");
+/// The first such read (a member expression, possibly in an initializer),
+/// or null.
+const clang::Expr *findBuiltinRead(const clang::Stmt *S,
+                                   llvm::StringRef Builtin,
+                                   llvm::StringRef Member = "");
+
 /// Builds the TileProgram of `Loop` (the statement following `Pragma`) in
 /// `Kernel`. Reports every construct outside the accepted form and returns
 /// nullopt if there was any.

@@ -23,10 +23,23 @@ typedef struct CUstream_st *cudaStream_t;
 enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
 
-extern const uint3 threadIdx;
-extern const uint3 blockIdx;
-extern const dim3 blockDim;
-extern const dim3 gridDim;
+// The built-in coordinates are objects whose x, y and z are properties, as
+// in clang's own CUDA headers (__clang_cuda_builtin_vars.h): `blockIdx.x` is
+// then the same pseudo-object expression in the AST as in a real compile.
+#define TAWA_STUB_BUILTIN(Type, Name)                                          \
+  struct Type {                                                                \
+    __declspec(property(get = get_x)) unsigned x;                              \
+    __declspec(property(get = get_y)) unsigned y;                              \
+    __declspec(property(get = get_z)) unsigned z;                              \
+    static __device__ unsigned get_x();                                        \
+    static __device__ unsigned get_y();                                        \
+    static __device__ unsigned get_z();                                        \
+  };                                                                           \
+  extern const Type Name;
+TAWA_STUB_BUILTIN(tawa_stub_threadIdx_t, threadIdx)
+TAWA_STUB_BUILTIN(tawa_stub_blockIdx_t, blockIdx)
+TAWA_STUB_BUILTIN(tawa_stub_blockDim_t, blockDim)
+TAWA_STUB_BUILTIN(tawa_stub_gridDim_t, gridDim)
 
 extern "C" cudaError_t cudaGetLastError();
 extern "C" cudaError_t cudaPeekAtLastError();
