@@ -27,6 +27,8 @@ bool isConversionFinding(DiagCategory C) {
 
 void DiagReporter::report(DiagnosticsEngine::Level Level, SourceLocation Loc,
                           const llvm::Twine &Msg, SourceRange Range) {
+  if (Quiet)
+    return;
   unsigned ID = Engine.getCustomDiagID(Level, "%0");
   auto Builder = Engine.Report(Loc, ID);
   Builder << Msg.str();

@@ -639,20 +639,47 @@ void KernelEmitter::consumers() {
 void KernelEmitter::launcher() {
   W.line(
       formatv("/// Launches {0} over the tiles of `grid` (the grid of the "
-              "original launch, one {1} x {2} output tile per block): builds "
+              "original launch, one {1} x {2} output tile per block{4}): "
+              "builds "
               "the tensor maps, raises the dynamic shared-memory limit{3}. "
               "Where TMA cannot address the data, runs the kernel as written "
               "with the original `grid`, `block` and `shared`. Returns the "
               "first error.",
-              K, Plan.BM, Plan.BN,
+              K, P.Merge.merged() ? P.Merge.KernelBM : Plan.BM,
+              P.Merge.merged() ? P.Merge.KernelBN : Plan.BN,
               Plan.Persistent ? ", and starts one CTA per SM, which walk "
                                 "the tiles in grouped raster order"
-                              : "")
+                              : "",
+              P.Merge.merged() ? formatv(", computed {0} x {1} at a time",
+                                         P.Merge.Y, P.Merge.X)
+                                     .str()
+                               : "")
           .str());
   W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, dim3 block, size_t "
                  "shared, cudaStream_t stream, {1})",
                  K, LauncherParams)
              .str());
+  if (P.Merge.merged()) {
+    const TileMerge &Merge = P.Merge;
+    const std::string C = P.Store.Matrix->getName().str();
+    W.line(formatv("// Each CTA tile is {0} x {1} of the kernel's {2} x {3} "
+                   "tiles. Where the grid stops inside {4} with a part of "
+                   "one, run the kernel as written.",
+                   Merge.Y, Merge.X, Merge.KernelBM, Merge.KernelBN, C)
+               .str());
+    W.open(formatv("if (!tawa::rt::merged_walk_exact(grid, {0}, {1}, {2}.cols, "
+                   "{2}.rows, {3}, {4}, {5}, {6}))",
+                   Merge.X, Merge.Y, C, Merge.KernelBN, Merge.KernelBM,
+                   Merge.ColOffset, Merge.RowOffset)
+               .str());
+    W.line("static bool noted = false;");
+    W.line(formatv("tawa::rt::note_partial_grid(\"{0}\", noted);", K).str());
+    W.line(formatv("{0}_reference<<<grid, block, shared, stream>>>({1});", K,
+                   llvm::join(ParamNames, ", "))
+               .str());
+    W.line("return cudaPeekAtLastError();");
+    W.close();
+  }
   std::string MapDecls;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     MapDecls += (L ? ", " : "") + tensorMapName(P, L);
@@ -686,12 +713,18 @@ void KernelEmitter::launcher() {
              .str());
   W.line("return cudaPeekAtLastError();");
   W.close();
-  W.line(
-      formatv("const tawa::rt::TileSchedule schedule{{grid, /*group=*/{0}, "
-              "/*along_y=*/{1}{2}};",
-              Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
-              Clustered ? formatv(", /*cluster=*/{0}", Plan.Cluster).str() : "")
-          .str());
+  const TileMerge &Merge = P.Merge;
+  std::string ScheduleTail;
+  if (Clustered || Merge.merged())
+    ScheduleTail += formatv(", /*cluster=*/{0}", Plan.Cluster).str();
+  if (Merge.merged())
+    ScheduleTail +=
+        formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
+  W.line(formatv("const tawa::rt::TileSchedule schedule(grid, /*group=*/{0}, "
+                 "/*along_y=*/{1}{2});",
+                 Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
+                 ScheduleTail)
+             .str());
   if (Plan.Persistent) {
     W.line("int ctas = 0;");
     W.line("if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), "

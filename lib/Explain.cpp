@@ -93,11 +93,13 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
                  llvm::Twine(Plan->BK) + " " + elementName(Plan->Elem) +
                  " (BM x BN x BK, elements)",
              None, "",
-             ("the tiles '" + A.Var + "' (" + llvm::Twine(A.Rows) + " x " +
-              llvm::Twine(A.Cols) + ") and '" + B.Var + "' (" +
-              llvm::Twine(B.Rows) + " x " + llvm::Twine(B.Cols) +
-              ") of the mma")
-                 .str());
+             !P->Merge.Reason.empty()
+                 ? P->Merge.Reason
+                 : ("the tiles '" + A.Var + "' (" + llvm::Twine(A.Rows) +
+                    " x " + llvm::Twine(A.Cols) + ") and '" + B.Var + "' (" +
+                    llvm::Twine(B.Rows) + " x " + llvm::Twine(B.Cols) +
+                    ") of the mma")
+                       .str());
   }
   if (G)
     for (const Aref &R : G->Arefs) {

@@ -11,7 +11,8 @@ namespace {
 constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
     "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] "
-    "[schedule(cooperative|pingpong)] [tail(split|whole)]'";
+    "[schedule(cooperative|pingpong)] [tail(split|whole)] "
+    "[shape(auto|BM, BN)]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -54,6 +55,8 @@ public:
         Ok = parseSchedule(Loc);
       else if (Name == "tail")
         Ok = parseTail(Loc);
+      else if (Name == "shape")
+        Ok = parseShape(Loc);
       else if (Name == "tensor") {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
@@ -67,7 +70,8 @@ public:
                         "' in '#pragma tawa tile'; accepted: stages(N), "
                         "consumers(N), regs(P, C), persistent[(on|off)], "
                         "raster(m|n[, G]), cluster(N), "
-                        "schedule(cooperative|pingpong), tail(split|whole)");
+                        "schedule(cooperative|pingpong), tail(split|whole), "
+                        "shape(auto|BM, BN)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -263,6 +267,54 @@ private:
     if (!Dup) {
       P.SplitTail.Value = *Split;
       P.SplitTail.Loc = Loc;
+    }
+    return true;
+  }
+
+  /// `shape(auto)` or `shape(BM, BN)`: BM a multiple of 64 up to 256, BN a
+  /// multiple of 8 up to 256 (the limits of docs/tile-language.md).
+  bool parseShape(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Shape.Loc, "shape");
+    if (!expect(tok::l_paren, "(", "shape"))
+      return false;
+    TileShapeClause S;
+    if (Tok.is(tok::kw_auto)) {
+      S.Auto = true;
+      next();
+    } else if (Tok.isNot(tok::numeric_constant)) {
+      fail(Tok.getLocation(), "expected 'auto' or 'BM, BN' in clause 'shape'");
+      return false;
+    } else {
+      SourceLocation MLoc = Tok.getLocation();
+      std::optional<int> M = integer("shape");
+      if (!M || !expect(tok::comma, ",", "shape"))
+        return false;
+      SourceLocation NLoc = Tok.getLocation();
+      std::optional<int> N = integer("shape");
+      if (!N)
+        return false;
+      if (*M < 64 || *M > 256 || *M % 64 != 0) {
+        Diags.error(MLoc, DiagCategory::Pragma,
+                    "shape rows " + Twine(*M) +
+                        " are out of range; expected a multiple of 64 (the M "
+                        "of wgmma per warpgroup) from 64 to 256");
+        P.Valid = false;
+      }
+      if (*N < 8 || *N > 256 || *N % 8 != 0) {
+        Diags.error(NLoc, DiagCategory::Pragma,
+                    "shape columns " + Twine(*N) +
+                        " are out of range; expected a multiple of 8 (the N "
+                        "of wgmma) from 8 to 256");
+        P.Valid = false;
+      }
+      S.BM = *M;
+      S.BN = *N;
+    }
+    if (!expect(tok::r_paren, ")", "shape"))
+      return false;
+    if (!Dup) {
+      P.Shape.Value = S;
+      P.Shape.Loc = Loc;
     }
     return true;
   }

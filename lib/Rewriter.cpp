@@ -6,6 +6,7 @@
 #include "tawa/Plan.h"
 #include "tawa/Pragma.h"
 #include "tawa/TileProgram.h"
+#include "tawa/TileShape.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -223,6 +224,8 @@ private:
     std::optional<TileProgram> P;
     if (isEditable(Ctx, Pragma, Kernel, Launches, OtherUses))
       P = extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
+    if (P)
+      P = applyTileShape(*P, Diags);
     std::optional<ArefGraph> G;
     std::optional<PipelinePlan> Plan;
     if (P)

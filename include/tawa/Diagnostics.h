@@ -70,11 +70,20 @@ public:
   /// The message (with its tag) of the last call of error(); "" before any.
   const std::string &lastError() const { return LastError; }
 
+  /// A reporter that counts like this one but prints nothing: for trying a
+  /// configuration the caller may discard (TileShape.h's shape(auto)).
+  DiagReporter quiet() const {
+    DiagReporter Q(Engine, WarningsAsErrors);
+    Q.Quiet = true;
+    return Q;
+  }
+
 private:
   void report(clang::DiagnosticsEngine::Level Level, clang::SourceLocation Loc,
               const llvm::Twine &Msg, clang::SourceRange Range);
   clang::DiagnosticsEngine &Engine;
   bool WarningsAsErrors;
+  bool Quiet = false;
   unsigned Errors = 0;
   unsigned Fatal = 0;
   std::string LastError;

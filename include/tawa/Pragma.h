@@ -5,6 +5,7 @@
 //   clause := stages(N) | consumers(N) | regs(P, C)
 //           | persistent | persistent(on|off) | raster(m|n [, G])
 //           | cluster(N) | schedule(cooperative|pingpong)
+//           | tail(split|whole) | shape(auto) | shape(BM, BN)
 // The handler records each pragma with the location of every clause so that
 // later stages can point a diagnostic at the clause at fault.
 //
@@ -52,6 +53,14 @@ enum class ConsumerSchedule {
   PingPong,
 };
 
+/// The CTA tile the rewritten kernel computes: `shape(BM, BN)`, or
+/// `shape(auto)` (Auto set, BM = BN = 0): the tool chooses. Either is a
+/// multiple of the kernel's own tile (TileShape.h).
+struct TileShapeClause {
+  bool Auto = false;
+  int BM = 0, BN = 0; ///< output rows and columns, elements
+};
+
 /// One `#pragma tawa tile` as written.
 struct TilePragma {
   clang::SourceLocation Loc; ///< the `tile` keyword
@@ -65,6 +74,7 @@ struct TilePragma {
   /// tail(split|whole): whether the last partial wave of the persistent walk
   /// may be split by K between the CTAs that would idle.
   Clause<bool> SplitTail;
+  Clause<TileShapeClause> Shape;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };
 

@@ -86,6 +86,22 @@ struct LaunchSite {
   const clang::CUDAKernelCallExpr *Call = nullptr;
 };
 
+/// How the CTA tile of the rewritten kernel covers the kernel's own tiles
+/// (the `shape` clause, TileShape.h): X x Y of them, adjacent along grid x
+/// (output columns) and y (rows). Tile (x, y) of the walk does the work of
+/// blocks (X x, Y y) .. (X x + X - 1, Y y + Y - 1) of the original launch.
+struct TileMerge {
+  int X = 1, Y = 1;
+  int KernelBM = 0, KernelBN = 0; ///< the kernel's own tile, elements
+  /// The constant parts of the stored window's origin: block (x, y) stores
+  /// at row y * KernelBM + RowOffset, column x * KernelBN + ColOffset.
+  long long RowOffset = 0, ColOffset = 0;
+  /// Why this tile (for --explain); empty where the kernel's tile is kept
+  /// without a shape clause.
+  std::string Reason;
+  bool merged() const { return X > 1 || Y > 1; }
+};
+
 struct TileProgram {
   const clang::FunctionDecl *Kernel = nullptr;
   const clang::ForStmt *Loop = nullptr;
@@ -97,6 +113,8 @@ struct TileProgram {
   std::vector<LaunchSite> Launches;
   /// A `return` in the prologue (skips a tile: no persistent walk then).
   const clang::Stmt *PrologueReturn = nullptr;
+  /// The CTA tile against the kernel's (1 x 1 unless a shape clause merges).
+  TileMerge Merge;
 };
 
 /// `E` without implicit casts and the opaque values of pseudo-objects (the

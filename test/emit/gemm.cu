@@ -171,7 +171,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     gemm_nt_reference<<<grid, block, shared, stream>>>(A, B, C);
 // CHECK-NEXT:     return cudaPeekAtLastError();
 // CHECK-NEXT:   }
-// CHECK:   const tawa::rt::TileSchedule schedule{grid, /*group=*/8, /*along_y=*/true};
+// CHECK:   const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true);
 // CHECK-NEXT:   int ctas = 0;
 // CHECK-NEXT:   if (cudaError_t e =
 // CHECK-NEXT:           tawa::rt::persistent_ctas(schedule.count(), schedule.cluster, &ctas);

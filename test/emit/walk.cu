@@ -31,7 +31,7 @@ __global__ void walk(In A, In B, Out C) {
 // CHECK:       tawa::rt::store_accumulator_tma<false>(
 // CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], (tile.y * 128) + consumer * 64,
 // CHECK-NEXT:           tile.x * 128, 0, acc, /*zero=*/k_steps == 0,
-// CHECK:   const tawa::rt::TileSchedule schedule{grid, /*group=*/4, /*along_y=*/false};
+// CHECK:   const tawa::rt::TileSchedule schedule(grid, /*group=*/4, /*along_y=*/false);
 // CHECK-NEXT:   const int ctas = schedule.count() * schedule.cluster;
 
 __global__ void early_exit(In A, In B, Out C) {

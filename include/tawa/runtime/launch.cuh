@@ -39,4 +39,17 @@ inline void note_fallback(const char *kernel, cudaError_t why, bool &noted) {
                kernel, cudaGetErrorString(why));
 }
 
+/// Says once per launcher (`noted`) on stderr that `kernel` runs as written
+/// because its launch grid stops inside the stored matrix with a part of a
+/// merged tile (schedule.cuh, merged_walk_exact).
+inline void note_partial_grid(const char *kernel, bool &noted) {
+  if (noted)
+    return;
+  noted = true;
+  std::fprintf(stderr,
+               "tawa: %s: running the kernel as written: the launch grid "
+               "ends inside the stored matrix with a part of a merged tile\n",
+               kernel);
+}
+
 } // namespace tawa::rt

@@ -43,20 +43,29 @@ struct FastDivisor {
 };
 
 struct TileSchedule {
-  dim3 tiles;    ///< the original launch grid, one tile per original block
-  int group = 1; ///< tiles per raster group, >= 1
+  /// The tiles walked: the original launch grid, one tile per original
+  /// block, or with merged tiles its blocks in groups of merge_x x merge_y
+  /// (the last group of a dimension may reach past the grid).
+  dim3 tiles;
+  int group = 1;       ///< tiles per raster group, >= 1
   bool along_y = true; ///< group along grid y (rows of tiles), else along x
   /// CTAs of a thread-block cluster, which take `cluster` tiles adjacent in
   /// y together (one each): the walk's units are such groups of tiles. A
   /// group reaching past the grid holds tiles beyond it (their loads read
   /// zeros and their stores write nothing).
   int cluster = 1;
+  /// Blocks of the original grid per tile along x and y (the shape clause).
+  int merge_x = 1, merge_y = 1;
 
-  /// Computes the walk's divisors (on the host, before the launch).
-  /// `tiles.x * tiles.y * tiles.z` < 2^31.
-  __host__ __device__ TileSchedule(dim3 tiles, int group, bool along_y,
-                                   int cluster = 1)
-      : tiles(tiles), group(group), along_y(along_y), cluster(cluster) {
+  /// Computes the walk's divisors (on the host, before the launch) for the
+  /// original launch grid `grid`, whose block count is < 2^31.
+  __host__ __device__ TileSchedule(dim3 grid, int group, bool along_y,
+                                   int cluster = 1, int merge_x = 1,
+                                   int merge_y = 1)
+      : tiles((grid.x + merge_x - 1) / merge_x,
+              (grid.y + merge_y - 1) / merge_y, grid.z),
+        group(group), along_y(along_y), cluster(cluster), merge_x(merge_x),
+        merge_y(merge_y) {
     const uint32_t X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;
     rows = along_y ? Y : X;
     cols = along_y ? X : Y;
@@ -72,11 +81,11 @@ struct TileSchedule {
   /// Units (tiles, or groups of `cluster` tiles) in the walk.
   __host__ __device__ int count() const { return static_cast<int>(units); }
 
-  /// The coordinates of the tile of cluster rank `rank` in the t-th unit of
-  /// the walk, 0 <= t < count().
+  /// The original block whose work the tile of cluster rank `rank` in the
+  /// t-th unit of the walk starts with, 0 <= t < count().
   __host__ __device__ uint3 tile(int t, int rank = 0) const {
     const uint3 u = unit(t);
-    return make_uint3(u.x, u.y * cluster + rank, u.z);
+    return make_uint3(u.x * merge_x, (u.y * cluster + rank) * merge_y, u.z);
   }
 
 private:
@@ -94,6 +103,25 @@ private:
     return along_y ? make_uint3(b, a, z) : make_uint3(a, b, z);
   }
 };
+
+/// Whether a walk of tiles that merge `merge_x` x `merge_y` blocks of the
+/// original launch grid `grid` stores only what that launch stores: where a
+/// grid dimension does not divide into the merged tiles, the blocks past its
+/// end must lie wholly outside the stored matrix (`cols` x `rows`
+/// elements), where the store writes nothing. Block (x, y) stores at column
+/// x * `tile_cols` + `col_offset`, row y * `tile_rows` + `row_offset`.
+inline bool merged_walk_exact(dim3 grid, int merge_x, int merge_y,
+                              long long cols, long long rows, int tile_cols,
+                              int tile_rows, long long col_offset,
+                              long long row_offset) {
+  const bool x =
+      grid.x % merge_x == 0 ||
+      static_cast<long long>(grid.x) * tile_cols + col_offset >= cols;
+  const bool y =
+      grid.y % merge_y == 0 ||
+      static_cast<long long>(grid.y) * tile_rows + row_offset >= rows;
+  return x && y;
+}
 
 /// CTAs of a persistent launch for `units` units of `cluster` tiles each: one
 /// per SM of the current device, in whole clusters, no more than the tiles.

@@ -91,6 +91,64 @@ int main() {
             if (n != 1)
               return fail("tile visits", grid.x, grid.y, n, 1);
         }
+  // Merged tiles: each covers merge_x x merge_y blocks of the original grid
+  // from the block tile() names; together they cover every block once, and
+  // the blocks past the grid only in the last tile of a dimension.
+  for (dim3 grid : grids)
+    for (int merge_x : {1, 2, 4})
+      for (int merge_y : {1, 2, 3})
+        for (int cluster : {1, 2}) {
+          const TileSchedule s(grid, 8, true, cluster, merge_x, merge_y);
+          const uint32_t X = (grid.x + merge_x - 1) / merge_x;
+          const uint32_t Y = (grid.y + merge_y - 1) / merge_y;
+          const uint32_t units = X * ((Y + cluster - 1) / cluster) * grid.z;
+          if (s.count() != static_cast<int>(units))
+            return fail("merged count", grid.x, grid.y, s.count(), units);
+          std::vector<int> seen(grid.x * grid.y * grid.z, 0);
+          for (int t = 0; t < s.count(); ++t)
+            for (int rank = 0; rank < cluster; ++rank) {
+              const uint3 got = s.tile(t, rank);
+              if (got.x % merge_x || got.y % merge_y)
+                return fail("merged origin", t, rank, got.x, got.y);
+              for (int dy = 0; dy < merge_y; ++dy)
+                for (int dx = 0; dx < merge_x; ++dx) {
+                  const uint32_t x = got.x + dx, y = got.y + dy;
+                  ++cases;
+                  if (x < grid.x && y < grid.y)
+                    ++seen[(got.z * grid.y + y) * grid.x + x];
+                  else if (x >= grid.x + merge_x ||
+                           y >= grid.y + merge_y * cluster)
+                    return fail("merged tile past the grid", t, rank, x, y);
+                }
+            }
+          for (int n : seen)
+            if (n != 1)
+              return fail("merged visits", grid.x, grid.y, n, 1);
+        }
+  // merged_walk_exact: a grid that divides, or whose last merged tiles
+  // reach only past the stored matrix.
+  struct Exact {
+    dim3 grid;
+    int merge_x, merge_y;
+    long long cols, rows;
+    long long col_offset, row_offset;
+    bool want;
+  };
+  const Exact exact[] = {
+      {{16, 8, 1}, 4, 2, 1024, 512, 0, 0, true},  // divides
+      {{17, 8, 1}, 4, 2, 1088, 512, 0, 0, true},  // past C's columns
+      {{17, 8, 1}, 4, 2, 1100, 512, 0, 0, false}, // stops inside C
+      {{16, 9, 1}, 4, 2, 1024, 576, 0, 0, true},  // past C's rows
+      {{16, 9, 1}, 4, 2, 1024, 600, 0, 0, false}, // stops inside C
+      {{17, 8, 1}, 4, 2, 1100, 512, 64, 0, true}, // an offset reaches it
+      {{17, 8, 1}, 1, 2, 1100, 512, 0, 0, true}}; // x not merged
+  for (const Exact &e : exact) {
+    ++cases;
+    if (tawa::rt::merged_walk_exact(e.grid, e.merge_x, e.merge_y, e.cols,
+                                    e.rows, 64, 64, e.col_offset,
+                                    e.row_offset) != e.want)
+      return fail("merged_walk_exact", e.grid.x, e.grid.y, !e.want, e.want);
+  }
   std::printf("schedule: %ld cases ok\n", cases);
   return 0;
 }

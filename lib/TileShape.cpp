@@ -1,0 +1,269 @@
+//===- TileShape.cpp - merging the kernel's tiles into a larger CTA tile --===//
+#include "tawa/TileShape.h"
+
+#include "tawa/ArefGraph.h"
+#include "tawa/Plan.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace tawa {
+
+llvm::ArrayRef<std::pair<int, int>> autoTileShapes() {
+  static const std::pair<int, int> Shapes[] = {
+      {128, 256}, {256, 128}, {128, 192}, {128, 128},
+      {64, 256},  {128, 64},  {64, 128},  {64, 64}};
+  return Shapes;
+}
+
+namespace {
+
+/// `Stride * blockIdx.<d> + Offset`, Offset when it is a constant.
+struct Linear {
+  long long Stride = 0;
+  std::optional<long long> Offset;
+};
+
+/// `E` as a linear function of blockIdx.<D>: through parentheses, integer
+/// casts, +, -, * by a constant, and const locals' initializers. nullopt
+/// where `E` reads blockIdx.<D> in any other way.
+std::optional<Linear> linear(const Expr *E, StringRef D, ASTContext &Ctx,
+                             int Depth = 0) {
+  if (!E || Depth > 32)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  if (!readsBuiltin(E, "blockIdx", D)) {
+    Linear L;
+    if (!E->isValueDependent())
+      if (std::optional<llvm::APSInt> V = E->getIntegerConstantExpr(Ctx))
+        L.Offset = V->getExtValue();
+    return L;
+  }
+  if (auto *C = dyn_cast<ExplicitCastExpr>(E))
+    return C->getType()->isIntegerType()
+               ? linear(C->getSubExpr(), D, Ctx, Depth + 1)
+               : std::nullopt;
+  const Expr *Base = nullptr;
+  if (auto *MP = dyn_cast<MSPropertyRefExpr>(E))
+    Base = MP->getBaseExpr();
+  else if (auto *ME = dyn_cast<MemberExpr>(E))
+    Base = ME->getBase();
+  if (Base) {
+    // blockIdx.<D> itself (it reads blockIdx.<D>), or a member of something
+    // computed from it.
+    auto *R = dyn_cast<DeclRefExpr>(ignoreOpaque(Base));
+    if (R && R->getDecl()->getName() == "blockIdx")
+      return Linear{1, 0};
+    return std::nullopt;
+  }
+  if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    if (VD && VD->getType().isConstQualified() && VD->hasInit())
+      return linear(VD->getInit(), D, Ctx, Depth + 1);
+    return std::nullopt;
+  }
+  auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B)
+    return std::nullopt;
+  std::optional<Linear> L = linear(B->getLHS(), D, Ctx, Depth + 1);
+  std::optional<Linear> R = linear(B->getRHS(), D, Ctx, Depth + 1);
+  if (!L || !R)
+    return std::nullopt;
+  auto both = [&](auto Op) -> std::optional<long long> {
+    if (L->Offset && R->Offset)
+      return Op(*L->Offset, *R->Offset);
+    return std::nullopt;
+  };
+  switch (B->getOpcode()) {
+  case BO_Add:
+    return Linear{L->Stride + R->Stride,
+                  both([](long long A, long long C) { return A + C; })};
+  case BO_Sub:
+    return Linear{L->Stride - R->Stride,
+                  both([](long long A, long long C) { return A - C; })};
+  case BO_Mul:
+    if (L->Stride == 0 && L->Offset)
+      return Linear{R->Stride * *L->Offset,
+                    both([](long long A, long long C) { return A * C; })};
+    if (R->Stride == 0 && R->Offset)
+      return Linear{L->Stride * *R->Offset,
+                    both([](long long A, long long C) { return A * C; })};
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Checks that the kernel's tiles of `P` can merge `X` x `Y` (the reasons in
+/// TileShape.h); reports at `Loc` for the clause `Clause` and fills the
+/// offsets of `Merge` otherwise.
+bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
+                const std::string &Clause, TileMerge &Merge,
+                DiagReporter &Diags) {
+  ASTContext &Ctx = P.Kernel->getASTContext();
+  const TileMma &M = P.Mmas.front();
+  const TileLoad &A = P.Loads[M.A], &B = P.Loads[M.B];
+  auto refuse = [&](const Twine &Why, const Expr *At, const Twine &Note) {
+    Diags.error(Loc, DiagCategory::Unsupported,
+                Clause + " merges the kernel's " + Twine(Merge.KernelBM) +
+                    " x " + Twine(Merge.KernelBN) + " tiles, but " + Why);
+    if (At)
+      Diags.note(At->getBeginLoc(), Note);
+    return false;
+  };
+  if (P.Acc.Rows != A.Rows || P.Acc.Cols != B.Rows)
+    return refuse("the accumulator '" + P.Acc.Var + "' is " +
+                      Twine(P.Acc.Rows) + " x " + Twine(P.Acc.Cols) +
+                      ", not the mma's " + Twine(A.Rows) + " x " +
+                      Twine(B.Rows),
+                  nullptr, "");
+  if (const Expr *G = findBuiltinRead(P.Kernel->getBody(), "gridDim"))
+    return refuse("the kernel reads gridDim, which a merged walk changes", G,
+                  "gridDim is read here");
+  if (P.PrologueReturn)
+    return refuse("the code before the loop may return, for one block of the "
+                  "original launch",
+                  nullptr, "");
+  struct Dim {
+    int Factor;
+    const char *Name;   // "x" or "y"
+    int Extent;         // the kernel's tile along it
+    const Expr *Moving; // the operand window that moves with it
+    const TileLoad *Load;
+    const Expr *Stored; // the store's origin along it
+    long long *Offset;
+  };
+  const Dim Dims[] = {
+      {X, "x", Merge.KernelBN, B.Row0, &B, P.Store.Col0, &Merge.ColOffset},
+      {Y, "y", Merge.KernelBM, A.Row0, &A, P.Store.Row0, &Merge.RowOffset}};
+  for (const Dim &G : Dims) {
+    if (G.Factor == 1)
+      continue;
+    const std::string Idx = std::string("blockIdx.") + G.Name;
+    auto stride = [&](const Expr *E, const Twine &What, bool NeedOffset) {
+      std::optional<Linear> L = linear(E, G.Name, Ctx);
+      if (!L || L->Stride != G.Extent || (NeedOffset && !L->Offset))
+        return refuse(What + " is not " + Idx + " * " + Twine(G.Extent) +
+                          " plus " +
+                          (NeedOffset ? "a constant" : "a term without " + Idx),
+                      E, "this origin");
+      if (NeedOffset)
+        *G.Offset = *L->Offset;
+      return true;
+    };
+    if (!stride(G.Moving, "the origin of tile '" + G.Load->Var + "'", false) ||
+        !stride(G.Stored, "the origin of the store", true))
+      return false;
+    // Everything else of the tile loop is the same for the merged blocks.
+    const Stmt *Same[] = {A.Col0,
+                          B.Col0,
+                          G.Load == &A ? B.Row0 : A.Row0,
+                          G.Load == &A ? P.Store.Col0 : P.Store.Row0,
+                          A.Batch,
+                          B.Batch,
+                          P.Store.Batch,
+                          P.Loop->getInit(),
+                          P.Loop->getCond(),
+                          P.Loop->getInc()};
+    for (const Stmt *S : Same)
+      if (const Expr *R = findBuiltinRead(S, "blockIdx", G.Name))
+        return refuse("this part of the tile loop reads " + Idx, R,
+                      Idx + " is read here");
+  }
+  return true;
+}
+
+/// `P` with its tiles merged `X` x `Y`, or nullopt after reporting.
+std::optional<TileProgram> merged(const TileProgram &P, int BM, int BN,
+                                  SourceLocation Loc, const std::string &Clause,
+                                  DiagReporter &Diags) {
+  const TileMma &M = P.Mmas.front();
+  TileProgram Q = P;
+  TileMerge &Merge = Q.Merge;
+  Merge.KernelBM = P.Loads[M.A].Rows;
+  Merge.KernelBN = P.Loads[M.B].Rows;
+  if (BM % Merge.KernelBM != 0 || BN % Merge.KernelBN != 0) {
+    Diags.error(Loc, DiagCategory::Shape,
+                Clause + " is not a multiple of the kernel's tile: " +
+                    Twine(Merge.KernelBM) + " rows of '" + P.Loads[M.A].Var +
+                    "' by " + Twine(Merge.KernelBN) + " rows of '" +
+                    P.Loads[M.B].Var + "'");
+    return std::nullopt;
+  }
+  Merge.X = BN / Merge.KernelBN;
+  Merge.Y = BM / Merge.KernelBM;
+  if (!checkMerge(P, Merge.X, Merge.Y, Loc, Clause, Merge, Diags))
+    return std::nullopt;
+  Q.Loads[M.A].Rows = BM;
+  Q.Loads[M.B].Rows = BN;
+  Q.Acc.Rows = BM;
+  Q.Acc.Cols = BN;
+  return Q;
+}
+
+std::string shapeText(int BM, int BN) {
+  return std::to_string(BM) + " x " + std::to_string(BN);
+}
+
+} // namespace
+
+std::optional<TileProgram> applyTileShape(const TileProgram &P,
+                                          DiagReporter &Diags) {
+  const Clause<TileShapeClause> &Clause = P.Pragma.Shape;
+  if (!Clause || P.Mmas.empty())
+    return P;
+  const TileShapeClause *C = &*Clause;
+  const TileMma &M = P.Mmas.front();
+  const int KM = P.Loads[M.A].Rows, KN = P.Loads[M.B].Rows;
+  if (!C->Auto) {
+    const std::string Text =
+        "shape(" + std::to_string(C->BM) + ", " + std::to_string(C->BN) + ")";
+    std::optional<TileProgram> Q =
+        merged(P, C->BM, C->BN, Clause.Loc, Text, Diags);
+    if (Q)
+      Q->Merge.Reason = Text + ": " + std::to_string(Q->Merge.Y) + " x " +
+                        std::to_string(Q->Merge.X) + " of the kernel's " +
+                        shapeText(KM, KN) + " tiles";
+    return Q;
+  }
+  // shape(auto): the first shape of the list that is a multiple of the
+  // kernel's tile, merges, and plans; else the kernel's own.
+  std::string FirstRefusal;
+  for (auto [BM, BN] : autoTileShapes()) {
+    if (BM % KM != 0 || BN % KN != 0 || (BM == KM && BN == KN))
+      continue;
+    DiagReporter Quiet = Diags.quiet();
+    const std::string Text =
+        "shape(" + std::to_string(BM) + ", " + std::to_string(BN) + ")";
+    std::optional<TileProgram> Q = merged(P, BM, BN, Clause.Loc, Text, Quiet);
+    std::optional<ArefGraph> G;
+    if (Q)
+      G = buildArefGraph(*Q, Quiet);
+    if (G && planPipeline(*Q, *G, Quiet)) {
+      Q->Merge.Reason = "shape(auto): " + std::to_string(Q->Merge.Y) + " x " +
+                        std::to_string(Q->Merge.X) + " of the kernel's " +
+                        shapeText(KM, KN) +
+                        " tiles, the first of the shapes it tries "
+                        "(tawa/TileShape.h) that the planner accepts" +
+                        (FirstRefusal.empty() ? "" : "; " + FirstRefusal);
+      return Q;
+    }
+    if (FirstRefusal.empty())
+      FirstRefusal = shapeText(BM, BN) + " was refused: " + Quiet.lastError();
+  }
+  TileProgram Q = P;
+  Q.Merge.KernelBM = KM;
+  Q.Merge.KernelBN = KN;
+  Q.Merge.Reason =
+      "shape(auto): the kernel's own tile; " +
+      (FirstRefusal.empty()
+           ? std::string("no larger shape it tries is a multiple of it")
+           : FirstRefusal);
+  return Q;
+}
+
+} // namespace tawa
