@@ -18,12 +18,12 @@ declare -A src=([bf16]=gen/gemm.ws.cu [fp16]=gen/gemm-f16.ws.cu
   [bf16-batched]=gen/gemm-batched.ws.cu)
 declare -A inc=([bf16]=gemm [fp16]=gemm-f16 [bf16-batched]=gemm-batched)
 declare -A elem=([fp16]=half)
-for v in cluster nonpersistent direct n192 n64 pingpong; do
+for v in cluster nonpersistent direct n192 n64 pingpong shape-auto shape-y; do
   src[$v]=gen/variants/$v.ws.cu
   inc[$v]=gemm
 done
 variants=("$@")
-[[ ${#variants[@]} -gt 0 ]] || variants=(bf16 fp16 bf16-batched cluster nonpersistent direct n192 n64 pingpong)
+[[ ${#variants[@]} -gt 0 ]] || variants=(bf16 fp16 bf16-batched cluster nonpersistent direct n192 n64 pingpong shape-auto shape-y)
 
 for v in "${variants[@]}"; do
   (nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
