@@ -164,31 +164,20 @@ private:
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
   // Locals and parameters of the emitted kernel and launcher.
-  std::vector<std::string> N = {"kStages",
-                                "kConsumers",
-                                "kCluster",
-                                "tawa_smem",
-                                "smem",
-                                "consumer",
-                                "slot",
-                                "t",
-                                "tile",
-                                "schedule",
-                                "k_steps",
-                                "k_iter",
-                                "walk",
-                                "work",
-                                "split_tail",
-                                "ctas",
-                                "rank",
-                                "maps",
-                                "noted",
-                                "grid",
-                                "block",
-                                "shared",
-                                "stream",
-                                "shared_bytes",
-                                P.Store.Matrix->getName().str() + "_store_map"};
+  std::vector<std::string> N = {
+      "kStages",      "kConsumers",
+      "kCluster",     "tawa_smem",
+      "smem",         "consumer",
+      "slot",         "t",
+      "tile",         "schedule",
+      "k_steps",      "k_iter",
+      "walk",         "work",
+      "split_tail",   "tma_store",
+      "ctas",         "rank",
+      "maps",         "noted",
+      "grid",         "block",
+      "shared",       "stream",
+      "shared_bytes", P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -414,7 +403,8 @@ void KernelEmitter::kernelHead() {
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
   if (Plan.TmaStore)
-    Maps += ",\n    const __grid_constant__ CUtensorMap " + StoreMap;
+    Maps += ",\n    const __grid_constant__ CUtensorMap " + StoreMap +
+            ", const bool tma_store";
   Maps += ",\n    const tawa::rt::TileSchedule schedule";
   if (Plan.SplitTail)
     Maps += ",\n    const tawa::rt::SplitTail split_tail";
@@ -603,7 +593,15 @@ void KernelEmitter::consumers() {
     W.close();
   }
   const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
+  auto directStore = [&] {
+    W.line(formatv("tawa::rt::store_accumulator({0}, {1}{2}, "
+                   "{3}, {4}, /*zero=*/k_steps == 0);",
+                   coord(P.Store.MatrixArg), Row0, RowsOffset,
+                   coord(P.Store.Col0), P.Acc.Var)
+               .str());
+  };
   if (Plan.TmaStore) {
+    W.open("if (tma_store)");
     W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "
                    "smem.epilogue[consumer], {2}{3}, {4}, {5}, "
                    "{6}, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
@@ -611,17 +609,18 @@ void KernelEmitter::consumers() {
                    coord(P.Store.Col0),
                    P.Store.Batch ? coord(P.Store.Batch) : "0", P.Acc.Var)
                .str());
+    W.close(" else {");
+    ++W.Depth;
+    W.line("// TMA cannot address the output: store from registers.");
+    directStore();
+    W.close();
   } else {
-    W.line(formatv("tawa::rt::store_accumulator({0}, {1}{2}, "
-                   "{3}, {4}, /*zero=*/k_steps == 0);",
-                   coord(P.Store.MatrixArg), Row0, RowsOffset,
-                   coord(P.Store.Col0), P.Acc.Var)
-               .str());
+    directStore();
   }
   W.close(); // tile loop
   if (Plan.TmaStore) {
     W.line("// The stores must have read shared memory before the CTA ends.");
-    W.open("if (tawa::rt::warpgroup_thread() == 0)");
+    W.open("if (tma_store && tawa::rt::warpgroup_thread() == 0)");
     W.line("tawa::rt::tma_store_wait_all();");
     W.close();
   }
@@ -642,8 +641,8 @@ void KernelEmitter::launcher() {
               "original launch, one {1} x {2} output tile per block{4}): "
               "builds "
               "the tensor maps, raises the dynamic shared-memory limit{3}. "
-              "Where TMA cannot address the data, runs the kernel as written "
-              "with the original `grid`, `block` and `shared`. Returns the "
+              "Where TMA cannot load the operands, runs the kernel as written "
+              "with the original `grid`, `block` and `shared`{5}. Returns the "
               "first error.",
               K, P.Merge.merged() ? P.Merge.KernelBM : Plan.BM,
               P.Merge.merged() ? P.Merge.KernelBN : Plan.BN,
@@ -653,7 +652,12 @@ void KernelEmitter::launcher() {
               P.Merge.merged() ? formatv(", computed {0} x {1} at a time",
                                          P.Merge.Y, P.Merge.X)
                                      .str()
-                               : "")
+                               : "",
+              Plan.TmaStore ? formatv("; where it cannot store {0}, the "
+                                      "consumers store from registers",
+                                      P.Store.Matrix->getName())
+                                  .str()
+                            : "")
           .str());
   W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, dim3 block, size_t "
                  "shared, cudaStream_t stream, {1})",
@@ -683,8 +687,6 @@ void KernelEmitter::launcher() {
   std::string MapDecls;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     MapDecls += (L ? ", " : "") + tensorMapName(P, L);
-  if (Plan.TmaStore)
-    MapDecls += ", " + StoreMap;
   W.line("CUtensorMap " + MapDecls + ";");
   bool First = true;
   auto MakeMap = [&](const std::string &Map, StringRef Matrix, int Rows,
@@ -701,9 +703,6 @@ void KernelEmitter::launcher() {
             Clustered && L == Mma.B ? P.Loads[L].Rows / Plan.Cluster
                                     : P.Loads[L].Rows,
             P.Loads[L].Cols, P.Loads[L].Batch);
-  if (Plan.TmaStore)
-    MakeMap(StoreMap, P.Store.Matrix->getName(), 64 * Plan.MTiles,
-            Plan.StoreChunkCols, P.Store.Batch);
   W.open("if (maps != cudaSuccess)");
   W.line("// TMA cannot address this data: run the kernel as written.");
   W.line("static bool noted = false;");
@@ -713,6 +712,20 @@ void KernelEmitter::launcher() {
              .str());
   W.line("return cudaPeekAtLastError();");
   W.close();
+  if (Plan.TmaStore) {
+    W.line(formatv("// Where TMA cannot address {0} (an `ld` that is not a "
+                   "multiple of 16 bytes, say), the consumers store from "
+                   "registers.",
+                   P.Store.Matrix->getName())
+               .str());
+    W.line("CUtensorMap " + StoreMap + "{};");
+    W.line(formatv("const bool tma_store = tawa::rt::make_tensor_map(&{0}, "
+                   "{1}, {2}, {3}{4}) == cudaSuccess;",
+                   StoreMap, P.Store.Matrix->getName(), 64 * Plan.MTiles,
+                   Plan.StoreChunkCols,
+                   P.Store.Batch ? ", /*batched=*/true" : "")
+               .str());
+  }
   const TileMerge &Merge = P.Merge;
   std::string ScheduleTail;
   if (Clustered || Merge.merged())
@@ -747,7 +760,7 @@ void KernelEmitter::launcher() {
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Args += ", " + tensorMapName(P, L);
   if (Plan.TmaStore)
-    Args += ", " + StoreMap;
+    Args += ", " + StoreMap + ", tma_store";
   Args += ", schedule";
   if (Plan.SplitTail) {
     Args += ", split_tail";

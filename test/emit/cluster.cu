@@ -40,4 +40,6 @@ __global__ void gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
 // CHECK:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B, 128, 64);
 // CHECK:   const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true,
 // CHECK-NEXT:                                         /*cluster=*/2);
-// CHECK:   return tawa::rt::launch_clustered(gemm_nt, ctas, 384, shared_bytes, stream,
+// CHECK:   return tawa::rt::launch_clustered(
+// CHECK-NEXT:       gemm_nt, ctas, 384, shared_bytes, stream, schedule.cluster, A, B, C,
+// CHECK-NEXT:       A_tensor_map, B_tensor_map, C_store_map, tma_store, schedule);

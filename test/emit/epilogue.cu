@@ -41,8 +41,8 @@ __global__ void batched(In A, In B, tawa::Matrix<float> C) {
 // CHECK:           tawa::rt::tma_load_3d(slot.a, &A_tensor_map,
 // CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                 tile.y * 128, z);
-// CHECK:       tawa::rt::store_accumulator_tma<true>(
-// CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], (tile.y * 128) + consumer * 64,
-// CHECK-NEXT:           tile.x * 128, z, acc, /*zero=*/k_steps == 0,
+// CHECK:         tawa::rt::store_accumulator_tma<true>(
+// CHECK-NEXT:             &C_store_map, smem.epilogue[consumer],
+// CHECK-NEXT:             (tile.y * 128) + consumer * 64, tile.x * 128, z, acc,
 // CHECK:       tawa::rt::make_tensor_map(&A_tensor_map, A, 128, 64, /*batched=*/true);
-// CHECK:     maps = tawa::rt::make_tensor_map(&C_store_map, C, 64, 32, /*batched=*/true);
+// CHECK:       tawa::rt::make_tensor_map(&C_store_map, C, 64, 32, /*batched=*/true) ==

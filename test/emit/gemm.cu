@@ -47,7 +47,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap A_tensor_map,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap B_tensor_map,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap C_store_map,
-// CHECK-NEXT:             const tawa::rt::TileSchedule schedule,
+// CHECK-NEXT:             const bool tma_store, const tawa::rt::TileSchedule schedule,
 // CHECK-NEXT:             const tawa::rt::SplitTail split_tail) {
 // CHECK-NEXT:   constexpr int kStages = 4;
 // CHECK-NEXT:   constexpr int kConsumers = 2;
@@ -146,24 +146,28 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:         tawa::rt::add_pieces<kConsumers>(split_tail, walk, work, consumer, acc,
 // CHECK-NEXT:                                          /*barrier=*/1 + consumer);
 // CHECK-NEXT:       }
-// CHECK-NEXT:       tawa::rt::store_accumulator_tma<false>(
-// CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], m0 + consumer * 64, n0, 0, acc,
-// CHECK-NEXT:           /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);
+// CHECK-NEXT:       if (tma_store) {
+// CHECK-NEXT:         tawa::rt::store_accumulator_tma<false>(
+// CHECK-NEXT:             &C_store_map, smem.epilogue[consumer], m0 + consumer * 64, n0, 0,
+// CHECK-NEXT:             acc, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:         // TMA cannot address the output: store from registers.
+// CHECK-NEXT:         tawa::rt::store_accumulator(C, m0 + consumer * 64, n0, acc,
+// CHECK-NEXT:                                     /*zero=*/k_steps == 0);
+// CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:     // The stores must have read shared memory before the CTA ends.
-// CHECK-NEXT:     if (tawa::rt::warpgroup_thread() == 0) {
+// CHECK-NEXT:     if (tma_store && tawa::rt::warpgroup_thread() == 0) {
 // CHECK-NEXT:       tawa::rt::tma_store_wait_all();
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, dim3 block, size_t shared,
 // CHECK-NEXT:                                   cudaStream_t stream,
-// CHECK:   CUtensorMap A_tensor_map, B_tensor_map, C_store_map;
+// CHECK:   CUtensorMap A_tensor_map, B_tensor_map;
 // CHECK-NEXT:   cudaError_t maps = tawa::rt::make_tensor_map(&A_tensor_map, A, 128, 64);
 // CHECK-NEXT:   if (maps == cudaSuccess)
 // CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B, 256, 64);
-// CHECK-NEXT:   if (maps == cudaSuccess)
-// CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&C_store_map, C, 64, 64);
 // CHECK-NEXT:   if (maps != cudaSuccess) {
 // CHECK-NEXT:     // TMA cannot address this data: run the kernel as written.
 // CHECK-NEXT:     static bool noted = false;
@@ -171,7 +175,12 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     gemm_nt_reference<<<grid, block, shared, stream>>>(A, B, C);
 // CHECK-NEXT:     return cudaPeekAtLastError();
 // CHECK-NEXT:   }
-// CHECK:   const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true);
+// CHECK-NEXT:   // Where TMA cannot address C (an `ld` that is not a multiple of 16 bytes,
+// CHECK-NEXT:   // say), the consumers store from registers.
+// CHECK-NEXT:   CUtensorMap C_store_map{};
+// CHECK-NEXT:   const bool tma_store =
+// CHECK-NEXT:       tawa::rt::make_tensor_map(&C_store_map, C, 64, 64) == cudaSuccess;
+// CHECK-NEXT:   const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true);
 // CHECK-NEXT:   int ctas = 0;
 // CHECK-NEXT:   if (cudaError_t e =
 // CHECK-NEXT:           tawa::rt::persistent_ctas(schedule.count(), schedule.cluster, &ctas);
@@ -180,6 +189,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:           tawa::rt::split_tail_plan(ctas, 2, 128 * 256, stream, &split_tail);
 // CHECK-NEXT:       e != cudaSuccess)
 // CHECK-NEXT:     return e;
-// CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(
-// CHECK-NEXT:       A, B, C, A_tensor_map, B_tensor_map, C_store_map, schedule, split_tail);
+// CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(A, B, C, A_tensor_map,
+// CHECK-NEXT:                                                B_tensor_map, C_store_map,
+// CHECK-NEXT:                                                tma_store, schedule, split_tail);
 // CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 128, 0, 0, A, B, C);

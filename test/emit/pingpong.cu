@@ -46,6 +46,6 @@ __global__ void pingpong(In A, In B, Out C) {
 // CHECK-NEXT:         tawa::rt::pass_turn(consumer);
 // CHECK-NEXT:       }
 // CHECK-NEXT:       tawa::rt::wgmma_wait<0>();
-// CHECK:       tawa::rt::store_accumulator_tma<false>(
-// CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], m0, n0, 0, acc,
-// CHECK:     maps = tawa::rt::make_tensor_map(&C_store_map, C, 128, 64);
+// CHECK:         tawa::rt::store_accumulator_tma<false>(
+// CHECK-NEXT:             &C_store_map, smem.epilogue[consumer], m0, n0, 0, acc,
+// CHECK:       tawa::rt::make_tensor_map(&C_store_map, C, 128, 64) == cudaSuccess;

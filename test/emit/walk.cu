@@ -28,9 +28,9 @@ __global__ void walk(In A, In B, Out C) {
 // CHECK:           tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
 // CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                 tile.y * 128);
-// CHECK:       tawa::rt::store_accumulator_tma<false>(
-// CHECK-NEXT:           &C_store_map, smem.epilogue[consumer], (tile.y * 128) + consumer * 64,
-// CHECK-NEXT:           tile.x * 128, 0, acc, /*zero=*/k_steps == 0,
+// CHECK:         tawa::rt::store_accumulator_tma<false>(
+// CHECK-NEXT:             &C_store_map, smem.epilogue[consumer],
+// CHECK-NEXT:             (tile.y * 128) + consumer * 64, tile.x * 128, 0, acc,
 // CHECK:   const tawa::rt::TileSchedule schedule(grid, /*group=*/4, /*along_y=*/false);
 // CHECK-NEXT:   const int ctas = schedule.count() * schedule.cluster;
 
