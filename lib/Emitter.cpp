@@ -611,8 +611,14 @@ void KernelEmitter::consumers() {
                .str());
     W.close(" else {");
     ++W.Depth;
-    W.line("// TMA cannot address the output: store from registers.");
-    directStore();
+    W.line("// TMA cannot address the output: the warpgroup copies the "
+           "staged rows.");
+    W.line(formatv("tawa::rt::store_accumulator_staged({0}, "
+                   "smem.epilogue[consumer], {1}{2}, {3}, {4}, "
+                   "/*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
+                   coord(P.Store.MatrixArg), Row0, RowsOffset,
+                   coord(P.Store.Col0), P.Acc.Var)
+               .str());
     W.close();
   } else {
     directStore();
@@ -637,27 +643,28 @@ void KernelEmitter::consumers() {
 /// The host launcher: tensor maps, fallback, schedule, launch.
 void KernelEmitter::launcher() {
   W.line(
-      formatv("/// Launches {0} over the tiles of `grid` (the grid of the "
-              "original launch, one {1} x {2} output tile per block{4}): "
-              "builds "
-              "the tensor maps, raises the dynamic shared-memory limit{3}. "
-              "Where TMA cannot load the operands, runs the kernel as written "
-              "with the original `grid`, `block` and `shared`{5}. Returns the "
-              "first error.",
-              K, P.Merge.merged() ? P.Merge.KernelBM : Plan.BM,
-              P.Merge.merged() ? P.Merge.KernelBN : Plan.BN,
-              Plan.Persistent ? ", and starts one CTA per SM, which walk "
-                                "the tiles in grouped raster order"
-                              : "",
-              P.Merge.merged() ? formatv(", computed {0} x {1} at a time",
-                                         P.Merge.Y, P.Merge.X)
-                                     .str()
-                               : "",
-              Plan.TmaStore ? formatv("; where it cannot store {0}, the "
-                                      "consumers store from registers",
-                                      P.Store.Matrix->getName())
-                                  .str()
-                            : "")
+      formatv(
+          "/// Launches {0} over the tiles of `grid` (the grid of the "
+          "original launch, one {1} x {2} output tile per block{4}): "
+          "builds "
+          "the tensor maps, raises the dynamic shared-memory limit{3}. "
+          "Where TMA cannot load the operands, runs the kernel as written "
+          "with the original `grid`, `block` and `shared`{5}. Returns the "
+          "first error.",
+          K, P.Merge.merged() ? P.Merge.KernelBM : Plan.BM,
+          P.Merge.merged() ? P.Merge.KernelBN : Plan.BN,
+          Plan.Persistent ? ", and starts one CTA per SM, which walk "
+                            "the tiles in grouped raster order"
+                          : "",
+          P.Merge.merged()
+              ? formatv(", computed {0} x {1} at a time", P.Merge.Y, P.Merge.X)
+                    .str()
+              : "",
+          Plan.TmaStore ? formatv("; where it cannot store {0}, the "
+                                  "consumers copy the staged tile row by row",
+                                  P.Store.Matrix->getName())
+                              .str()
+                        : "")
           .str());
   W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, dim3 block, size_t "
                  "shared, cudaStream_t stream, {1})",
@@ -714,8 +721,8 @@ void KernelEmitter::launcher() {
   W.close();
   if (Plan.TmaStore) {
     W.line(formatv("// Where TMA cannot address {0} (an `ld` that is not a "
-                   "multiple of 16 bytes, say), the consumers store from "
-                   "registers.",
+                   "multiple of 16 bytes, say), the consumers copy the staged "
+                   "tile to it row by row.",
                    P.Store.Matrix->getName())
                .str());
     W.line("CUtensorMap " + StoreMap + "{};");

@@ -151,9 +151,10 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:             &C_store_map, smem.epilogue[consumer], m0 + consumer * 64, n0, 0,
 // CHECK-NEXT:             acc, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);
 // CHECK-NEXT:       } else {
-// CHECK-NEXT:         // TMA cannot address the output: store from registers.
-// CHECK-NEXT:         tawa::rt::store_accumulator(C, m0 + consumer * 64, n0, acc,
-// CHECK-NEXT:                                     /*zero=*/k_steps == 0);
+// CHECK-NEXT:         // TMA cannot address the output: the warpgroup copies the staged rows.
+// CHECK-NEXT:         tawa::rt::store_accumulator_staged(
+// CHECK-NEXT:             C, smem.epilogue[consumer], m0 + consumer * 64, n0, acc,
+// CHECK-NEXT:             /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);
 // CHECK-NEXT:       }
 // CHECK-NEXT:     }
 // CHECK-NEXT:     // The stores must have read shared memory before the CTA ends.
@@ -176,7 +177,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     return cudaPeekAtLastError();
 // CHECK-NEXT:   }
 // CHECK-NEXT:   // Where TMA cannot address C (an `ld` that is not a multiple of 16 bytes,
-// CHECK-NEXT:   // say), the consumers store from registers.
+// CHECK-NEXT:   // say), the consumers copy the staged tile to it row by row.
 // CHECK-NEXT:   CUtensorMap C_store_map{};
 // CHECK-NEXT:   const bool tma_store =
 // CHECK-NEXT:       tawa::rt::make_tensor_map(&C_store_map, C, 64, 64) == cudaSuccess;

@@ -227,4 +227,90 @@ __device__ __forceinline__ void store_accumulator_tma(
       std::make_integer_sequence<int, (kChunks + Buffers - 1) / Buffers>{});
 }
 
+/// Copies staging buffer `buf` (column chunk `chunk`: Rows x kCols
+/// elements, 128 bytes per row, 128-byte swizzled) to the window at (row0,
+/// col0 + chunk * kCols) of `m`, skipping what falls outside it. Warp w of
+/// the warpgroup writes rows w, w + 4, ...: each row's 128 bytes from one
+/// instruction of the warp (4 bytes per lane), in order, whatever `m.ld`.
+template <class U, int Rows>
+__device__ __forceinline__ void
+copy_staged_chunk(Matrix<U> m, uint32_t buf, int row0, int col0, int chunk) {
+  constexpr int kCols = 128 / sizeof(U);
+  constexpr int kPerLane = 4 / sizeof(U); // elements in a lane's 4 bytes
+  const int t = warpgroup_thread(), lane = t % 32;
+  const int col = col0 + chunk * kCols + lane * kPerLane;
+#pragma unroll 4
+  for (int r = t / 32; r < Rows; r += kWarpgroupThreads / 32) {
+    const int row = row0 + r;
+    if (row >= m.rows || col >= m.cols)
+      continue;
+    uint32_t bits = 0;
+#if TAWA_DEVICE_PASS
+    const int byte = 4 * lane;
+    asm volatile(
+        "ld.shared.u32 %0, [%1];\n"
+        : "=r"(bits)
+        : "r"(buf + r * 128 + (((byte / 16) ^ (r % 8)) * 16) + byte % 16));
+#endif
+    U *out = m.data + static_cast<size_t>(row) * m.ld + col;
+    if (col + kPerLane <= m.cols && reinterpret_cast<uintptr_t>(out) % 4 == 0) {
+      *reinterpret_cast<uint32_t *>(out) = bits;
+    } else {
+      const U *v = reinterpret_cast<const U *>(&bits);
+#pragma unroll
+      for (int e = 0; e < kPerLane; ++e)
+        if (col + e < m.cols)
+          out[e] = v[e];
+    }
+  }
+}
+
+/// Stages column chunks First + I into staging buffers I, then copies them
+/// to `m`. The barrier before staging lets every thread of the warpgroup
+/// finish copying the batch before (or the previous tile's last batch).
+template <int First, class U, int MTiles, int N, int Buffers, int... I>
+__device__ __forceinline__ void
+store_batch_staged(Matrix<U> m,
+                   EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
+                   int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
+                   int barrier, std::integer_sequence<int, I...>) {
+  named_barrier_sync(barrier, kWarpgroupThreads);
+  (stage_chunk<First + I, U>(smem_addr(staging.buffer[I]), acc, zero), ...);
+  named_barrier_sync(barrier, kWarpgroupThreads);
+  (copy_staged_chunk<U, 64 * MTiles>(m, smem_addr(staging.buffer[I]), row0,
+                                     col0, First + I),
+   ...);
+}
+
+template <int Chunks, class U, int MTiles, int N, int Buffers, int... Batches>
+__device__ __forceinline__ void store_batches_staged(
+    Matrix<U> m, EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
+    int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero, int barrier,
+    std::integer_sequence<int, Batches...>) {
+  (store_batch_staged<Batches * Buffers>(
+       m, staging, row0, col0, acc, zero, barrier,
+       std::make_integer_sequence<int, (Chunks - Batches * Buffers < Buffers
+                                            ? Chunks - Batches * Buffers
+                                            : Buffers)>{}),
+   ...);
+}
+
+/// Like store_accumulator_tma, for an output TMA cannot address (a leading
+/// dimension that is not a multiple of 16 bytes): the same batches of
+/// column chunks are staged, then the warpgroup copies each to the
+/// (64*MTiles) x N window at (row0, col0) of `m` row by row
+/// (copy_staged_chunk), so that its global writes stay coalesced. Uses
+/// named barrier `barrier` among the warpgroup's 128 threads.
+template <class U, int MTiles, int N, int Buffers>
+__device__ __forceinline__ void store_accumulator_staged(
+    Matrix<U> m, EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
+    int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero, int barrier) {
+  constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
+  static_assert(N % kCols == 0, "whole 128-byte column chunks");
+  constexpr int kChunks = N / kCols;
+  store_batches_staged<kChunks>(
+      m, staging, row0, col0, acc, zero, barrier,
+      std::make_integer_sequence<int, (kChunks + Buffers - 1) / Buffers>{});
+}
+
 } // namespace tawa::rt
