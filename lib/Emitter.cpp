@@ -182,8 +182,11 @@ std::vector<std::string> emittedNames(const TileProgram &P,
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
   }
-  for (unsigned L = 0; L < P.Loads.size(); ++L)
+  for (unsigned L = 0; L < P.Loads.size(); ++L) {
     N.push_back(tensorMapName(P, L));
+    N.push_back(P.Loads[L].Matrix->getName().str() + "_aligned");
+  }
+  N.push_back("copies");
   return N;
 }
 
@@ -695,21 +698,33 @@ void KernelEmitter::launcher() {
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     MapDecls += (L ? ", " : "") + tensorMapName(P, L);
   W.line("CUtensorMap " + MapDecls + ";");
+  // The loaded matrices, each once, in the order of their loads.
+  std::vector<std::string> Operands;
+  for (const TileLoad &T : P.Loads)
+    if (!llvm::is_contained(Operands, T.Matrix->getName().str()))
+      Operands.push_back(T.Matrix->getName().str());
+  W.line("// Operands TMA cannot read in place (an `ld` that is not a "
+         "multiple of 16 bytes, say) are copied to aligned buffers on the "
+         "stream, freed after the launch (tawa/runtime/operand_copy.cuh).");
+  W.line("tawa::rt::OperandCopies copies(stream);");
+  for (const std::string &M : Operands)
+    W.line(formatv("auto {0}_aligned = {0};", M).str());
   bool First = true;
-  auto MakeMap = [&](const std::string &Map, StringRef Matrix, int Rows,
-                     int Cols, bool Batched) {
-    W.line(formatv("{0}tawa::rt::make_tensor_map(&{1}, {2}, {3}, {4}{5});",
-                   First ? "cudaError_t maps = "
-                         : "if (maps == cudaSuccess) maps = ",
-                   Map, Matrix, Rows, Cols, Batched ? ", /*batched=*/true" : "")
-               .str());
+  auto Step = [&](const Twine &Call) {
+    W.line(
+        (First ? "cudaError_t maps = " : "if (maps == cudaSuccess) maps = ") +
+        Call + ";");
     First = false;
   };
+  for (const std::string &M : Operands)
+    Step(formatv("copies.aligned({0}, &{0}_aligned)", M).str());
   for (unsigned L = 0; L < P.Loads.size(); ++L)
-    MakeMap(tensorMapName(P, L), P.Loads[L].Matrix->getName(),
-            Clustered && L == Mma.B ? P.Loads[L].Rows / Plan.Cluster
-                                    : P.Loads[L].Rows,
-            P.Loads[L].Cols, P.Loads[L].Batch);
+    Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}_aligned, {2}, {3}{4})",
+                 tensorMapName(P, L), P.Loads[L].Matrix->getName(),
+                 Clustered && L == Mma.B ? P.Loads[L].Rows / Plan.Cluster
+                                         : P.Loads[L].Rows,
+                 P.Loads[L].Cols, P.Loads[L].Batch ? ", /*batched=*/true" : "")
+             .str());
   W.open("if (maps != cudaSuccess)");
   W.line("// TMA cannot address this data: run the kernel as written.");
   W.line("static bool noted = false;");

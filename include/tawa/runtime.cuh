@@ -12,6 +12,7 @@
 #include "runtime/cluster.cuh"
 #include "runtime/epilogue.cuh"
 #include "runtime/launch.cuh"
+#include "runtime/operand_copy.cuh"
 #include "runtime/schedule.cuh"
 #include "runtime/split_tail.cuh"
 #include "runtime/tma.cuh"

@@ -44,15 +44,16 @@ for v in "${variants[@]}"; do
     continue
   fi
   if [[ $v == bf16-batched ]]; then
-    timed=4x2048x2048x2048,3x1000x1016x512
-    small=3x256x768x320,2x300x200x128,2x300x201x128
+    timed=4x2048x2048x2048,3x1000x1016x512,2x300x200x333
+    small=3x256x768x320,2x300x200x128,2x300x201x128,2x200x136x77
   else
     # Whole tiles, ragged tiles, an output whose leading dimension TMA
-    # cannot address (333 columns: stores from registers), and operands
-    # whose leading dimension it cannot (K = 333: the launcher's fallback to
-    # the kernel as written).
-    timed=4096x4096x4096,8192x8192x512,1000x1016x512,777x333x512,300x200x333,8192x8191x1024
-    small=256x768x320,300x200x128,300x201x128
+    # cannot address (333 or 8191 columns: the staged tile is copied row by
+    # row), and operands whose leading dimension it cannot (K = 333 or 4095:
+    # aligned copies; the graph check, under capture, runs the kernel as
+    # written instead).
+    timed=4096x4096x4096,8192x8192x512,1000x1016x512,777x333x512,300x200x333,8192x8191x1024,4096x4096x4095
+    small=256x768x320,300x200x128,300x201x128,200x136x77
   fi
   # Several tiles per CTA, so that the ping-pong consumers pass turns.
   [[ $v == pingpong ]] && small=$small,2304x2056x192

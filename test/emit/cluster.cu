@@ -37,7 +37,7 @@ __global__ void gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
 // CHECK-NEXT:   // done.
 // CHECK-NEXT:   tawa::rt::cluster_sync();
 // CHECK-NEXT: }
-// CHECK:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B, 128, 64);
+// CHECK:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 128, 64);
 // CHECK:   const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true,
 // CHECK-NEXT:                                         /*cluster=*/2);
 // CHECK:   return tawa::rt::launch_clustered(

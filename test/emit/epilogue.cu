@@ -44,5 +44,6 @@ __global__ void batched(In A, In B, tawa::Matrix<float> C) {
 // CHECK:         tawa::rt::store_accumulator_tma<true>(
 // CHECK-NEXT:             &C_store_map, smem.epilogue[consumer],
 // CHECK-NEXT:             (tile.y * 128) + consumer * 64, tile.x * 128, z, acc,
-// CHECK:       tawa::rt::make_tensor_map(&A_tensor_map, A, 128, 64, /*batched=*/true);
+// CHECK:     maps = tawa::rt::make_tensor_map(&A_tensor_map, A_aligned, 128, 64,
+// CHECK-NEXT:                                      /*batched=*/true);
 // CHECK:       tawa::rt::make_tensor_map(&C_store_map, C, 64, 32, /*batched=*/true) ==

@@ -166,9 +166,19 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, dim3 block, size_t shared,
 // CHECK-NEXT:                                   cudaStream_t stream,
 // CHECK:   CUtensorMap A_tensor_map, B_tensor_map;
-// CHECK-NEXT:   cudaError_t maps = tawa::rt::make_tensor_map(&A_tensor_map, A, 128, 64);
+// CHECK-NEXT:   // Operands TMA cannot read in place (an `ld` that is not a multiple of 16
+// CHECK-NEXT:   // bytes, say) are copied to aligned buffers on the stream, freed after the
+// CHECK-NEXT:   // launch (tawa/runtime/operand_copy.cuh).
+// CHECK-NEXT:   tawa::rt::OperandCopies copies(stream);
+// CHECK-NEXT:   auto A_aligned = A;
+// CHECK-NEXT:   auto B_aligned = B;
+// CHECK-NEXT:   cudaError_t maps = copies.aligned(A, &A_aligned);
 // CHECK-NEXT:   if (maps == cudaSuccess)
-// CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B, 256, 64);
+// CHECK-NEXT:     maps = copies.aligned(B, &B_aligned);
+// CHECK-NEXT:   if (maps == cudaSuccess)
+// CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&A_tensor_map, A_aligned, 128, 64);
+// CHECK-NEXT:   if (maps == cudaSuccess)
+// CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 256, 64);
 // CHECK-NEXT:   if (maps != cudaSuccess) {
 // CHECK-NEXT:     // TMA cannot address this data: run the kernel as written.
 // CHECK-NEXT:     static bool noted = false;
