@@ -673,6 +673,17 @@ void KernelEmitter::launcher() {
                  "shared, cudaStream_t stream, {1})",
                  K, LauncherParams)
              .str());
+  // The body of a branch that runs the kernel as written, after `Note` says
+  // so once.
+  auto runAsWritten = [&](const std::string &Note) {
+    W.line("static bool noted = false;");
+    W.line(Note);
+    W.line(formatv("{0}_reference<<<grid, block, shared, stream>>>({1});", K,
+                   llvm::join(ParamNames, ", "))
+               .str());
+    W.line("return cudaPeekAtLastError();");
+    W.close();
+  };
   if (P.Merge.merged()) {
     const TileMerge &Merge = P.Merge;
     const std::string C = P.Store.Matrix->getName().str();
@@ -686,13 +697,8 @@ void KernelEmitter::launcher() {
                    Merge.X, Merge.Y, C, Merge.KernelBN, Merge.KernelBM,
                    Merge.ColOffset, Merge.RowOffset)
                .str());
-    W.line("static bool noted = false;");
-    W.line(formatv("tawa::rt::note_partial_grid(\"{0}\", noted);", K).str());
-    W.line(formatv("{0}_reference<<<grid, block, shared, stream>>>({1});", K,
-                   llvm::join(ParamNames, ", "))
-               .str());
-    W.line("return cudaPeekAtLastError();");
-    W.close();
+    runAsWritten(
+        formatv("tawa::rt::note_partial_grid(\"{0}\", noted);", K).str());
   }
   std::string MapDecls;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
@@ -727,13 +733,8 @@ void KernelEmitter::launcher() {
              .str());
   W.open("if (maps != cudaSuccess)");
   W.line("// TMA cannot address this data: run the kernel as written.");
-  W.line("static bool noted = false;");
-  W.line(formatv("tawa::rt::note_fallback(\"{0}\", maps, noted);", K).str());
-  W.line(formatv("{0}_reference<<<grid, block, shared, stream>>>({1});", K,
-                 llvm::join(ParamNames, ", "))
-             .str());
-  W.line("return cudaPeekAtLastError();");
-  W.close();
+  runAsWritten(
+      formatv("tawa::rt::note_fallback(\"{0}\", maps, noted);", K).str());
   if (Plan.TmaStore) {
     W.line(formatv("// Where TMA cannot address {0} (an `ld` that is not a "
                    "multiple of 16 bytes, say), the consumers copy the staged "
