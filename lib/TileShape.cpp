@@ -6,6 +6,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -98,6 +99,36 @@ std::optional<Linear> linear(const Expr *E, StringRef D, ASTContext &Ctx,
   }
 }
 
+/// Finds what may change state: a call of a function that is not
+/// constexpr, an assignment, an increment. The reads of blockIdx and gridDim
+/// are calls in the semantic form of their pseudo-objects, which it skips.
+class EffectFinder : public RecursiveASTVisitor<EffectFinder> {
+public:
+  bool Found = false;
+  bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+    return TraverseStmt(E->getSyntacticForm());
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    Found |= !F || !F->isConstexpr();
+    return !Found;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    Found |= B->isAssignmentOp();
+    return !Found;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    Found |= U->isIncrementDecrementOp();
+    return !Found;
+  }
+};
+
+bool hasEffects(const Expr *E) {
+  EffectFinder F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
 /// Checks that the kernel's tiles of `P` can merge `X` x `Y` (the reasons in
 /// TileShape.h); reports at `Loc` for the clause `Clause` and fills the
 /// offsets of `Merge` otherwise.
@@ -107,7 +138,7 @@ bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
   ASTContext &Ctx = P.Kernel->getASTContext();
   const TileMma &M = P.Mmas.front();
   const TileLoad &A = P.Loads[M.A], &B = P.Loads[M.B];
-  auto refuse = [&](const Twine &Why, const Expr *At, const Twine &Note) {
+  auto refuse = [&](const Twine &Why, const Stmt *At, const Twine &Note) {
     Diags.error(Loc, DiagCategory::Unsupported,
                 Clause + " merges the kernel's " + Twine(Merge.KernelBM) +
                     " x " + Twine(Merge.KernelBN) + " tiles, but " + Why);
@@ -128,6 +159,23 @@ bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
     return refuse("the code before the loop may return, for one block of the "
                   "original launch",
                   nullptr, "");
+  // A merged tile runs the code before the loop once for several blocks:
+  // only declarations whose initializers have no side effects may be there.
+  for (const Stmt *S : cast<CompoundStmt>(P.Kernel->getBody())->body()) {
+    if (S == P.Loop)
+      break;
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    bool Pure = DS != nullptr;
+    if (DS && DS != P.Acc.Stmt)
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D);
+            VD && VD->hasInit() && hasEffects(VD->getInit()))
+          Pure = false;
+    if (!Pure)
+      return refuse("the code before the loop does more than declare values, "
+                    "and a merged tile would run it once for several blocks",
+                    S, "this statement");
+  }
   struct Dim {
     int Factor;
     const char *Name;   // "x" or "y"

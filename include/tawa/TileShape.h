@@ -7,7 +7,8 @@
 // products in fewer, larger wgmma tiles: along each grid dimension it merges,
 // the window an operand or the store moves along must sit at
 // `blockIdx.<d> * extent + offset` (offset constant for the store), and
-// nothing else of the tile loop may read blockIdx.<d> or gridDim.
+// nothing else of the tile loop may read blockIdx.<d> or gridDim; the code
+// before the loop, run once per merged tile, may only declare values.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAWA_TILESHAPE_H

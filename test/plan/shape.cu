@@ -2,7 +2,8 @@
 // that computes the same products: a multiple of the kernel's tile, each
 // window moving with the merged grid dimension at blockIdx * extent (the
 // store's plus a constant), nothing else reading that coordinate or gridDim,
-// and no return before the loop. A kernel the tool cannot convert is left as
+// no return before the loop, and nothing before the loop but declarations
+// without side effects. A kernel the tool cannot convert is left as
 // it is, with a warning at the clause and a note at the construct.
 // RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: diff %s %t.cu
@@ -101,3 +102,21 @@ __global__ void leaves(In A, In B, Out C) {
 }
 // CHECK: note: kernel 'leaves' is left unchanged
 
+
+__device__ void count_block(int *blocks);
+
+__global__ void counts_blocks(In A, In B, Out C, int *blocks) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  // CHECK: shape.cu:[[@LINE+4]]:19: warning: shape(256, 128) merges the kernel's 128 x 128 tiles, but the code before the loop does more than declare values, and a merged tile would run it once for several blocks [tawa-unsupported]
+  // CHECK: shape.cu:[[@LINE+1]]:3: note: this statement
+  count_block(blocks);
+  tawa::Accumulator<float, 128, 128> acc;
+#pragma tawa tile shape(256, 128)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<128, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// CHECK: note: kernel 'counts_blocks' is left unchanged
