@@ -49,7 +49,10 @@ std::string kernel(Bytes &B) {
                                   "regs(40, 232)",
                                   "regs(24, 160)",
                                   "cluster(2)",
-                                  "stages(4) consumers(2)"};
+                                  "stages(4) consumers(2)",
+                                  "shape(auto)",
+                                  "shape(128, 256)",
+                                  "tail(split)"};
   static const char *Extras[] = {"", "++*count;", "__syncthreads();",
                                  "auto c = tawa::load<64, 64>(A, 0, k0);",
                                  "tawa::mma(acc, a, b);"};
@@ -63,6 +66,8 @@ std::string kernel(Bytes &B) {
     S += "  const int m0 = blockIdx.y * " + std::to_string(M) + ";\n";
   else
     S += "  const int m0 = 0;\n";
+  S += B.pick(2) ? "  const int n0 = blockIdx.x * " + std::to_string(N) + ";\n"
+                 : std::string("  const int n0 = 0;\n");
   S += "  tawa::Accumulator<float, " + std::to_string(M) + ", " +
        std::to_string(N) + "> acc;\n";
   if (B.pick(8))
@@ -72,13 +77,13 @@ std::string kernel(Bytes &B) {
   S += "    auto a = tawa::load<" + std::to_string(M) + ", " +
        std::to_string(K) + ">(A, m0, k0);\n";
   S += "    auto b = tawa::load<" + std::to_string(N) + ", " +
-       std::to_string(K) + ">(B, 0, k0);\n";
+       std::to_string(K) + ">(B, n0, k0);\n";
   S += std::string("    ") + B.from(Extras) + "\n";
   S += B.pick(4) ? "    tawa::mma(acc, a, tawa::transpose(b));\n"
                  : "    tawa::mma(acc, a, b);\n";
   S += "  }\n";
   if (B.pick(6))
-    S += "  tawa::store(C, m0, 0, acc);\n";
+    S += "  tawa::store(C, m0, n0, acc);\n";
   S += "}\n";
   if (B.pick(2))
     S += "void run(tawa::Matrix<const " + T + "> A, tawa::Matrix<const " + U +
