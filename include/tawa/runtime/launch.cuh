@@ -24,18 +24,21 @@ template <class Storage, int Align = 1024> constexpr size_t shared_bytes() {
 }
 
 /// Says once per launcher (`noted`) on stderr that `kernel` runs as written,
-/// because its tensor maps could not be built (`why`): TMA needs 16-byte
-/// aligned base addresses and leading dimensions (CUDA driver API,
-/// cuTensorMapEncodeTiled). A launcher replaces a `<<<...>>>` statement, so
-/// the caller may not look at a returned value.
+/// because the tensor maps of its operands could not be built, nor aligned
+/// copies of them made (`why`): TMA needs 16-byte aligned base addresses and
+/// leading dimensions (CUDA driver API, cuTensorMapEncodeTiled), and the
+/// copies cannot be made under stream capture (operand_copy.cuh). A launcher
+/// replaces a `<<<...>>>` statement, so the caller may not look at a returned
+/// value.
 inline void note_fallback(const char *kernel, cudaError_t why, bool &noted) {
   if (noted)
     return;
   noted = true;
   std::fprintf(stderr,
-               "tawa: %s: running the kernel as written: the tensor maps "
-               "cannot be built (%s); TMA needs 16-byte aligned addresses "
-               "and leading dimensions\n",
+               "tawa: %s: running the kernel as written: the operands' "
+               "tensor maps cannot be built, nor aligned copies made (%s); "
+               "TMA needs 16-byte aligned addresses and leading dimensions, "
+               "and no copy is made under stream capture\n",
                kernel, cudaGetErrorString(why));
 }
 
