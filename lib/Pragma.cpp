@@ -142,6 +142,17 @@ private:
     return true;
   }
 
+  /// Records clause value `Value` at `Loc` unless the clause was a duplicate
+  /// (`Dup`, already reported); returns true (parsing goes on).
+  template <class T>
+  bool record(Clause<T> &Out, T Value, SourceLocation Loc, bool Dup) {
+    if (!Dup) {
+      Out.Value = Value;
+      Out.Loc = Loc;
+    }
+    return true;
+  }
+
   bool parseSingle(Clause<int> &Out, SourceLocation Loc, StringRef Clause,
                    int Lo, int Hi, StringRef Accepted) {
     bool Dup = duplicate(Loc, Out.Loc, Clause);
@@ -158,11 +169,7 @@ private:
       P.Valid = false;
       return true;
     }
-    if (!Dup) {
-      Out.Value = *V;
-      Out.Loc = Loc;
-    }
-    return true;
+    return record(Out, *V, Loc, Dup);
   }
 
   bool parseRegs(SourceLocation Loc) {
@@ -198,11 +205,7 @@ private:
       P.Valid = false;
       return true;
     }
-    if (!Dup) {
-      P.Regs.Value = RegisterSplit{*Prod, *Cons};
-      P.Regs.Loc = Loc;
-    }
-    return true;
+    return record(P.Regs, RegisterSplit{*Prod, *Cons}, Loc, Dup);
   }
 
   /// One of two keywords `A` and `B` as the argument of `Clause`: true for
@@ -232,11 +235,7 @@ private:
       if (!expect(tok::r_paren, ")", "persistent"))
         return false;
     }
-    if (!Dup) {
-      P.Persistent.Value = On;
-      P.Persistent.Loc = Loc;
-    }
-    return true;
+    return record(P.Persistent, On, Loc, Dup);
   }
 
   /// `schedule(cooperative|pingpong)`.
@@ -248,12 +247,10 @@ private:
         keyword("schedule", "cooperative", "pingpong");
     if (!Cooperative || !expect(tok::r_paren, ")", "schedule"))
       return false;
-    if (!Dup) {
-      P.Schedule.Value = *Cooperative ? ConsumerSchedule::Cooperative
-                                      : ConsumerSchedule::PingPong;
-      P.Schedule.Loc = Loc;
-    }
-    return true;
+    return record(P.Schedule,
+                  *Cooperative ? ConsumerSchedule::Cooperative
+                               : ConsumerSchedule::PingPong,
+                  Loc, Dup);
   }
 
   /// `tail(split|whole)`.
@@ -264,11 +261,7 @@ private:
     std::optional<bool> Split = keyword("tail", "split", "whole");
     if (!Split || !expect(tok::r_paren, ")", "tail"))
       return false;
-    if (!Dup) {
-      P.SplitTail.Value = *Split;
-      P.SplitTail.Loc = Loc;
-    }
-    return true;
+    return record(P.SplitTail, *Split, Loc, Dup);
   }
 
   /// `shape(auto)` or `shape(BM, BN)`: BM a multiple of 64 up to 256, BN a
@@ -312,11 +305,7 @@ private:
     }
     if (!expect(tok::r_paren, ")", "shape"))
       return false;
-    if (!Dup) {
-      P.Shape.Value = S;
-      P.Shape.Loc = Loc;
-    }
-    return true;
+    return record(P.Shape, S, Loc, Dup);
   }
 
   /// `raster(m|n [, G])`.
@@ -345,11 +334,7 @@ private:
     }
     if (!expect(tok::r_paren, ")", "raster"))
       return false;
-    if (!Dup) {
-      P.Raster.Value = R;
-      P.Raster.Loc = Loc;
-    }
-    return true;
+    return record(P.Raster, R, Loc, Dup);
   }
 
   Preprocessor &PP;
