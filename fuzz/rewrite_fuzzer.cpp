@@ -52,7 +52,10 @@ std::string kernel(Bytes &B) {
                                   "stages(4) consumers(2)",
                                   "shape(auto)",
                                   "shape(128, 256)",
-                                  "tail(split)"};
+                                  "tail(split)",
+                                  "narrow(off)",
+                                  "narrow(128)",
+                                  "narrow(96)"};
   static const char *Extras[] = {"", "++*count;", "__syncthreads();",
                                  "auto c = tawa::load<64, 64>(A, 0, k0);",
                                  "tawa::mma(acc, a, b);"};

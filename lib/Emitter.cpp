@@ -177,7 +177,8 @@ std::vector<std::string> emittedNames(const TileProgram &P,
       "maps",         "noted",
       "grid",         "block",
       "shared",       "stream",
-      "shared_bytes", P.Store.Matrix->getName().str() + "_store_map"};
+      "shared_bytes", "part",
+      "narrow",       P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -199,13 +200,23 @@ class KernelEmitter {
 public:
   KernelEmitter(const TileProgram &P, const ArefGraph &G,
                 const PipelinePlan &Plan, const SourceManager &SM,
-                const LangOptions &LO);
-  std::string run() {
-    reference();
+                const LangOptions &LO, const std::string &Suffix = "");
+  /// The kernel's text; `Narrow`: the emitter of its narrow kernel, whose
+  /// text (kernel and launcher) comes before this launcher, which runs it
+  /// where it pays. A narrow kernel's own text has no copy of the kernel as
+  /// written.
+  std::string run(KernelEmitter *Narrow = nullptr) {
+    if (P.Merge.Parts == 1)
+      reference();
     storage();
     kernelHead();
     producer();
     consumers();
+    if (Narrow) {
+      Out += Narrow->run() + "\n";
+      NarrowLaunch = Narrow->K + "_launch";
+      NarrowParts = Narrow->P.Merge.Parts;
+    }
     launcher();
     return Out;
   }
@@ -222,6 +233,29 @@ private:
   std::string coord(const Expr *E) const {
     return renameBuiltins(exprText(E, SM, LO), LO);
   }
+  /// The row origin of load `L`'s window; the B of the mma's moves by the
+  /// part's columns of a narrow tile.
+  std::string rowOf(unsigned L) const {
+    const TileLoad &T = P.Loads[L];
+    if (P.Merge.Parts == 1 || L != Mma.B)
+      return coord(T.Row0);
+    return formatv("{0} + part * {1}", parenthesized(coord(T.Row0), T.Row0),
+                   T.Rows)
+        .str();
+  }
+  /// The column origin of the store, moved by the part's columns.
+  std::string storeCol() const {
+    if (P.Merge.Parts == 1)
+      return coord(P.Store.Col0);
+    return formatv("{0} + part * {1}",
+                   parenthesized(coord(P.Store.Col0), P.Store.Col0), Plan.BN)
+        .str();
+  }
+  /// With narrow tiles, the part of the tile of unit `Unit`.
+  void partLine(const char *Unit) {
+    if (P.Merge.Parts > 1)
+      W.line(formatv("const int part = schedule.part({0});", Unit).str());
+  }
   void tileLoop(const char *Comment, const char *Increment = "");
   void kLoop();
   void release(const char *Condition);
@@ -232,7 +266,8 @@ private:
   const LangOptions &LO;
   const TileMma &Mma;
   const Aref &R;
-  const std::string K, Storage, Elem, Slot, StoreMap;
+  /// The kernel's name, and that of the kernel emitted (with the suffix).
+  const std::string Base, K, Storage, Elem, Slot, StoreMap;
   const bool Clustered;
   /// The kernel's parameters as written, without their default arguments
   /// (the kernel's signature) and with them (the launcher's, where they
@@ -241,16 +276,19 @@ private:
   std::vector<std::string> ParamNames;
   std::string Prologue; ///< the user's code before the loop, renamed
   std::string Header;   ///< the loop header, renamed
+  /// The launcher of the narrow kernel and its parts per tile, if any.
+  std::string NarrowLaunch;
+  int NarrowParts = 1;
   std::string Out;
   Writer W{Out};
 };
 
 KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
                              const PipelinePlan &Plan, const SourceManager &SM,
-                             const LangOptions &LO)
+                             const LangOptions &LO, const std::string &Suffix)
     : P(P), Plan(Plan), SM(SM), LO(LO), Mma(P.Mmas.front()),
-      R(G.Arefs[G.ArefOfLoad[Mma.A]]), K(P.Kernel->getNameAsString()),
-      Storage(K + "_shared"), Elem(cxxElement(Plan.Elem)),
+      R(G.Arefs[G.ArefOfLoad[Mma.A]]), Base(P.Kernel->getNameAsString()),
+      K(Base + Suffix), Storage(K + "_shared"), Elem(cxxElement(Plan.Elem)),
       Slot(R.Name + "_slot"),
       StoreMap(P.Store.Matrix->getName().str() + "_store_map"),
       Clustered(Plan.Cluster > 1) {
@@ -287,6 +325,7 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
     W.open("for (int t = blockIdx.x / kCluster; t < schedule.count(); t += "
            "gridDim.x / kCluster)");
     W.line("const uint3 tile = schedule.tile(t, rank);");
+    partLine("t");
   } else if (Plan.SplitTail) {
     // `k_iter` holds the trips of the last whole tile when the walk reaches
     // its last partial wave, where it decides the split.
@@ -300,12 +339,14 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
     W.open("for (tawa::rt::TileWork work = walk.first(); walk.valid(work); "
            "walk.advance(work, k_iter))");
     W.line("const uint3 tile = schedule.tile(work.unit);");
+    partLine("work.unit");
   } else {
     W.open(formatv("for (int t = blockIdx.x; t < schedule.count(); t += "
                    "gridDim.x{0})",
                    Increment)
                .str());
     W.line("const uint3 tile = schedule.tile(t);");
+    partLine("t");
   }
   if (!Prologue.empty())
     Out += Prologue + "\n";
@@ -402,6 +443,11 @@ void KernelEmitter::kernelHead() {
             "/// wgmma m64n{0}k16, {1} rows of the {2} x {3} accumulator each.",
             Plan.BN, 64 * Plan.MTiles, Plan.BM, Plan.BN)
             .str());
+  if (P.Merge.Parts > 1)
+    W.line(formatv("/// Narrow tiles: each block's tile of the original launch "
+                   "is {0} CTA tiles of {1} x {2}, for launches of few tiles.",
+                   P.Merge.Parts, Plan.BM, Plan.BN)
+               .str());
   std::string Maps;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
@@ -456,8 +502,12 @@ void KernelEmitter::producer() {
              .str());
   W.open("if (threadIdx.x == 0)");
   W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
-  tileLoop("// Tile (x, y, z) is the work of block (x, y, z) of the original "
-           "launch.");
+  tileLoop(P.Merge.Parts > 1
+               ? "// Tile (x, y, z) is the work of block (x, y, z) of the "
+                 "original launch; part p computes the p-th of its narrow "
+                 "column parts."
+               : "// Tile (x, y, z) is the work of block (x, y, z) of the "
+                 "original launch.");
   kLoop();
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
@@ -478,8 +528,7 @@ void KernelEmitter::producer() {
                      "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
                      "rank * {2}{8}, /*cta_mask=*/0b{9});",
                      T.Batch ? 3 : 2, T.Var, Part, T.Cols, tensorMapName(P, L),
-                     R.Name, coord(T.Col0),
-                     parenthesized(coord(T.Row0), T.Row0),
+                     R.Name, coord(T.Col0), parenthesized(rowOf(L), T.Row0),
                      T.Batch ? ", " + coord(T.Batch) : "",
                      std::string(Plan.Cluster, '1'))
                  .str());
@@ -488,7 +537,7 @@ void KernelEmitter::producer() {
     W.line(formatv("tawa::rt::tma_load_{0}d(slot.{1}, &{2}, "
                    "smem.{3}_aref.full_barrier({3}), {4}, {5}{6});",
                    T.Batch ? 3 : 2, T.Var, tensorMapName(P, L), R.Name,
-                   coord(T.Col0), coord(T.Row0),
+                   coord(T.Col0), rowOf(L),
                    T.Batch ? ", " + coord(T.Batch) : "")
                .str());
   }
@@ -599,8 +648,8 @@ void KernelEmitter::consumers() {
   auto directStore = [&] {
     W.line(formatv("tawa::rt::store_accumulator({0}, {1}{2}, "
                    "{3}, {4}, /*zero=*/k_steps == 0);",
-                   coord(P.Store.MatrixArg), Row0, RowsOffset,
-                   coord(P.Store.Col0), P.Acc.Var)
+                   coord(P.Store.MatrixArg), Row0, RowsOffset, storeCol(),
+                   P.Acc.Var)
                .str());
   };
   if (Plan.TmaStore) {
@@ -609,8 +658,8 @@ void KernelEmitter::consumers() {
                    "smem.epilogue[consumer], {2}{3}, {4}, {5}, "
                    "{6}, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
                    P.Store.Batch ? "true" : "false", StoreMap, Row0, RowsOffset,
-                   coord(P.Store.Col0),
-                   P.Store.Batch ? coord(P.Store.Batch) : "0", P.Acc.Var)
+                   storeCol(), P.Store.Batch ? coord(P.Store.Batch) : "0",
+                   P.Acc.Var)
                .str());
     W.close(" else {");
     ++W.Depth;
@@ -619,8 +668,8 @@ void KernelEmitter::consumers() {
     W.line(formatv("tawa::rt::store_accumulator_staged({0}, "
                    "smem.epilogue[consumer], {1}{2}, {3}, {4}, "
                    "/*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
-                   coord(P.Store.MatrixArg), Row0, RowsOffset,
-                   coord(P.Store.Col0), P.Acc.Var)
+                   coord(P.Store.MatrixArg), Row0, RowsOffset, storeCol(),
+                   P.Acc.Var)
                .str());
     W.close();
   } else {
@@ -655,14 +704,19 @@ void KernelEmitter::launcher() {
           "with the original `grid`, `block` and `shared`{5}. Returns the "
           "first error.",
           K, P.Merge.merged() ? P.Merge.KernelBM : Plan.BM,
-          P.Merge.merged() ? P.Merge.KernelBN : Plan.BN,
+          P.Merge.merged() ? P.Merge.KernelBN : Plan.BN * P.Merge.Parts,
           Plan.Persistent ? ", and starts one CTA per SM, which walk "
                             "the tiles in grouped raster order"
                           : "",
-          P.Merge.merged()
-              ? formatv(", computed {0} x {1} at a time", P.Merge.Y, P.Merge.X)
-                    .str()
-              : "",
+          (P.Merge.merged()
+               ? formatv(", computed {0} x {1} at a time", P.Merge.Y, P.Merge.X)
+                     .str()
+               : std::string()) +
+              (P.Merge.Parts > 1
+                   ? formatv(", in {0} narrow CTA tiles of {1} x {2} each",
+                             P.Merge.Parts, Plan.BM, Plan.BN)
+                         .str()
+                   : std::string()),
           Plan.TmaStore ? formatv("; where it cannot store {0}, the "
                                   "consumers copy the staged tile row by row",
                                   P.Store.Matrix->getName())
@@ -673,12 +727,29 @@ void KernelEmitter::launcher() {
                  "shared, cudaStream_t stream, {1})",
                  K, LauncherParams)
              .str());
+  if (!NarrowLaunch.empty()) {
+    W.line(formatv("// Where the tiles would leave most SMs idle, {0} parts "
+                   "of each run as narrow CTA tiles (tawa/TileShape.h).",
+                   NarrowParts)
+               .str());
+    W.line("bool narrow = false;");
+    W.line(formatv("if (cudaError_t e = tawa::rt::narrow_pays(grid, {0}, {1}, "
+                   "{2}, &narrow); e != cudaSuccess)",
+                   P.Merge.X, P.Merge.Y, NarrowParts)
+               .str());
+    W.line("  return e;");
+    W.open("if (narrow)");
+    W.line(formatv("return {0}(grid, block, shared, stream, {1});",
+                   NarrowLaunch, llvm::join(ParamNames, ", "))
+               .str());
+    W.close();
+  }
   // The body of a branch that runs the kernel as written, after `Note` says
   // so once.
   auto runAsWritten = [&](const std::string &Note) {
     W.line("static bool noted = false;");
     W.line(Note);
-    W.line(formatv("{0}_reference<<<grid, block, shared, stream>>>({1});", K,
+    W.line(formatv("{0}_reference<<<grid, block, shared, stream>>>({1});", Base,
                    llvm::join(ParamNames, ", "))
                .str());
     W.line("return cudaPeekAtLastError();");
@@ -698,7 +769,7 @@ void KernelEmitter::launcher() {
                    Merge.ColOffset, Merge.RowOffset)
                .str());
     runAsWritten(
-        formatv("tawa::rt::note_partial_grid(\"{0}\", noted);", K).str());
+        formatv("tawa::rt::note_partial_grid(\"{0}\", noted);", Base).str());
   }
   std::string MapDecls;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
@@ -734,7 +805,7 @@ void KernelEmitter::launcher() {
   W.open("if (maps != cudaSuccess)");
   W.line("// TMA cannot address this data: run the kernel as written.");
   runAsWritten(
-      formatv("tawa::rt::note_fallback(\"{0}\", maps, noted);", K).str());
+      formatv("tawa::rt::note_fallback(\"{0}\", maps, noted);", Base).str());
   if (Plan.TmaStore) {
     W.line(formatv("// Where TMA cannot address {0} (an `ld` that is not a "
                    "multiple of 16 bytes, say), the consumers copy the staged "
@@ -751,11 +822,13 @@ void KernelEmitter::launcher() {
   }
   const TileMerge &Merge = P.Merge;
   std::string ScheduleTail;
-  if (Clustered || Merge.merged())
+  if (Clustered || Merge.merged() || Merge.Parts > 1)
     ScheduleTail += formatv(", /*cluster=*/{0}", Plan.Cluster).str();
-  if (Merge.merged())
+  if (Merge.merged() || Merge.Parts > 1)
     ScheduleTail +=
         formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
+  if (Merge.Parts > 1)
+    ScheduleTail += formatv(", /*parts=*/{0}", Merge.Parts).str();
   W.line(formatv("const tawa::rt::TileSchedule schedule(grid, /*group=*/{0}, "
                  "/*along_y=*/{1}{2});",
                  Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
@@ -812,8 +885,12 @@ void KernelEmitter::launcher() {
 
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const SourceManager &SM,
-                       const LangOptions &LO) {
-  return KernelEmitter(P, G, Plan, SM, LO).run();
+                       const LangOptions &LO, const NarrowTiles *Narrow) {
+  if (!Narrow || !Narrow->Plan)
+    return KernelEmitter(P, G, Plan, SM, LO).run();
+  KernelEmitter N(*Narrow->Program, *Narrow->Graph, *Narrow->Plan, SM, LO,
+                  "_narrow");
+  return KernelEmitter(P, G, Plan, SM, LO).run(&N);
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,

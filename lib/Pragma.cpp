@@ -12,7 +12,7 @@ constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
     "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] "
     "[schedule(cooperative|pingpong)] [tail(split|whole)] "
-    "[shape(auto|BM, BN)]'";
+    "[shape(auto|BM, BN)] [narrow(auto|off|N)]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -57,6 +57,8 @@ public:
         Ok = parseTail(Loc);
       else if (Name == "shape")
         Ok = parseShape(Loc);
+      else if (Name == "narrow")
+        Ok = parseNarrow(Loc);
       else if (Name == "tensor") {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
@@ -71,7 +73,7 @@ public:
                         "consumers(N), regs(P, C), persistent[(on|off)], "
                         "raster(m|n[, G]), cluster(N), "
                         "schedule(cooperative|pingpong), tail(split|whole), "
-                        "shape(auto|BM, BN)");
+                        "shape(auto|BM, BN), narrow(auto|off|N)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -306,6 +308,42 @@ private:
     if (!expect(tok::r_paren, ")", "shape"))
       return false;
     return record(P.Shape, S, Loc, Dup);
+  }
+
+  /// `narrow(auto)`, `narrow(off)` or `narrow(N)`: N a multiple of 8 from 8
+  /// to 256 (the N of wgmma).
+  bool parseNarrow(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Narrow.Loc, "narrow");
+    if (!expect(tok::l_paren, "(", "narrow"))
+      return false;
+    NarrowClause N;
+    if (Tok.is(tok::kw_auto)) {
+      next();
+    } else if (Tok.is(tok::identifier) &&
+               Tok.getIdentifierInfo()->getName() == "off") {
+      N.Off = true;
+      next();
+    } else if (Tok.is(tok::numeric_constant)) {
+      SourceLocation CLoc = Tok.getLocation();
+      std::optional<int> C = integer("narrow");
+      if (!C)
+        return false;
+      if (*C < 8 || *C > 256 || *C % 8 != 0) {
+        Diags.error(CLoc, DiagCategory::Pragma,
+                    "narrow columns " + Twine(*C) +
+                        " are out of range; expected a multiple of 8 (the N "
+                        "of wgmma) from 8 to 256");
+        P.Valid = false;
+      }
+      N.Columns = *C;
+    } else {
+      fail(Tok.getLocation(),
+           "expected 'auto', 'off' or a column count in clause 'narrow'");
+      return false;
+    }
+    if (!expect(tok::r_paren, ")", "narrow"))
+      return false;
+    return record(P.Narrow, N, Loc, Dup);
   }
 
   /// `raster(m|n [, G])`.

@@ -244,7 +244,15 @@ private:
         printArefGraph(*P, *G, PP, SM, LO, OS);
       Result.ArefDumps.push_back(std::move(Dump));
     }
-    bool Ok = Plan && namesAreFree(*P, *G);
+    // The narrow kernel for launches of few tiles (TileShape.h).
+    std::optional<NarrowTiles> Narrow;
+    if (Plan) {
+      Narrow = narrowTiles(*P, *Plan, Diags);
+      if (Narrow)
+        Plan->Explain.push_back(
+            {"narrow", Narrow->Value + " -- " + Narrow->Reason});
+    }
+    bool Ok = Plan && Narrow && namesAreFree(*P, *G);
     if (!Ok)
       Diags.note(Kernel->getLocation(),
                  "kernel '" + Kernel->getName() + "' is left unchanged");
@@ -259,7 +267,7 @@ private:
     for (const CUDAKernelCallExpr *L : Launches)
       P->Launches.push_back({L});
 
-    std::string KernelText = emitKernel(*P, *G, *Plan, SM, LO);
+    std::string KernelText = emitKernel(*P, *G, *Plan, SM, LO, &*Narrow);
     CharSourceRange KernelRange =
         SM.getExpansionRange(Kernel->getSourceRange());
     includeRuntime(Ctx, KernelRange.getBegin());

@@ -129,19 +129,17 @@ bool hasEffects(const Expr *E) {
   return F.Found;
 }
 
-/// Checks that the kernel's tiles of `P` can merge `X` x `Y` (the reasons in
-/// TileShape.h); reports at `Loc` for the clause `Clause` and fills the
-/// offsets of `Merge` otherwise.
-bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
-                const std::string &Clause, TileMerge &Merge,
-                DiagReporter &Diags) {
-  ASTContext &Ctx = P.Kernel->getASTContext();
+/// Checks what any change of the CTA tile needs: the accumulator is the
+/// mma's, the kernel reads no gridDim, and the code before the loop, which
+/// the new walk runs once per CTA tile instead of once per block, only
+/// declares values. Reports at `Loc` with the message `Lead` + ", but " +
+/// the reason.
+bool checkTileCode(const TileProgram &P, SourceLocation Loc, const Twine &Lead,
+                   DiagReporter &Diags) {
   const TileMma &M = P.Mmas.front();
   const TileLoad &A = P.Loads[M.A], &B = P.Loads[M.B];
   auto refuse = [&](const Twine &Why, const Stmt *At, const Twine &Note) {
-    Diags.error(Loc, DiagCategory::Unsupported,
-                Clause + " merges the kernel's " + Twine(Merge.KernelBM) +
-                    " x " + Twine(Merge.KernelBN) + " tiles, but " + Why);
+    Diags.error(Loc, DiagCategory::Unsupported, Lead + ", but " + Why);
     if (At)
       Diags.note(At->getBeginLoc(), Note);
     return false;
@@ -153,14 +151,13 @@ bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
                       Twine(B.Rows),
                   nullptr, "");
   if (const Expr *G = findBuiltinRead(P.Kernel->getBody(), "gridDim"))
-    return refuse("the kernel reads gridDim, which a merged walk changes", G,
+    return refuse("the kernel reads gridDim, which the new walk changes", G,
                   "gridDim is read here");
   if (P.PrologueReturn)
     return refuse("the code before the loop may return, for one block of the "
                   "original launch",
                   nullptr, "");
-  // A merged tile runs the code before the loop once for several blocks:
-  // only declarations whose initializers have no side effects may be there.
+  // Only declarations whose initializers have no side effects may be there.
   for (const Stmt *S : cast<CompoundStmt>(P.Kernel->getBody())->body()) {
     if (S == P.Loop)
       break;
@@ -173,9 +170,32 @@ bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
           Pure = false;
     if (!Pure)
       return refuse("the code before the loop does more than declare values, "
-                    "and a merged tile would run it once for several blocks",
+                    "and the new walk would not run it once per block",
                     S, "this statement");
   }
+  return true;
+}
+
+/// Checks that the kernel's tiles of `P` can merge `X` x `Y` (the reasons in
+/// TileShape.h); reports at `Loc` for the clause `Clause` and fills the
+/// offsets of `Merge` otherwise.
+bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
+                const std::string &Clause, TileMerge &Merge,
+                DiagReporter &Diags) {
+  ASTContext &Ctx = P.Kernel->getASTContext();
+  const TileMma &M = P.Mmas.front();
+  const TileLoad &A = P.Loads[M.A], &B = P.Loads[M.B];
+  const std::string Lead = Clause + " merges the kernel's " +
+                           std::to_string(Merge.KernelBM) + " x " +
+                           std::to_string(Merge.KernelBN) + " tiles";
+  auto refuse = [&](const Twine &Why, const Stmt *At, const Twine &Note) {
+    Diags.error(Loc, DiagCategory::Unsupported, Lead + ", but " + Why);
+    if (At)
+      Diags.note(At->getBeginLoc(), Note);
+    return false;
+  };
+  if (!checkTileCode(P, Loc, Lead, Diags))
+    return false;
   struct Dim {
     int Factor;
     const char *Name;   // "x" or "y"
@@ -312,6 +332,81 @@ std::optional<TileProgram> applyTileShape(const TileProgram &P,
            ? std::string("no larger shape it tries is a multiple of it")
            : FirstRefusal);
   return Q;
+}
+
+std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
+                                       const PipelinePlan &Plan,
+                                       DiagReporter &Diags) {
+  NarrowTiles N;
+  const Clause<NarrowClause> &Clause = P.Pragma.Narrow;
+  if (Clause && (*Clause).Off) {
+    N.Value = "off";
+    N.Reason = "narrow(off) at the clause";
+    return N;
+  }
+  const bool Auto = !Clause || (*Clause).Columns == 0;
+  const int Width = Auto ? 64 : (*Clause).Columns;
+  const std::string Text = "narrow(" + std::to_string(Width) + ")";
+  if (P.Mmas.empty() || !P.Mmas.front().TransposeB) {
+    N.Value = "none";
+    N.Reason = "the mma's B is not transposed, so its window does not run "
+               "along the output's columns";
+    if (Auto)
+      return N;
+    Diags.error(Clause.Loc, DiagCategory::Unsupported,
+                Text + " cuts the output's columns, but " + N.Reason);
+    return std::nullopt;
+  }
+  if (Auto && Plan.BN < 2 * Width) {
+    N.Value = "none";
+    N.Reason = "the tile's " + std::to_string(Plan.BN) +
+               " columns are fewer than two parts of " + std::to_string(Width);
+    return N;
+  }
+  if (Plan.BN % Width != 0 || Plan.BN == Width) {
+    N.Value = "none";
+    N.Reason = "parts of " + std::to_string(Width) +
+               " columns do not cut the " + std::to_string(Plan.BN) +
+               " columns of the tile in two or more";
+    if (Auto)
+      return N;
+    Diags.error(Clause.Loc, DiagCategory::Shape, Text + ": " + N.Reason);
+    return std::nullopt;
+  }
+  DiagReporter Quiet = Diags.quiet();
+  DiagReporter &D = Auto ? Quiet : Diags;
+  const SourceLocation Loc = Clause ? Clause.Loc : P.Pragma.Loc;
+  const std::string Lead = Text + " cuts the " + std::to_string(Plan.BM) +
+                           " x " + std::to_string(Plan.BN) +
+                           " tiles into parts";
+  TileProgram Q = P;
+  const TileMma &M = Q.Mmas.front();
+  Q.Merge.Parts = Plan.BN / Width;
+  if (checkTileCode(Q, Loc, Lead, D)) {
+    Q.Loads[M.B].Rows = Width;
+    Q.Acc.Cols = Width;
+    // The choices the pragma left open are made again for the narrow tile.
+    N.Graph = buildArefGraph(Q, D);
+    if (N.Graph)
+      N.Plan = planPipeline(Q, *N.Graph, D);
+  }
+  if (!N.Plan) {
+    if (!Auto)
+      return std::nullopt;
+    N.Graph.reset();
+    N.Value = "none";
+    N.Reason = std::string(Text + " was refused: ") + Quiet.lastError();
+    return N;
+  }
+  N.Program = std::move(Q);
+  N.Value = std::to_string(Plan.BM) + " x " + std::to_string(Width) + " (" +
+            std::to_string(N.Program->Merge.Parts) + " parts of each tile)";
+  N.Reason = (Auto ? std::string("default") : Text + " at the clause") +
+             ": a second kernel, which the launch runs where the " +
+             std::to_string(Plan.BM) + " x " + std::to_string(Plan.BN) +
+             " tiles fill at most 1/" + std::to_string(N.Program->Merge.Parts) +
+             " of the SMs (tawa/runtime/schedule.cuh)";
+  return N;
 }
 
 } // namespace tawa

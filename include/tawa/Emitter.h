@@ -11,7 +11,7 @@
 #ifndef TAWA_EMITTER_H
 #define TAWA_EMITTER_H
 
-#include "tawa/Plan.h"
+#include "tawa/TileShape.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Basic/SourceManager.h"
@@ -27,10 +27,13 @@ std::vector<std::string> emittedNames(const TileProgram &P, const ArefGraph &G);
 /// (`<kernel>_reference`, the fallback), the storage struct, the kernel, and
 /// the launcher `<kernel>_launch(dim3 grid, dim3 block, size_t shared,
 /// cudaStream_t stream, <the kernel's parameters, with their defaults>)`
-/// returning cudaError_t.
+/// returning cudaError_t. With a planned `Narrow`, also the narrow kernel
+/// `<kernel>_narrow`, its storage and launcher, which the launcher calls
+/// where the narrow tiles pay.
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const clang::SourceManager &SM,
-                       const clang::LangOptions &LO);
+                       const clang::LangOptions &LO,
+                       const NarrowTiles *Narrow = nullptr);
 
 /// The text that replaces `Call` (a `<<<...>>>` launch of P's kernel whose
 /// callee names the kernel): a call of the launcher with the launch's

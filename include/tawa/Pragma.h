@@ -6,6 +6,7 @@
 //           | persistent | persistent(on|off) | raster(m|n [, G])
 //           | cluster(N) | schedule(cooperative|pingpong)
 //           | tail(split|whole) | shape(auto) | shape(BM, BN)
+//           | narrow(auto|off|N)
 // The handler records each pragma with the location of every clause so that
 // later stages can point a diagnostic at the clause at fault.
 //
@@ -61,6 +62,14 @@ struct TileShapeClause {
   int BM = 0, BN = 0; ///< output rows and columns, elements
 };
 
+/// The narrow tiles of small launches (TileShape.h): `narrow(auto)` (the
+/// default: Columns = 0, the tool chooses), `narrow(off)` (Off) or
+/// `narrow(N)`, N columns of the output, elements.
+struct NarrowClause {
+  bool Off = false;
+  int Columns = 0;
+};
+
 /// One `#pragma tawa tile` as written.
 struct TilePragma {
   clang::SourceLocation Loc; ///< the `tile` keyword
@@ -75,6 +84,7 @@ struct TilePragma {
   /// may be split by K between the CTAs that would idle.
   Clause<bool> SplitTail;
   Clause<TileShapeClause> Shape;
+  Clause<NarrowClause> Narrow;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };
 

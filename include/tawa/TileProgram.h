@@ -99,6 +99,10 @@ struct TileMerge {
   /// Why this tile (for --explain); empty where the kernel's tile is kept
   /// without a shape clause.
   std::string Reason;
+  /// Narrow tiles (TileShape.h, narrowTiles): the X x Y blocks' tile is
+  /// computed as `Parts` CTA tiles side by side along x, part p holding its
+  /// columns [p w, p w + w), w = its width / Parts.
+  int Parts = 1;
   bool merged() const { return X > 1 || Y > 1; }
 };
 

@@ -14,7 +14,7 @@
 #ifndef TAWA_TILESHAPE_H
 #define TAWA_TILESHAPE_H
 
-#include "tawa/TileProgram.h"
+#include "tawa/Plan.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -35,6 +35,31 @@ llvm::ArrayRef<std::pair<int, int>> autoTileShapes();
 /// tile and says why in Merge.Reason.
 std::optional<TileProgram> applyTileShape(const TileProgram &P,
                                           DiagReporter &Diags);
+
+/// The second kernel of a rewritten tile loop: the same work in narrow CTA
+/// tiles, BM x BN / Parts of the wide tile BM x BN, for launches whose wide
+/// tiles would leave most SMs idle. The launcher runs it where the wide
+/// tiles fill at most 1 / Parts of the SMs, so that the narrow ones fill at
+/// most one wave (tawa/runtime/schedule.cuh, narrow_pays). A part moves the
+/// window of the mma's B and the store's column by its offset; the code before
+/// the loop must only declare values, as for a merge.
+struct NarrowTiles {
+  std::optional<TileProgram> Program; ///< Merge.Parts > 1; none: no kernel
+  std::optional<ArefGraph> Graph;
+  std::optional<PipelinePlan> Plan;
+  /// For --explain: the narrow tile and why, or why there is none.
+  std::string Value, Reason;
+};
+
+/// The narrow tiles of `P` (planned as `Plan`). `narrow(auto)`, the default,
+/// cuts a tile of 128 or more columns into parts of 64 (the width of the
+/// fastest narrow tile measured, results/README.md) where the planner
+/// accepts them, and else keeps none; `narrow(off)` keeps none;
+/// `narrow(N)` cuts the columns into parts of N, and reports at the clause
+/// and returns nullopt where N does not divide them or the planner refuses.
+std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
+                                       const PipelinePlan &Plan,
+                                       DiagReporter &Diags);
 
 } // namespace tawa
 

@@ -72,7 +72,7 @@ __global__ void k_follows_x(In A, In B, Out C) {
 // CHECK: note: kernel 'k_follows_x' is left unchanged
 
 __global__ void reads_grid(In A, In B, Out C) {
-  // CHECK: shape.cu:[[@LINE+4]]:19: warning: shape(256, 128) merges the kernel's 128 x 128 tiles, but the kernel reads gridDim, which a merged walk changes [tawa-unsupported]
+  // CHECK: shape.cu:[[@LINE+4]]:19: warning: shape(256, 128) merges the kernel's 128 x 128 tiles, but the kernel reads gridDim, which the new walk changes [tawa-unsupported]
   // CHECK: shape.cu:[[@LINE+1]]:19: note: gridDim is read here
   const int m0 = (gridDim.y - 1 - blockIdx.y) * 128, n0 = blockIdx.x * 128;
   tawa::Accumulator<float, 128, 128> acc;
@@ -107,7 +107,7 @@ __device__ void count_block(int *blocks);
 
 __global__ void counts_blocks(In A, In B, Out C, int *blocks) {
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
-  // CHECK: shape.cu:[[@LINE+4]]:19: warning: shape(256, 128) merges the kernel's 128 x 128 tiles, but the code before the loop does more than declare values, and a merged tile would run it once for several blocks [tawa-unsupported]
+  // CHECK: shape.cu:[[@LINE+4]]:19: warning: shape(256, 128) merges the kernel's 128 x 128 tiles, but the code before the loop does more than declare values, and the new walk would not run it once per block [tawa-unsupported]
   // CHECK: shape.cu:[[@LINE+1]]:3: note: this statement
   count_block(blocks);
   tawa::Accumulator<float, 128, 128> acc;

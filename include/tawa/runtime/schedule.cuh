@@ -13,6 +13,9 @@
 
 #include "arch.cuh"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace tawa::rt {
 
 /// Division of 0 <= n < 2^31 by a divisor fixed before the launch, as one
@@ -56,16 +59,19 @@ struct TileSchedule {
   int cluster = 1;
   /// Blocks of the original grid per tile along x and y (the shape clause).
   int merge_x = 1, merge_y = 1;
+  /// Narrow tiles: CTA tiles per merge_x x merge_y blocks, side by side
+  /// along x (TileShape.h, NarrowTiles).
+  int parts = 1;
 
   /// Computes the walk's divisors (on the host, before the launch) for the
   /// original launch grid `grid`, whose block count is < 2^31.
   __host__ __device__ TileSchedule(dim3 grid, int group, bool along_y,
                                    int cluster = 1, int merge_x = 1,
-                                   int merge_y = 1)
-      : tiles((grid.x + merge_x - 1) / merge_x,
+                                   int merge_y = 1, int parts = 1)
+      : tiles((grid.x + merge_x - 1) / merge_x * parts,
               (grid.y + merge_y - 1) / merge_y, grid.z),
         group(group), along_y(along_y), cluster(cluster), merge_x(merge_x),
-        merge_y(merge_y) {
+        merge_y(merge_y), parts(parts), per_part(parts) {
     const uint32_t X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;
     rows = along_y ? Y : X;
     cols = along_y ? X : Y;
@@ -85,12 +91,20 @@ struct TileSchedule {
   /// t-th unit of the walk starts with, 0 <= t < count().
   __host__ __device__ uint3 tile(int t, int rank = 0) const {
     const uint3 u = unit(t);
-    return make_uint3(u.x * merge_x, (u.y * cluster + rank) * merge_y, u.z);
+    return make_uint3(per_part.div(u.x) * merge_x,
+                      (u.y * cluster + rank) * merge_y, u.z);
+  }
+
+  /// The part of its blocks' tile that the t-th unit computes, 0 <= part <
+  /// parts (0 without narrow tiles).
+  __host__ __device__ int part(int t) const {
+    const uint32_t x = unit(t).x;
+    return static_cast<int>(x - per_part.div(x) * per_part.d);
   }
 
 private:
   uint32_t rows = 0, cols = 0, units = 0;
-  FastDivisor plane, band, in_group, in_last;
+  FastDivisor plane, band, in_group, in_last, per_part;
 
   __host__ __device__ uint3 unit(int t) const {
     const uint32_t z = plane.div(t), r = t - z * plane.d;
@@ -121,6 +135,40 @@ inline bool merged_walk_exact(dim3 grid, int merge_x, int merge_y,
       grid.y % merge_y == 0 ||
       static_cast<long long>(grid.y) * tile_rows + row_offset >= rows;
   return x && y;
+}
+
+/// Whether a launch of `grid` (the original launch grid, blocks merged
+/// `merge_x` x `merge_y` per tile) should run the narrow kernel, whose CTA
+/// tiles are `parts` to a tile: where the tiles fill at most 1 / parts of
+/// the SMs of the current device, so that the narrow tiles still fit in one
+/// wave. The wide tiles would leave most SMs idle there, and a narrow tile
+/// computes its part in about 1 / parts of the time (results/README.md).
+/// TAWA_NARROW=off in the environment never chooses it, =force always
+/// (tests). Returns the CUDA error of the device query.
+inline cudaError_t narrow_pays(dim3 grid, int merge_x, int merge_y, int parts,
+                               bool *pays) {
+  static const int mode = [] {
+    const char *e = std::getenv("TAWA_NARROW");
+    return !e                             ? 0
+           : std::strcmp(e, "off") == 0   ? 1
+           : std::strcmp(e, "force") == 0 ? 2
+                                          : 0;
+  }();
+  *pays = mode == 2;
+  if (mode != 0)
+    return cudaSuccess;
+  int device = 0, sms = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    return e;
+  if (cudaError_t e =
+          cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+      e != cudaSuccess)
+    return e;
+  const long long tiles =
+      static_cast<long long>((grid.x + merge_x - 1) / merge_x) *
+      ((grid.y + merge_y - 1) / merge_y) * grid.z;
+  *pays = tiles * parts <= sms;
+  return cudaSuccess;
 }
 
 /// CTAs of a persistent launch for `units` units of `cluster` tiles each: one

@@ -125,6 +125,35 @@ int main() {
             if (n != 1)
               return fail("merged visits", grid.x, grid.y, n, 1);
         }
+  // Narrow tiles: `parts` units per merged tile, each naming the merged
+  // tile's first block and its part; every (block, part) once.
+  for (dim3 grid : grids)
+    for (int merge_x : {1, 2})
+      for (int parts : {1, 2, 3, 4})
+        for (int cluster : {1, 2}) {
+          const TileSchedule s(grid, 8, true, cluster, merge_x, 1, parts);
+          const uint32_t X = (grid.x + merge_x - 1) / merge_x;
+          const uint32_t Y = (grid.y + cluster - 1) / cluster;
+          if (s.count() != static_cast<int>(X * parts * Y * grid.z))
+            return fail("narrow count", grid.x, parts, s.count(),
+                        X * parts * Y * grid.z);
+          std::vector<int> seen(X * parts * Y * cluster * grid.z, 0);
+          for (int t = 0; t < s.count(); ++t)
+            for (int rank = 0; rank < cluster; ++rank) {
+              const uint3 got = s.tile(t, rank);
+              const int part = s.part(t);
+              ++cases;
+              if (got.x % merge_x || got.x >= grid.x || part < 0 ||
+                  part >= parts || got.y >= Y * cluster)
+                return fail("narrow tile", t, rank, got.x, part);
+              ++seen[((got.z * Y * cluster + got.y) * X + got.x / merge_x) *
+                         parts +
+                     part];
+            }
+          for (int n : seen)
+            if (n != 1)
+              return fail("narrow visits", grid.x, parts, n, 1);
+        }
   // merged_walk_exact: a grid that divides, or whose last merged tiles
   // reach only past the stored matrix.
   struct Exact {

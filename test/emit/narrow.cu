@@ -1,0 +1,130 @@
+// The narrow kernel: beside the 128 x 256 kernel, the same work in 128 x 64
+// CTA tiles, four to a tile of the original launch, which the launcher runs
+// where the wide tiles would fill at most a quarter of the SMs. Part p moves
+// the window of B and the store's column by 64 p. narrow(128) cuts in two,
+// narrow(off) emits none, and a tile of 64 columns has none.
+// RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
+// RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub | FileCheck %s --check-prefix=EXPLAIN
+#include <tawa/tile.h>
+
+using In = tawa::Matrix<const __nv_bfloat16>;
+using Out = tawa::Matrix<__nv_bfloat16>;
+
+__global__ void wide(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile stages(4) consumers(2)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+__global__ void halves(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile narrow(128)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+__global__ void none(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile narrow(off)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+__global__ void thin(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 64;
+  tawa::Accumulator<float, 128, 64> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<64, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+void run(In A, In B, Out C) {
+  dim3 grid(tawa::ceil_div(C.cols, 256), tawa::ceil_div(C.rows, 128));
+  wide<<<grid, 128>>>(A, B, C);
+  halves<<<grid, 128>>>(A, B, C);
+  none<<<grid, 128>>>(A, B, C);
+  thin<<<dim3(tawa::ceil_div(C.cols, 64), grid.y), 128>>>(A, B, C);
+}
+
+// The wide kernel first, then the narrow one, its launcher, and the wide
+// launcher, which chooses.
+// CHECK-LABEL: __global__ void wide_reference(
+// CHECK:       struct wide_shared {
+// CHECK:         alignas(1024) __nv_bfloat16 b[256 * 64];
+// CHECK:       wgmma m64n256k16
+// CHECK:       struct wide_narrow_shared {
+// CHECK:         alignas(1024) __nv_bfloat16 b[64 * 64];
+// CHECK:       /// Narrow tiles: each block's tile of the original launch is 4 CTA tiles of 128
+// CHECK-NEXT:  /// x 64, for launches of few tiles.
+// CHECK:           wide_narrow(
+// CHECK:               const int part = schedule.part(work.unit);
+// CHECK-NEXT:          const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK:               tawa::rt::tma_load_2d(slot.b, &B_tensor_map,
+// CHECK-NEXT:                                smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                                n0 + part * 64);
+// CHECK:           tawa::rt::WgmmaAccumulator<1, 64> acc;
+// CHECK:             const int part = schedule.part(work.unit);
+// CHECK:               &C_store_map, smem.epilogue[consumer], m0 + consumer * 64,
+// CHECK-NEXT:          n0 + part * 64, 0, acc,
+// CHECK:                 C, smem.epilogue[consumer], m0 + consumer * 64, n0 + part * 64,
+// CHECK:       /// Launches wide_narrow over the tiles of `grid` (the grid of the original
+// CHECK-NEXT:  /// launch, one 128 x 256 output tile per block, in 4 narrow CTA tiles of 128 x
+// CHECK-NEXT:  /// 64 each)
+// CHECK:       inline cudaError_t wide_narrow_launch(dim3 grid, dim3 block, size_t shared,
+// CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 64, 64);
+// CHECK:           wide_reference<<<grid, block, shared, stream>>>(A, B, C);
+// CHECK:         const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true,
+// CHECK-NEXT:                                          /*cluster=*/1, /*merge_x=*/1,
+// CHECK-NEXT:                                          /*merge_y=*/1, /*parts=*/4);
+// CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 64, stream, &split_tail);
+// CHECK:       inline cudaError_t wide_launch(dim3 grid, dim3 block, size_t shared,
+// CHECK:         // Where the tiles would leave most SMs idle, 4 parts of each run as narrow
+// CHECK-NEXT:    // CTA tiles (tawa/TileShape.h).
+// CHECK-NEXT:    bool narrow = false;
+// CHECK-NEXT:    if (cudaError_t e = tawa::rt::narrow_pays(grid, 1, 1, 4, &narrow);
+// CHECK-NEXT:        e != cudaSuccess)
+// CHECK-NEXT:      return e;
+// CHECK-NEXT:    if (narrow) {
+// CHECK-NEXT:      return wide_narrow_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:    }
+// CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 256, 64);
+// CHECK:         const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true);
+// CHECK:       halves_narrow(
+// CHECK:           tawa::rt::WgmmaAccumulator<1, 128> acc;
+// CHECK:                                          /*merge_y=*/1, /*parts=*/2);
+// CHECK:         if (cudaError_t e = tawa::rt::narrow_pays(grid, 1, 1, 2, &narrow);
+// CHECK-NOT:   none_narrow
+// CHECK:       inline cudaError_t none_launch(
+// CHECK-NOT:   narrow_pays
+// CHECK:       inline cudaError_t thin_launch(
+// CHECK-NOT:   narrow
+// CHECK:       void run(In A, In B, Out C) {
+
+// EXPLAIN-LABEL: kernel wide:
+// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile) -- default: a second kernel, which the launch runs where the 128 x 256 tiles fill at most 1/4 of the SMs (tawa/runtime/schedule.cuh)
+// EXPLAIN-LABEL: kernel halves:
+// EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel, which the launch runs where the 128 x 256 tiles fill at most 1/2 of the SMs (tawa/runtime/schedule.cuh)
+// EXPLAIN-LABEL: kernel none:
+// EXPLAIN:         narrow: off -- narrow(off) at the clause
+// EXPLAIN-LABEL: kernel thin:
+// EXPLAIN:         narrow: none -- the tile's 64 columns are fewer than two parts of 64

@@ -1,0 +1,74 @@
+// narrow(N) cuts the tile's columns into parts of N only where N divides them
+// in two or more parts and the code before the loop only declares values (a
+// narrow kernel runs it once per part). A kernel whose clause cannot be met
+// is left as it is, with a warning at the clause; without the clause, the
+// kernel is rewritten without a narrow kernel, and --explain says why.
+// RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub 2>/dev/null | FileCheck %s --check-prefix=EXPLAIN
+#include <tawa/tile.h>
+
+using In = tawa::Matrix<const __nv_bfloat16>;
+using Out = tawa::Matrix<__nv_bfloat16>;
+
+__global__ void uneven(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(96): parts of 96 columns do not cut the 256 columns of the tile in two or more [tawa-shape]
+#pragma tawa tile narrow(96)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// CHECK: note: kernel 'uneven' is left unchanged
+
+__global__ void whole(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(256): parts of 256 columns do not cut the 256 columns of the tile in two or more [tawa-shape]
+#pragma tawa tile narrow(256)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// CHECK: note: kernel 'whole' is left unchanged
+
+__device__ void count_block(int *blocks);
+
+__global__ void counts_blocks(In A, In B, Out C, int *blocks) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  // CHECK: narrow.cu:[[@LINE+4]]:19: warning: narrow(64) cuts the 128 x 256 tiles into parts, but the code before the loop does more than declare values, and the new walk would not run it once per block [tawa-unsupported]
+  // CHECK: narrow.cu:[[@LINE+1]]:3: note: this statement
+  count_block(blocks);
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile narrow(64)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// CHECK: note: kernel 'counts_blocks' is left unchanged
+
+// Without the clause: rewritten, with no narrow kernel.
+__global__ void counts_quietly(In A, In B, Out C, int *blocks) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  count_block(blocks);
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// EXPLAIN-LABEL: kernel counts_quietly:
+// EXPLAIN:         result: rewritten into a warp-specialized kernel
+// EXPLAIN:         narrow: none -- narrow(64) was refused: narrow(64) cuts the 128 x 256 tiles into parts, but the code before the loop does more than declare values, and the new walk would not run it once per block
