@@ -164,21 +164,35 @@ private:
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
   // Locals and parameters of the emitted kernel and launcher.
-  std::vector<std::string> N = {
-      "kStages",      "kConsumers",
-      "kCluster",     "tawa_smem",
-      "smem",         "consumer",
-      "slot",         "t",
-      "tile",         "schedule",
-      "k_steps",      "k_iter",
-      "walk",         "work",
-      "split_tail",   "tma_store",
-      "ctas",         "rank",
-      "maps",         "noted",
-      "grid",         "block",
-      "shared",       "stream",
-      "shared_bytes", "part",
-      "narrow",       P.Store.Matrix->getName().str() + "_store_map"};
+  std::vector<std::string> N = {"kStages",
+                                "kConsumers",
+                                "kCluster",
+                                "tawa_smem",
+                                "smem",
+                                "consumer",
+                                "slot",
+                                "t",
+                                "tile",
+                                "schedule",
+                                "k_steps",
+                                "k_iter",
+                                "walk",
+                                "work",
+                                "split_tail",
+                                "tma_store",
+                                "ctas",
+                                "rank",
+                                "maps",
+                                "noted",
+                                "grid",
+                                "block",
+                                "shared",
+                                "stream",
+                                "shared_bytes",
+                                "part",
+                                "trips",
+                                "narrow",
+                                P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -331,13 +345,23 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
     // its last partial wave, where it decides the split.
     W.line("// Whole tiles, then the last partial wave, split by K where the "
            "launch found it pays (tawa/runtime/split_tail.cuh).");
+    if (Plan.CountTrips) {
+      W.line("// Every tile runs this K loop: counted first, its trips let a "
+             "launch of fewer tiles than CTAs split them all.");
+      W.line("int trips = 0;");
+      W.open(Header);
+      W.line("++trips;");
+      W.close();
+    }
     W.line(formatv("const tawa::rt::SplitTailWalk<{0}> walk(split_tail, "
                    "schedule.count());",
                    Plan.BK)
                .str());
     W.line("int k_iter = 0;");
-    W.open("for (tawa::rt::TileWork work = walk.first(); walk.valid(work); "
-           "walk.advance(work, k_iter))");
+    W.open(formatv("for (tawa::rt::TileWork work = walk.first({0}); "
+                   "walk.valid(work); walk.advance(work, k_iter))",
+                   Plan.CountTrips ? "trips" : "")
+               .str());
     W.line("const uint3 tile = schedule.tile(work.unit);");
     partLine("work.unit");
   } else {
@@ -836,8 +860,11 @@ void KernelEmitter::launcher() {
              .str());
   if (Plan.Persistent) {
     W.line("int ctas = 0;");
-    W.line("if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), "
-           "schedule.cluster, &ctas); e != cudaSuccess)");
+    W.line(formatv("if (cudaError_t e = tawa::rt::persistent_ctas("
+                   "schedule.count(), schedule.cluster, &ctas{0}); e != "
+                   "cudaSuccess)",
+                   Plan.CountTrips ? ", /*fill=*/true" : "")
+               .str());
     W.line("  return e;");
   } else {
     W.line("const int ctas = schedule.count() * schedule.cluster;");

@@ -3,6 +3,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -37,6 +38,51 @@ bool tripsDependOnTile(const ForStmt *Loop) {
     if (S && (readsBuiltin(S, "blockIdx") || readsBuiltin(S, "threadIdx")))
       return true;
   return false;
+}
+
+/// Whether the header of the tile loop reads nothing but the kernel's
+/// parameters, its own variable and constants, and calls nothing that is
+/// not constexpr: then the launch can count its trips before the walk.
+bool tripsFromParameters(const ForStmt *Loop) {
+  struct Reads : RecursiveASTVisitor<Reads> {
+    const ForStmt *Loop = nullptr;
+    bool Other = false;
+    bool TraversePseudoObjectExpr(PseudoObjectExpr *E) {
+      Other = true; // blockIdx, threadIdx, gridDim
+      return false;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const ValueDecl *D = E->getDecl();
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (isa<ParmVarDecl, EnumConstantDecl, FunctionDecl>(D))
+        return true;
+      if (V && (V->isConstexpr() ||
+                (V->getType().isConstQualified() && V->hasInit() &&
+                 V->getInit()->isIntegerConstantExpr(D->getASTContext()))))
+        return true;
+      if (V && Loop->getInit() && isDeclaredIn(V, Loop->getInit()))
+        return true;
+      Other = true;
+      return false;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      Other |= !F || !F->isConstexpr();
+      return !Other;
+    }
+    static bool isDeclaredIn(const VarDecl *V, const Stmt *Init) {
+      if (const auto *DS = dyn_cast<DeclStmt>(Init))
+        return llvm::is_contained(DS->decls(), V);
+      return false;
+    }
+  } R;
+  R.Loop = Loop;
+  for (const Stmt *S :
+       {Loop->getInit(), static_cast<const Stmt *>(Loop->getCond()),
+        static_cast<const Stmt *>(Loop->getInc())})
+    if (S)
+      R.TraverseStmt(const_cast<Stmt *>(S));
+  return !R.Other;
 }
 
 SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {
@@ -488,6 +534,7 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     return std::nullopt;
   }
   Plan.SplitTail = P.Pragma.SplitTail ? *P.Pragma.SplitTail : !NoSplit;
+  Plan.CountTrips = Plan.SplitTail && tripsFromParameters(P.Loop);
   explain(P, Plan, Fit, NoSplit);
   return Plan;
 }

@@ -58,6 +58,11 @@ struct PipelinePlan {
   /// the CTAs that would idle; the launch decides where it pays
   /// (tawa/runtime/split_tail.cuh).
   bool SplitTail = false;
+  /// With the split tail: the tile loop's header reads only parameters and
+  /// constants, so the kernel counts its trips before the walk, and a launch
+  /// of fewer tiles than SMs can split them all from the start (one CTA per
+  /// SM, those past the tiles taking pieces).
+  bool CountTrips = false;
   /// Why each choice was made, as (choice, reason) in the order decided,
   /// e.g. {"stages", "the most that fit 232448 bytes, capped at 6"}.
   /// --explain prints the reason next to the choice of the same name

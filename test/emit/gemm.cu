@@ -65,10 +65,16 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:       tawa::rt::ArefCursor<kStages> a_b;
 // CHECK-NEXT:       // Tile (x, y, z) is the work of block (x, y, z) of the original launch.
 // CHECK-NEXT:       // Whole tiles, then the last partial wave, split by K where the launch
-// CHECK-NEXT:       // found it pays (tawa/runtime/split_tail.cuh).
+// CHECK-NEXT:       // found it pays (tawa/runtime/split_tail.cuh). Every tile runs this K
+// CHECK-NEXT:       // loop: counted first, its trips let a launch of fewer tiles than CTAs
+// CHECK-NEXT:       // split them all.
+// CHECK-NEXT:       int trips = 0;
+// CHECK-NEXT:       for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:         ++trips;
+// CHECK-NEXT:       }
 // CHECK-NEXT:       const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
 // CHECK-NEXT:       int k_iter = 0;
-// CHECK-NEXT:       for (tawa::rt::TileWork work = walk.first(); walk.valid(work);
+// CHECK-NEXT:       for (tawa::rt::TileWork work = walk.first(trips); walk.valid(work);
 // CHECK-NEXT:            walk.advance(work, k_iter)) {
 // CHECK-NEXT:         const uint3 tile = schedule.tile(work.unit);
 // CHECK-NEXT:         // Block coordinates of the output tile.
@@ -101,10 +107,16 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     tawa::rt::ArefCursor<kStages> a_b, a_b_release;
 // CHECK-NEXT:     // The same walk as the producer's.
 // CHECK-NEXT:     // Whole tiles, then the last partial wave, split by K where the launch
-// CHECK-NEXT:     // found it pays (tawa/runtime/split_tail.cuh).
+// CHECK-NEXT:     // found it pays (tawa/runtime/split_tail.cuh). Every tile runs this K loop:
+// CHECK-NEXT:     // counted first, its trips let a launch of fewer tiles than CTAs split them
+// CHECK-NEXT:     // all.
+// CHECK-NEXT:     int trips = 0;
+// CHECK-NEXT:     for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:       ++trips;
+// CHECK-NEXT:     }
 // CHECK-NEXT:     const tawa::rt::SplitTailWalk<64> walk(split_tail, schedule.count());
 // CHECK-NEXT:     int k_iter = 0;
-// CHECK-NEXT:     for (tawa::rt::TileWork work = walk.first(); walk.valid(work);
+// CHECK-NEXT:     for (tawa::rt::TileWork work = walk.first(trips); walk.valid(work);
 // CHECK-NEXT:          walk.advance(work, k_iter)) {
 // CHECK-NEXT:       const uint3 tile = schedule.tile(work.unit);
 // CHECK-NEXT:       // Block coordinates of the output tile.
@@ -193,8 +205,8 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:       tawa::rt::make_tensor_map(&C_store_map, C, 64, 64) == cudaSuccess;
 // CHECK-NEXT:   const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true);
 // CHECK-NEXT:   int ctas = 0;
-// CHECK-NEXT:   if (cudaError_t e =
-// CHECK-NEXT:           tawa::rt::persistent_ctas(schedule.count(), schedule.cluster, &ctas);
+// CHECK-NEXT:   if (cudaError_t e = tawa::rt::persistent_ctas(
+// CHECK-NEXT:           schedule.count(), schedule.cluster, &ctas, /*fill=*/true);
 // CHECK:   tawa::rt::SplitTail split_tail;
 // CHECK-NEXT:   if (cudaError_t e =
 // CHECK-NEXT:           tawa::rt::split_tail_plan(ctas, 2, 128 * 256, stream, &split_tail);

@@ -172,9 +172,12 @@ inline cudaError_t narrow_pays(dim3 grid, int merge_x, int merge_y, int parts,
 }
 
 /// CTAs of a persistent launch for `units` units of `cluster` tiles each: one
-/// per SM of the current device, in whole clusters, no more than the tiles.
-/// Returns the CUDA error of the device query.
-inline cudaError_t persistent_ctas(int units, int cluster, int *ctas) {
+/// per SM of the current device, in whole clusters, no more than the tiles
+/// unless `fill` (a walk whose split tail gives the CTAs past the tiles
+/// pieces of them, tawa/runtime/split_tail.cuh). Returns the CUDA error of
+/// the device query.
+inline cudaError_t persistent_ctas(int units, int cluster, int *ctas,
+                                   bool fill = false) {
   int device = 0, sms = 0;
   if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
     return e;
@@ -183,7 +186,7 @@ inline cudaError_t persistent_ctas(int units, int cluster, int *ctas) {
       e != cudaSuccess)
     return e;
   const int clusters = sms / cluster;
-  *ctas = cluster * (units < clusters ? units : clusters);
+  *ctas = cluster * (units < clusters && !fill ? units : clusters);
   return cudaSuccess;
 }
 

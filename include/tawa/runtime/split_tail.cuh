@@ -109,9 +109,19 @@ public:
       : tail_(tail), units_(units),
         whole_(tail.workspace ? units - units % ctas() : units) {}
 
-  __host__ __device__ TileWork first() const {
+  /// This CTA's first item. `trips`: the iterations of every tile's K loop,
+  /// where the caller can count them before the walk, else 0. A launch of
+  /// fewer tiles than CTAs is all last wave: with `trips` it splits from the
+  /// start where that pays (the CTAs past the tiles take pieces); without,
+  /// its tiles stay whole.
+  __host__ __device__ TileWork first(int trips = 0) const {
     TileWork w;
     w.unit = cta();
+    if (whole_ == 0 && units_ > 0 && trips > 0) {
+      // As if after a whole tile of the wave before.
+      w.unit -= ctas();
+      advance_tail(w, trips);
+    }
     return w;
   }
   __host__ __device__ bool valid(const TileWork &w) const {
@@ -124,7 +134,9 @@ public:
   __host__ __device__ __forceinline__ void advance(TileWork &w,
                                                    int trips) const {
     const int next = w.unit + ctas();
-    if (w.kind == TileWork::Whole && next < whole_) {
+    // A whole tile of a launch of fewer tiles than CTAs (whole_ == 0) was
+    // this CTA's only one: that launch splits from first() or not at all.
+    if (w.kind == TileWork::Whole && (next < whole_ || whole_ == 0)) {
       w.unit = next;
       return;
     }

@@ -18,7 +18,7 @@ using tawa::rt::SplitTailWalkGrid;
 using tawa::rt::TileWork;
 
 static int check(int ctas, int units, int trips, bool workspace, int &splits,
-                 bool force = false) {
+                 bool force = false, bool counted = false) {
   SplitTail tail;
   static float partials;
   static uint32_t flags;
@@ -37,7 +37,8 @@ static int check(int ctas, int units, int trips, bool workspace, int &splits,
     SplitTailWalkGrid::cta = cta;
     const SplitTailWalk<64> walk(tail, units);
     int k_iter = 0;
-    for (TileWork w = walk.first(); walk.valid(w); walk.advance(w, k_iter)) {
+    for (TileWork w = walk.first(counted ? trips : 0); walk.valid(w);
+         walk.advance(w, k_iter)) {
       const int begin = w.k_begin, end = w.k_end < trips ? w.k_end : trips;
       if (w.unit < 0 || w.unit >= units ||
           (w.kind != TileWork::Whole && begin >= end)) {
@@ -105,6 +106,28 @@ int main() {
             return 1;
           ++cases;
         }
+  // Fewer tiles than CTAs, with the trip count known before the walk (the
+  // CTAs past the tiles take pieces) and without it (whole tiles).
+  for (int ctas : grids)
+    for (int units = 1; units < ctas; units += (ctas > 16 ? 5 : 1))
+      for (int trips : trip_counts)
+        for (int mode = 0; mode < 3; ++mode)
+          for (bool counted : {false, true}) {
+            if (check(ctas, units, trips, mode > 0, splits, mode == 2, counted))
+              return 1;
+            ++cases;
+          }
+  // 128 x 64 tiles of 128x4096x4096 on 132 SMs: 64 tiles of 64 iterations
+  // split from the start.
+  {
+    const int before = splits;
+    if (check(132, 64, 64, true, splits, false, true))
+      return 1;
+    if (splits == before) {
+      std::printf("FAIL: 64 tiles of 64 iterations on 132 CTAs do not split\n");
+      return 1;
+    }
+  }
   // The benchmark's shapes: 8192^2 tiles of 128 x 256 on 132 SMs split at
   // K >= 4096; 4096^3 does not.
   if (check(132, 2048, 128, true, splits) || check(132, 512, 64, true, splits))
