@@ -117,15 +117,24 @@ int main() {
               return 1;
             ++cases;
           }
-  // 128 x 64 tiles of 128x4096x4096 on 132 SMs: 64 tiles of 64 iterations
-  // split from the start.
+  // 128 x 64 tiles on 132 SMs, split from the start where the wave gets 2.5
+  // times shorter: 128x2048x8192 (32 tiles of 128 iterations) splits,
+  // 128x4096x4096 (64 of 64) does not.
   {
-    const int before = splits;
-    if (check(132, 64, 64, true, splits, false, true))
-      return 1;
-    if (splits == before) {
-      std::printf("FAIL: 64 tiles of 64 iterations on 132 CTAs do not split\n");
-      return 1;
+    const struct {
+      int units, trips;
+      bool want;
+    } starts[] = {
+        {32, 128, true}, {16, 256, true}, {64, 64, false}, {64, 128, false}};
+    for (const auto &c : starts) {
+      const int before = splits;
+      if (check(132, c.units, c.trips, true, splits, false, true))
+        return 1;
+      if ((splits > before) != c.want) {
+        std::printf("FAIL: %d tiles of %d iterations on 132 CTAs: split %d\n",
+                    c.units, c.trips, splits > before);
+        return 1;
+      }
     }
   }
   // The benchmark's shapes: 8192^2 tiles of 128 x 256 on 132 SMs split at
