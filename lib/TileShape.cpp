@@ -347,16 +347,6 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
   const bool Auto = !Clause || (*Clause).Columns == 0;
   const int Width = Auto ? 64 : (*Clause).Columns;
   const std::string Text = "narrow(" + std::to_string(Width) + ")";
-  if (P.Mmas.empty() || !P.Mmas.front().TransposeB) {
-    N.Value = "none";
-    N.Reason = "the mma's B is not transposed, so its window does not run "
-               "along the output's columns";
-    if (Auto)
-      return N;
-    Diags.error(Clause.Loc, DiagCategory::Unsupported,
-                Text + " cuts the output's columns, but " + N.Reason);
-    return std::nullopt;
-  }
   if (Auto && Plan.BN < 2 * Width) {
     N.Value = "none";
     N.Reason = "the tile's " + std::to_string(Plan.BN) +

@@ -52,9 +52,9 @@ struct NarrowTiles {
 };
 
 /// The narrow tiles of `P` (planned as `Plan`). `narrow(auto)`, the default,
-/// cuts a tile of 128 or more columns into parts of 64 (the width of the
-/// fastest narrow tile measured, results/README.md) where the planner
-/// accepts them, and else keeps none; `narrow(off)` keeps none;
+/// cuts a tile of 128 or more columns into parts of 64 (four to a 128 x 256
+/// tile; measured against the wide tiles in results/README.md) where the
+/// planner accepts them, and else keeps none; `narrow(off)` keeps none;
 /// `narrow(N)` cuts the columns into parts of N, and reports at the clause
 /// and returns nullopt where N does not divide them or the planner refuses.
 std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
