@@ -375,10 +375,28 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
   if (checkTileCode(Q, Loc, Lead, D)) {
     Q.Loads[M.B].Rows = Width;
     Q.Acc.Cols = Width;
-    // The choices the pragma left open are made again for the narrow tile.
+    // The choices the pragma left open are made again for the narrow tile,
+    // and the ring keeps the bytes in flight a stages clause gives the
+    // kernel's own: its smaller slots need more stages to cover the same
+    // latency (results/README.md).
+    const auto Stages = Q.Pragma.Stages;
+    Q.Pragma.Stages = {};
     N.Graph = buildArefGraph(Q, D);
     if (N.Graph)
       N.Plan = planPipeline(Q, *N.Graph, D);
+    if (N.Plan && Stages) {
+      TileProgram R = Q;
+      R.Pragma.Stages = Stages;
+      R.Pragma.Stages.Value = std::min<unsigned>(
+          16, (*Stages * Plan.StageBytes + N.Plan->StageBytes - 1) /
+                  N.Plan->StageBytes);
+      DiagReporter Quieter = Diags.quiet();
+      if (std::optional<PipelinePlan> Scaled =
+              planPipeline(R, *N.Graph, Quieter)) {
+        Q = std::move(R);
+        N.Plan = std::move(Scaled);
+      }
+    }
   }
   if (!N.Plan) {
     if (!Auto)

@@ -18,7 +18,7 @@ __global__ void narrow(In A, In B, tawa::Matrix<__nv_bfloat16> C) {
   tawa::store(C, blockIdx.y * 128, blockIdx.x * 120, acc);
 }
 
-// CHECK:   tawa::rt::Aref<6> a_b_aref;
+// CHECK:   tawa::rt::Aref<7> a_b_aref;
 // CHECK-NEXT: };
 // CHECK:       tawa::rt::store_accumulator(C, (tile.y * 128) + consumer * 64,
 // CHECK-NEXT:                                   tile.x * 120, acc, /*zero=*/k_steps == 0);

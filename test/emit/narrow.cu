@@ -1,7 +1,8 @@
 // The narrow kernel: beside the 128 x 256 kernel, the same work in 128 x 64
 // CTA tiles, four to a tile of the original launch, which the launcher runs
 // where the wide tiles would fill at most a quarter of the SMs. Part p moves
-// the window of B and the store's column by 64 p. narrow(128) cuts in two,
+// the window of B and the store's column by 64 p; its ring keeps the bytes in
+// flight of stages(4) (8 slots of 24 KB for 4 of 48 KB). narrow(128) cuts in two,
 // narrow(off) emits none, and a tile of 64 columns has none.
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
 // RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub | FileCheck %s --check-prefix=EXPLAIN
@@ -74,6 +75,7 @@ void run(In A, In B, Out C) {
 // CHECK:       wgmma m64n256k16
 // CHECK:       struct wide_narrow_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 b[64 * 64];
+// CHECK:         a_b_slot a_b[8];
 // CHECK:       /// Narrow tiles: each block's tile of the original launch is 4 CTA tiles of 128
 // CHECK-NEXT:  /// x 64, for launches of few tiles.
 // CHECK:           wide_narrow(
