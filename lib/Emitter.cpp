@@ -752,8 +752,8 @@ void KernelEmitter::launcher() {
                  K, LauncherParams)
              .str());
   if (!NarrowLaunch.empty()) {
-    W.line(formatv("// Where the tiles would leave most SMs idle, {0} parts "
-                   "of each run as narrow CTA tiles (tawa/TileShape.h).",
+    W.line(formatv("// Where {0} parts of each tile fill at most two waves, "
+                   "they run as narrow CTA tiles (tawa/TileShape.h).",
                    NarrowParts)
                .str());
     W.line("bool narrow = false;");

@@ -410,10 +410,8 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
   N.Value = std::to_string(Plan.BM) + " x " + std::to_string(Width) + " (" +
             std::to_string(N.Program->Merge.Parts) + " parts of each tile)";
   N.Reason = (Auto ? std::string("default") : Text + " at the clause") +
-             ": a second kernel, which the launch runs where the " +
-             std::to_string(Plan.BM) + " x " + std::to_string(Plan.BN) +
-             " tiles fill at most 1/" + std::to_string(N.Program->Merge.Parts) +
-             " of the SMs (tawa/runtime/schedule.cuh)";
+             ": a second kernel, which the launch runs where its tiles fill at "
+             "most two waves of the SMs (tawa/runtime/schedule.cuh)";
   return N;
 }
 

@@ -38,11 +38,10 @@ std::optional<TileProgram> applyTileShape(const TileProgram &P,
 
 /// The second kernel of a rewritten tile loop: the same work in narrow CTA
 /// tiles, BM x BN / Parts of the wide tile BM x BN, for launches whose wide
-/// tiles would leave most SMs idle. The launcher runs it where the wide
-/// tiles fill at most 1 / Parts of the SMs, so that the narrow ones fill at
-/// most one wave (tawa/runtime/schedule.cuh, narrow_pays). A part moves the
-/// window of the mma's B and the store's column by its offset; the code before
-/// the loop must only declare values, as for a merge.
+/// tiles would leave most SMs idle. The launcher runs it where the narrow
+/// tiles fill at most two waves (tawa/runtime/schedule.cuh, narrow_pays). A
+/// part moves the window of the mma's B and the store's column by its offset;
+/// the code before the loop must only declare values, as for a merge.
 struct NarrowTiles {
   std::optional<TileProgram> Program; ///< Merge.Parts > 1; none: no kernel
   std::optional<ArefGraph> Graph;

@@ -1,6 +1,6 @@
 // The narrow kernel: beside the 128 x 256 kernel, the same work in 128 x 64
 // CTA tiles, four to a tile of the original launch, which the launcher runs
-// where the wide tiles would fill at most a quarter of the SMs. Part p moves
+// where the narrow tiles fill at most two waves of the SMs. Part p moves
 // the window of B and the store's column by 64 p; its ring keeps the bytes in
 // flight of stages(4) (8 slots of 24 KB for 4 of 48 KB). narrow(128) cuts in two,
 // narrow(off) emits none, and a tile of 64 columns has none.
@@ -100,8 +100,8 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:                                          /*merge_y=*/1, /*parts=*/4);
 // CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 64, stream, &split_tail);
 // CHECK:       inline cudaError_t wide_launch(dim3 grid, dim3 block, size_t shared,
-// CHECK:         // Where the tiles would leave most SMs idle, 4 parts of each run as narrow
-// CHECK-NEXT:    // CTA tiles (tawa/TileShape.h).
+// CHECK:         // Where 4 parts of each tile fill at most two waves, they run as narrow CTA
+// CHECK-NEXT:    // tiles (tawa/TileShape.h).
 // CHECK-NEXT:    bool narrow = false;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::narrow_pays(grid, 1, 1, 4, &narrow);
 // CHECK-NEXT:        e != cudaSuccess)
@@ -123,9 +123,9 @@ void run(In A, In B, Out C) {
 // CHECK:       void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
-// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile) -- default: a second kernel, which the launch runs where the 128 x 256 tiles fill at most 1/4 of the SMs (tawa/runtime/schedule.cuh)
+// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile) -- default: a second kernel, which the launch runs where its tiles fill at most two waves of the SMs (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel halves:
-// EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel, which the launch runs where the 128 x 256 tiles fill at most 1/2 of the SMs (tawa/runtime/schedule.cuh)
+// EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel, which the launch runs where its tiles fill at most two waves of the SMs (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:
 // EXPLAIN:         narrow: off -- narrow(off) at the clause
 // EXPLAIN-LABEL: kernel thin:

@@ -139,10 +139,10 @@ inline bool merged_walk_exact(dim3 grid, int merge_x, int merge_y,
 
 /// Whether a launch of `grid` (the original launch grid, blocks merged
 /// `merge_x` x `merge_y` per tile) should run the narrow kernel, whose CTA
-/// tiles are `parts` to a tile: where the tiles fill at most 1 / parts of
-/// the SMs of the current device, so that the narrow tiles still fit in one
-/// wave. The wide tiles would leave most SMs idle there, and a narrow tile
-/// computes its part in about 1 / parts of the time (results/README.md).
+/// tiles are `parts` to a tile: where the narrow tiles fill at most two
+/// waves of the SMs of the current device. On the H100 the narrow kernel
+/// (128 x 64 tiles, 8 stages) beat the wide one (128 x 256) by 1.17-1.26x
+/// at 64 wide tiles and lost by 10% at 96 (results/README.md).
 /// TAWA_NARROW=off in the environment never chooses it, =force always
 /// (tests). Returns the CUDA error of the device query.
 inline cudaError_t narrow_pays(dim3 grid, int merge_x, int merge_y, int parts,
@@ -167,7 +167,7 @@ inline cudaError_t narrow_pays(dim3 grid, int merge_x, int merge_y, int parts,
   const long long tiles =
       static_cast<long long>((grid.x + merge_x - 1) / merge_x) *
       ((grid.y + merge_y - 1) / merge_y) * grid.z;
-  *pays = tiles * parts <= sms;
+  *pays = tiles * parts <= 2LL * sms;
   return cudaSuccess;
 }
 
