@@ -8,7 +8,7 @@
 #   2. The narrow kernel forced on launches of many tiles (TAWA_NARROW=force):
 #      whole and partial waves, the split tail; racecheck and synccheck.
 #   3. Launches of fewer tiles than SMs split by K from the start (the CTAs
-#      past the tiles take pieces): 128x4096x4096 as the cost model splits
+#      past the tiles take pieces): 128x2048x8192 as the cost model splits
 #      it, 256x512x320 forced (TAWA_SPLIT_TAIL=force); racecheck and
 #      synccheck.
 # Logs go to OUT_DIR; a table of ratios is printed last.
@@ -34,7 +34,7 @@ for v in bf16 fp16; do
       --label "$v-force" --shapes 1792x2560x320,300x201x128,200x136x77 \
       >"$out/$v-force-$tool.log" 2>&1 || rc=1
     timeout 300 compute-sanitizer --tool $tool $bin --label "$v-split" \
-      --shapes 128x4096x4096 >"$out/$v-split-$tool.log" 2>&1 || rc=1
+      --shapes 128x2048x8192 >"$out/$v-split-$tool.log" 2>&1 || rc=1
     TAWA_SPLIT_TAIL=force timeout 300 compute-sanitizer --tool $tool $bin \
       --label "$v-split-force" --shapes 256x512x320 \
       >"$out/$v-split-force-$tool.log" 2>&1 || rc=1
