@@ -217,10 +217,15 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit,
   if (P.Pragma.SplitTail)
     Add("tail", Twine(Plan.SplitTail ? "split" : "whole") + " -- tail clause");
   else if (Plan.SplitTail)
-    Add("tail", "split -- default: at launch, where the K loop is long "
-                "enough, the tiles of the last partial wave are split by K "
-                "between the CTAs that would idle (costs measured on an H100, "
-                "tawa/runtime/split_tail.cuh)");
+    Add("tail", Twine("split -- default: at launch, where the K loop is long "
+                      "enough, the tiles of the last partial wave are split "
+                      "by K between the CTAs that would idle (costs measured "
+                      "on an H100, tawa/runtime/split_tail.cuh)") +
+                    (Plan.CountTrips
+                         ? "; the K loop's header reads only parameters, so "
+                           "its trips are counted first and a launch of "
+                           "fewer tiles than SMs may be split from the start"
+                         : ""));
   else
     Add("tail", Twine("whole -- ") + NoSplit);
   const int Chunks = Plan.StoreChunkCols ? Plan.BN / Plan.StoreChunkCols : 0;
