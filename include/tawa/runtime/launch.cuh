@@ -4,6 +4,8 @@
 #include "arch.cuh"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace tawa::rt {
 
@@ -21,6 +23,26 @@ __device__ __forceinline__ Storage &shared_storage(unsigned char *raw) {
 /// Dynamic shared memory, in bytes, to request for `Storage`.
 template <class Storage, int Align = 1024> constexpr size_t shared_bytes() {
   return sizeof(Storage) + Align;
+}
+
+/// A run-time switch of the launchers, for tests: 1 where the environment
+/// variable `name` is "off", 2 where it is "force", else 0. Callers read it
+/// once, into a static.
+inline int env_switch(const char *name) {
+  const char *e = std::getenv(name);
+  return !e                             ? 0
+         : std::strcmp(e, "off") == 0   ? 1
+         : std::strcmp(e, "force") == 0 ? 2
+                                        : 0;
+}
+
+/// The SMs of the current device, into `*sms`. Returns the CUDA error of the
+/// query.
+inline cudaError_t current_sm_count(int *sms) {
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+    return e;
+  return cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
 }
 
 /// Says once per launcher (`noted`) on stderr that `kernel` runs as written,

@@ -12,9 +12,7 @@
 #pragma once
 
 #include "arch.cuh"
-
-#include <cstdlib>
-#include <cstring>
+#include "launch.cuh"
 
 namespace tawa::rt {
 
@@ -147,22 +145,12 @@ inline bool merged_walk_exact(dim3 grid, int merge_x, int merge_y,
 /// (tests). Returns the CUDA error of the device query.
 inline cudaError_t narrow_pays(dim3 grid, int merge_x, int merge_y, int parts,
                                bool *pays) {
-  static const int mode = [] {
-    const char *e = std::getenv("TAWA_NARROW");
-    return !e                             ? 0
-           : std::strcmp(e, "off") == 0   ? 1
-           : std::strcmp(e, "force") == 0 ? 2
-                                          : 0;
-  }();
+  static const int mode = env_switch("TAWA_NARROW");
   *pays = mode == 2;
   if (mode != 0)
     return cudaSuccess;
-  int device = 0, sms = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
-    return e;
-  if (cudaError_t e =
-          cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      e != cudaSuccess)
+  int sms = 0;
+  if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
     return e;
   const long long tiles =
       static_cast<long long>((grid.x + merge_x - 1) / merge_x) *
@@ -178,12 +166,8 @@ inline cudaError_t narrow_pays(dim3 grid, int merge_x, int merge_y, int parts,
 /// the device query.
 inline cudaError_t persistent_ctas(int units, int cluster, int *ctas,
                                    bool fill = false) {
-  int device = 0, sms = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
-    return e;
-  if (cudaError_t e =
-          cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      e != cudaSuccess)
+  int sms = 0;
+  if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
     return e;
   const int clusters = sms / cluster;
   *ctas = cluster * (units < clusters && !fill ? units : clusters);

@@ -35,11 +35,10 @@
 #pragma once
 
 #include "arch.cuh"
+#include "launch.cuh"
 #include "warpgroup.cuh"
 #include "wgmma.cuh"
 
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -345,13 +344,7 @@ add_pieces(const SplitTail &tail, const SplitTailWalk<BK> &walk,
 inline cudaError_t split_tail_plan(int ctas, int consumers, size_t tile_floats,
                                    cudaStream_t stream, SplitTail *tail) {
   *tail = SplitTail{};
-  static const int mode = [] {
-    const char *e = std::getenv("TAWA_SPLIT_TAIL");
-    return !e                             ? 0
-           : std::strcmp(e, "off") == 0   ? 1
-           : std::strcmp(e, "force") == 0 ? 2
-                                          : 0;
-  }();
+  static const int mode = env_switch("TAWA_SPLIT_TAIL");
   if (mode == 1)
     return cudaSuccess;
   struct Workspace {
