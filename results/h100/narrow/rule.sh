@@ -2,8 +2,9 @@
 # On the GPU machine, after check-variants.sh has built build/variants/bf16
 # and fp16: the narrow kernel (TAWA_NARROW=force) against the wide one
 # (TAWA_NARROW=off) at shapes of 16 to 256 wide tiles, each checked and timed
-# against cuBLAS; the ratio of the two says where the launcher's rule (narrow
-# where tiles x parts <= SMs) should draw its line.
+# against cuBLAS; the ratio of the two says where the launcher's rule
+# (tawa::rt::narrow_pays: narrow where the narrow tiles fill at most two
+# waves) should draw its line.
 #
 # usage: bash results/h100/narrow/rule.sh OUT_DIR
 set -uo pipefail
