@@ -266,6 +266,18 @@ private:
     return record(P.SplitTail, *Split, Loc, Dup);
   }
 
+  /// Reports at `Loc` a column count `N` of clause `Clause` that wgmma cannot
+  /// run: a multiple of 8 from 8 to 256 (PTX ISA, wgmma.mma_async shapes).
+  void checkColumns(SourceLocation Loc, StringRef Clause, int N) {
+    if (N >= 8 && N <= 256 && N % 8 == 0)
+      return;
+    Diags.error(Loc, DiagCategory::Pragma,
+                Clause + " columns " + Twine(N) +
+                    " are out of range; expected a multiple of 8 (the N of "
+                    "wgmma) from 8 to 256");
+    P.Valid = false;
+  }
+
   /// `shape(auto)` or `shape(BM, BN)`: BM a multiple of 64 up to 256, BN a
   /// multiple of 8 up to 256 (the limits of docs/tile-language.md).
   bool parseShape(SourceLocation Loc) {
@@ -295,13 +307,7 @@ private:
                         "of wgmma per warpgroup) from 64 to 256");
         P.Valid = false;
       }
-      if (*N < 8 || *N > 256 || *N % 8 != 0) {
-        Diags.error(NLoc, DiagCategory::Pragma,
-                    "shape columns " + Twine(*N) +
-                        " are out of range; expected a multiple of 8 (the N "
-                        "of wgmma) from 8 to 256");
-        P.Valid = false;
-      }
+      checkColumns(NLoc, "shape", *N);
       S.BM = *M;
       S.BN = *N;
     }
@@ -328,13 +334,7 @@ private:
       std::optional<int> C = integer("narrow");
       if (!C)
         return false;
-      if (*C < 8 || *C > 256 || *C % 8 != 0) {
-        Diags.error(CLoc, DiagCategory::Pragma,
-                    "narrow columns " + Twine(*C) +
-                        " are out of range; expected a multiple of 8 (the N "
-                        "of wgmma) from 8 to 256");
-        P.Valid = false;
-      }
+      checkColumns(CLoc, "narrow", *C);
       N.Columns = *C;
     } else {
       fail(Tok.getLocation(),

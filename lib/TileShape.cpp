@@ -339,13 +339,13 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
                                        DiagReporter &Diags) {
   NarrowTiles N;
   const Clause<NarrowClause> &Clause = P.Pragma.Narrow;
-  if (Clause && (*Clause).Off) {
+  if (Clause && Clause->Off) {
     N.Value = "off";
     N.Reason = "narrow(off) at the clause";
     return N;
   }
-  const bool Auto = !Clause || (*Clause).Columns == 0;
-  const int Width = Auto ? 64 : (*Clause).Columns;
+  const bool Auto = !Clause || Clause->Columns == 0;
+  const int Width = Auto ? 64 : Clause->Columns;
   const std::string Text = "narrow(" + std::to_string(Width) + ")";
   if (Auto && Plan.BN < 2 * Width) {
     N.Value = "none";

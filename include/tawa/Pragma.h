@@ -30,6 +30,7 @@ template <class T> struct Clause {
   clang::SourceLocation Loc;
   explicit operator bool() const { return Value.has_value(); }
   const T &operator*() const { return *Value; }
+  const T *operator->() const { return &*Value; }
 };
 
 struct RegisterSplit {
