@@ -55,7 +55,9 @@ std::string kernel(Bytes &B) {
                                   "tail(split)",
                                   "narrow(off)",
                                   "narrow(128)",
-                                  "narrow(96)"};
+                                  "narrow(96)",
+                                  "narrow(64, 128)",
+                                  "narrow(128, 64, 128)"};
   static const char *Extras[] = {"", "++*count;", "__syncthreads();",
                                  "auto c = tawa::load<64, 64>(A, 0, k0);",
                                  "tawa::mma(acc, a, b);"};

@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <memory>
+
 using namespace clang;
 using llvm::formatv;
 
@@ -215,21 +217,20 @@ public:
   KernelEmitter(const TileProgram &P, const ArefGraph &G,
                 const PipelinePlan &Plan, const SourceManager &SM,
                 const LangOptions &LO, const std::string &Suffix = "");
-  /// The kernel's text; `Narrow`: the emitter of its narrow kernel, whose
-  /// text (kernel and launcher) comes before this launcher, which runs it
-  /// where it pays. A narrow kernel's own text has no copy of the kernel as
-  /// written.
-  std::string run(KernelEmitter *Narrow = nullptr) {
+  /// The kernel's text; `Narrow`: the emitters of its narrow kernels,
+  /// narrowest first, whose texts (kernel and launcher) come before this
+  /// launcher, which runs one where it pays. A narrow kernel's own text has
+  /// no copy of the kernel as written.
+  std::string run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {}) {
     if (P.Merge.Parts == 1)
       reference();
     storage();
     kernelHead();
     producer();
     consumers();
-    if (Narrow) {
-      Out += Narrow->run() + "\n";
-      NarrowLaunch = Narrow->K + "_launch";
-      NarrowParts = Narrow->P.Merge.Parts;
+    for (const std::unique_ptr<KernelEmitter> &N : Narrow) {
+      Out += N->run() + "\n";
+      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN});
     }
     launcher();
     return Out;
@@ -290,9 +291,9 @@ private:
   std::vector<std::string> ParamNames;
   std::string Prologue; ///< the user's code before the loop, renamed
   std::string Header;   ///< the loop header, renamed
-  /// The launcher of the narrow kernel and its parts per tile, if any.
-  std::string NarrowLaunch;
-  int NarrowParts = 1;
+  /// The launchers of the narrow kernels and their CTA tiles' columns,
+  /// narrowest first.
+  std::vector<std::pair<std::string, int>> NarrowLaunches;
   std::string Out;
   Writer W{Out};
 };
@@ -751,22 +752,31 @@ void KernelEmitter::launcher() {
                  "shared, cudaStream_t stream, {1})",
                  K, LauncherParams)
              .str());
-  if (!NarrowLaunch.empty()) {
-    W.line(formatv("// Where {0} parts of each tile fill at most two waves, "
-                   "they run as narrow CTA tiles (tawa/TileShape.h).",
-                   NarrowParts)
-               .str());
-    W.line("bool narrow = false;");
-    W.line(formatv("if (cudaError_t e = tawa::rt::narrow_pays(grid, {0}, {1}, "
-                   "{2}, &narrow); e != cudaSuccess)",
-                   P.Merge.X, P.Merge.Y, NarrowParts)
-               .str());
+  if (!NarrowLaunches.empty()) {
+    std::string Columns;
+    for (const auto &[Launch, Cols] : NarrowLaunches)
+      Columns += (Columns.empty() ? "" : ", ") + std::to_string(Cols);
+    W.line(NarrowLaunches.size() == 1
+               ? "// Where the wide tiles fill at most half a wave of the SMs, "
+                 "they run as narrow CTA tiles (tawa/TileShape.h)."
+               : "// Where the wide tiles fill at most half a wave of the SMs, "
+                 "they run as narrow CTA tiles: the narrowest kernel whose "
+                 "tiles fill one wave, else the widest (tawa/TileShape.h).");
+    W.line("int narrow = -1;");
+    W.line(
+        formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, {0}, {1}, "
+                "{2}, ",
+                P.Merge.X, P.Merge.Y, Plan.BN)
+            .str() +
+        "{" + Columns + "}, &narrow); e != cudaSuccess)");
     W.line("  return e;");
-    W.open("if (narrow)");
-    W.line(formatv("return {0}(grid, block, shared, stream, {1});",
-                   NarrowLaunch, llvm::join(ParamNames, ", "))
-               .str());
-    W.close();
+    for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
+      W.open(formatv("if (narrow == {0})", I).str());
+      W.line(formatv("return {0}(grid, block, shared, stream, {1});",
+                     NarrowLaunches[I].first, llvm::join(ParamNames, ", "))
+                 .str());
+      W.close();
+    }
   }
   // The body of a branch that runs the kernel as written, after `Note` says
   // so once.
@@ -913,11 +923,13 @@ void KernelEmitter::launcher() {
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const SourceManager &SM,
                        const LangOptions &LO, const NarrowTiles *Narrow) {
-  if (!Narrow || !Narrow->Plan)
-    return KernelEmitter(P, G, Plan, SM, LO).run();
-  KernelEmitter N(*Narrow->Program, *Narrow->Graph, *Narrow->Plan, SM, LO,
-                  "_narrow");
-  return KernelEmitter(P, G, Plan, SM, LO).run(&N);
+  std::vector<std::unique_ptr<KernelEmitter>> Narrows;
+  if (Narrow)
+    for (const NarrowKernel &N : Narrow->Kernels)
+      Narrows.push_back(std::make_unique<KernelEmitter>(
+          N.Program, N.Graph, N.Plan, SM, LO,
+          "_narrow" + std::to_string(N.Plan.BN)));
+  return KernelEmitter(P, G, Plan, SM, LO).run(Narrows);
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,

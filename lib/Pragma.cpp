@@ -2,6 +2,7 @@
 #include "tawa/Pragma.h"
 
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace clang;
 
@@ -12,7 +13,7 @@ constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
     "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] "
     "[schedule(cooperative|pingpong)] [tail(split|whole)] "
-    "[shape(auto|BM, BN)] [narrow(auto|off|N)]'";
+    "[shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -73,7 +74,7 @@ public:
                         "consumers(N), regs(P, C), persistent[(on|off)], "
                         "raster(m|n[, G]), cluster(N), "
                         "schedule(cooperative|pingpong), tail(split|whole), "
-                        "shape(auto|BM, BN), narrow(auto|off|N)");
+                        "shape(auto|BM, BN), narrow(auto|off|N[, N]...)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -316,8 +317,9 @@ private:
     return record(P.Shape, S, Loc, Dup);
   }
 
-  /// `narrow(auto)`, `narrow(off)` or `narrow(N)`: N a multiple of 8 from 8
-  /// to 256 (the N of wgmma).
+  /// `narrow(auto)`, `narrow(off)` or `narrow(N[, N]...)`: each N a
+  /// multiple of 8 from 8 to 256 (the N of wgmma), given once; kept in
+  /// ascending order.
   bool parseNarrow(SourceLocation Loc) {
     bool Dup = duplicate(Loc, P.Narrow.Loc, "narrow");
     if (!expect(tok::l_paren, "(", "narrow"))
@@ -330,15 +332,26 @@ private:
       N.Off = true;
       next();
     } else if (Tok.is(tok::numeric_constant)) {
-      SourceLocation CLoc = Tok.getLocation();
-      std::optional<int> C = integer("narrow");
-      if (!C)
-        return false;
-      checkColumns(CLoc, "narrow", *C);
-      N.Columns = *C;
+      while (true) {
+        SourceLocation CLoc = Tok.getLocation();
+        std::optional<int> C = integer("narrow");
+        if (!C)
+          return false;
+        checkColumns(CLoc, "narrow", *C);
+        if (llvm::is_contained(N.Columns, *C)) {
+          Diags.error(CLoc, DiagCategory::Pragma,
+                      "narrow columns " + Twine(*C) + " are given twice");
+          P.Valid = false;
+        }
+        N.Columns.push_back(*C);
+        if (Tok.isNot(tok::comma))
+          break;
+        next();
+      }
+      llvm::sort(N.Columns);
     } else {
       fail(Tok.getLocation(),
-           "expected 'auto', 'off' or a column count in clause 'narrow'");
+           "expected 'auto', 'off' or column counts in clause 'narrow'");
       return false;
     }
     if (!expect(tok::r_paren, ")", "narrow"))

@@ -244,7 +244,7 @@ private:
         printArefGraph(*P, *G, PP, SM, LO, OS);
       Result.ArefDumps.push_back(std::move(Dump));
     }
-    // The narrow kernel for launches of few tiles (TileShape.h).
+    // The narrow kernels for launches of few tiles (TileShape.h).
     std::optional<NarrowTiles> Narrow;
     if (Plan) {
       Narrow = narrowTiles(*P, *Plan, Diags);

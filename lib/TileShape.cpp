@@ -334,33 +334,18 @@ std::optional<TileProgram> applyTileShape(const TileProgram &P,
   return Q;
 }
 
-std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
-                                       const PipelinePlan &Plan,
-                                       DiagReporter &Diags) {
-  NarrowTiles N;
+/// The narrow kernel of `Width` columns of `P`, or nullopt with `Why`; an
+/// explicit clause (not `Auto`) also reports why at the clause.
+static std::optional<NarrowKernel>
+narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
+             bool Auto, DiagReporter &Diags, std::string &Why) {
   const Clause<NarrowClause> &Clause = P.Pragma.Narrow;
-  if (Clause && Clause->Off) {
-    N.Value = "off";
-    N.Reason = "narrow(off) at the clause";
-    return N;
-  }
-  const bool Auto = !Clause || Clause->Columns == 0;
-  const int Width = Auto ? 64 : Clause->Columns;
   const std::string Text = "narrow(" + std::to_string(Width) + ")";
-  if (Auto && Plan.BN < 2 * Width) {
-    N.Value = "none";
-    N.Reason = "the tile's " + std::to_string(Plan.BN) +
-               " columns are fewer than two parts of " + std::to_string(Width);
-    return N;
-  }
   if (Plan.BN % Width != 0 || Plan.BN == Width) {
-    N.Value = "none";
-    N.Reason = "parts of " + std::to_string(Width) +
-               " columns do not cut the " + std::to_string(Plan.BN) +
-               " columns of the tile in two or more";
-    if (Auto)
-      return N;
-    Diags.error(Clause.Loc, DiagCategory::Shape, Text + ": " + N.Reason);
+    Why = "parts of " + std::to_string(Width) + " columns do not cut the " +
+          std::to_string(Plan.BN) + " columns of the tile in two or more";
+    if (!Auto)
+      Diags.error(Clause.Loc, DiagCategory::Shape, Text + ": " + Why);
     return std::nullopt;
   }
   DiagReporter Quiet = Diags.quiet();
@@ -372,6 +357,8 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
   TileProgram Q = P;
   const TileMma &M = Q.Mmas.front();
   Q.Merge.Parts = Plan.BN / Width;
+  std::optional<ArefGraph> Graph;
+  std::optional<PipelinePlan> NPlan;
   if (checkTileCode(Q, Loc, Lead, D)) {
     Q.Loads[M.B].Rows = Width;
     Q.Acc.Cols = Width;
@@ -381,37 +368,89 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
     // latency (results/README.md).
     const auto Stages = Q.Pragma.Stages;
     Q.Pragma.Stages = {};
-    N.Graph = buildArefGraph(Q, D);
-    if (N.Graph)
-      N.Plan = planPipeline(Q, *N.Graph, D);
-    if (N.Plan && Stages) {
+    Graph = buildArefGraph(Q, D);
+    if (Graph)
+      NPlan = planPipeline(Q, *Graph, D);
+    if (NPlan && Stages) {
       TileProgram R = Q;
       R.Pragma.Stages = Stages;
       R.Pragma.Stages.Value = std::min<unsigned>(
-          16, (*Stages * Plan.StageBytes + N.Plan->StageBytes - 1) /
-                  N.Plan->StageBytes);
+          16, (*Stages * Plan.StageBytes + NPlan->StageBytes - 1) /
+                  NPlan->StageBytes);
       DiagReporter Quieter = Diags.quiet();
       if (std::optional<PipelinePlan> Scaled =
-              planPipeline(R, *N.Graph, Quieter)) {
+              planPipeline(R, *Graph, Quieter)) {
         Q = std::move(R);
-        N.Plan = std::move(Scaled);
+        NPlan = std::move(Scaled);
       }
     }
   }
-  if (!N.Plan) {
-    if (!Auto)
-      return std::nullopt;
-    N.Graph.reset();
-    N.Value = "none";
-    N.Reason = std::string(Text + " was refused: ") + Quiet.lastError();
+  if (!NPlan) {
+    Why = Text + " was refused: " + Quiet.lastError();
+    return std::nullopt;
+  }
+  return NarrowKernel{std::move(Q), std::move(*Graph), std::move(*NPlan)};
+}
+
+std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
+                                       const PipelinePlan &Plan,
+                                       DiagReporter &Diags) {
+  NarrowTiles N;
+  const Clause<NarrowClause> &Clause = P.Pragma.Narrow;
+  if (Clause && Clause->Off) {
+    N.Value = "off";
+    N.Reason = "narrow(off) at the clause";
     return N;
   }
-  N.Program = std::move(Q);
-  N.Value = std::to_string(Plan.BM) + " x " + std::to_string(Width) + " (" +
-            std::to_string(N.Program->Merge.Parts) + " parts of each tile)";
-  N.Reason = (Auto ? std::string("default") : Text + " at the clause") +
-             ": a second kernel, which the launch runs where its tiles fill at "
-             "most two waves of the SMs (tawa/runtime/schedule.cuh)";
+  const bool Auto = !Clause || Clause->Columns.empty();
+  // narrow(auto): 64 columns were fastest at up to a quarter wave of wide
+  // 128 x 256 tiles, 128 up to half a wave (results/README.md).
+  std::vector<int> Widths;
+  if (!Auto)
+    Widths = Clause->Columns;
+  else
+    for (int Width : {64, 128})
+      if (Plan.BN >= 2 * Width)
+        Widths.push_back(Width);
+  if (Widths.empty()) {
+    N.Value = "none";
+    N.Reason = "the tile's " + std::to_string(Plan.BN) +
+               " columns are fewer than two parts of 64";
+    return N;
+  }
+  std::string Refused;
+  for (int Width : Widths) {
+    std::string Why;
+    if (std::optional<NarrowKernel> K =
+            narrowKernel(P, Plan, Width, Auto, Diags, Why))
+      N.Kernels.push_back(std::move(*K));
+    else if (!Auto)
+      return std::nullopt;
+    else if (Refused.empty())
+      Refused = Why;
+  }
+  if (N.Kernels.empty()) {
+    N.Value = "none";
+    N.Reason = Refused;
+    return N;
+  }
+  std::string Columns;
+  for (const NarrowKernel &K : N.Kernels) {
+    N.Value += (N.Value.empty() ? "" : ", ") + std::to_string(Plan.BM) + " x " +
+               std::to_string(K.Plan.BN) + " (" +
+               std::to_string(K.Program.Merge.Parts) + " parts of each tile)";
+    Columns += (Columns.empty() ? "" : ", ") + std::to_string(K.Plan.BN);
+  }
+  const bool One = N.Kernels.size() == 1;
+  N.Reason =
+      (Auto ? std::string("default")
+            : "narrow(" + Columns + ") at the clause") +
+      (One ? ": a second kernel, which the launch runs where the wide tiles "
+             "fill at most half a wave of the SMs"
+           : ": further kernels; where the wide tiles fill at most half a "
+             "wave of the SMs, the launch runs the narrowest whose tiles "
+             "fill one wave, else the widest") +
+      " (tawa/runtime/schedule.cuh)" + (Refused.empty() ? "" : "; " + Refused);
   return N;
 }
 

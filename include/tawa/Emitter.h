@@ -27,9 +27,10 @@ std::vector<std::string> emittedNames(const TileProgram &P, const ArefGraph &G);
 /// (`<kernel>_reference`, the fallback), the storage struct, the kernel, and
 /// the launcher `<kernel>_launch(dim3 grid, dim3 block, size_t shared,
 /// cudaStream_t stream, <the kernel's parameters, with their defaults>)`
-/// returning cudaError_t. With a planned `Narrow`, also the narrow kernel
-/// `<kernel>_narrow`, its storage and launcher, which the launcher calls
-/// where the narrow tiles pay.
+/// returning cudaError_t. With `Narrow`, also each narrow kernel
+/// `<kernel>_narrow<N>` (N: its CTA tile's columns), its storage and
+/// launcher, which the launcher calls where tawa::rt::choose_narrow chooses
+/// it.
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const clang::SourceManager &SM,
                        const clang::LangOptions &LO,

@@ -6,7 +6,7 @@
 //           | persistent | persistent(on|off) | raster(m|n [, G])
 //           | cluster(N) | schedule(cooperative|pingpong)
 //           | tail(split|whole) | shape(auto) | shape(BM, BN)
-//           | narrow(auto|off|N)
+//           | narrow(auto|off|N[, N]...)
 // The handler records each pragma with the location of every clause so that
 // later stages can point a diagnostic at the clause at fault.
 //
@@ -64,11 +64,12 @@ struct TileShapeClause {
 };
 
 /// The narrow tiles of small launches (TileShape.h): `narrow(auto)` (the
-/// default: Columns = 0, the tool chooses), `narrow(off)` (Off) or
-/// `narrow(N)`, N columns of the output, elements.
+/// default: Columns empty, the tool chooses), `narrow(off)` (Off) or
+/// `narrow(N[, N]...)`, the columns of the output of each narrow kernel's
+/// CTA tile, elements, in ascending order.
 struct NarrowClause {
   bool Off = false;
-  int Columns = 0;
+  std::vector<int> Columns;
 };
 
 /// One `#pragma tawa tile` as written.

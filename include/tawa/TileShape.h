@@ -14,11 +14,14 @@
 #ifndef TAWA_TILESHAPE_H
 #define TAWA_TILESHAPE_H
 
+#include "tawa/ArefGraph.h"
 #include "tawa/Plan.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace tawa {
 
@@ -36,26 +39,33 @@ llvm::ArrayRef<std::pair<int, int>> autoTileShapes();
 std::optional<TileProgram> applyTileShape(const TileProgram &P,
                                           DiagReporter &Diags);
 
-/// The second kernel of a rewritten tile loop: the same work in narrow CTA
-/// tiles, BM x BN / Parts of the wide tile BM x BN, for launches whose wide
-/// tiles would leave most SMs idle. The launcher runs it where the narrow
-/// tiles fill at most two waves (tawa/runtime/schedule.cuh, narrow_pays). A
-/// part moves the window of the mma's B and the store's column by its offset;
-/// the code before the loop must only declare values, as for a merge.
+/// A narrow kernel: the same work as the wide tile BM x BN in CTA tiles of
+/// BM x BN / Parts (Program.Merge.Parts > 1). A part moves the window of the
+/// mma's B and the store's column by its offset; the code before the loop
+/// must only declare values, as for a merge.
+struct NarrowKernel {
+  TileProgram Program;
+  ArefGraph Graph;
+  PipelinePlan Plan;
+};
+
+/// The further kernels of a rewritten tile loop, for launches whose wide
+/// tiles would leave most SMs idle. Where the wide tiles fill at most half a
+/// wave, the launcher runs the narrowest whose tiles fill one wave, else the
+/// widest (tawa/runtime/schedule.cuh, narrow_choice).
 struct NarrowTiles {
-  std::optional<TileProgram> Program; ///< Merge.Parts > 1; none: no kernel
-  std::optional<ArefGraph> Graph;
-  std::optional<PipelinePlan> Plan;
-  /// For --explain: the narrow tile and why, or why there is none.
+  std::vector<NarrowKernel> Kernels; ///< narrowest first; empty: none
+  /// For --explain: the narrow tiles and why, or why there are none.
   std::string Value, Reason;
 };
 
-/// The narrow tiles of `P` (planned as `Plan`). `narrow(auto)`, the default,
-/// cuts a tile of 128 or more columns into parts of 64 (four to a 128 x 256
-/// tile; measured against the wide tiles in results/README.md) where the
-/// planner accepts them, and else keeps none; `narrow(off)` keeps none;
-/// `narrow(N)` cuts the columns into parts of N, and reports at the clause
-/// and returns nullopt where N does not divide them or the planner refuses.
+/// The narrow kernels of `P` (planned as `Plan`). `narrow(auto)`, the
+/// default, cuts the tile's columns into parts of 64 and of 128 where they
+/// make two or more parts and the planner accepts them (measured against the
+/// wide tiles and each other in results/README.md); `narrow(off)` keeps
+/// none; `narrow(N, ...)` cuts them into parts of each N, and reports at the
+/// clause and returns nullopt where an N does not divide them in two or more
+/// or the planner refuses.
 std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
                                        const PipelinePlan &Plan,
                                        DiagReporter &Diags);

@@ -38,6 +38,22 @@ __global__ void whole(In A, In B, Out C) {
 }
 // CHECK: note: kernel 'whole' is left unchanged
 
+// Each width of a list is checked: one that does not cut the tile leaves the
+// kernel as it is.
+__global__ void one_uneven(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  tawa::Accumulator<float, 128, 128> acc;
+// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(128): parts of 128 columns do not cut the 128 columns of the tile in two or more [tawa-shape]
+#pragma tawa tile narrow(64, 128)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<128, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// CHECK: note: kernel 'one_uneven' is left unchanged
+
 __device__ void count_block(int *blocks);
 
 __global__ void counts_blocks(In A, In B, Out C, int *blocks) {

@@ -14,6 +14,8 @@
 #include "arch.cuh"
 #include "launch.cuh"
 
+#include <initializer_list>
+
 namespace tawa::rt {
 
 /// Division of 0 <= n < 2^31 by a divisor fixed before the launch, as one
@@ -135,27 +137,65 @@ inline bool merged_walk_exact(dim3 grid, int merge_x, int merge_y,
   return x && y;
 }
 
-/// Whether a launch of `grid` (the original launch grid, blocks merged
-/// `merge_x` x `merge_y` per tile) should run the narrow kernel, whose CTA
-/// tiles are `parts` to a tile: where the narrow tiles fill at most two
-/// waves of the SMs of the current device. On the H100 the narrow kernel
-/// (128 x 64 tiles, 8 stages) beat the wide one (128 x 256) by 1.17-1.26x
-/// at 64 wide tiles and lost by 10% at 96 (results/README.md).
-/// TAWA_NARROW=off in the environment never chooses it, =force always
-/// (tests). Returns the CUDA error of the device query.
-inline cudaError_t narrow_pays(dim3 grid, int merge_x, int merge_y, int parts,
-                               bool *pays) {
-  static const int mode = env_switch("TAWA_NARROW");
-  *pays = mode == 2;
-  if (mode != 0)
-    return cudaSuccess;
+/// Which kernel runs a launch of `tiles` wide tiles of `tile_cols` columns
+/// on `sms` SMs, beside narrow kernels whose CTA tiles have `columns` columns
+/// (ascending, each dividing tile_cols in two or more): -1, the wide kernel,
+/// where its tiles fill more than half a wave; else the index in `columns`
+/// of the narrowest kernel whose tiles fill at most one wave, or of the
+/// widest. Measured on the H100 (results/README.md, bf16, 128 x 256 wide
+/// tiles): 64 columns fastest at 16-32 wide tiles, 128 at 40-64; at 80-128
+/// the wide kernel and 128 columns within 4% of each other at K <= 2048,
+/// the wide kernel 2-7% ahead at 96 and 128 wide tiles and K >= 8192; 64
+/// columns alone 1.17-1.26x the wide kernel at 64 wide tiles.
+inline int narrow_choice(long long tiles, int sms, int tile_cols,
+                         std::initializer_list<int> columns) {
+  if (columns.size() == 0 || 2 * tiles > sms)
+    return -1;
+  int i = 0;
+  for (int c : columns) {
+    if (tiles * (tile_cols / c) <= sms)
+      return i;
+    ++i;
+  }
+  return i - 1;
+}
+
+/// The kernel a launch of `grid` (the original launch grid, blocks merged
+/// `merge_x` x `merge_y` per wide tile of `tile_cols` columns) runs, into
+/// `*choice`: -1 for the wide kernel, else the index in `columns` of a
+/// narrow one, as narrow_choice says for the SMs of the current device.
+/// TAWA_NARROW in the environment overrides it (tests): "off" the wide
+/// kernel, "force" the narrowest, a column count the kernel of that many
+/// columns where there is one. Returns the CUDA error of the device query.
+inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
+                                 int tile_cols,
+                                 std::initializer_list<int> columns,
+                                 int *choice) {
+  static const char *const env = std::getenv("TAWA_NARROW");
+  *choice = -1;
+  if (env && *env) {
+    if (std::strcmp(env, "off") == 0)
+      return cudaSuccess;
+    if (std::strcmp(env, "force") == 0) {
+      *choice = 0;
+      return cudaSuccess;
+    }
+    int i = 0;
+    for (int c : columns) {
+      if (std::atoi(env) == c) {
+        *choice = i;
+        return cudaSuccess;
+      }
+      ++i;
+    }
+  }
   int sms = 0;
   if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
     return e;
   const long long tiles =
       static_cast<long long>((grid.x + merge_x - 1) / merge_x) *
       ((grid.y + merge_y - 1) / merge_y) * grid.z;
-  *pays = tiles * parts <= 2LL * sms;
+  *choice = narrow_choice(tiles, sms, tile_cols, columns);
   return cudaSuccess;
 }
 

@@ -178,6 +178,31 @@ int main() {
                                     e.row_offset) != e.want)
       return fail("merged_walk_exact", e.grid.x, e.grid.y, !e.want, e.want);
   }
+  // narrow_choice: the wide kernel past half a wave; else the narrowest
+  // whose tiles fill one wave, or the widest.
+  struct Choice {
+    long long tiles;
+    int sms, tile_cols;
+    std::initializer_list<int> columns;
+    int want;
+  };
+  const Choice choices[] = {
+      {16, 132, 256, {64, 128}, 0},  {33, 132, 256, {64, 128}, 0},
+      {34, 132, 256, {64, 128}, 1},  {66, 132, 256, {64, 128}, 1},
+      {67, 132, 256, {64, 128}, -1}, {2048, 132, 256, {64, 128}, -1},
+      {1, 132, 256, {64, 128}, 0},   {40, 132, 256, {64}, 0},
+      {66, 132, 256, {64}, 0},       {67, 132, 256, {64}, -1},
+      {40, 132, 256, {128}, 0},      {66, 132, 128, {64}, 0},
+      {67, 132, 128, {64}, -1},      {20, 132, 256, {32, 64, 128}, 1},
+      {10, 78, 256, {64, 128}, 0},   {30, 78, 256, {64, 128}, 1},
+      {16, 132, 256, {}, -1}};
+  for (const Choice &c : choices) {
+    ++cases;
+    const int got =
+        tawa::rt::narrow_choice(c.tiles, c.sms, c.tile_cols, c.columns);
+    if (got != c.want)
+      return fail("narrow_choice", c.tiles, c.sms, got, c.want);
+  }
   std::printf("schedule: %ld cases ok\n", cases);
   return 0;
 }
