@@ -25,11 +25,19 @@
 // Costs were measured on an H100 (results/README.md): storing one piece
 // takes about as long as 5 iterations of BK = 64 and adding one about 2.5, so
 // the walk splits only where the last wave gets shorter by at least a
-// quarter with those costs counted. A launch of fewer tiles than CTAs, all
-// last wave, splits from the start only where that promises a wave 2.5
-// times shorter: on the H100, 16 tiles of 256 iterations gained 1.7-1.95x
-// (4.1x promised), 32 of 128 1.27-1.55x (2.6x), while 64 of 64 or 128
-// iterations (1.5x and 1.7x promised) gained nothing or lost up to 18%.
+// quarter with those costs counted.
+//
+// A launch of fewer tiles than CTAs is all last wave and may split from the
+// start. With at most half as many tiles as CTAs, each tile is split evenly
+// into `ways` K ranges, a head and ways - 1 pieces, each piece a CTA of its
+// own (decide_even), where the span is at most 3/4 of a whole tile's: on the
+// H100 that took launches of 128 x 64 tiles up to 2.2x faster than whole ones
+// (32 of 128 iterations, 25.9 against 39.4 us; 16 of 256, 32.3 against 71.8)
+// and no launch slower, where pieces that crossed tile boundaries (two stores
+// for some CTAs) had gained 1.13-1.7x at most and lost up to 18% at 64 tiles of
+// 64 iterations. With more tiles the CTAs of the pieces are fewer than the
+// tiles, and the split is made only where it promises a wave 2.5 times
+// shorter.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -77,6 +85,11 @@ struct SplitTail {
   /// Cost of storing and of adding one piece, in K elements of the K loop
   /// (H100, 128 x 256 tiles: about 3.3 and 1.6 us).
   static constexpr int kStoreCost = 320, kAddCost = 160;
+  /// Launches of at most half as many tiles as CTAs split evenly
+  /// (SplitTailWalk::decide_even) into at most kMaxWays parts where the span
+  /// is at most kEvenSpan[0] / kEvenSpan[1] of a whole tile's iterations.
+  static constexpr int kMaxWays = 8;
+  static constexpr int kEvenSpan[2] = {3, 4};
 };
 
 /// One item of work: iterations [k_begin, k_end) of the K loop of tile
@@ -179,6 +192,8 @@ private:
     // Iterations of one piece's store and add.
     constexpr int c = 1 + (SplitTail::kStoreCost - 1) / BK;
     constexpr int a = 1 + (SplitTail::kAddCost - 1) / BK;
+    if (whole_ == 0 && idle >= R)
+      return decide_even(T, R, idle, c, a);
     // Heads carry two adds, the CTAs of the pieces two stores: heads take
     // 2 (c - a) iterations more, spread over the wave.
     const int even = (R * T + ctas - 1) / ctas;
@@ -192,15 +207,43 @@ private:
     const int tail_time = share + c * ((share + L - 1) / L + 1);
     const int head_time = head + a * ((L + share - 1) / share + 1);
     const int span = tail_time > head_time ? tail_time : head_time;
-    // A launch of fewer tiles than CTAs (whole_ == 0) gained far less than
-    // this count says (results/README.md): there it must promise at least
-    // 2.5 times shorter.
+    // A launch of fewer tiles than CTAs (whole_ == 0) with pieces that
+    // cross tiles gained far less than this count says (results/README.md):
+    // there it must promise at least 2.5 times shorter.
     const bool pays = whole_ == 0 ? 5 * span <= 2 * T : 4 * (T - span) >= T;
     if (!pays && !tail_.force)
       return s;
     s.head = head;
     s.rest = L;
     s.share = share;
+    s.idle = idle;
+    return s;
+  }
+
+  /// A launch of at most half as many tiles as CTAs: each tile in `ways`
+  /// K ranges, the head's first and ways - 1 pieces of `share` iterations
+  /// after it, one CTA each, so that no CTA stores twice. `ways` is the one
+  /// of the shortest span, at most kMaxWays; the split is made where that
+  /// span is at most SplitTail::kEvenSpan of T.
+  __host__ __device__ Split decide_even(int T, int R, int idle, int c,
+                                        int a) const {
+    Split s;
+    int best = 0, best_span = T;
+    const int most = least(least(1 + idle / R, T), SplitTail::kMaxWays);
+    for (int ways = 2; ways <= most; ++ways) {
+      const int share = T / ways, head = T - (ways - 1) * share;
+      const int tail_time = share + c, head_time = head + a * (ways - 1);
+      const int span = tail_time > head_time ? tail_time : head_time;
+      if (span < best_span)
+        best = ways, best_span = span;
+    }
+    const bool pays =
+        best_span * SplitTail::kEvenSpan[1] <= T * SplitTail::kEvenSpan[0];
+    if (!best || (!pays && !tail_.force))
+      return s;
+    s.share = T / best;
+    s.rest = (best - 1) * s.share;
+    s.head = T - s.rest;
     s.idle = idle;
     return s;
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine, with build/bench/gemm-check-{bf16,fp16} as
 # bench/gemm-bench.sh builds them from gen/gemm.ws.cu and gen/gemm-f16.ws.cu
-# (built here where they are missing): the
+# (built here where they are missing, or with REBUILD=1): the
 # example's two narrow kernels (128 x 64 and 128 x 128 CTA tiles) beside the
 # 128 x 256 one, bf16 and fp16.
 #   1. Launches of 8 to 128 wide tiles, each checked and timed against cuBLAS
@@ -9,8 +9,10 @@
 #      and with TAWA_NARROW=off (the wide kernel), =64 and =128.
 #   2. Each narrow kernel forced on launches of many tiles, ragged ones and
 #      split tails included.
-#   3. racecheck and synccheck on the 128-column kernel forced, and on a
-#      launch split from the start as the launcher chooses.
+#   3. racecheck and synccheck on the 128-column kernel forced, and on
+#      launches as the launcher chooses: 128 x 128 tiles (256x5120x4096) and
+#      128 x 64 tiles split evenly from the start (128x2048x8192,
+#      256x1024x2048), and the wide kernel split so (256x2048x8192).
 # Logs and JSON go to OUT_DIR; the table of our times (us) is printed last.
 #
 # usage: bash results/h100/narrow-widths/run.sh OUT_DIR
@@ -22,7 +24,7 @@ small=${SHAPES:-1000x1016x512,512x512x512,128x4096x4096,128x2048x8192,256x4096x4
 mkdir -p build/bench
 for v in bf16 fp16; do
   ex=gemm && [[ $v == fp16 ]] && ex=gemm-f16
-  [[ -x build/bench/gemm-check-$v ]] ||
+  [[ -x build/bench/gemm-check-$v && -z ${REBUILD:-} ]] ||
     nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Iexamples/$ex \
       -DGEMM_ELEMENT=$v gen/$ex.ws.cu examples/gemm/main.cu -o build/bench/gemm-check-$v \
       -lcublas >"$out/build-$v.log" 2>&1 &
@@ -45,7 +47,9 @@ for v in bf16 fp16; do
       --label "$v-force128" --shapes 1792x2560x320,300x201x128,200x136x77 \
       >"$out/$v-force128-$tool.log" 2>&1 || rc=1
     timeout 300 compute-sanitizer --tool $tool $bin --label "$v-split" \
-      --shapes 256x5120x4096 >"$out/$v-split-$tool.log" 2>&1 || rc=1
+      --shapes 256x5120x4096,128x2048x8192,256x1024x2048 >"$out/$v-split-$tool.log" 2>&1 || rc=1
+    TAWA_NARROW=off timeout 300 compute-sanitizer --tool $tool $bin --label "$v-wide-split" \
+      --shapes 256x2048x8192 >"$out/$v-wide-split-$tool.log" 2>&1 || rc=1
   done
 done
 echo "== FAIL lines: $(cat "$out"/*.log | grep -c FAIL)"

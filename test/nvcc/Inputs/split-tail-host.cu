@@ -2,8 +2,9 @@
 // grids of many sizes, tile counts and K trip counts, every (tile, K
 // iteration) is computed exactly once over all CTAs, every piece has its own
 // workspace slot below the CTA count, each head adds exactly the pieces of
-// its tile, a head waits only for CTAs of lower index, and some cases split
-// (with the cost model, and forced as TAWA_SPLIT_TAIL=force does).
+// its tile, a head waits only for CTAs of lower index, a launch of at most
+// half as many tiles as CTAs gives each CTA at most one piece, and some cases
+// split (with the cost model, and forced as TAWA_SPLIT_TAIL=force does).
 // Prints the number of cases; exits 1 at the first failure.
 #include <tawa/runtime/split_tail.cuh>
 
@@ -32,6 +33,7 @@ static int check(int ctas, int units, int trips, bool workspace, int &splits,
   std::map<int, std::set<int>> head_slots; // tile -> slots it adds
   std::map<int, int> head_cta;             // tile -> head's CTA
   std::map<int, std::set<int>> piece_ctas; // tile -> CTAs of its pieces
+  std::map<int, int> pieces_of;            // CTA -> its pieces
   SplitTailWalkGrid::ctas = ctas;
   for (int cta = 0; cta < ctas; ++cta) {
     SplitTailWalkGrid::cta = cta;
@@ -56,6 +58,12 @@ static int check(int ctas, int units, int trips, bool workspace, int &splits,
           return 1;
         }
         piece_ctas[w.unit].insert(cta);
+        // At most half as many tiles as CTAs split evenly: one piece a CTA.
+        if (2 * units <= ctas && ++pieces_of[cta] > 1) {
+          std::printf("FAIL %d %d %d: cta %d stores two pieces\n", ctas, units,
+                      trips, cta);
+          return 1;
+        }
       } else if (w.kind == TileWork::Head) {
         head_cta[w.unit] = cta;
         for (int c = w.first; c <= w.last; ++c)
@@ -117,15 +125,17 @@ int main() {
               return 1;
             ++cases;
           }
-  // 128 x 64 tiles on 132 SMs, split from the start where the wave gets 2.5
-  // times shorter: 128x2048x8192 (32 tiles of 128 iterations) splits,
-  // 128x4096x4096 (64 of 64) does not.
+  // 128 x 64 tiles on 132 SMs, split from the start: at most 66 tiles
+  // evenly where the span is at most 3/4 of a tile's, so 128x2048x8192 (32
+  // tiles of 128 iterations) and 128x4096x4096 (64 of 64) split, 512x512x512
+  // (32 of 8) does not; more tiles where the wave gets 2.5 times shorter,
+  // which 100 tiles of 64 iterations do not.
   {
     const struct {
       int units, trips;
       bool want;
-    } starts[] = {
-        {32, 128, true}, {16, 256, true}, {64, 64, false}, {64, 128, false}};
+    } starts[] = {{32, 128, true}, {16, 256, true}, {64, 64, true},
+                  {64, 128, true}, {32, 8, false},  {100, 64, false}};
     for (const auto &c : starts) {
       const int before = splits;
       if (check(132, c.units, c.trips, true, splits, false, true))
