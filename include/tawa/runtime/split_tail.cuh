@@ -34,7 +34,7 @@
 // H100 that took launches of 128 x 64 tiles up to 2.2x faster than whole ones
 // (32 of 128 iterations, 25.9 against 39.4 us; 16 of 256, 32.3 against 71.8)
 // and no launch slower, where pieces that crossed tile boundaries (two stores
-// for some CTAs) had gained 1.13-1.7x at most and lost up to 18% at 64 tiles of
+// for some CTAs) had gained 1.15-1.95x and lost up to 18% at 64 tiles of
 // 64 iterations. With more tiles the CTAs of the pieces are fewer than the
 // tiles, and the split is made only where it promises a wave 2.5 times
 // shorter.
