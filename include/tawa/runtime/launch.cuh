@@ -36,6 +36,15 @@ inline int env_switch(const char *name) {
                                         : 0;
 }
 
+/// A run-time switch of the launchers that names a number, for tests: the
+/// environment variable `name` as a positive integer, else 0. Callers read
+/// it once, into a static.
+inline int env_number(const char *name) {
+  const char *e = std::getenv(name);
+  const int n = e ? std::atoi(e) : 0;
+  return n > 0 ? n : 0;
+}
+
 /// The SMs of the current device, into `*sms`. Returns the CUDA error of the
 /// query.
 inline cudaError_t current_sm_count(int *sms) {

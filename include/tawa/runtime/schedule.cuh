@@ -171,23 +171,18 @@ inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
                                  int tile_cols,
                                  std::initializer_list<int> columns,
                                  int *choice) {
-  static const char *const env = std::getenv("TAWA_NARROW");
-  *choice = -1;
-  if (env && *env) {
-    if (std::strcmp(env, "off") == 0)
-      return cudaSuccess;
-    if (std::strcmp(env, "force") == 0) {
-      *choice = 0;
+  static const int mode = env_switch("TAWA_NARROW");
+  static const int forced = env_number("TAWA_NARROW");
+  *choice = mode == 2 ? 0 : -1;
+  if (mode != 0)
+    return cudaSuccess;
+  int i = 0;
+  for (int c : columns) {
+    if (c == forced) {
+      *choice = i;
       return cudaSuccess;
     }
-    int i = 0;
-    for (int c : columns) {
-      if (std::atoi(env) == c) {
-        *choice = i;
-        return cudaSuccess;
-      }
-      ++i;
-    }
+    ++i;
   }
   int sms = 0;
   if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
