@@ -7,6 +7,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <memory>
+#include <tuple>
 
 using namespace clang;
 using llvm::formatv;
@@ -222,7 +223,7 @@ public:
   /// launcher, which runs one where it pays. A narrow kernel's own text has
   /// no copy of the kernel as written.
   std::string run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {}) {
-    if (P.Merge.Parts == 1)
+    if (!P.Merge.narrow())
       reference();
     storage();
     kernelHead();
@@ -230,7 +231,8 @@ public:
     consumers();
     for (const std::unique_ptr<KernelEmitter> &N : Narrow) {
       Out += N->run() + "\n";
-      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN});
+      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN,
+                                N->P.Merge.Across ? N->P.Merge.ColOffset : 0});
     }
     launcher();
     return Out;
@@ -252,7 +254,7 @@ private:
   /// part's columns of a narrow tile.
   std::string rowOf(unsigned L) const {
     const TileLoad &T = P.Loads[L];
-    if (P.Merge.Parts == 1 || L != Mma.B)
+    if (!P.Merge.narrow() || L != Mma.B)
       return coord(T.Row0);
     return formatv("{0} + part * {1}", parenthesized(coord(T.Row0), T.Row0),
                    T.Rows)
@@ -260,7 +262,7 @@ private:
   }
   /// The column origin of the store, moved by the part's columns.
   std::string storeCol() const {
-    if (P.Merge.Parts == 1)
+    if (!P.Merge.narrow())
       return coord(P.Store.Col0);
     return formatv("{0} + part * {1}",
                    parenthesized(coord(P.Store.Col0), P.Store.Col0), Plan.BN)
@@ -268,7 +270,7 @@ private:
   }
   /// With narrow tiles, the part of the tile of unit `Unit`.
   void partLine(const char *Unit) {
-    if (P.Merge.Parts > 1)
+    if (P.Merge.narrow())
       W.line(formatv("const int part = schedule.part({0});", Unit).str());
   }
   void tileLoop(const char *Comment, const char *Increment = "");
@@ -293,7 +295,9 @@ private:
   std::string Header;   ///< the loop header, renamed
   /// The launchers of the narrow kernels and their CTA tiles' columns,
   /// narrowest first.
-  std::vector<std::pair<std::string, int>> NarrowLaunches;
+  /// The narrow kernels' launchers, their columns, and the store's column
+  /// offset that a walk across the columns found (0 for the others).
+  std::vector<std::tuple<std::string, int, long long>> NarrowLaunches;
   std::string Out;
   Writer W{Out};
 };
@@ -468,7 +472,13 @@ void KernelEmitter::kernelHead() {
             "/// wgmma m64n{0}k16, {1} rows of the {2} x {3} accumulator each.",
             Plan.BN, 64 * Plan.MTiles, Plan.BM, Plan.BN)
             .str());
-  if (P.Merge.Parts > 1)
+  if (P.Merge.Across)
+    W.line(formatv("/// Narrow tiles: CTA tiles of {0} x {1} side by side "
+                   "across the columns of the original launch, for launches "
+                   "of few tiles.",
+                   Plan.BM, Plan.BN)
+               .str());
+  else if (P.Merge.Parts > 1)
     W.line(formatv("/// Narrow tiles: each block's tile of the original launch "
                    "is {0} CTA tiles of {1} x {2}, for launches of few tiles.",
                    P.Merge.Parts, Plan.BM, Plan.BN)
@@ -527,7 +537,14 @@ void KernelEmitter::producer() {
              .str());
   W.open("if (threadIdx.x == 0)");
   W.line(formatv("tawa::rt::ArefCursor<kStages> {0};", R.Name).str());
-  tileLoop(P.Merge.Parts > 1
+  const std::string Across =
+      formatv("// Tile (0, y, z), part c: the columns [{0} c, {0} c + {0}) "
+              "from the windows of block (0, y, z) of the original launch, "
+              "the c-th narrow CTA tile across those of its blocks (x, y, z).",
+              Plan.BN)
+          .str();
+  tileLoop(P.Merge.Across ? Across.c_str()
+           : P.Merge.Parts > 1
                ? "// Tile (x, y, z) is the work of block (x, y, z) of the "
                  "original launch; part p computes the p-th of its narrow "
                  "column parts."
@@ -729,7 +746,8 @@ void KernelEmitter::launcher() {
           "with the original `grid`, `block` and `shared`{5}. Returns the "
           "first error.",
           K, P.Merge.merged() ? P.Merge.KernelBM : Plan.BM,
-          P.Merge.merged() ? P.Merge.KernelBN : Plan.BN * P.Merge.Parts,
+          P.Merge.merged() || P.Merge.Across ? P.Merge.KernelBN
+                                             : Plan.BN * P.Merge.Parts,
           Plan.Persistent ? ", and starts one CTA per SM, which walk "
                             "the tiles in grouped raster order"
                           : "",
@@ -737,7 +755,12 @@ void KernelEmitter::launcher() {
                ? formatv(", computed {0} x {1} at a time", P.Merge.Y, P.Merge.X)
                      .str()
                : std::string()) +
-              (P.Merge.Parts > 1
+              (P.Merge.Across
+                   ? formatv(", in narrow CTA tiles of {0} x {1} side by "
+                             "side across its columns",
+                             Plan.BM, Plan.BN)
+                         .str()
+               : P.Merge.Parts > 1
                    ? formatv(", in {0} narrow CTA tiles of {1} x {2} each",
                              P.Merge.Parts, Plan.BM, Plan.BN)
                          .str()
@@ -754,26 +777,36 @@ void KernelEmitter::launcher() {
              .str());
   if (!NarrowLaunches.empty()) {
     std::string Columns;
-    for (const auto &[Launch, Cols] : NarrowLaunches)
+    long long ColOffset = 0;
+    for (const auto &[Launch, Cols, Offset] : NarrowLaunches) {
       Columns += (Columns.empty() ? "" : ", ") + std::to_string(Cols);
+      ColOffset = Offset;
+    }
     W.line(NarrowLaunches.size() == 1
-               ? "// Where the wide tiles fill at most half a wave of the SMs, "
-                 "they run as narrow CTA tiles (tawa/TileShape.h)."
-               : "// Where the wide tiles fill at most half a wave of the SMs, "
-                 "they run as narrow CTA tiles: the narrowest kernel whose "
-                 "tiles fill one wave, else the widest (tawa/TileShape.h).");
+               ? "// Launches of few tiles run as narrow CTA tiles where they "
+                 "fill at most one wave of the SMs, or where the wide tiles "
+                 "fill at most half a wave (tawa/TileShape.h)."
+               : "// Launches of few tiles run as narrow CTA tiles: the "
+                 "narrowest kernel whose tiles fill at most one wave of the "
+                 "SMs, else, where the wide tiles fill at most half a wave, "
+                 "the widest (tawa/TileShape.h).");
     W.line("int narrow = -1;");
-    W.line(
-        formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, {0}, {1}, "
-                "{2}, ",
-                P.Merge.X, P.Merge.Y, Plan.BN)
-            .str() +
-        "{" + Columns + "}, &narrow); e != cudaSuccess)");
+    W.line(formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, "
+                   "/*merge_x=*/{0}, /*merge_y=*/{1}, /*block_cols=*/{2}, ",
+                   P.Merge.X, P.Merge.Y,
+                   P.Merge.merged() ? P.Merge.KernelBN : Plan.BN)
+               .str() +
+           "{" + Columns +
+           formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow); e != "
+                   "cudaSuccess)",
+                   P.Store.Matrix->getName(), ColOffset)
+               .str());
     W.line("  return e;");
     for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
       W.open(formatv("if (narrow == {0})", I).str());
       W.line(formatv("return {0}(grid, block, shared, stream, {1});",
-                     NarrowLaunches[I].first, llvm::join(ParamNames, ", "))
+                     std::get<0>(NarrowLaunches[I]),
+                     llvm::join(ParamNames, ", "))
                  .str());
       W.close();
     }
@@ -789,17 +822,20 @@ void KernelEmitter::launcher() {
     W.line("return cudaPeekAtLastError();");
     W.close();
   };
-  if (P.Merge.merged()) {
+  // The walk across the columns merges no blocks along x: the launcher that
+  // runs it has checked where its last column tile ends.
+  if (P.Merge.merged() && (!P.Merge.Across || P.Merge.Y > 1)) {
     const TileMerge &Merge = P.Merge;
+    const int X = Merge.Across ? 1 : Merge.X;
     const std::string C = P.Store.Matrix->getName().str();
     W.line(formatv("// Each CTA tile is {0} x {1} of the kernel's {2} x {3} "
                    "tiles. Where the grid stops inside {4} with a part of "
                    "one, run the kernel as written.",
-                   Merge.Y, Merge.X, Merge.KernelBM, Merge.KernelBN, C)
+                   Merge.Y, X, Merge.KernelBM, Merge.KernelBN, C)
                .str());
     W.open(formatv("if (!tawa::rt::merged_walk_exact(grid, {0}, {1}, {2}.cols, "
                    "{2}.rows, {3}, {4}, {5}, {6}))",
-                   Merge.X, Merge.Y, C, Merge.KernelBN, Merge.KernelBM,
+                   X, Merge.Y, C, Merge.KernelBN, Merge.KernelBM,
                    Merge.ColOffset, Merge.RowOffset)
                .str());
     runAsWritten(
@@ -855,19 +891,29 @@ void KernelEmitter::launcher() {
                .str());
   }
   const TileMerge &Merge = P.Merge;
-  std::string ScheduleTail;
-  if (Clustered || Merge.merged() || Merge.Parts > 1)
-    ScheduleTail += formatv(", /*cluster=*/{0}", Plan.Cluster).str();
-  if (Merge.merged() || Merge.Parts > 1)
-    ScheduleTail +=
-        formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
-  if (Merge.Parts > 1)
-    ScheduleTail += formatv(", /*parts=*/{0}", Merge.Parts).str();
-  W.line(formatv("const tawa::rt::TileSchedule schedule(grid, /*group=*/{0}, "
-                 "/*along_y=*/{1}{2});",
-                 Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
-                 ScheduleTail)
-             .str());
+  if (Merge.Across) {
+    W.line(formatv("const tawa::rt::TileSchedule schedule = "
+                   "tawa::rt::TileSchedule::across(grid, /*group=*/{0}, "
+                   "/*along_y=*/{1}, /*cluster=*/{2}, /*merge_y=*/{3}, "
+                   "/*block_cols=*/{4}, /*width=*/{5});",
+                   Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
+                   Plan.Cluster, Merge.Y, Merge.KernelBN, Plan.BN)
+               .str());
+  } else {
+    std::string ScheduleTail;
+    if (Clustered || Merge.merged() || Merge.Parts > 1)
+      ScheduleTail += formatv(", /*cluster=*/{0}", Plan.Cluster).str();
+    if (Merge.merged() || Merge.Parts > 1)
+      ScheduleTail +=
+          formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
+    if (Merge.Parts > 1)
+      ScheduleTail += formatv(", /*parts=*/{0}", Merge.Parts).str();
+    W.line(formatv("const tawa::rt::TileSchedule schedule(grid, /*group=*/{0}, "
+                   "/*along_y=*/{1}{2});",
+                   Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
+                   ScheduleTail)
+               .str());
+  }
   if (Plan.Persistent) {
     W.line("int ctas = 0;");
     W.line(formatv("if (cudaError_t e = tawa::rt::persistent_ctas("

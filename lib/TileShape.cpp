@@ -176,73 +176,72 @@ bool checkTileCode(const TileProgram &P, SourceLocation Loc, const Twine &Lead,
   return true;
 }
 
-/// Checks that the kernel's tiles of `P` can merge `X` x `Y` (the reasons in
-/// TileShape.h); reports at `Loc` for the clause `Clause` and fills the
-/// offsets of `Merge` otherwise.
-bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
-                const std::string &Clause, TileMerge &Merge,
-                DiagReporter &Diags) {
+/// Checks that the operand window and the store of `P` that move along
+/// grid `X` (else y) move with blockIdx by `Extent` elements per block, the
+/// store's origin plus a constant (into `Offset`), and that nothing else of
+/// the tile loop reads that coordinate: what a walk of other CTA tiles than
+/// the kernel's needs along it. Reports at `Loc` with the message `Lead` +
+/// ", but " + the reason.
+bool checkMoves(const TileProgram &P, bool X, int Extent, SourceLocation Loc,
+                const Twine &Lead, long long &Offset, DiagReporter &Diags) {
   ASTContext &Ctx = P.Kernel->getASTContext();
   const TileMma &M = P.Mmas.front();
   const TileLoad &A = P.Loads[M.A], &B = P.Loads[M.B];
-  const std::string Lead = Clause + " merges the kernel's " +
-                           std::to_string(Merge.KernelBM) + " x " +
-                           std::to_string(Merge.KernelBN) + " tiles";
   auto refuse = [&](const Twine &Why, const Stmt *At, const Twine &Note) {
     Diags.error(Loc, DiagCategory::Unsupported, Lead + ", but " + Why);
     if (At)
       Diags.note(At->getBeginLoc(), Note);
     return false;
   };
-  if (!checkTileCode(P, Loc, Lead, Diags))
-    return false;
-  struct Dim {
-    int Factor;
-    const char *Name;   // "x" or "y"
-    int Extent;         // the kernel's tile along it
-    const Expr *Moving; // the operand window that moves with it
-    const TileLoad *Load;
-    const Expr *Stored; // the store's origin along it
-    long long *Offset;
+  const char *Name = X ? "x" : "y";
+  const TileLoad &Load = X ? B : A;
+  const Expr *Stored = X ? P.Store.Col0 : P.Store.Row0;
+  const std::string Idx = std::string("blockIdx.") + Name;
+  auto stride = [&](const Expr *E, const Twine &What, bool NeedOffset) {
+    std::optional<Linear> L = linear(E, Name, Ctx);
+    if (!L || L->Stride != Extent || (NeedOffset && !L->Offset))
+      return refuse(What + " is not " + Idx + " * " + Twine(Extent) + " plus " +
+                        (NeedOffset ? "a constant" : "a term without " + Idx),
+                    E, "this origin");
+    if (NeedOffset)
+      Offset = *L->Offset;
+    return true;
   };
-  const Dim Dims[] = {
-      {X, "x", Merge.KernelBN, B.Row0, &B, P.Store.Col0, &Merge.ColOffset},
-      {Y, "y", Merge.KernelBM, A.Row0, &A, P.Store.Row0, &Merge.RowOffset}};
-  for (const Dim &G : Dims) {
-    if (G.Factor == 1)
-      continue;
-    const std::string Idx = std::string("blockIdx.") + G.Name;
-    auto stride = [&](const Expr *E, const Twine &What, bool NeedOffset) {
-      std::optional<Linear> L = linear(E, G.Name, Ctx);
-      if (!L || L->Stride != G.Extent || (NeedOffset && !L->Offset))
-        return refuse(What + " is not " + Idx + " * " + Twine(G.Extent) +
-                          " plus " +
-                          (NeedOffset ? "a constant" : "a term without " + Idx),
-                      E, "this origin");
-      if (NeedOffset)
-        *G.Offset = *L->Offset;
-      return true;
-    };
-    if (!stride(G.Moving, "the origin of tile '" + G.Load->Var + "'", false) ||
-        !stride(G.Stored, "the origin of the store", true))
-      return false;
-    // Everything else of the tile loop is the same for the merged blocks.
-    const Stmt *Same[] = {A.Col0,
-                          B.Col0,
-                          G.Load == &A ? B.Row0 : A.Row0,
-                          G.Load == &A ? P.Store.Col0 : P.Store.Row0,
-                          A.Batch,
-                          B.Batch,
-                          P.Store.Batch,
-                          P.Loop->getInit(),
-                          P.Loop->getCond(),
-                          P.Loop->getInc()};
-    for (const Stmt *S : Same)
-      if (const Expr *R = findBuiltinRead(S, "blockIdx", G.Name))
-        return refuse("this part of the tile loop reads " + Idx, R,
-                      Idx + " is read here");
-  }
+  if (!stride(Load.Row0, "the origin of tile '" + Load.Var + "'", false) ||
+      !stride(Stored, "the origin of the store", true))
+    return false;
+  // Everything else of the tile loop is the same for the blocks along it.
+  const Stmt *Same[] = {A.Col0,
+                        B.Col0,
+                        X ? A.Row0 : B.Row0,
+                        X ? P.Store.Row0 : P.Store.Col0,
+                        A.Batch,
+                        B.Batch,
+                        P.Store.Batch,
+                        P.Loop->getInit(),
+                        P.Loop->getCond(),
+                        P.Loop->getInc()};
+  for (const Stmt *S : Same)
+    if (const Expr *R = findBuiltinRead(S, "blockIdx", Name))
+      return refuse("this part of the tile loop reads " + Idx, R,
+                    Idx + " is read here");
   return true;
+}
+
+/// Checks that the kernel's tiles of `P` can merge `X` x `Y` (the reasons in
+/// TileShape.h); reports at `Loc` for the clause `Clause` and fills the
+/// offsets of `Merge` otherwise.
+bool checkMerge(const TileProgram &P, int X, int Y, SourceLocation Loc,
+                const std::string &Clause, TileMerge &Merge,
+                DiagReporter &Diags) {
+  const std::string Lead = Clause + " merges the kernel's " +
+                           std::to_string(Merge.KernelBM) + " x " +
+                           std::to_string(Merge.KernelBN) + " tiles";
+  return checkTileCode(P, Loc, Lead, Diags) &&
+         (X == 1 || checkMoves(P, /*X=*/true, Merge.KernelBN, Loc, Lead,
+                               Merge.ColOffset, Diags)) &&
+         (Y == 1 || checkMoves(P, /*X=*/false, Merge.KernelBM, Loc, Lead,
+                               Merge.RowOffset, Diags));
 }
 
 /// `P` with its tiles merged `X` x `Y`, or nullopt after reporting.
@@ -341,9 +340,9 @@ narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
              bool Auto, DiagReporter &Diags, std::string &Why) {
   const Clause<NarrowClause> &Clause = P.Pragma.Narrow;
   const std::string Text = "narrow(" + std::to_string(Width) + ")";
-  if (Plan.BN % Width != 0 || Plan.BN == Width) {
-    Why = "parts of " + std::to_string(Width) + " columns do not cut the " +
-          std::to_string(Plan.BN) + " columns of the tile in two or more";
+  if (Width >= Plan.BN) {
+    Why = std::to_string(Width) + " columns are not fewer than the " +
+          std::to_string(Plan.BN) + " columns of the tile";
     if (!Auto)
       Diags.error(Clause.Loc, DiagCategory::Shape, Text + ": " + Why);
     return std::nullopt;
@@ -351,15 +350,30 @@ narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
   DiagReporter Quiet = Diags.quiet();
   DiagReporter &D = Auto ? Quiet : Diags;
   const SourceLocation Loc = Clause ? Clause.Loc : P.Pragma.Loc;
-  const std::string Lead = Text + " cuts the " + std::to_string(Plan.BM) +
-                           " x " + std::to_string(Plan.BN) +
-                           " tiles into parts";
+  const bool Across = Plan.BN % Width != 0;
+  const std::string Lead =
+      Text + (Across ? " runs CTA tiles of " + std::to_string(Width) +
+                           " columns across the launch's columns"
+                     : " cuts the " + std::to_string(Plan.BM) + " x " +
+                           std::to_string(Plan.BN) + " tiles into parts");
   TileProgram Q = P;
   const TileMma &M = Q.Mmas.front();
-  Q.Merge.Parts = Plan.BN / Width;
+  // Where the width does not divide the tile, its CTA tiles straddle the
+  // blocks' tiles: B's window and the store's column must move with
+  // blockIdx.x by the kernel's tile width, as for a merge along x.
+  TileMerge &Merge = Q.Merge;
+  if (!Merge.merged()) {
+    Merge.KernelBM = Plan.BM;
+    Merge.KernelBN = Plan.BN;
+  }
+  const int BlockCols = Merge.KernelBN;
+  Merge.Parts = Across ? 1 : Plan.BN / Width;
+  Merge.Across = Across;
   std::optional<ArefGraph> Graph;
   std::optional<PipelinePlan> NPlan;
-  if (checkTileCode(Q, Loc, Lead, D)) {
+  if (checkTileCode(Q, Loc, Lead, D) &&
+      (!Across || Merge.X > 1 ||
+       checkMoves(Q, /*X=*/true, BlockCols, Loc, Lead, Merge.ColOffset, D))) {
     Q.Loads[M.B].Rows = Width;
     Q.Acc.Cols = Width;
     // The choices the pragma left open are made again for the narrow tile,
@@ -403,19 +417,20 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
     return N;
   }
   const bool Auto = !Clause || Clause->Columns.empty();
-  // narrow(auto): 64 columns were fastest at up to a quarter wave of wide
-  // 128 x 256 tiles, 128 up to half a wave (results/README.md).
+  // narrow(auto): of wide 128 x 256 tiles, 64 columns were fastest at up to
+  // a quarter wave, 128 up to half a wave, 192 up to three quarters
+  // (results/README.md).
   std::vector<int> Widths;
   if (!Auto)
     Widths = Clause->Columns;
   else
-    for (int Width : {64, 128})
-      if (Plan.BN >= 2 * Width)
+    for (int Width : {64, 128, 192})
+      if (Width < Plan.BN)
         Widths.push_back(Width);
   if (Widths.empty()) {
     N.Value = "none";
     N.Reason = "the tile's " + std::to_string(Plan.BN) +
-               " columns are fewer than two parts of 64";
+               " columns are not more than 64";
     return N;
   }
   std::string Refused;
@@ -436,21 +451,22 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
   }
   std::string Columns;
   for (const NarrowKernel &K : N.Kernels) {
+    const TileMerge &M = K.Program.Merge;
     N.Value += (N.Value.empty() ? "" : ", ") + std::to_string(Plan.BM) + " x " +
                std::to_string(K.Plan.BN) + " (" +
-               std::to_string(K.Program.Merge.Parts) + " parts of each tile)";
+               (M.Across ? std::string("across the launch's columns")
+                         : std::to_string(M.Parts) + " parts of each tile") +
+               ")";
     Columns += (Columns.empty() ? "" : ", ") + std::to_string(K.Plan.BN);
   }
-  const bool One = N.Kernels.size() == 1;
   N.Reason =
       (Auto ? std::string("default")
             : "narrow(" + Columns + ") at the clause") +
-      (One ? ": a second kernel, which the launch runs where the wide tiles "
-             "fill at most half a wave of the SMs"
-           : ": further kernels; where the wide tiles fill at most half a "
-             "wave of the SMs, the launch runs the narrowest whose tiles "
-             "fill one wave, else the widest") +
-      " (tawa/runtime/schedule.cuh)" + (Refused.empty() ? "" : "; " + Refused);
+      (N.Kernels.size() == 1 ? ": a second kernel" : ": further kernels") +
+      "; the launch runs the narrowest whose tiles fill at most one "
+      "wave of the SMs, else, where the wide tiles fill at most half "
+      "a wave, the widest (tawa/runtime/schedule.cuh)" +
+      (Refused.empty() ? "" : "; " + Refused);
   return N;
 }
 

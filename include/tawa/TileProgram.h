@@ -92,18 +92,26 @@ struct LaunchSite {
 /// blocks (X x, Y y) .. (X x + X - 1, Y y + Y - 1) of the original launch.
 struct TileMerge {
   int X = 1, Y = 1;
-  int KernelBM = 0, KernelBN = 0; ///< the kernel's own tile, elements
+  /// The kernel's own tile, elements (0 where neither merged nor narrow).
+  int KernelBM = 0, KernelBN = 0;
   /// The constant parts of the stored window's origin: block (x, y) stores
   /// at row y * KernelBM + RowOffset, column x * KernelBN + ColOffset.
   long long RowOffset = 0, ColOffset = 0;
   /// Why this tile (for --explain); empty where the kernel's tile is kept
   /// without a shape clause.
   std::string Reason;
-  /// Narrow tiles (TileShape.h, narrowTiles): the X x Y blocks' tile is
-  /// computed as `Parts` CTA tiles side by side along x, part p holding its
-  /// columns [p w, p w + w), w = its width / Parts.
+  /// Narrow tiles (TileShape.h, narrowTiles), CTA tiles of w columns, fewer
+  /// than the X x Y blocks' tile has. Where w divides that tile's width,
+  /// `Parts` (its width / w) of them compute it side by side along x, part p
+  /// holding its columns [p w, p w + w). Where it does not (`Across`), they
+  /// run side by side across all the columns of the launch: the walk's tile
+  /// x is 0 and its part the column tile c, at c w columns from block 0's
+  /// window, which needs the windows to move with blockIdx.x by the
+  /// kernel's tile width (`ColOffset` then holds the store's offset).
   int Parts = 1;
+  bool Across = false;
   bool merged() const { return X > 1 || Y > 1; }
+  bool narrow() const { return Parts > 1 || Across; }
 };
 
 struct TileProgram {

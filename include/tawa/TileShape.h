@@ -39,10 +39,13 @@ llvm::ArrayRef<std::pair<int, int>> autoTileShapes();
 std::optional<TileProgram> applyTileShape(const TileProgram &P,
                                           DiagReporter &Diags);
 
-/// A narrow kernel: the same work as the wide tile BM x BN in CTA tiles of
-/// BM x BN / Parts (Program.Merge.Parts > 1). A part moves the window of the
-/// mma's B and the store's column by its offset; the code before the loop
-/// must only declare values, as for a merge.
+/// A narrow kernel: the same work as the wide tiles BM x BN in CTA tiles of
+/// BM x w, w < BN (Program.Merge.narrow()). Where w divides BN, a tile's
+/// parts move the window of the mma's B and the store's column by p w; where
+/// not, the CTA tiles run across the launch's columns (TileMerge::Across),
+/// which needs those windows to move with blockIdx.x by the kernel's tile
+/// width, as for a merge along x. The code before the loop must only declare
+/// values, as for a merge.
 struct NarrowKernel {
   TileProgram Program;
   ArefGraph Graph;
@@ -50,9 +53,9 @@ struct NarrowKernel {
 };
 
 /// The further kernels of a rewritten tile loop, for launches whose wide
-/// tiles would leave most SMs idle. Where the wide tiles fill at most half a
-/// wave, the launcher runs the narrowest whose tiles fill one wave, else the
-/// widest (tawa/runtime/schedule.cuh, narrow_choice).
+/// tiles would leave many SMs idle. The launcher runs the narrowest whose
+/// tiles fill at most one wave, else, where the wide tiles fill at most half
+/// a wave, the widest (tawa/runtime/schedule.cuh, narrow_choice).
 struct NarrowTiles {
   std::vector<NarrowKernel> Kernels; ///< narrowest first; empty: none
   /// For --explain: the narrow tiles and why, or why there are none.
@@ -60,12 +63,12 @@ struct NarrowTiles {
 };
 
 /// The narrow kernels of `P` (planned as `Plan`). `narrow(auto)`, the
-/// default, cuts the tile's columns into parts of 64 and of 128 where they
-/// make two or more parts and the planner accepts them (measured against the
+/// default, has kernels of 64, 128 and 192 columns, each where it is fewer
+/// than the tile's and the planner accepts its tile (measured against the
 /// wide tiles and each other in results/README.md); `narrow(off)` keeps
-/// none; `narrow(N, ...)` cuts them into parts of each N, and reports at the
-/// clause and returns nullopt where an N does not divide them in two or more
-/// or the planner refuses.
+/// none; `narrow(N, ...)` has one of each N, and reports at the clause and
+/// returns nullopt where an N is not fewer than the tile's columns, the
+/// tile code does not allow it or the planner refuses.
 std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
                                        const PipelinePlan &Plan,
                                        DiagReporter &Diags);

@@ -1,11 +1,14 @@
 // The narrow kernels: beside the 128 x 256 kernel, the same work in 128 x 64
-// CTA tiles, four to a tile of the original launch, and in 128 x 128, two to
-// a tile; where the wide tiles fill at most half a wave, the launcher runs
-// the narrowest whose tiles fill one wave, else the widest. Part p moves the
-// window of B and the store's column by its columns times p; each ring keeps
-// the bytes in flight of stages(4) (8 slots of 24 KB, 6 of 32 KB, for 4 of 48
-// KB). narrow(128) emits the one kernel, narrow(off) none; a tile of 128
-// columns has only 64, and one of 64 none.
+// CTA tiles, four to a tile of the original launch, in 128 x 128, two to a
+// tile, and in 128 x 192, side by side across the launch's columns; the
+// launcher runs the narrowest whose tiles fill at most one wave, else, where
+// the wide tiles fill at most half a wave, the widest. Part p moves the
+// window of B and the store's column by its columns times p (for 192, tile x
+// is 0 and p the column tile); each ring keeps the bytes in flight of
+// stages(4) (8 slots of 24 KB, 6 of 32 KB, 5 of 40 KB, for 4 of 48 KB).
+// narrow(128) emits the one kernel, narrow(off) none; a tile of 128 columns
+// has only 64, and one of 64 none. A store offset along x reaches the
+// launcher's check of the walk across.
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
 // RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub | FileCheck %s --check-prefix=EXPLAIN
 #include <tawa/tile.h>
@@ -73,6 +76,19 @@ __global__ void thin(In A, In B, Out C) {
   tawa::store(C, m0, n0, acc);
 }
 
+// The tiles start 64 columns in.
+__global__ void shifted(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256 + 64;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile narrow(192)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
 void run(In A, In B, Out C) {
   dim3 grid(tawa::ceil_div(C.cols, 256), tawa::ceil_div(C.rows, 128));
   wide<<<grid, 128>>>(A, B, C);
@@ -80,6 +96,7 @@ void run(In A, In B, Out C) {
   none<<<grid, 128>>>(A, B, C);
   square<<<dim3(tawa::ceil_div(C.cols, 128), grid.y), 128>>>(A, B, C);
   thin<<<dim3(tawa::ceil_div(C.cols, 64), grid.y), 128>>>(A, B, C);
+  shifted<<<grid, 128>>>(A, B, C);
 }
 
 // The wide kernel first, then the narrow ones, narrowest first, each with
@@ -123,13 +140,32 @@ void run(In A, In B, Out C) {
 // CHECK:          n0 + part * 128, 0, acc,
 // CHECK:       inline cudaError_t wide_narrow128_launch(
 // CHECK:                                          /*merge_y=*/1, /*parts=*/2);
+// CHECK:       struct wide_narrow192_shared {
+// CHECK:         alignas(1024) __nv_bfloat16 b[192 * 64];
+// CHECK:         a_b_slot a_b[5];
+// CHECK:       /// Narrow tiles: CTA tiles of 128 x 192 side by side across the columns of the
+// CHECK-NEXT:  /// original launch, for launches of few tiles.
+// CHECK:           wide_narrow192(
+// CHECK:             // Tile (0, y, z), part c: the columns [192 c, 192 c + 192) from the
+// CHECK:               const int part = schedule.part(work.unit);
+// CHECK-NEXT:          const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK:                                n0 + part * 192);
+// CHECK:           tawa::rt::WgmmaAccumulator<1, 192> acc;
+// CHECK:          n0 + part * 192, 0, acc,
+// CHECK:       inline cudaError_t wide_narrow192_launch(
+// CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 192, 64);
+// CHECK:         const tawa::rt::TileSchedule schedule = tawa::rt::TileSchedule::across(
+// CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_y=*/1,
+// CHECK-NEXT:        /*block_cols=*/256, /*width=*/192);
+// CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 192, stream, &split_tail);
 // CHECK:       inline cudaError_t wide_launch(dim3 grid, dim3 block, size_t shared,
-// CHECK:         // Where the wide tiles fill at most half a wave of the SMs, they run as
-// CHECK-NEXT:    // narrow CTA tiles: the narrowest kernel whose tiles fill one wave, else the
-// CHECK-NEXT:    // widest (tawa/TileShape.h).
+// CHECK:         // Launches of few tiles run as narrow CTA tiles: the narrowest kernel whose
+// CHECK-NEXT:    // tiles fill at most one wave of the SMs, else, where the wide tiles fill at
+// CHECK-NEXT:    // most half a wave, the widest (tawa/TileShape.h).
 // CHECK-NEXT:    int narrow = -1;
-// CHECK-NEXT:    if (cudaError_t e =
-// CHECK-NEXT:            tawa::rt::choose_narrow(grid, 1, 1, 256, {64, 128}, &narrow);
+// CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
+// CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
+// CHECK-NEXT:            {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
 // CHECK-NEXT:    if (narrow == 0) {
@@ -138,32 +174,45 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    if (narrow == 1) {
 // CHECK-NEXT:      return wide_narrow128_launch(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
+// CHECK-NEXT:    if (narrow == 2) {
+// CHECK-NEXT:      return wide_narrow192_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:    }
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 256, 64);
 // CHECK:         const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true);
 // CHECK-NOT:   halves_narrow64
 // CHECK:       halves_narrow128(
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 128> acc;
 // CHECK:                                          /*merge_y=*/1, /*parts=*/2);
-// CHECK:         // Where the wide tiles fill at most half a wave of the SMs, they run as
-// CHECK-NEXT:    // narrow CTA tiles (tawa/TileShape.h).
-// CHECK:         if (cudaError_t e = tawa::rt::choose_narrow(grid, 1, 1, 256, {128}, &narrow);
+// CHECK:         // Launches of few tiles run as narrow CTA tiles where they fill at most one
+// CHECK-NEXT:    // wave of the SMs, or where the wide tiles fill at most half a wave
+// CHECK-NEXT:    // (tawa/TileShape.h).
+// CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {128}, C.cols,
 // CHECK-NOT:   none_narrow
 // CHECK:       inline cudaError_t none_launch(
 // CHECK-NOT:   choose_narrow
 // CHECK:       square_narrow64(
 // CHECK-NOT:   square_narrow128
-// CHECK:         if (cudaError_t e = tawa::rt::choose_narrow(grid, 1, 1, 128, {64}, &narrow);
+// CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/128, {64}, C.cols,
 // CHECK:       inline cudaError_t thin_launch(
-// CHECK-NOT:   narrow
+// CHECK-NOT:   choose_narrow
+// CHECK:       __global__ void shifted_reference(
+// CHECK:       shifted_narrow192(
+// CHECK:             const int m0 = tile.y * 128, n0 = tile.x * 256 + 64;
+// CHECK:         const tawa::rt::TileSchedule schedule = tawa::rt::TileSchedule::across(
+// CHECK:       inline cudaError_t shifted_launch(
+// CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {192}, C.cols,
+// CHECK-NEXT:            /*col_offset=*/64, &narrow);
 // CHECK:       void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
-// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile) -- default: further kernels; where the wide tiles fill at most half a wave of the SMs, the launch runs the narrowest whose tiles fill one wave, else the widest (tawa/runtime/schedule.cuh)
+// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel halves:
-// EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel, which the launch runs where the wide tiles fill at most half a wave of the SMs (tawa/runtime/schedule.cuh)
+// EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:
 // EXPLAIN:         narrow: off -- narrow(off) at the clause
 // EXPLAIN-LABEL: kernel square:
 // EXPLAIN:         narrow: 128 x 64 (2 parts of each tile) -- default: a second kernel
 // EXPLAIN-LABEL: kernel thin:
-// EXPLAIN:         narrow: none -- the tile's 64 columns are fewer than two parts of 64
+// EXPLAIN:         narrow: none -- the tile's 64 columns are not more than 64
+// EXPLAIN-LABEL: kernel shifted:
+// EXPLAIN:         narrow: 128 x 192 (across the launch's columns) -- narrow(192) at the clause

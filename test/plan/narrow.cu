@@ -1,8 +1,11 @@
-// narrow(N) cuts the tile's columns into parts of N only where N divides them
-// in two or more parts and the code before the loop only declares values (a
-// narrow kernel runs it once per part). A kernel whose clause cannot be met
-// is left as it is, with a warning at the clause; without the clause, the
-// kernel is rewritten without a narrow kernel, and --explain says why.
+// narrow(N) runs CTA tiles of N columns, fewer than the tile's: where N
+// divides them, as parts of each tile; where not, side by side across the
+// launch's columns, which needs B's window and the store's column to move
+// with blockIdx.x by the tile's columns. Either way the code before the loop
+// must only declare values (a narrow kernel runs it once per CTA tile). A
+// kernel whose clause cannot be met is left as it is, with a warning at the
+// clause; without the clause, the kernel is rewritten without the narrow
+// kernels it cannot have, and --explain says why.
 // RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub 2>/dev/null | FileCheck %s --check-prefix=EXPLAIN
 #include <tawa/tile.h>
@@ -10,11 +13,13 @@
 using In = tawa::Matrix<const __nv_bfloat16>;
 using Out = tawa::Matrix<__nv_bfloat16>;
 
-__global__ void uneven(In A, In B, Out C) {
-  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+// Blocks in pairs swapped: parts of a tile are fine, a walk across is not.
+__global__ void swapped(In A, In B, Out C) {
+  // CHECK: narrow.cu:[[@LINE+4]]:19: warning: narrow(96) runs CTA tiles of 96 columns across the launch's columns, but the origin of tile 'b' is not blockIdx.x * 256 plus a term without blockIdx.x [tawa-unsupported]
+  // CHECK: narrow.cu:[[@LINE+6]]:37: note: this origin
+  const int m0 = blockIdx.y * 128, n0 = (blockIdx.x ^ 1) * 256;
   tawa::Accumulator<float, 128, 256> acc;
-// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(96): parts of 96 columns do not cut the 256 columns of the tile in two or more [tawa-shape]
-#pragma tawa tile narrow(96)
+#pragma tawa tile narrow(64, 96)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto a = tawa::load<128, 64>(A, m0, k0);
     auto b = tawa::load<256, 64>(B, n0, k0);
@@ -22,12 +27,26 @@ __global__ void uneven(In A, In B, Out C) {
   }
   tawa::store(C, m0, n0, acc);
 }
-// CHECK: note: kernel 'uneven' is left unchanged
+// CHECK: note: kernel 'swapped' is left unchanged
+
+__global__ void swapped_quietly(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = (blockIdx.x ^ 1) * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// EXPLAIN-LABEL: kernel swapped_quietly:
+// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest (tawa/runtime/schedule.cuh); narrow(192) was refused: narrow(192) runs CTA tiles of 192 columns across the launch's columns, but the origin of tile 'b' is not blockIdx.x * 256 plus a term without blockIdx.x
 
 __global__ void whole(In A, In B, Out C) {
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
   tawa::Accumulator<float, 128, 256> acc;
-// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(256): parts of 256 columns do not cut the 256 columns of the tile in two or more [tawa-shape]
+// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(256): 256 columns are not fewer than the 256 columns of the tile [tawa-shape]
 #pragma tawa tile narrow(256)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto a = tawa::load<128, 64>(A, m0, k0);
@@ -38,12 +57,12 @@ __global__ void whole(In A, In B, Out C) {
 }
 // CHECK: note: kernel 'whole' is left unchanged
 
-// Each width of a list is checked: one that does not cut the tile leaves the
-// kernel as it is.
+// Each width of a list is checked: one that is not narrower than the tile
+// leaves the kernel as it is.
 __global__ void one_uneven(In A, In B, Out C) {
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
   tawa::Accumulator<float, 128, 128> acc;
-// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(128): parts of 128 columns do not cut the 128 columns of the tile in two or more [tawa-shape]
+// CHECK: narrow.cu:[[@LINE+1]]:19: warning: narrow(128): 128 columns are not fewer than the 128 columns of the tile [tawa-shape]
 #pragma tawa tile narrow(64, 128)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto a = tawa::load<128, 64>(A, m0, k0);

@@ -87,6 +87,23 @@ struct TileSchedule {
   /// Units (tiles, or groups of `cluster` tiles) in the walk.
   __host__ __device__ int count() const { return static_cast<int>(units); }
 
+  /// A walk of narrow CTA tiles of `width` columns side by side across the
+  /// `block_cols` x grid.x columns of the original launch `grid`, whose
+  /// blocks merge `merge_y` along y (the narrow kernels whose width does not
+  /// divide the wide tile's, TileMerge::Across in TileShape.h): tile(t).x is
+  /// 0 and part(t) is the column tile c, at c `width` columns from block
+  /// 0's windows. The last column tile may reach past the launch's columns
+  /// (narrow_walk_exact says where that stores nothing more).
+  __host__ __device__ static TileSchedule across(dim3 grid, int group,
+                                                 bool along_y, int cluster,
+                                                 int merge_y, int block_cols,
+                                                 int width) {
+    const long long cols = static_cast<long long>(grid.x) * block_cols;
+    return TileSchedule(dim3(1, grid.y, grid.z), group, along_y, cluster,
+                        /*merge_x=*/1, merge_y,
+                        static_cast<int>((cols + width - 1) / width));
+  }
+
   /// The original block whose work the tile of cluster rank `rank` in the
   /// t-th unit of the walk starts with, 0 <= t < count().
   __host__ __device__ uint3 tile(int t, int rank = 0) const {
@@ -137,60 +154,115 @@ inline bool merged_walk_exact(dim3 grid, int merge_x, int merge_y,
   return x && y;
 }
 
-/// Which kernel runs a launch of `tiles` wide tiles of `tile_cols` columns
-/// on `sms` SMs, beside narrow kernels whose CTA tiles have `columns` columns
-/// (ascending, each dividing tile_cols in two or more): -1, the wide kernel,
-/// where its tiles fill more than half a wave; else the index in `columns`
-/// of the narrowest kernel whose tiles fill at most one wave, or of the
-/// widest. Measured on the H100 (results/README.md, bf16, 128 x 256 wide
-/// tiles): 64 columns fastest at 16-32 wide tiles, 128 at 40-64; at 80-128
-/// the wide kernel and 128 columns within 4% of each other at K <= 2048,
-/// the wide kernel 2-7% ahead at 96 and 128 wide tiles and K >= 8192; 64
-/// columns alone 1.17-1.26x the wide kernel at 64 wide tiles.
-inline int narrow_choice(long long tiles, int sms, int tile_cols,
-                         std::initializer_list<int> columns) {
-  if (columns.size() == 0 || 2 * tiles > sms)
-    return -1;
-  int i = 0;
-  for (int c : columns) {
-    if (tiles * (tile_cols / c) <= sms)
-      return i;
-    ++i;
-  }
-  return i - 1;
+/// Whether the walk across the columns (TileSchedule::across) of CTA tiles
+/// of `width` columns stores only what the original launch `grid` of blocks
+/// of `block_cols` columns stores: its last column tile ends with the
+/// launch's columns, or these reach the end of the stored matrix (`cols`
+/// columns; block x stores from column x * `block_cols` + `col_offset`).
+inline bool narrow_walk_exact(dim3 grid, int block_cols, int width,
+                              long long cols, long long col_offset) {
+  const long long launch = static_cast<long long>(grid.x) * block_cols;
+  return launch % width == 0 || launch + col_offset >= cols;
 }
 
-/// The kernel a launch of `grid` (the original launch grid, blocks merged
-/// `merge_x` x `merge_y` per wide tile of `tile_cols` columns) runs, into
-/// `*choice`: -1 for the wide kernel, else the index in `columns` of a
-/// narrow one, as narrow_choice says for the SMs of the current device.
-/// TAWA_NARROW in the environment overrides it (tests): "off" the wide
-/// kernel, "force" the narrowest, a column count the kernel of that many
-/// columns where there is one. Returns the CUDA error of the device query.
+/// Which kernel runs a launch of `tiles` wide tiles on `sms` SMs, beside
+/// `kernels` narrow kernels (ascending widths) whose walks have
+/// `narrow_tiles[i]` CTA tiles, or -1 where one cannot run the launch: the
+/// narrowest whose tiles fill at most one wave; else, where the wide tiles
+/// fill at most half a wave, the widest that can run it; else -1, the wide
+/// kernel. Measured on the H100 (results/README.md, 128 x 256 wide tiles):
+/// 64 columns fastest at 16-32 wide tiles, 128 at 40-64 (64 columns alone
+/// 1.17-1.26x faster than the wide kernel at 64), 192 at 72-96 (1.11-1.28x
+/// faster than the wide kernel, bf16 and fp16); at 112 and 128 wide tiles,
+/// whose 192-column tiles take two waves, the wide kernel.
+inline int narrow_choice(long long tiles, int sms,
+                         const long long *narrow_tiles, int kernels) {
+  for (int i = 0; i < kernels; ++i)
+    if (narrow_tiles[i] >= 0 && narrow_tiles[i] <= sms)
+      return i;
+  if (2 * tiles <= sms)
+    for (int i = kernels - 1; i >= 0; --i)
+      if (narrow_tiles[i] >= 0)
+        return i;
+  return -1;
+}
+
+/// The tiles of a launch for each of its kernels (choose_narrow).
+struct NarrowLaunch {
+  static constexpr int kMaxKernels = 32;
+  long long tiles = 0; ///< wide tiles
+  int kernels = 0;     ///< narrow kernels
+  /// CTA tiles of the i-th narrow kernel's walk, -1 where it cannot run the
+  /// launch.
+  long long narrow_tiles[kMaxKernels] = {};
+};
+
+/// The tiles of a launch of `grid` (the original launch grid) for the wide
+/// kernel, whose tiles merge `merge_x` x `merge_y` blocks of `block_cols`
+/// columns, and for narrow kernels of `columns` columns (at most
+/// NarrowLaunch::kMaxKernels; more are left out). A width that divides the
+/// wide tile cuts each in parts; one that does not walks across the
+/// launch's columns (TileSchedule::across), and runs the launch only where
+/// narrow_walk_exact (`cols`, `col_offset`: the stored matrix's columns and
+/// block 0's store column).
+inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
+                                  int block_cols,
+                                  std::initializer_list<int> columns,
+                                  long long cols, long long col_offset) {
+  NarrowLaunch l;
+  const long long rows =
+      static_cast<long long>((grid.y + merge_y - 1) / merge_y) * grid.z;
+  l.tiles = (grid.x + merge_x - 1) / merge_x * rows;
+  const int tile_cols = merge_x * block_cols;
+  for (int c : columns) {
+    if (l.kernels == NarrowLaunch::kMaxKernels)
+      break;
+    long long &n = l.narrow_tiles[l.kernels++];
+    if (tile_cols % c == 0)
+      n = l.tiles * (tile_cols / c);
+    else if (narrow_walk_exact(grid, block_cols, c, cols, col_offset))
+      n = (static_cast<long long>(grid.x) * block_cols + c - 1) / c * rows;
+    else
+      n = -1;
+  }
+  return l;
+}
+
+/// The kernel a launch runs (narrow_launch's arguments), into `*choice`: -1
+/// for the wide kernel, else the index in `columns` (ascending) of a narrow
+/// one, as narrow_choice says for the SMs of the current device.
+/// TAWA_NARROW in the environment overrides the choice (tests): "off" the
+/// wide kernel, "force" the narrowest, a column count the kernel of that
+/// many columns where there is one; a forced kernel that cannot run the
+/// launch leaves it to the wide one. Returns the CUDA error of the device
+/// query.
 inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
-                                 int tile_cols,
+                                 int block_cols,
                                  std::initializer_list<int> columns,
+                                 long long cols, long long col_offset,
                                  int *choice) {
   static const int mode = env_switch("TAWA_NARROW");
   static const int forced = env_number("TAWA_NARROW");
-  *choice = mode == 2 ? 0 : -1;
-  if (mode != 0)
-    return cudaSuccess;
-  int i = 0;
+  const NarrowLaunch l = narrow_launch(grid, merge_x, merge_y, block_cols,
+                                       columns, cols, col_offset);
+  *choice = -1;
+  int named = -1, i = 0;
   for (int c : columns) {
-    if (c == forced) {
-      *choice = i;
-      return cudaSuccess;
-    }
+    if (i < l.kernels && c == forced)
+      named = i;
     ++i;
+  }
+  if (mode == 1)
+    return cudaSuccess;
+  if ((mode == 2 && l.kernels > 0) || named >= 0) {
+    const int k = mode == 2 ? 0 : named;
+    *choice = l.narrow_tiles[k] >= 0 ? k : -1;
+    return cudaSuccess;
   }
   int sms = 0;
   if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
     return e;
-  const long long tiles =
-      static_cast<long long>((grid.x + merge_x - 1) / merge_x) *
-      ((grid.y + merge_y - 1) / merge_y) * grid.z;
-  *choice = narrow_choice(tiles, sms, tile_cols, columns);
+  *choice = narrow_choice(l.tiles, sms, l.narrow_tiles, l.kernels);
   return cudaSuccess;
 }
 

@@ -178,28 +178,115 @@ int main() {
                                     e.row_offset) != e.want)
       return fail("merged_walk_exact", e.grid.x, e.grid.y, !e.want, e.want);
   }
-  // narrow_choice: the wide kernel past half a wave; else the narrowest
-  // whose tiles fill one wave, or the widest.
+  // The walk across the columns: tile x 0, one unit per column tile of
+  // `width` over the grid's columns, each (row, column tile) once; a
+  // column tile starts inside the launch's columns.
+  for (dim3 grid : grids)
+    for (int width : {64, 192, 320})
+      for (int merge_y : {1, 2})
+        for (int cluster : {1, 2}) {
+          const TileSchedule s =
+              TileSchedule::across(grid, 8, true, cluster, merge_y, 256, width);
+          const uint32_t C = (grid.x * 256 + width - 1) / width;
+          const uint32_t Y = (grid.y + merge_y - 1) / merge_y;
+          const uint32_t R = (Y + cluster - 1) / cluster;
+          if (s.count() != static_cast<int>(C * R * grid.z))
+            return fail("across count", grid.x, width, s.count(),
+                        C * R * grid.z);
+          std::vector<int> seen(C * R * cluster * grid.z, 0);
+          for (int t = 0; t < s.count(); ++t)
+            for (int rank = 0; rank < cluster; ++rank) {
+              const uint3 got = s.tile(t, rank);
+              const int c = s.part(t);
+              ++cases;
+              if (got.x != 0 || c < 0 || c >= static_cast<int>(C) ||
+                  got.y % merge_y || got.y / merge_y >= R * cluster ||
+                  static_cast<uint32_t>(c) * width >= grid.x * 256)
+                return fail("across tile", t, rank, got.x, c);
+              ++seen[(got.z * R * cluster + got.y / merge_y) * C + c];
+            }
+          for (int n : seen)
+            if (n != 1)
+              return fail("across visits", grid.x, width, n, 1);
+        }
+  // narrow_walk_exact: the last column tile ends with the launch's columns,
+  // or these reach the end of the stored matrix.
+  struct WalkExact {
+    unsigned grid_x;
+    int width;
+    long long cols, col_offset;
+    bool want;
+  };
+  const WalkExact walks[] = {
+      {3, 192, 768, 0, true},    // 768 columns: 4 tiles of 192
+      {10, 192, 2560, 0, true},  // the last tile reaches past C
+      {10, 192, 2600, 0, false}, // C goes on past the launch
+      {10, 192, 2600, 40, true}, // the offset reaches C's end
+      {10, 128, 2600, 0, true}}; // 128 divides the launch
+  for (const WalkExact &w : walks) {
+    ++cases;
+    if (tawa::rt::narrow_walk_exact(dim3(w.grid_x, 4, 1), 256, w.width, w.cols,
+                                    w.col_offset) != w.want)
+      return fail("narrow_walk_exact", w.grid_x, w.width, !w.want, w.want);
+  }
+  // narrow_launch: parts of the wide tiles where a width divides them, the
+  // walk across the columns where not, -1 where that walk is not exact.
+  {
+    using tawa::rt::NarrowLaunch;
+    // 1024 x 2560: 8 x 10 wide tiles; 192 columns: 8 x 14.
+    NarrowLaunch l = tawa::rt::narrow_launch(dim3(10, 8, 1), 1, 1, 256,
+                                             {64, 128, 192}, 2560, 0);
+    const long long want[] = {320, 160, 112};
+    ++cases;
+    if (l.tiles != 80 || l.kernels != 3)
+      return fail("narrow_launch tiles", l.tiles, l.kernels, 80, 3);
+    for (int i = 0; i < 3; ++i)
+      if (l.narrow_tiles[i] != want[i])
+        return fail("narrow_launch", i, 0, l.narrow_tiles[i], want[i]);
+    // C goes on past the launch's columns: the walk across cannot run it.
+    l = tawa::rt::narrow_launch(dim3(10, 8, 1), 1, 1, 256, {64, 192}, 3000, 0);
+    ++cases;
+    if (l.narrow_tiles[0] != 320 || l.narrow_tiles[1] != -1)
+      return fail("narrow_launch inexact", l.narrow_tiles[0], l.narrow_tiles[1],
+                  320, -1);
+    // Blocks of 64 columns merged 4 x 2, batches of 3: 3 x 4 x 3 wide
+    // tiles; 192 columns across 11 x 64 = 704 columns: 4 column tiles.
+    l = tawa::rt::narrow_launch(dim3(11, 7, 3), 4, 2, 64, {128, 192}, 704, 0);
+    ++cases;
+    if (l.tiles != 36 || l.narrow_tiles[0] != 72 || l.narrow_tiles[1] != 48)
+      return fail("narrow_launch merged", l.tiles, l.narrow_tiles[1], 36, 48);
+  }
+  // narrow_choice: the narrowest kernel whose tiles fill at most one wave;
+  // else, at most half a wave of wide tiles, the widest that can run; else
+  // the wide kernel.
   struct Choice {
     long long tiles;
-    int sms, tile_cols;
-    std::initializer_list<int> columns;
+    int sms;
+    std::vector<long long> narrow;
     int want;
   };
   const Choice choices[] = {
-      {16, 132, 256, {64, 128}, 0},  {33, 132, 256, {64, 128}, 0},
-      {34, 132, 256, {64, 128}, 1},  {66, 132, 256, {64, 128}, 1},
-      {67, 132, 256, {64, 128}, -1}, {2048, 132, 256, {64, 128}, -1},
-      {1, 132, 256, {64, 128}, 0},   {40, 132, 256, {64}, 0},
-      {66, 132, 256, {64}, 0},       {67, 132, 256, {64}, -1},
-      {40, 132, 256, {128}, 0},      {66, 132, 128, {64}, 0},
-      {67, 132, 128, {64}, -1},      {20, 132, 256, {32, 64, 128}, 1},
-      {10, 78, 256, {64, 128}, 0},   {30, 78, 256, {64, 128}, 1},
-      {16, 132, 256, {}, -1}};
+      {16, 132, {64, 32, 22}, 0},      // a quarter wave: 64 columns
+      {33, 132, {132, 66, 44}, 0},     //
+      {34, 132, {136, 68, 46}, 1},     // up to half a wave: 128
+      {66, 132, {264, 132, 88}, 1},    //
+      {67, 132, {268, 134, 90}, 2},    // past half a wave: 192
+      {80, 132, {320, 160, 112}, 2},   //
+      {99, 132, {396, 198, 132}, 2},   //
+      {100, 132, {400, 200, 136}, -1}, // 192 takes two waves: wide
+      {2048, 132, {8192, 4096, 2731}, -1},
+      {40, 132, {160}, 0},      // one width, two waves: still narrow
+      {67, 132, {268}, -1},     // past half a wave: wide
+      {80, 132, {320, -1}, -1}, // the walk across cannot run it
+      {40, 132, {160, -1}, 0},  // the widest that can run
+      {20, 132, {160, 80, 40}, 1},
+      {10, 78, {40, 20}, 0},
+      {30, 78, {120, 60}, 1},
+      {16, 132, {}, -1}};
   for (const Choice &c : choices) {
     ++cases;
-    const int got =
-        tawa::rt::narrow_choice(c.tiles, c.sms, c.tile_cols, c.columns);
+    const int got = tawa::rt::narrow_choice(c.tiles, c.sms, c.narrow.data(),
+                                            static_cast<int>(c.narrow.size()));
     if (got != c.want)
       return fail("narrow_choice", c.tiles, c.sms, got, c.want);
   }
