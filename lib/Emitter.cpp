@@ -506,6 +506,15 @@ void KernelEmitter::kernelHead() {
       formatv("{0} &smem = tawa::rt::shared_storage<{0}>(tawa_smem);", Storage)
           .str());
   W.open("if (threadIdx.x == 0)");
+  W.line("// The tensor maps reach the cache TMA reads them from while the "
+         "barriers are set up.");
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    W.line(formatv("tawa::rt::prefetch_tensor_map(&{0});", tensorMapName(P, L))
+               .str());
+  if (Plan.TmaStore)
+    W.line(
+        formatv("if (tma_store) tawa::rt::prefetch_tensor_map(&{0});", StoreMap)
+            .str());
   if (Plan.PingPong)
     W.line(formatv("smem.{0}_aref.init(/*consumer_arrivals=*/1); // one "
                    "consumer reads each slot",

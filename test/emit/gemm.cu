@@ -54,6 +54,12 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:   extern __shared__ unsigned char tawa_smem[];
 // CHECK-NEXT:   gemm_nt_shared &smem = tawa::rt::shared_storage<gemm_nt_shared>(tawa_smem);
 // CHECK-NEXT:   if (threadIdx.x == 0) {
+// CHECK-NEXT:     // The tensor maps reach the cache TMA reads them from while the barriers
+// CHECK-NEXT:     // are set up.
+// CHECK-NEXT:     tawa::rt::prefetch_tensor_map(&A_tensor_map);
+// CHECK-NEXT:     tawa::rt::prefetch_tensor_map(&B_tensor_map);
+// CHECK-NEXT:     if (tma_store)
+// CHECK-NEXT:       tawa::rt::prefetch_tensor_map(&C_store_map);
 // CHECK-NEXT:     smem.a_b_aref.init(kConsumers);
 // CHECK-NEXT:   }
 // CHECK-NEXT:   __syncthreads();

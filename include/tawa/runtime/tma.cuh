@@ -34,6 +34,18 @@ __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/// Brings the tensor map `map` (a __grid_constant__ kernel parameter) into
+/// the cache that TMA copies read their tensor maps from, so that the first
+/// copy does not wait for it (PTX ISA, data movement instructions:
+/// prefetch.tensormap, generic address, sm_90; UTMACCTL.PF in the SASS).
+__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap *map) {
+#if TAWA_DEVICE_PASS
+  asm volatile(
+      "prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map))
+      : "memory");
+#endif
+}
+
 /// The 3-D form of tma_load_2d: coordinates (c0, c1, c2) = (column, row,
 /// matrix of the batch).
 __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map,
