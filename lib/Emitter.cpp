@@ -7,7 +7,6 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <memory>
-#include <tuple>
 
 using namespace clang;
 using llvm::formatv;
@@ -231,8 +230,9 @@ public:
     consumers();
     for (const std::unique_ptr<KernelEmitter> &N : Narrow) {
       Out += N->run() + "\n";
-      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN,
-                                N->P.Merge.Across ? N->P.Merge.ColOffset : 0});
+      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN});
+      if (N->P.Merge.Across)
+        StoreColOffset = N->P.Merge.ColOffset;
     }
     launcher();
     return Out;
@@ -295,9 +295,10 @@ private:
   std::string Header;   ///< the loop header, renamed
   /// The launchers of the narrow kernels and their CTA tiles' columns,
   /// narrowest first.
-  /// The narrow kernels' launchers, their columns, and the store's column
-  /// offset that a walk across the columns found (0 for the others).
-  std::vector<std::tuple<std::string, int, long long>> NarrowLaunches;
+  std::vector<std::pair<std::string, int>> NarrowLaunches;
+  /// The store's column offset, which a narrow kernel that walks across the
+  /// columns finds (TileMerge::ColOffset); 0 without one.
+  long long StoreColOffset = 0;
   std::string Out;
   Writer W{Out};
 };
@@ -786,11 +787,8 @@ void KernelEmitter::launcher() {
              .str());
   if (!NarrowLaunches.empty()) {
     std::string Columns;
-    long long ColOffset = 0;
-    for (const auto &[Launch, Cols, Offset] : NarrowLaunches) {
+    for (const auto &[Launch, Cols] : NarrowLaunches)
       Columns += (Columns.empty() ? "" : ", ") + std::to_string(Cols);
-      ColOffset = Offset;
-    }
     W.line(NarrowLaunches.size() == 1
                ? "// Launches of few tiles run as narrow CTA tiles where they "
                  "fill at most one wave of the SMs, or where the wide tiles "
@@ -808,14 +806,13 @@ void KernelEmitter::launcher() {
            "{" + Columns +
            formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow); e != "
                    "cudaSuccess)",
-                   P.Store.Matrix->getName(), ColOffset)
+                   P.Store.Matrix->getName(), StoreColOffset)
                .str());
     W.line("  return e;");
     for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
       W.open(formatv("if (narrow == {0})", I).str());
       W.line(formatv("return {0}(grid, block, shared, stream, {1});",
-                     std::get<0>(NarrowLaunches[I]),
-                     llvm::join(ParamNames, ", "))
+                     NarrowLaunches[I].first, llvm::join(ParamNames, ", "))
                  .str());
       W.close();
     }

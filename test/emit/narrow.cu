@@ -89,6 +89,20 @@ __global__ void shifted(In A, In B, Out C) {
   tawa::store(C, m0, n0, acc);
 }
 
+// The same, the kernel that walks across the columns narrower than one that
+// cuts the tiles into parts.
+__global__ void shifted_first(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256 + 64;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile narrow(96, 128)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
 void run(In A, In B, Out C) {
   dim3 grid(tawa::ceil_div(C.cols, 256), tawa::ceil_div(C.rows, 128));
   wide<<<grid, 128>>>(A, B, C);
@@ -97,6 +111,7 @@ void run(In A, In B, Out C) {
   square<<<dim3(tawa::ceil_div(C.cols, 128), grid.y), 128>>>(A, B, C);
   thin<<<dim3(tawa::ceil_div(C.cols, 64), grid.y), 128>>>(A, B, C);
   shifted<<<grid, 128>>>(A, B, C);
+  shifted_first<<<grid, 128>>>(A, B, C);
 }
 
 // The wide kernel first, then the narrow ones, narrowest first, each with
@@ -202,6 +217,9 @@ void run(In A, In B, Out C) {
 // CHECK:       inline cudaError_t shifted_launch(
 // CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {192}, C.cols,
 // CHECK-NEXT:            /*col_offset=*/64, &narrow);
+// CHECK:       inline cudaError_t shifted_first_launch(
+// CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {96, 128},
+// CHECK-NEXT:            C.cols, /*col_offset=*/64, &narrow);
 // CHECK:       void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
