@@ -2,8 +2,8 @@
 //
 // Included by the code tawa-rewrite emits: arefs over mbarriers, TMA copies
 // and tensor maps, wgmma, warpgroup roles and register reallocation, the
-// accumulator epilogue and the launch helpers. Header-only; the device pass
-// needs sm_90a.
+// accumulator epilogue, the row statistics of attention and the launch
+// helpers. Header-only; the device pass needs sm_90a.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -13,6 +13,7 @@
 #include "runtime/epilogue.cuh"
 #include "runtime/launch.cuh"
 #include "runtime/operand_copy.cuh"
+#include "runtime/rows.cuh"
 #include "runtime/schedule.cuh"
 #include "runtime/split_tail.cuh"
 #include "runtime/tma.cuh"

@@ -8,35 +8,24 @@
 //
 // This header is also the portable reference implementation: a kernel that
 // includes it compiles with nvcc as written and runs correctly on any CUDA GPU
-// and for any block size (simple, not fast). tawa-rewrite replaces annotated
-// kernels with warp-specialized sm_90a code; it never changes what they
-// compute.
+// (simple, not fast). tawa-rewrite replaces annotated kernels with
+// warp-specialized sm_90a code; it never changes what they compute.
 //
-// How the reference works. A 128 x 256 float accumulator is 128 KiB: more
-// than static shared memory allows (48 KiB), and for a block of any size a
-// per-thread copy in local memory would be 128 KiB per thread. So the
-// reference Accumulator is deferred:
-//   - a Tile is a view: the Matrix and the window origin (row0, col0);
-//   - mma records a segment {A view, B view, transposed flag, K extent in
-//     elements}; an mma that continues the last segment (same matrices, same
-//     output rows and columns, K window directly after it) extends that
-//     segment instead; at most detail::kMaxSegments (8) segments are held,
-//     and one more is a device trap after a message from thread 0;
-//   - every thread holds the same record (ops are CTA-collective), in its own
-//     local memory (under 700 bytes); no shared memory is used;
-//   - store evaluates: the block's threads split the R x C elements of the
-//     window (stride: threads per block, over the linear thread index); each
-//     thread computes its elements' dot products in float over the recorded
-//     segments, reading A and B from global memory (outside reads as 0),
-//     converts and writes the elements inside the destination.
-// Consequence of deferring: operands are read when the accumulator is stored,
-// so a matrix loaded into an accumulator must not be written before that
-// accumulator is stored, and a store must not write a matrix its own
-// accumulator reads.
+// How the reference works. Values are evaluated eagerly and owned by rows:
+// of a block of T threads, thread t holds rows t, t + T, t + 2T, ... of every
+// Accumulator, Fragment and RowVector, in its own local memory. Every op
+// (mma, element-wise arithmetic, row reductions, masks, stores) works on a
+// thread's own rows only, so no op needs a barrier but `store`. A value of R
+// rows holds at most ceil(R / 64) rows per thread, so a block needs at least
+// ceil(R / ceil(R / 64)) threads (64 for R = 128; a block of 128 threads or
+// more always suffices for R <= 128); fewer is a device trap after a message
+// from thread 0. Tiles are views (a Matrix and the window's origin): mma reads
+// their elements from global memory when it runs.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cuda_bf16.h>
@@ -109,24 +98,18 @@ template <class TileT> struct Transposed {
 
 namespace detail {
 
-/// Element types of the tile language.
-enum class ElementKind : int { F32, F16, BF16 };
-
 template <class T> struct Element { static constexpr bool supported = false; };
-template <> struct Element<float> {
-  static constexpr bool supported = true;
-  static constexpr ElementKind kind = ElementKind::F32;
-};
-template <> struct Element<__half> {
-  static constexpr bool supported = true;
-  static constexpr ElementKind kind = ElementKind::F16;
-};
+template <> struct Element<float> { static constexpr bool supported = true; };
+template <> struct Element<__half> { static constexpr bool supported = true; };
 template <> struct Element<__nv_bfloat16> {
   static constexpr bool supported = true;
-  static constexpr ElementKind kind = ElementKind::BF16;
 };
 template <class T>
 constexpr bool is_element = Element<std::remove_const_t<T>>::supported;
+template <class T>
+constexpr bool is_16bit = std::is_same<std::remove_const_t<T>, __half>::value ||
+                          std::is_same<std::remove_const_t<T>,
+                                       __nv_bfloat16>::value;
 
 __device__ inline float to_float(float x) { return x; }
 __device__ inline float to_float(__half x) { return __half2float(x); }
@@ -152,147 +135,117 @@ __device__ inline int block_threads() {
   return static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
 }
 
-/// A tile window with its element type erased.
-struct View {
-  const void *data;
-  int rows, cols, ld; // of the matrix, in elements
-  int row0, col0;     // of the window, in elements
+/// Threads of the smallest block the reference runs a value of 128 rows in.
+constexpr int kMinThreads = 64;
+
+/// Rows of an R-row value one thread holds at most.
+template <int R>
+constexpr int kRowsPerThread = (R + kMinThreads - 1) / kMinThreads;
+
+/// The row the calling thread holds in its k-th slot (may be >= R: unused).
+__device__ inline int owned_row(int k) {
+  return linear_thread_index() + k * block_threads();
+}
+
+/// Traps, after a message from thread 0, where the block is too small for a
+/// value of R rows.
+template <int R> __device__ void require_rows(const char *what) {
+  if (block_threads() * kRowsPerThread<R> >= R)
+    return;
+  if (linear_thread_index() == 0)
+    printf("tawa::%s (reference implementation), block (%d, %d, %d): a value "
+           "of %d rows needs a block of at least %d threads, this one has "
+           "%d\n",
+           what, static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y),
+           static_cast<int>(blockIdx.z), R,
+           (R + kRowsPerThread<R> - 1) / kRowsPerThread<R>, block_threads());
+  __syncthreads();
+  __trap();
+}
+
+/// A strided run of elements: element k is base[k * stride] for k in
+/// [begin, end), else 0 (outside the matrix).
+template <class T> struct Run {
+  const T *base;
+  long long stride;
+  int begin, end;
 };
 
+/// Row i of the window of `t`, as a function of the window column.
 template <class T, int R, int C>
-__device__ View view_of(const Tile<T, R, C> &t) {
-  return View{t.matrix.data, t.matrix.rows, t.matrix.cols,
-              t.matrix.ld,   t.row0,        t.col0};
+__device__ Run<std::remove_const_t<T>> window_row(const Tile<T, R, C> &t,
+                                                  int i) {
+  using E = std::remove_const_t<T>;
+  const Matrix<T> &m = t.matrix;
+  const int r = t.row0 + i;
+  if (r < 0 || r >= m.rows)
+    return Run<E>{nullptr, 0, 0, 0};
+  const int begin = t.col0 < 0 ? -t.col0 : 0;
+  const int end = m.cols - t.col0 < C ? m.cols - t.col0 : C;
+  return Run<E>{m.data + static_cast<long long>(r) * m.ld + t.col0, 1, begin,
+                end};
 }
 
-/// acc(i, j) += sum over k in [0, k) of A(a.row0 + i, a.col0 + k) * B(k, j),
-/// where B(k, j) = b(b.row0 + k, b.col0 + j), or b(b.row0 + j, b.col0 + k)
-/// when b_transposed.
-struct Segment {
-  View a, b;
-  int k;
-  bool b_transposed;
-  ElementKind kind;
-};
-
-/// Segments one Accumulator holds before an mma traps.
-constexpr int kMaxSegments = 8;
-
-__device__ inline bool same_matrix(const View &x, const View &y) {
-  return x.data == y.data && x.rows == y.rows && x.cols == y.cols &&
-         x.ld == y.ld;
+/// Column j of the window of `t`, as a function of the window row.
+template <class T, int R, int C>
+__device__ Run<std::remove_const_t<T>> window_column(const Tile<T, R, C> &t,
+                                                     int j) {
+  using E = std::remove_const_t<T>;
+  const Matrix<T> &m = t.matrix;
+  const int c = t.col0 + j;
+  if (c < 0 || c >= m.cols)
+    return Run<E>{nullptr, 0, 0, 0};
+  const int begin = t.row0 < 0 ? -t.row0 : 0;
+  const int end = m.rows - t.row0 < R ? m.rows - t.row0 : R;
+  return Run<E>{m.data + static_cast<long long>(t.row0) * m.ld + c, m.ld,
+                begin, end};
 }
 
-/// Whether `next` is `prev` continued along K.
-__device__ inline bool continues(const Segment &prev, const Segment &next) {
-  if (prev.kind != next.kind || prev.b_transposed != next.b_transposed ||
-      !same_matrix(prev.a, next.a) || !same_matrix(prev.b, next.b))
-    return false;
-  if (next.a.row0 != prev.a.row0 || next.a.col0 != prev.a.col0 + prev.k)
-    return false;
-  if (prev.b_transposed)
-    return next.b.row0 == prev.b.row0 && next.b.col0 == prev.b.col0 + prev.k;
-  return next.b.row0 == prev.b.row0 + prev.k && next.b.col0 == prev.b.col0;
-}
-
-__device__ inline int max3(int x, int y, int z) {
-  const int xy = x > y ? x : y;
-  return xy > z ? xy : z;
-}
-__device__ inline int min3(int x, int y, int z) {
-  const int xy = x < y ? x : y;
-  return xy < z ? xy : z;
-}
-
-/// One segment's contribution to element (i, j), over the K range where both
-/// operands are inside their matrices (elsewhere a product is 0).
-template <class T>
-__device__ float segment_dot(const Segment &s, int i, int j) {
-  const int ar = s.a.row0 + i;
-  if (ar < 0 || ar >= s.a.rows)
-    return 0.0f;
-  int bk0, bk_extent, bn;
-  std::int64_t b_k_stride;
-  if (s.b_transposed) { // b is N x K: row = j, column = k
-    bn = s.b.row0 + j;
-    if (bn < 0 || bn >= s.b.rows)
-      return 0.0f;
-    bk0 = s.b.col0;
-    bk_extent = s.b.cols;
-    b_k_stride = 1;
-  } else { // b is K x N: row = k, column = j
-    bn = s.b.col0 + j;
-    if (bn < 0 || bn >= s.b.cols)
-      return 0.0f;
-    bk0 = s.b.row0;
-    bk_extent = s.b.rows;
-    b_k_stride = s.b.ld;
-  }
-  const int k_begin = max3(0, -s.a.col0, -bk0);
-  const int k_end = min3(s.k, s.a.cols - s.a.col0, bk_extent - bk0);
-  if (k_begin >= k_end)
-    return 0.0f;
-  const T *pa = static_cast<const T *>(s.a.data) +
-                static_cast<std::int64_t>(ar) * s.a.ld + (s.a.col0 + k_begin);
-  const T *pb = static_cast<const T *>(s.b.data);
-  if (s.b_transposed)
-    pb += static_cast<std::int64_t>(bn) * s.b.ld + (bk0 + k_begin);
-  else
-    pb += static_cast<std::int64_t>(bk0 + k_begin) * s.b.ld + bn;
+/// sum over k of a(k) * b(k), in float, where both runs hold elements.
+template <class A, class B>
+__device__ float dot(const Run<A> &a, const Run<B> &b) {
+  const int begin = a.begin > b.begin ? a.begin : b.begin;
+  const int end = a.end < b.end ? a.end : b.end;
   float sum = 0.0f;
-  for (int k = k_begin; k < k_end; ++k, ++pa, pb += b_k_stride)
-    sum += to_float(*pa) * to_float(*pb);
+  for (int k = begin; k < end; ++k)
+    sum += to_float(a.base[k * a.stride]) * to_float(b.base[k * b.stride]);
   return sum;
 }
 
-/// The deferred contraction an Accumulator stands for.
-struct Contraction {
-  Segment segments[kMaxSegments];
-  int count = 0;
-
-  /// Records `s`, merging it into the last segment when it continues it.
-  __device__ void add(const Segment &s) {
-    if (count > 0 && continues(segments[count - 1], s)) {
-      segments[count - 1].k += s.k;
-      return;
-    }
-    if (count == kMaxSegments) {
-      // Every thread gets here (the record is block-uniform). The barrier
-      // lets thread 0's message reach the printf buffer before the trap.
-      if (linear_thread_index() == 0)
-        printf("tawa::mma (reference implementation), block (%d, %d, %d): "
-               "more than %d mma windows that do not continue one another "
-               "along K went into one Accumulator\n",
-               static_cast<int>(blockIdx.x), static_cast<int>(blockIdx.y),
-               static_cast<int>(blockIdx.z), kMaxSegments);
-      __syncthreads();
-      __trap();
-    }
-    segments[count++] = s;
-  }
-
-  /// Element (i, j) of the accumulator, in float.
-  __device__ float evaluate(int i, int j) const {
-    float sum = 0.0f;
-    for (int n = 0; n < count; ++n) {
-      const Segment &s = segments[n];
-      switch (s.kind) {
-      case ElementKind::F32:
-        sum += segment_dot<float>(s, i, j);
-        break;
-      case ElementKind::F16:
-        sum += segment_dot<__half>(s, i, j);
-        break;
-      case ElementKind::BF16:
-        sum += segment_dot<__nv_bfloat16>(s, i, j);
-        break;
-      }
-    }
-    return sum;
-  }
-};
+/// x - y for the subtraction of a row vector: an entry y of -inf counts as 0,
+/// so that rows masked entirely stay -inf and exponentiate to 0 instead of
+/// NaN (the guard of online softmax, FlashAttention-2, arXiv 2307.08691).
+__device__ inline float minus_row(float x, float y) {
+  return x - (y == -INFINITY ? 0.0f : y);
+}
 
 } // namespace detail
+
+/// R floats, one per row of an R-row tile (row statistics: maxima, sums).
+/// Declare it in block-uniform code; every thread of the block takes part in
+/// the ops on it. Only T = float.
+template <class T, int R> class RowVector {
+  static_assert(std::is_same<T, float>::value,
+                "tawa::RowVector: the element type must be float");
+  static_assert(R > 0, "tawa::RowVector: the size must be positive");
+
+public:
+  /// Every entry `fill`.
+  __device__ explicit RowVector(float fill = 0.0f) {
+    detail::require_rows<R>("RowVector");
+    for (int k = 0; k < kSlots; ++k)
+      v_[k] = fill;
+  }
+
+  /// Reference state, not part of the tile language: the entry of slot k
+  /// (row detail::owned_row(k)).
+  static constexpr int kSlots = detail::kRowsPerThread<R>;
+  __device__ float &slot(int k) { return v_[k]; }
+  __device__ float slot(int k) const { return v_[k]; }
+
+private:
+  float v_[kSlots];
+};
 
 /// An R x C tile accumulator, zero on construction. Only T = float.
 /// Declare it in block-uniform code; every thread of the block takes part in
@@ -302,19 +255,55 @@ template <class T, int R, int C> class Accumulator {
                 "tawa::Accumulator: the element type must be float");
   static_assert(R > 0 && C > 0,
                 "tawa::Accumulator: the shape must be positive");
-  static_assert(static_cast<long long>(R) * C <= 0x7fffffff,
-                "tawa::Accumulator: too many elements");
 
 public:
-  /// State of the reference implementation (the recorded contraction); not
-  /// part of the tile language.
-  __device__ detail::Contraction &contraction() { return contraction_; }
-  __device__ const detail::Contraction &contraction() const {
-    return contraction_;
+  __device__ Accumulator() {
+    detail::require_rows<R>("Accumulator");
+    for (int k = 0; k < kSlots; ++k)
+      for (int j = 0; j < C; ++j)
+        d_[k][j] = 0.0f;
   }
 
+  /// Each row i times v(i).
+  __device__ Accumulator &operator*=(const RowVector<float, R> &v) {
+    for (int k = 0; k < kSlots; ++k)
+      for (int j = 0; j < C; ++j)
+        d_[k][j] *= v.slot(k);
+    return *this;
+  }
+  /// Every element times s.
+  __device__ Accumulator &operator*=(float s) {
+    for (int k = 0; k < kSlots; ++k)
+      for (int j = 0; j < C; ++j)
+        d_[k][j] *= s;
+    return *this;
+  }
+
+  /// Reference state, not part of the tile language: row slot k (row
+  /// detail::owned_row(k)).
+  static constexpr int kSlots = detail::kRowsPerThread<R>;
+  __device__ float *slot(int k) { return d_[k]; }
+  __device__ const float *slot(int k) const { return d_[k]; }
+
 private:
-  detail::Contraction contraction_;
+  float d_[kSlots][C];
+};
+
+/// An R x C matrix of 16-bit elements in registers: an accumulator converted
+/// to an mma operand (P in O += P V). What `convert` returns.
+template <class T, int R, int C> class Fragment {
+  static_assert(detail::is_16bit<T> && !std::is_const<T>::value,
+                "tawa::Fragment: the element type must be __nv_bfloat16 or "
+                "__half");
+
+public:
+  /// Reference state, not part of the tile language.
+  static constexpr int kSlots = detail::kRowsPerThread<R>;
+  __device__ T *slot(int k) { return d_[k]; }
+  __device__ const T *slot(int k) const { return d_[k]; }
+
+private:
+  T d_[kSlots][C];
 };
 
 /// The R x C window of `m` whose element (0, 0) is m(row0, col0); row0 and
@@ -334,14 +323,39 @@ __device__ Transposed<Tile<T, R, C>> transpose(const Tile<T, R, C> &t) {
   return Transposed<Tile<T, R, C>>{t};
 }
 
+namespace detail {
+
+/// acc(i, j) += sum over k of a(i, k) * b(k, j) for the caller's rows i;
+/// `a_row(i)` and `b_column(j)` give the operands as runs over k.
+template <int M, int N, class ARow, class BColumn>
+__device__ void contract(Accumulator<float, M, N> &acc, ARow a_row,
+                         BColumn b_column) {
+  for (int k = 0; k < Accumulator<float, M, N>::kSlots; ++k) {
+    const int i = owned_row(k);
+    if (i >= M)
+      break;
+    const auto a = a_row(i, k);
+    float *out = acc.slot(k);
+    for (int j = 0; j < N; ++j)
+      out[j] += dot(a, b_column(j));
+  }
+}
+
+template <class T, int M, int K>
+__device__ auto fragment_row(const Fragment<T, M, K> &f) {
+  return [&f](int, int k) { return Run<T>{f.slot(k), 1, 0, K}; };
+}
+
+} // namespace detail
+
 /// acc += a * b, with a: M x K, b: K x N, acc: M x N; products and sums in
 /// float.
 template <class T, int M, int N, int K>
 __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
                     const Tile<T, K, N> &b) {
-  acc.contraction().add(
-      detail::Segment{detail::view_of(a), detail::view_of(b), K, false,
-                      detail::Element<std::remove_const_t<T>>::kind});
+  detail::contract(
+      acc, [&](int i, int) { return detail::window_row(a, i); },
+      [&](int j) { return detail::window_column(b, j); });
 }
 
 /// acc += a * b^T, with a: M x K, b: N x K (both operands K-major: the "NT"
@@ -349,9 +363,276 @@ __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
 template <class T, int M, int N, int K>
 __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
                     const Transposed<Tile<T, N, K>> &b) {
-  acc.contraction().add(
-      detail::Segment{detail::view_of(a), detail::view_of(b.tile), K, true,
-                      detail::Element<std::remove_const_t<T>>::kind});
+  detail::contract(
+      acc, [&](int i, int) { return detail::window_row(a, i); },
+      [&](int j) { return detail::window_row(b.tile, j); });
+}
+
+/// acc += a * b with a: M x K in registers (an accumulator converted with
+/// `convert`), b: K x N, acc: M x N.
+template <class T, class U, int M, int N, int K>
+__device__ void mma(Accumulator<float, M, N> &acc, const Fragment<T, M, K> &a,
+                    const Tile<U, K, N> &b) {
+  static_assert(std::is_same<T, std::remove_const_t<U>>::value,
+                "tawa::mma: both operands must have one element type");
+  detail::contract(acc, detail::fragment_row(a),
+                   [&](int j) { return detail::window_column(b, j); });
+}
+
+/// acc += a * b^T with a: M x K in registers, b: N x K, acc: M x N.
+template <class T, class U, int M, int N, int K>
+__device__ void mma(Accumulator<float, M, N> &acc, const Fragment<T, M, K> &a,
+                    const Transposed<Tile<U, N, K>> &b) {
+  static_assert(std::is_same<T, std::remove_const_t<U>>::value,
+                "tawa::mma: both operands must have one element type");
+  detail::contract(acc, detail::fragment_row(a),
+                   [&](int j) { return detail::window_row(b.tile, j); });
+}
+
+/// `acc` converted to T (__nv_bfloat16 or __half, rounding to nearest even),
+/// as the A operand of an mma.
+template <class T, int R, int C>
+__device__ Fragment<T, R, C> convert(const Accumulator<float, R, C> &acc) {
+  Fragment<T, R, C> f;
+  for (int k = 0; k < Fragment<T, R, C>::kSlots; ++k)
+    for (int j = 0; j < C; ++j)
+      detail::convert(acc.slot(k)[j], f.slot(k)[j]);
+  return f;
+}
+
+namespace detail {
+
+/// out(i, j) = f(x(i, j), i) for the caller's rows i.
+template <int R, int C, class F>
+__device__ Accumulator<float, R, C> map(const Accumulator<float, R, C> &x,
+                                        F f) {
+  Accumulator<float, R, C> out;
+  for (int k = 0; k < Accumulator<float, R, C>::kSlots; ++k)
+    for (int j = 0; j < C; ++j)
+      out.slot(k)[j] = f(x.slot(k)[j], k);
+  return out;
+}
+
+/// out(i) = f(x(i), i) for the caller's rows i.
+template <int R, class F>
+__device__ RowVector<float, R> map(const RowVector<float, R> &x, F f) {
+  RowVector<float, R> out;
+  for (int k = 0; k < RowVector<float, R>::kSlots; ++k)
+    out.slot(k) = f(x.slot(k), k);
+  return out;
+}
+
+} // namespace detail
+
+// Element-wise arithmetic on accumulators and row vectors. A row vector
+// operand of an R x C accumulator applies to every element of its row.
+// Subtracting a row vector counts its entries of -inf as 0
+// (detail::minus_row): a row masked entirely stays -inf.
+
+template <int R, int C>
+__device__ Accumulator<float, R, C> operator*(const Accumulator<float, R, C> &a,
+                                              float s) {
+  return detail::map(a, [s](float x, int) { return x * s; });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator*(float s, const Accumulator<float, R, C> &a) {
+  return a * s;
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C> operator+(const Accumulator<float, R, C> &a,
+                                              float s) {
+  return detail::map(a, [s](float x, int) { return x + s; });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C> operator-(const Accumulator<float, R, C> &a,
+                                              float s) {
+  return detail::map(a, [s](float x, int) { return x - s; });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator-(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+  return detail::map(
+      a, [&v](float x, int k) { return detail::minus_row(x, v.slot(k)); });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator+(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+  return detail::map(a, [&v](float x, int k) { return x + v.slot(k); });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator*(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+  return detail::map(a, [&v](float x, int k) { return x * v.slot(k); });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator/(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+  return detail::map(a, [&v](float x, int k) { return x / v.slot(k); });
+}
+
+/// 2^x element-wise (exp2f).
+template <int R, int C>
+__device__ Accumulator<float, R, C> exp2(const Accumulator<float, R, C> &a) {
+  return detail::map(a, [](float x, int) { return exp2f(x); });
+}
+
+template <int R>
+__device__ RowVector<float, R> operator*(const RowVector<float, R> &a,
+                                         float s) {
+  return detail::map(a, [s](float x, int) { return x * s; });
+}
+template <int R>
+__device__ RowVector<float, R> operator*(float s,
+                                         const RowVector<float, R> &a) {
+  return a * s;
+}
+template <int R>
+__device__ RowVector<float, R> operator+(const RowVector<float, R> &a,
+                                         float s) {
+  return detail::map(a, [s](float x, int) { return x + s; });
+}
+template <int R>
+__device__ RowVector<float, R> operator+(const RowVector<float, R> &a,
+                                         const RowVector<float, R> &b) {
+  return detail::map(a, [&b](float x, int k) { return x + b.slot(k); });
+}
+template <int R>
+__device__ RowVector<float, R> operator-(const RowVector<float, R> &a,
+                                         const RowVector<float, R> &b) {
+  return detail::map(
+      a, [&b](float x, int k) { return detail::minus_row(x, b.slot(k)); });
+}
+template <int R>
+__device__ RowVector<float, R> operator*(const RowVector<float, R> &a,
+                                         const RowVector<float, R> &b) {
+  return detail::map(a, [&b](float x, int k) { return x * b.slot(k); });
+}
+template <int R>
+__device__ RowVector<float, R> operator/(const RowVector<float, R> &a,
+                                         const RowVector<float, R> &b) {
+  return detail::map(a, [&b](float x, int k) { return x / b.slot(k); });
+}
+
+/// The larger entry of each row (fmaxf).
+template <int R>
+__device__ RowVector<float, R> max(const RowVector<float, R> &a,
+                                   const RowVector<float, R> &b) {
+  return detail::map(a, [&b](float x, int k) { return fmaxf(x, b.slot(k)); });
+}
+/// 2^x and log2(x) per row (exp2f, log2f).
+template <int R>
+__device__ RowVector<float, R> exp2(const RowVector<float, R> &a) {
+  return detail::map(a, [](float x, int) { return exp2f(x); });
+}
+template <int R>
+__device__ RowVector<float, R> log2(const RowVector<float, R> &a) {
+  return detail::map(a, [](float x, int) { return log2f(x); });
+}
+
+/// The maximum of each row of `a` (-inf for a row of -inf).
+template <int R, int C>
+__device__ RowVector<float, R> row_max(const Accumulator<float, R, C> &a) {
+  RowVector<float, R> out(-INFINITY);
+  for (int k = 0; k < RowVector<float, R>::kSlots; ++k)
+    for (int j = 0; j < C; ++j)
+      out.slot(k) = fmaxf(out.slot(k), a.slot(k)[j]);
+  return out;
+}
+
+/// The sum of each row of `a`, in column order.
+template <int R, int C>
+__device__ RowVector<float, R> row_sum(const Accumulator<float, R, C> &a) {
+  RowVector<float, R> out(0.0f);
+  for (int k = 0; k < RowVector<float, R>::kSlots; ++k)
+    for (int j = 0; j < C; ++j)
+      out.slot(k) += a.slot(k)[j];
+  return out;
+}
+
+/// A tile element's row or column in the matrix of a window, plus an offset:
+/// for element (i, j) of a tile, `row(r0)` is r0 + i and `col(c0)` is
+/// c0 + j. Compared with each other or with integers, they make the
+/// predicates of `mask`. (The value is row_coef * i + col_coef * j + offset.)
+struct Index {
+  int row_coef;
+  int col_coef;
+  long long offset;
+};
+
+/// The row of a tile element in the matrix whose window starts at row r0.
+__host__ __device__ inline Index row(int r0) { return Index{1, 0, r0}; }
+/// The column of a tile element in the matrix whose window starts at col c0.
+__host__ __device__ inline Index col(int c0) { return Index{0, 1, c0}; }
+
+__host__ __device__ inline Index operator+(Index a, int n) {
+  return Index{a.row_coef, a.col_coef, a.offset + n};
+}
+__host__ __device__ inline Index operator-(Index a, int n) {
+  return Index{a.row_coef, a.col_coef, a.offset - n};
+}
+
+/// Holds for element (i, j) where row_coef * i + col_coef * j + offset is
+/// negative (`strict`) or not positive.
+struct Predicate {
+  Index form;
+  bool strict;
+  __host__ __device__ bool holds(int i, int j) const {
+    const long long v = static_cast<long long>(form.row_coef) * i +
+                        static_cast<long long>(form.col_coef) * j +
+                        form.offset;
+    return strict ? v < 0 : v <= 0;
+  }
+};
+
+namespace detail {
+__host__ __device__ inline Index minus(Index a, Index b) {
+  return Index{a.row_coef - b.row_coef, a.col_coef - b.col_coef,
+               a.offset - b.offset};
+}
+__host__ __device__ inline Index constant(long long n) {
+  return Index{0, 0, n};
+}
+} // namespace detail
+
+__host__ __device__ inline Predicate operator<(Index a, Index b) {
+  return Predicate{detail::minus(a, b), true};
+}
+__host__ __device__ inline Predicate operator<=(Index a, Index b) {
+  return Predicate{detail::minus(a, b), false};
+}
+__host__ __device__ inline Predicate operator>(Index a, Index b) {
+  return b < a;
+}
+__host__ __device__ inline Predicate operator>=(Index a, Index b) {
+  return b <= a;
+}
+__host__ __device__ inline Predicate operator<(Index a, int n) {
+  return a < detail::constant(n);
+}
+__host__ __device__ inline Predicate operator<=(Index a, int n) {
+  return a <= detail::constant(n);
+}
+__host__ __device__ inline Predicate operator>(Index a, int n) {
+  return a > detail::constant(n);
+}
+__host__ __device__ inline Predicate operator>=(Index a, int n) {
+  return a >= detail::constant(n);
+}
+
+/// Sets the elements of `a` where `keep` does not hold to -inf: e.g.
+/// `mask(s, col(n0) < K.rows)` masks the keys past a sequence,
+/// `mask(s, col(n0) <= row(m0))` the keys after each query (causal).
+template <int R, int C>
+__device__ void mask(Accumulator<float, R, C> &a, Predicate keep) {
+  for (int k = 0; k < Accumulator<float, R, C>::kSlots; ++k) {
+    const int i = detail::owned_row(k);
+    if (i >= R)
+      break;
+    for (int j = 0; j < C; ++j)
+      if (!keep.holds(i, j))
+        a.slot(k)[j] = -INFINITY;
+  }
 }
 
 /// Converts `acc` to U (__nv_bfloat16, __half or float; rounding to nearest
@@ -366,15 +647,38 @@ __device__ void store(Matrix<U> m, int row0, int col0,
   static_assert(detail::is_element<U>,
                 "tawa::store: the element type must be __nv_bfloat16, __half "
                 "or float");
-  const detail::Contraction &record = acc.contraction();
-  const int threads = detail::block_threads();
-  for (int e = detail::linear_thread_index(); e < R * C; e += threads) {
-    const int i = e / C, j = e % C;
-    const int r = row0 + i, c = col0 + j;
-    if (r < 0 || r >= m.rows || c < 0 || c >= m.cols)
+  for (int k = 0; k < Accumulator<float, R, C>::kSlots; ++k) {
+    const int r = row0 + detail::owned_row(k);
+    if (detail::owned_row(k) >= R || r < 0 || r >= m.rows)
       continue;
-    detail::convert(record.evaluate(i, j),
-                    m.data[static_cast<std::int64_t>(r) * m.ld + c]);
+    for (int j = 0; j < C; ++j) {
+      const int c = col0 + j;
+      if (c >= 0 && c < m.cols)
+        detail::convert(acc.slot(k)[j],
+                        m.data[static_cast<std::int64_t>(r) * m.ld + c]);
+    }
+  }
+  __syncthreads();
+}
+
+/// Writes `v`, converted to U, as the R x 1 column of `m` at (row0, col0)
+/// (e.g. the log-sum-exp of attention's rows); elements outside `m` are
+/// skipped. Acts as a block-wide barrier, like the store of an accumulator.
+template <class U, int R>
+__device__ void store(Matrix<U> m, int row0, int col0,
+                      const RowVector<float, R> &v) {
+  static_assert(!std::is_const<U>::value,
+                "tawa::store: the destination Matrix must not be const");
+  static_assert(detail::is_element<U>,
+                "tawa::store: the element type must be __nv_bfloat16, __half "
+                "or float");
+  for (int k = 0; k < RowVector<float, R>::kSlots; ++k) {
+    const int r = row0 + detail::owned_row(k);
+    if (detail::owned_row(k) >= R || r < 0 || r >= m.rows || col0 < 0 ||
+        col0 >= m.cols)
+      continue;
+    detail::convert(v.slot(k), m.data[static_cast<std::int64_t>(r) * m.ld +
+                                      col0]);
   }
   __syncthreads();
 }

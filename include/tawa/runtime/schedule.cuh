@@ -135,6 +135,48 @@ private:
   }
 };
 
+/// The walk of a persistent kernel whose tiles (x, y, z) of one (y, z)
+/// share operands and whose work may grow with x (attention: x the block of
+/// queries, y the batch and head, whose keys and values every x reads; with
+/// a causal mask, tile x reads x + 1 blocks of keys). In order (`longest_first`
+/// false) x varies fastest, so the CTAs running together read the same keys
+/// and values from L2; longest first, x descends and (y, z) varies fastest,
+/// so the longest tiles start in the first wave and the short ones fill in
+/// at the end (the longest-processing-time-first rule of list scheduling).
+struct OrderedTileSchedule {
+  dim3 tiles;
+  bool longest_first = false;
+
+  __host__ __device__ OrderedTileSchedule(dim3 grid, bool longest_first)
+      : tiles(grid), longest_first(longest_first),
+        per_x(grid.x > 0 ? grid.x : 1),
+        per_plane(grid.y * grid.z > 0 ? grid.y * grid.z : 1),
+        per_y(grid.y > 0 ? grid.y : 1) {}
+
+  /// Tiles in the walk.
+  __host__ __device__ int count() const {
+    return static_cast<int>(tiles.x * tiles.y * tiles.z);
+  }
+
+  /// The original block of the t-th tile of the walk, 0 <= t < count().
+  __host__ __device__ uint3 tile(int t) const {
+    uint32_t x, yz;
+    if (longest_first) {
+      const uint32_t step = per_plane.div(t);
+      x = tiles.x - 1 - step;
+      yz = t - step * per_plane.d;
+    } else {
+      yz = per_x.div(t);
+      x = t - yz * per_x.d;
+    }
+    const uint32_t z = per_y.div(yz);
+    return make_uint3(x, yz - z * per_y.d, z);
+  }
+
+private:
+  FastDivisor per_x, per_plane, per_y;
+};
+
 /// Whether a walk of tiles that merge `merge_x` x `merge_y` blocks of the
 /// original launch grid `grid` stores only what that launch stores: where a
 /// grid dimension does not divide into the merged tiles, the blocks past its

@@ -61,6 +61,23 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/// Loads the Rows x (64 * Boxes) window at (col0, row0[, batch]) of `map`
+/// (a map of Rows x 64-element boxes, 128-byte swizzled) as `Boxes` boxes of
+/// Rows x 64, box b at dst + b * Rows * 64: the layout the multi-box wgmma
+/// helpers read (wgmma_ss_kmajor, wgmma_rs_mnmajor). All complete on `bar`.
+template <int Boxes, int Rows, bool Batched, class T>
+__device__ __forceinline__ void tma_load_boxes(T *dst, const CUtensorMap *map,
+                                               uint64_t *bar, int col0, int row0,
+                                               int batch) {
+#pragma unroll
+  for (int b = 0; b < Boxes; ++b) {
+    if constexpr (Batched)
+      tma_load_3d(dst + b * Rows * 64, map, bar, col0 + 64 * b, row0, batch);
+    else
+      tma_load_2d(dst + b * Rows * 64, map, bar, col0 + 64 * b, row0);
+  }
+}
+
 /// Stores the box at element coordinates (c0, c1[, c2]) of `map` from shared
 /// memory `src` (PTX ISA 9.7.9.25.5.2, bulk_group completion). Elements of
 /// the box outside the tensor are not written. The calling thread commits

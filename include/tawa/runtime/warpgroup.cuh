@@ -61,6 +61,39 @@ __device__ __forceinline__ void pass_turn(int consumer) {
   named_barrier_arrive(kTurnBarrier + 1 - consumer, 2 * kWarpgroupThreads);
 }
 
+/// Inter-warpgroup ping-pong of the attention consumers (FlashAttention-3,
+/// arXiv 2407.08608, section 3.1): the `Consumers` warpgroups issue their
+/// wgmma in turn, warpgroup c after c - 1, so one's softmax runs while the
+/// next one's matrix products have the tensor cores. Turn c is named
+/// barrier `First + c`, of 2 x 128 threads: warpgroup c waits there (`wait`)
+/// and its predecessor arrives (`pass`). Warpgroup Consumers - 1 arrives
+/// once at the start so that warpgroup 0 goes first, and warpgroup 0 waits
+/// once at the end (`finish`) for that arrival's counterpart; in between,
+/// every warpgroup calls wait and pass alternately, equally often.
+template <int Consumers, int First> struct WarpgroupTurns {
+  static_assert(Consumers >= 2 && First >= 1 && First + Consumers <= 16,
+                "named barriers 1..15");
+  int consumer;
+  __device__ __forceinline__ explicit WarpgroupTurns(int c) : consumer(c) {
+    if (c == Consumers - 1)
+      named_barrier_arrive(First, 2 * kWarpgroupThreads);
+  }
+  /// Waits until the previous warpgroup has issued its products.
+  __device__ __forceinline__ void wait() const {
+    named_barrier_sync(First + consumer, 2 * kWarpgroupThreads);
+  }
+  /// Lets the next warpgroup issue its products.
+  __device__ __forceinline__ void pass() const {
+    named_barrier_arrive(First + (consumer + 1) % Consumers,
+                         2 * kWarpgroupThreads);
+  }
+  /// Takes the last turn that the start left open (warpgroup 0).
+  __device__ __forceinline__ void finish() const {
+    if (consumer == 0)
+      wait();
+  }
+};
+
 /// Lowers the per-thread register limit of the calling warpgroup to `Regs`
 /// (`setmaxnreg.dec`, PTX ISA 9.7.17.1). 24 <= Regs <= 256, multiple of 8.
 /// Takes effect only in a kernel with a register cap at entry

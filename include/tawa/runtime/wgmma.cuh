@@ -28,6 +28,21 @@ __device__ __forceinline__ uint64_t smem_descriptor_sw128(const void *tile) {
          (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
 }
 
+/// Shared-memory matrix descriptor of an MN-major B operand with 128-byte
+/// swizzle (PTX ISA 9.7.15.5.1.2, canonical layout ((T,8,m),(8,k)) :
+/// ((1,T,LBO),(8T,SBO)) under Swizzle<3,4,3>): the K x N tile is stored as
+/// N / 64 boxes of K rows x 64 columns (16-bit elements, 128 bytes per row),
+/// as TMA writes a row-major K x N window in boxes of 64 columns. The leading
+/// byte offset is the distance between the boxes (K * 128 bytes), the stride
+/// byte offset that between groups of 8 rows (1024 bytes). `tile` must lie
+/// in a 1024-byte aligned buffer and start at a multiple of 8 rows.
+__device__ __forceinline__ uint64_t
+smem_descriptor_sw128_mn(const void *tile, uint32_t box_bytes) {
+  const uint64_t addr = smem_addr(tile);
+  return ((addr & 0x3FFFF) >> 4) | (uint64_t{(box_bytes & 0x3FFFF) >> 4} << 16) |
+         (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
+}
+
 /// Orders register accesses to the accumulators before the wgmma that follows.
 __device__ __forceinline__ void wgmma_fence() {
 #if TAWA_DEVICE_PASS
@@ -62,10 +77,18 @@ __device__ __forceinline__ void fence_operand(float &r) {
   " wgmma.mma_async.sync.aligned." SHAPE_TYPES " {" D "}, " A ", " B           \
   ", p, 1, 1, 0, " TRANS_B ";\n}\n"
 
+// The same with A in registers (four .b32 registers), which has no
+// transpose-A operand.
+#define TAWA_WGMMA_RS_ASM(SHAPE_TYPES, D, A, B, SCALE_D, TRANS_B)              \
+  "{\n .reg .pred p;\n setp.ne.b32 p, " SCALE_D ", 0;\n"                       \
+  " wgmma.mma_async.sync.aligned." SHAPE_TYPES " {" D "}, {" A "}, " B         \
+  ", p, 1, 1, " TRANS_B ";\n}\n"
+
 /// One `wgmma.mma_async.m64nNk16` with fp32 accumulators; N in 8..256, step 8.
 template <int N> struct WgmmaM64;
 #include "wgmma_ops.inc"
 #undef TAWA_WGMMA_ASM
+#undef TAWA_WGMMA_RS_ASM
 
 /// The fp32 accumulator of one consumer warpgroup: MTiles stacked 64 x N
 /// fragments in the register layout of wgmma's D operand (PTX ISA 9.7.15.5.1,
@@ -93,7 +116,73 @@ template <int MTiles, int N> struct WgmmaAccumulator {
       for (int i = 0; i < N / 2; ++i)
         fence_operand(d[m][i]);
   }
+
+  /// Registers in all, and register e of the flat order (tile e / (N / 2),
+  /// register e % (N / 2)), for element-wise code.
+  static constexpr int kSize = MTiles * N / 2;
+  __device__ __forceinline__ float &at(int e) { return d[e / (N / 2)][e % (N / 2)]; }
+  __device__ __forceinline__ float at(int e) const {
+    return d[e / (N / 2)][e % (N / 2)];
+  }
+  /// The row slot (RowFragment) of register e: the thread holds rows
+  /// 64 mt + 16 (t / 32) + (t % 32) / 4 and 8 more of each 64-row tile mt.
+  static constexpr __device__ __forceinline__ int row_of(int e) {
+    return 2 * (e / (N / 2)) + (e % (N / 2) / 2) % 2;
+  }
+  /// The fragment's column of register e (the same for every thread of a
+  /// quad but for 2 (t % 4), added by the caller).
+  static constexpr __device__ __forceinline__ int column_of(int e) {
+    return 8 * (e % (N / 2) / 4) + e % 2;
+  }
 };
+
+/// A 64*MTiles x K operand in registers, 16-bit elements, as wgmma's A in
+/// registers wants it (PTX ISA 9.7.15.5.1.1.1, m64nNk16 A fragment): for
+/// each k16 step, four .b32 registers of two elements. Its layout over the
+/// threads is that of a 64 x K fp32 accumulator, so converting an
+/// accumulator packs registers 2x and 2x + 1 into register x.
+template <int MTiles, int K> struct WgmmaOperandA {
+  static_assert(K % 16 == 0, "whole k16 steps");
+  uint32_t a[MTiles][K / 4];
+  /// Keeps the registers from being reused before this point: a wgmma
+  /// reads them asynchronously until the wgmma_wait that covers it (PTX
+  /// ISA 9.7.15.6), which the compiler does not know; call after that wait.
+  __device__ __forceinline__ void fence() {
+#pragma unroll
+    for (int m = 0; m < MTiles; ++m)
+#pragma unroll
+      for (int x = 0; x < K / 4; ++x)
+        asm volatile("" : "+r"(a[m][x])::"memory");
+  }
+};
+
+/// Packs two floats into one .b32 register of two 16-bit elements (the first
+/// in the low half), rounding to nearest even.
+template <class T>
+__device__ __forceinline__ uint32_t pack_pair(float lo, float hi) {
+  uint32_t packed = 0;
+#if TAWA_DEVICE_PASS
+  if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    __nv_bfloat162 p = __floats2bfloat162_rn(lo, hi);
+    packed = *reinterpret_cast<uint32_t *>(&p);
+  } else {
+    __half2 p = __floats2half2_rn(lo, hi);
+    packed = *reinterpret_cast<uint32_t *>(&p);
+  }
+#endif
+  return packed;
+}
+
+/// `acc` converted to T as an A operand: the P of O += P V.
+template <class T, int MTiles, int K>
+__device__ __forceinline__ void convert_operand(WgmmaOperandA<MTiles, K> &out,
+                                                const WgmmaAccumulator<MTiles, K> &acc) {
+#pragma unroll
+  for (int m = 0; m < MTiles; ++m)
+#pragma unroll
+    for (int x = 0; x < K / 4; ++x)
+      out.a[m][x] = pack_pair<T>(acc.d[m][2 * x], acc.d[m][2 * x + 1]);
+}
 
 /// acc += a * b^T for one stage: `a` is the warpgroup's 64*MTiles x K rows,
 /// `b` is N x K, both K-major bf16/fp16 with 128-byte swizzle and K = 64
@@ -120,6 +209,67 @@ __device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
       WgmmaM64<N>::template mma<kBf16, 0>(
           acc.d[m], smem_descriptor_sw128(a + m * 64 * K + 16 * k), db,
           k == 0 ? static_cast<uint32_t>(accumulate) : 1u);
+  }
+  wgmma_commit();
+  acc.fence();
+}
+
+/// acc (+)= a * b^T for K-major 128-byte swizzled operands of any K (a
+/// multiple of 64 for 16-bit types): each operand is stored as K / 64 boxes
+/// of [rows][64], box b at b * ABoxRows * 64 (b * BBoxRows * 64) elements
+/// from box 0, as TMA writes a window of 64-column boxes. `a` points at the
+/// warpgroup's first row inside box 0 (a multiple of 8 rows); the warpgroup
+/// reads 64*MTiles rows. Issues K/16 x MTiles wgmma as one group; the caller
+/// waits with wgmma_wait<>(). `accumulate` false computes acc = a * b^T.
+template <int K, int ABoxRows, int BBoxRows, class T, int MTiles, int N>
+__device__ __forceinline__ void wgmma_ss_kmajor(WgmmaAccumulator<MTiles, N> &acc,
+                                                const T *a, const T *b,
+                                                bool accumulate) {
+  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
+                "wgmma operands: bf16 or fp16");
+  static_assert(K % 64 == 0, "K: whole 128-byte boxes");
+  constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
+  acc.fence();
+  wgmma_fence();
+#pragma unroll
+  for (int k = 0; k < K / 16; ++k) {
+    const int box = k / 4, inner = 16 * (k % 4);
+    const uint64_t db = smem_descriptor_sw128(b + box * BBoxRows * 64 + inner);
+#pragma unroll
+    for (int m = 0; m < MTiles; ++m)
+      WgmmaM64<N>::template mma<kBf16, 0>(
+          acc.d[m],
+          smem_descriptor_sw128(a + box * ABoxRows * 64 + m * 64 * 64 + inner),
+          db, k == 0 ? static_cast<uint32_t>(accumulate) : 1u);
+  }
+  wgmma_commit();
+  acc.fence();
+}
+
+/// acc += a * b with a: 64*MTiles x K in registers and b: K x N in shared
+/// memory, MN-major (row-major K x N, stored as N / 64 boxes of K rows x 64
+/// columns, 128-byte swizzled: the V of O += P V as TMA loads it). Issues
+/// K/16 x MTiles wgmma as one group.
+template <class T, int MTiles, int K, int N>
+__device__ __forceinline__ void wgmma_rs_mnmajor(WgmmaAccumulator<MTiles, N> &acc,
+                                                 const WgmmaOperandA<MTiles, K> &a,
+                                                 const T *b) {
+  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
+                "wgmma operands: bf16 or fp16");
+  static_assert(N % 64 == 0, "N: whole 128-byte boxes");
+  constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
+  acc.fence();
+  wgmma_fence();
+#pragma unroll
+  for (int k = 0; k < K / 16; ++k) {
+    const uint64_t db =
+        smem_descriptor_sw128_mn(b + k * 16 * 64, K * 128);
+#pragma unroll
+    for (int m = 0; m < MTiles; ++m) {
+      const uint32_t (&ak)[4] =
+          *reinterpret_cast<const uint32_t(*)[4]>(&a.a[m][4 * k]);
+      WgmmaM64<N>::template mma_rs<kBf16, 1>(acc.d[m], ak, db, 1u);
+    }
   }
   wgmma_commit();
   acc.fence();
