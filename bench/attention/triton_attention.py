@@ -28,6 +28,7 @@ tests, and the interpreter: TRITON_INTERPRET=1 runs it on the CPU).
 """
 
 import math
+import os
 
 import torch
 import triton
@@ -209,6 +210,8 @@ def attention(q, k, v, causal, sm_scale=None, out=None, lse=None,
     args = (dq, dk, dv, do, lse, float(sm_scale), sq, sk, bh,
             triton.next_power_of_2(sq), int(q.dtype == torch.bfloat16))
     grid = lambda meta: (triton.cdiv(sq, meta["BLOCK_M"]), bh)  # noqa: E731
+    if config is None and os.environ.get("TRITON_INTERPRET") == "1":
+        config = CONFIGS[d][0]  # the interpreter cannot time candidates
     if config is None:
         _attn_fwd_tuned[grid](*args, HEAD_DIM=d, IS_CAUSAL=bool(causal))
     else:
@@ -246,7 +249,6 @@ def _self_test():
     GPU or, with TRITON_INTERPRET=1, on the CPU. The interpreter (Triton
     3.6) multiplies bf16 operands of tl.dot as raw 16-bit integers, so on
     the CPU only fp16 is checked."""
-    import os
     interpret = os.environ.get("TRITON_INTERPRET") == "1"
     device = "cpu" if interpret else "cuda"
     dtypes = (torch.float16,) if interpret else (torch.bfloat16, torch.float16)
