@@ -184,10 +184,10 @@ def make_parser():
     a("--min-iters", type=int, default=int(env("ATTN_MIN_ITERS", "5")),
       help="at least this many timed rounds per shape")
     a("--shape-seconds", type=float,
-      default=float(env("ATTN_SHAPE_SECONDS", "0.4")),
+      default=float(env("ATTN_SHAPE_SECONDS", "0.3")),
       help="timed rounds per shape: as many as fill this many seconds")
     a("--ref-budget", type=float,
-      default=float(env("ATTN_REF_BUDGET_S", "90")),
+      default=float(env("ATTN_REF_BUDGET_S", "60")),
       help="seconds for all checks of the reference kernel")
     a("--step-timeout", type=float,
       default=float(env("ATTN_STEP_TIMEOUT", "60")),
@@ -219,7 +219,7 @@ def make_parser():
     a("--prewarm-one", metavar="VARIANT", help=argparse.SUPPRESS)
     # Tests of the harness itself: run the variant processes on the CPU
     # (libraries built for host memory; TRITON_INTERPRET=1 for Triton).
-    a("--device", default="cuda", help=argparse.SUPPRESS)
+    a("--device", default=env("ATTN_DEVICE", "cuda"), help=argparse.SUPPRESS)
     return p
 
 
@@ -1261,7 +1261,10 @@ def report(results, settings, out_dir, info):
     paths = plot(results, out_dir, info.get("device", ""))
     if paths:
         print("charts: " + ", ".join(paths))
-    print(table_text(summary), flush=True)
+    table = table_text(summary)
+    with open(os.path.join(out_dir, "table.txt"), "w") as f:
+        f.write(table + "\n")
+    print(table, flush=True)
     return 0 if summary["pass"] else 1
 
 
