@@ -106,7 +106,7 @@ def bench_shapes(seqlens, d, tokens=16384, hidden=2048):
     return [(s, max(1, tokens // s), max(1, hidden // d)) for s in seqlens]
 
 
-#===--- Options ----------------------------------------------------------===#
+# --- Options ---
 
 def env(name, default):
     v = os.environ.get(name)
@@ -200,7 +200,8 @@ def make_parser():
       default=env("ATTN_SKIP_CHECKS", "0") == "1")
     a("--no-bench", action="store_true",
       default=env("ATTN_SKIP_BENCH", "0") == "1")
-    a("--no-ref", action="store_true", default=env("ATTN_SKIP_REF", "0") == "1",
+    a("--no-ref", action="store_true",
+      default=env("ATTN_SKIP_REF", "0") == "1",
       help="skip the reference kernel's checks")
     a("--dry-run", action="store_true",
       help="fake every measurement (no GPU, no torch needed)")
@@ -254,7 +255,7 @@ def settings_of(args):
     return s
 
 
-#===--- The GPU side (one variant per process) ---------------------------===#
+# --- The GPU side (one variant per process) ---
 
 class ContextLost(Exception):
     """A CUDA error that leaves the process's context unusable."""
@@ -535,8 +536,9 @@ class Child:
             worst_o, worst_l = max(worst_o, eo), max(worst_l, el)
         if not (worst_o < REF_SPOT_TOL and worst_l < REF_SPOT_TOL):
             raise RuntimeError(
-                f"the float32 reference disagrees with float64 (O {worst_o:.2e}"
-                f", LSE {worst_l:.2e}): the reference itself is wrong")
+                f"the float32 reference disagrees with float64 (O "
+                f"{worst_o:.2e}, LSE {worst_l:.2e}): the reference itself is "
+                "wrong")
 
     def errors(self, x, ref, poison_bits, int_view):
         """Relative Frobenius and max abs error over the elements whose
@@ -682,7 +684,7 @@ class Child:
                 continue
             base = {"seqlen_q": sq, "seqlen_k": sq, "batch": 1, "heads": bh}
             self.begin(f"check inputs S={sq} BH={bh}",
-                                self.s["step_timeout"])
+                       self.s["step_timeout"])
             q, k, v = self.inputs(1, bh, sq, sq)
             ref_o, ref_lse = self.reference(q, k, v)
             self.sync("reference")
@@ -723,7 +725,6 @@ class Child:
         """runs: [(name, fn)]. Warm-up rounds, a probe round to size the
         count, then rounds of one call each, every call between two CUDA
         events. Returns {name: {ms, ms_p10, ms_p90, rounds}}."""
-        torch = self.torch
         for _ in range(self.s["warmup"]):
             for _, fn in runs:
                 fn()
@@ -772,7 +773,7 @@ class Child:
             runs = []
             for impl in impls:
                 self.begin(f"bench check {impl} S={sq}",
-                                    self.s["step_timeout"])
+                           self.s["step_timeout"])
                 c = self.check(impl, q, k, v, ref_o, ref_lse, warm=True)
                 self.watchdog.end()
                 rec["impls"][impl] = {"check": c}
@@ -782,7 +783,7 @@ class Child:
             del ref_o, ref_lse
             if runs:
                 self.begin(f"bench timing S={sq}",
-                                    self.s["step_timeout"])
+                           self.s["step_timeout"])
                 try:
                     times = self.time_interleaved(runs)
                 except ContextLost:
@@ -836,7 +837,7 @@ def percentile(sorted_values, q):
     return v[lo] + (at - lo) * (v[hi] - v[lo])
 
 
-#===--- Triton pre-compilation ------------------------------------------===#
+# --- Triton pre-compilation ---
 
 def prewarm_one(variant):
     """Runs the autotuned Triton kernel of one variant on small shapes (an
@@ -880,7 +881,7 @@ def prewarm(settings, jobs):
     return 0 if not failed else 1
 
 
-#===--- The parent: one process per variant, then the report -------------===#
+# --- The parent: one process per variant, then the report ---
 
 def run_variants(args, settings):
     os.makedirs(args.out, exist_ok=True)
@@ -962,10 +963,10 @@ def check_line(variant, c):
     where = f"S={c['seqlen_q']} BH={c['heads'] * c['batch']}"
     if "skipped" in c:
         return f"{variant} {c['impl']:9s} {where:14s} skipped: {c['skipped']}"
-    o, l = c.get("o", {}), c.get("lse", {})
-    text = (f"{variant} {c['impl']:9s} {where:14s} O {fmt(o.get('rel'))} "
-            f"LSE {fmt(l.get('rel'))} {'PASS' if c['pass'] else 'FAIL'}")
-    for part, e in (("O", o), ("LSE", l)):
+    eo, el = c.get("o", {}), c.get("lse", {})
+    text = (f"{variant} {c['impl']:9s} {where:14s} O {fmt(eo.get('rel'))} "
+            f"LSE {fmt(el.get('rel'))} {'PASS' if c['pass'] else 'FAIL'}")
+    for part, e in (("O", eo), ("LSE", el)):
         if e.get("unwritten") or e.get("nonfinite"):
             text += f" {part}: {e['unwritten']} unwritten, " \
                 f"{e['nonfinite']} non-finite"
@@ -1095,7 +1096,8 @@ def table_text(summary):
     for b, why in summary["skipped_baselines"].items():
         lines.append(f"   {b} not run: {why[:150]}")
     for b, errs in summary["baseline_errors"].items():
-        lines.append(f"   {b} failed {len(errs)} shape(s), e.g. {errs[0][:170]}")
+        lines.append(f"   {b} failed {len(errs)} shape(s), e.g. "
+                     f"{errs[0][:170]}")
     for kind, which in summary["missing_libs"].items():
         lines.append(f"   no {kind} library for {len(which)} variant(s): "
                      + ", ".join(which)[:200])
@@ -1268,7 +1270,7 @@ def report(results, settings, out_dir, info):
     return 0 if summary["pass"] else 1
 
 
-#===--- Dry run ----------------------------------------------------------===#
+# --- Dry run ---
 
 def fake_results(settings, seed=0):
     """Plausible results without a GPU: every path of the report runs."""
@@ -1279,7 +1281,8 @@ def fake_results(settings, seed=0):
     for variant in settings["variants"]:
         v = parse_variant(variant)
         res = {"variant": variant, "seed": seed, "status": "done",
-               "libs": {"ours": {"loaded": True}, "reference": {"loaded": True}},
+               "libs": {"ours": {"loaded": True},
+                        "reference": {"loaded": True}},
                "baselines": {b: {"available": b != "fa4"} for b in
                              settings["baselines"]},
                "checks": [], "bench": [], "ref_seconds": 1.0, "seconds": 9.9}
@@ -1319,7 +1322,7 @@ def fake_results(settings, seed=0):
     return results
 
 
-#===--- Main -------------------------------------------------------------===#
+# --- Main ---
 
 def main(argv=None):
     args = make_parser().parse_args(argv)
@@ -1350,8 +1353,8 @@ def main(argv=None):
             print_variant_lines(res)
     else:
         info = environment_info()
-        print("bench.py: " + ", ".join(f"{k} {v}" for k, v in info.items()
-                                         if k != "time"), flush=True)
+        print("bench.py: " + ", ".join(
+            f"{k} {v}" for k, v in info.items() if k != "time"), flush=True)
         results = run_variants(args, settings)
         devices = {r["device"] for r in results if r.get("device")}
         if devices:

@@ -209,7 +209,10 @@ def attention(q, k, v, causal, sm_scale=None, out=None, lse=None,
     dq, dk, dv, do = desc(q, sq), desc(k, sk), desc(v, sk), desc(out, sq)
     args = (dq, dk, dv, do, lse, float(sm_scale), sq, sk, bh,
             triton.next_power_of_2(sq), int(q.dtype == torch.bfloat16))
-    grid = lambda meta: (triton.cdiv(sq, meta["BLOCK_M"]), bh)  # noqa: E731
+
+    def grid(meta):
+        return (triton.cdiv(sq, meta["BLOCK_M"]), bh)
+
     if config is None and os.environ.get("TRITON_INTERPRET") == "1":
         config = CONFIGS[d][0]  # the interpreter cannot time candidates
     if config is None:

@@ -1,4 +1,4 @@
-//===- examples/attention/main.cu - checks and times one attention variant -===//
+//===- examples/attention/main.cu - checks and times one variant ----------===//
 //
 // attention-check --batch B --heads H --seqlen S[,S...] [--seqlen-k S2]
 //                 [--iters N] [--warmup N] [--check-only] [--scale X]
@@ -10,7 +10,7 @@
 // as a shared library or compiled in. The variant (head dimension, bf16 or
 // fp16, causal or not) is read at run time from tawa_attention_variant(), so
 // one build of this file serves every variant:
-//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude \
+//   nvcc -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -Iinclude
 //     -Iexamples/attention -c examples/attention/main.cu -o main.o
 //   nvcc main.o /abs/path/bf16-d128-causal.so -o attention-check
 // (or main.cu and attention.cu in one nvcc command, with the variant's flags).
@@ -74,8 +74,8 @@
 
 namespace {
 
-constexpr double kOTolerance = 1e-2;   // relative Frobenius, 16-bit output
-constexpr double kLseTolerance = 1e-4; // relative Frobenius, float output
+constexpr double kOTolerance = 1e-2;       // relative Frobenius, 16-bit output
+constexpr double kLseTolerance = 1e-4;     // relative Frobenius, float output
 constexpr double kRefSpotTolerance = 1e-4; // the naive reference vs fp64
 constexpr int kDefaultWarmup = 3;
 constexpr int kDefaultIters = 20;
@@ -168,8 +168,7 @@ __global__ void fill_normal(T *p, std::size_t n, std::uint64_t seed) {
   }
 }
 
-template <class U>
-__global__ void fill_bits(U *p, std::size_t n, U bits) {
+template <class U> __global__ void fill_bits(U *p, std::size_t n, U bits) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += stride)
@@ -177,8 +176,8 @@ __global__ void fill_bits(U *p, std::size_t n, U bits) {
 }
 
 int blocks_for(std::size_t n) {
-  return static_cast<int>(std::max<std::size_t>(
-      1, std::min<std::size_t>((n + 255) / 256, 4096)));
+  return static_cast<int>(
+      std::max<std::size_t>(1, std::min<std::size_t>((n + 255) / 256, 4096)));
 }
 
 //===--- Kernel: the naive float32 reference ------------------------------===//
@@ -186,7 +185,8 @@ int blocks_for(std::size_t n) {
 constexpr int kRefThreads = 256;
 constexpr int kRefWarps = kRefThreads / 32;
 constexpr int kRefMaxDim = 256;
-constexpr int kRefPerLane = kRefMaxDim / 32; // head-dimension columns a lane holds
+constexpr int kRefPerLane =
+    kRefMaxDim / 32; // head-dimension columns a lane holds
 
 __device__ inline float warp_sum(float x) {
   for (int offset = 16; offset > 0; offset /= 2)
@@ -441,8 +441,8 @@ class Runner {
 public:
   Runner(cudaStream_t stream, const Variant &variant, std::size_t l2_bytes,
          float scale, int warmup, int iters)
-      : stream_(stream), variant_(variant), l2_bytes_(l2_bytes),
-        scale_(scale), warmup_(warmup), iters_(iters) {}
+      : stream_(stream), variant_(variant), l2_bytes_(l2_bytes), scale_(scale),
+        warmup_(warmup), iters_(iters) {}
 
   Result run(const Shape &shape, std::uint64_t seed, bool time);
 
@@ -478,8 +478,8 @@ void Runner::fill_inputs(Operands &x, std::uint64_t seed) {
       fill_normal<<<blocks_for(b.count()), 256, 0, stream_>>>(
           b.as<__nv_bfloat16>(), b.count(), s);
     else
-      fill_normal<<<blocks_for(b.count()), 256, 0, stream_>>>(
-          b.as<__half>(), b.count(), s);
+      fill_normal<<<blocks_for(b.count()), 256, 0, stream_>>>(b.as<__half>(),
+                                                              b.count(), s);
     CHECK(cudaGetLastError());
   }
 }
@@ -813,8 +813,7 @@ void print_line(const std::string &label, const Variant &v, const Result &r) {
   if (r.o.unwritten || r.lse.unwritten)
     std::printf("  unwritten O %llu LSE %llu", r.o.unwritten, r.lse.unwritten);
   if (r.o.nonfinite || r.lse.nonfinite)
-    std::printf("  non-finite O %llu LSE %llu", r.o.nonfinite,
-                r.lse.nonfinite);
+    std::printf("  non-finite O %llu LSE %llu", r.o.nonfinite, r.lse.nonfinite);
   if (r.guard_clobbered)
     std::printf("  %llu guard elements written past the end",
                 r.guard_clobbered);
@@ -839,9 +838,9 @@ void json_errors(FILE *f, const char *name, const Errors &e) {
 }
 
 bool write_json(const std::string &path, const std::string &label,
-                const Variant &v, const std::string &device,
-                std::uint64_t seed, float scale,
-                const std::vector<Result> &results, bool complete) {
+                const Variant &v, const std::string &device, std::uint64_t seed,
+                float scale, const std::vector<Result> &results,
+                bool complete) {
   FILE *f = std::fopen(path.c_str(), "w");
   if (!f)
     return false;
@@ -858,8 +857,7 @@ bool write_json(const std::string &path, const std::string &label,
                "  \"o_tolerance\": %s,\n  \"lse_tolerance\": %s,\n"
                "  \"complete\": %s,\n  \"results\": [",
                json_number(kOTolerance).c_str(),
-               json_number(kLseTolerance).c_str(),
-               complete ? "true" : "false");
+               json_number(kLseTolerance).c_str(), complete ? "true" : "false");
   for (std::size_t i = 0; i < results.size(); ++i) {
     const Result &r = results[i];
     std::fprintf(f,
@@ -1109,8 +1107,8 @@ int main(int argc, char **argv) {
   for (std::size_t i = 0; i < opt.seqlens.size(); ++i) {
     const Shape shape{opt.batch, opt.heads, opt.seqlens[i],
                       opt.seqlen_k ? opt.seqlen_k : opt.seqlens[i]};
-    results.push_back(runner.run(shape, splitmix64(opt.seed ^ (i << 48)),
-                                 !opt.check_only));
+    results.push_back(
+        runner.run(shape, splitmix64(opt.seed ^ (i << 48)), !opt.check_only));
     print_line(opt.label, variant, results.back());
     all_pass = all_pass && results.back().pass;
     if (!opt.json.empty())
