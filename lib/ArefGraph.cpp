@@ -15,21 +15,56 @@ std::optional<ArefGraph> buildArefGraph(const TileProgram &P,
                                         DiagReporter &Diags) {
   ArefGraph G;
   G.ArefOfLoad.assign(P.Loads.size(), ~0u);
-  for (const TileMma &M : P.Mmas) {
-    // Tiles consumed together share one aref.
+  auto LoadOf = [&](unsigned V) -> std::optional<unsigned> {
+    for (unsigned L = 0; L < P.Loads.size(); ++L)
+      if (P.Loads[L].Value == V)
+        return L;
+    return std::nullopt;
+  };
+  unsigned LoopMmas = 0;
+  for (const TileOp &Op : P.Ops)
+    LoopMmas += Op.K == TileOp::Kind::Mma;
+  for (const TileOp &Op : P.Ops) {
+    if (Op.K != TileOp::Kind::Mma)
+      continue;
+    // Tiles consumed together share one aref; a tile loaded before the
+    // loop is its own, filled once per tile.
     Aref A;
-    for (unsigned L : {M.A, M.B}) {
-      if (G.ArefOfLoad[L] != ~0u)
+    for (unsigned V : {Op.A, Op.B}) {
+      std::optional<unsigned> L = Op.AConvert && V == Op.A ? std::nullopt
+                                                           : LoadOf(V);
+      if (!L || G.ArefOfLoad[*L] != ~0u)
         continue;
-      G.ArefOfLoad[L] = G.Arefs.size();
-      A.Loads.push_back(L);
+      const TileLoad &T = P.Loads[*L];
+      if (T.Where == Region::Prologue) {
+        Aref One;
+        One.Name = T.Var;
+        One.Loads = {*L};
+        One.BytesPerSlot = T.Rows * T.Cols * elementBytes(T.Elem);
+        One.OneShot = true;
+        One.Reason = "loaded before the loop: one slot, filled once per "
+                     "tile and read by every iteration";
+        G.ArefOfLoad[*L] = G.Arefs.size();
+        G.Arefs.push_back(One);
+        continue;
+      }
+      A.Loads.push_back(*L);
     }
+    if (A.Loads.empty())
+      continue;
     llvm::sort(A.Loads);
     for (unsigned L : A.Loads) {
       const TileLoad &T = P.Loads[L];
+      G.ArefOfLoad[L] = G.Arefs.size();
       A.Name += (A.Name.empty() ? "" : "_") + T.Var;
       A.BytesPerSlot += T.Rows * T.Cols * elementBytes(T.Elem);
     }
+    A.Reason = A.Loads.size() > 1
+                   ? "consumed together by one mma"
+                   : LoopMmas > 1
+                         ? "the only tile of the loop its mma reads: that "
+                           "mma starts before the other mma's tiles land"
+                         : "the only tile of the loop its mma reads";
     G.Arefs.push_back(A);
   }
   bool Ok = true;

@@ -1,5 +1,6 @@
 //===- Emitter.cpp - writing the warp-specialized kernel ------------------===//
 #include "tawa/Emitter.h"
+#include "tawa/EmitText.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -13,68 +14,6 @@ using llvm::formatv;
 
 namespace tawa {
 namespace {
-
-std::string sourceText(SourceRange R, const SourceManager &SM,
-                       const LangOptions &LO) {
-  CharSourceRange CR = SM.getExpansionRange(CharSourceRange::getTokenRange(R));
-  return Lexer::getSourceText(CR, SM, LO).str();
-}
-
-std::string exprText(const Expr *E, const SourceManager &SM,
-                     const LangOptions &LO) {
-  return sourceText(E->getSourceRange(), SM, LO);
-}
-
-std::string cxxElement(ElementType T) {
-  switch (T) {
-  case ElementType::BF16:
-    return "__nv_bfloat16";
-  case ElementType::F16:
-    return "__half";
-  case ElementType::F32:
-    return "float";
-  }
-  return "?";
-}
-
-/// `Text` with the built-in block coordinates of the original launch
-/// replaced by those of the tile walk: `blockIdx` by `tile`, `gridDim` by
-/// `schedule.tiles`. Works on the tokens of `Text` (clang's raw lexer), so
-/// comments, literals and longer identifiers are left as they are.
-std::string renameBuiltins(StringRef Text, const LangOptions &LO) {
-  const std::string Buf = Text.str(); // the lexer needs a terminating NUL
-  Lexer Lex(SourceLocation(), LO, Buf.data(), Buf.data(),
-            Buf.data() + Buf.size());
-  std::string Out;
-  size_t Pos = 0;
-  Token Tok;
-  bool End = false;
-  while (!End) {
-    End = Lex.LexFromRawLexer(Tok);
-    if (!Tok.is(tok::raw_identifier))
-      continue;
-    StringRef Id = Tok.getRawIdentifier();
-    const char *Name = Id == "blockIdx"  ? "tile"
-                       : Id == "gridDim" ? "schedule.tiles"
-                                         : nullptr;
-    if (!Name)
-      continue;
-    const size_t Off = Id.data() - Buf.data();
-    Out += Buf.substr(Pos, Off - Pos);
-    Out += Name;
-    Pos = Off + Id.size();
-  }
-  return Out + Buf.substr(Pos);
-}
-
-/// `Text` (the text of `E`) as an operand of '+': parenthesized unless `E` is
-/// a name, a literal or a member.
-std::string parenthesized(const std::string &Text, const Expr *E) {
-  const Expr *S = E->IgnoreImpCasts();
-  if (isa<DeclRefExpr, IntegerLiteral, ParenExpr, MemberExpr>(S))
-    return Text;
-  return "(" + Text + ")";
-}
 
 /// The name of the tensor map parameter of load `L`.
 std::string tensorMapName(const TileProgram &P, unsigned L) {
@@ -111,55 +50,6 @@ std::string prologueText(const TileProgram &P, const SourceManager &SM,
   T = T.ltrim("\n").rtrim(" \t");
   return T.str();
 }
-
-/// The kernel as written, renamed to `<kernel>_reference` and without its
-/// pragma: what the launcher runs where the tensor maps cannot be built.
-std::string referenceKernelText(const TileProgram &P, const SourceManager &SM,
-                                const LangOptions &LO) {
-  CharSourceRange R = SM.getExpansionRange(P.Kernel->getSourceRange());
-  FileID FID = SM.getFileID(R.getBegin());
-  StringRef Buffer = SM.getBufferData(FID);
-  unsigned B = SM.getFileOffset(R.getBegin());
-  unsigned E =
-      SM.getFileOffset(Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
-  unsigned N = SM.getFileOffset(SM.getExpansionLoc(P.Kernel->getLocation()));
-  SourceLocation Pragma = SM.getExpansionLoc(P.Pragma.Loc);
-  unsigned Line = SM.getExpansionLineNumber(Pragma);
-  unsigned L0 = SM.getFileOffset(SM.translateLineCol(FID, Line, 1));
-  size_t L1 = Buffer.find('\n', L0);
-  L1 = L1 == StringRef::npos ? E : L1 + 1;
-  if (!(B <= N && N < L0 && L1 <= E))
-    return "";
-  const std::string K = P.Kernel->getNameAsString();
-  return (Buffer.slice(B, N) + K + "_reference" +
-          Buffer.slice(N + K.size(), L0) + Buffer.slice(L1, E))
-      .str();
-}
-
-/// Appends lines with indentation.
-class Writer {
-public:
-  explicit Writer(std::string &Out) : Out(Out) {}
-  Writer &line(const Twine &L = "") {
-    if (!L.isTriviallyEmpty())
-      Out.append(2 * Depth, ' ');
-    Out += L.str();
-    Out += '\n';
-    return *this;
-  }
-  void open(const Twine &L) {
-    line(L + " {");
-    ++Depth;
-  }
-  void close(const Twine &Tail = "") {
-    --Depth;
-    line("}" + Tail);
-  }
-  int Depth = 0;
-
-private:
-  std::string &Out;
-};
 
 } // namespace
 

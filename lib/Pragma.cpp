@@ -13,7 +13,7 @@ constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
     "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] "
     "[schedule(cooperative|pingpong)] [tail(split|whole)] "
-    "[shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)]'";
+    "[shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]'";
 
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
@@ -60,6 +60,8 @@ public:
         Ok = parseShape(Loc);
       else if (Name == "narrow")
         Ok = parseNarrow(Loc);
+      else if (Name == "overlap")
+        Ok = parseOverlap(Loc);
       else if (Name == "tensor") {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
@@ -74,7 +76,8 @@ public:
                         "consumers(N), regs(P, C), persistent[(on|off)], "
                         "raster(m|n[, G]), cluster(N), "
                         "schedule(cooperative|pingpong), tail(split|whole), "
-                        "shape(auto|BM, BN), narrow(auto|off|N[, N]...)");
+                        "shape(auto|BM, BN), narrow(auto|off|N[, N]...), "
+                        "overlap(on|off)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -254,6 +257,17 @@ private:
                   *Cooperative ? ConsumerSchedule::Cooperative
                                : ConsumerSchedule::PingPong,
                   Loc, Dup);
+  }
+
+  /// `overlap(on|off)`.
+  bool parseOverlap(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Overlap.Loc, "overlap");
+    if (!expect(tok::l_paren, "(", "overlap"))
+      return false;
+    std::optional<bool> On = keyword("overlap", "on", "off");
+    if (!On || !expect(tok::r_paren, ")", "overlap"))
+      return false;
+    return record(P.Overlap, *On, Loc, Dup);
   }
 
   /// `tail(split|whole)`.

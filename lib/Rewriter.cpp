@@ -1,6 +1,8 @@
 //===- Rewriter.cpp - wiring the pipeline into a frontend action ----------===//
 #include "tawa/Rewriter.h"
 #include "tawa/ArefGraph.h"
+#include "tawa/AttentionEmitter.h"
+#include "tawa/AttentionReport.h"
 #include "tawa/Emitter.h"
 #include "tawa/Explain.h"
 #include "tawa/Plan.h"
@@ -224,6 +226,10 @@ private:
     std::optional<TileProgram> P;
     if (isEditable(Ctx, Pragma, Kernel, Launches, OtherUses))
       P = extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
+    if (P && P->Family == KernelFamily::Attention) {
+      rewriteAttention(Ctx, *P, Launches);
+      return;
+    }
     if (P)
       P = applyTileShape(*P, Diags);
     std::optional<ArefGraph> G;
@@ -252,7 +258,7 @@ private:
         Plan->Explain.push_back(
             {"narrow", Narrow->Value + " -- " + Narrow->Reason});
     }
-    bool Ok = Plan && Narrow && namesAreFree(*P, *G);
+    bool Ok = Plan && Narrow && namesAreFree(*P, emittedNames(*P, *G));
     if (!Ok)
       Diags.note(Kernel->getLocation(),
                  "kernel '" + Kernel->getName() + "' is left unchanged");
@@ -266,22 +272,69 @@ private:
       return;
     for (const CUDAKernelCallExpr *L : Launches)
       P->Launches.push_back({L});
+    replaceKernel(Ctx, *P, emitKernel(*P, *G, *Plan, SM, LO, &*Narrow),
+                  Launches);
+  }
 
-    std::string KernelText = emitKernel(*P, *G, *Plan, SM, LO, &*Narrow);
+  /// The attention family: analysis, plan, reports, emission.
+  void rewriteAttention(ASTContext &Ctx, TileProgram &P,
+                        llvm::ArrayRef<const CUDAKernelCallExpr *> Launches) {
+    SourceManager &SM = Ctx.getSourceManager();
+    const LangOptions &LO = Ctx.getLangOpts();
+    std::optional<AttentionProgram> A = analyzeAttention(P, Diags);
+    std::optional<ArefGraph> G;
+    std::optional<AttentionPlan> Plan;
+    if (A)
+      G = buildArefGraph(P, Diags);
+    if (G)
+      Plan = planAttention(P, *A, Diags);
+    if (G && Opts.DumpArefs != ArefDumpFormat::None) {
+      std::string Dump;
+      llvm::raw_string_ostream OS(Dump);
+      const AttentionPlan *PP = Plan ? &*Plan : nullptr;
+      if (Opts.DumpArefs == ArefDumpFormat::Json)
+        printAttentionJson(P, *A, *G, PP, SM, LO, OS);
+      else if (Opts.DumpArefs == ArefDumpFormat::Dot)
+        printAttentionDot(P, *A, *G, PP, SM, LO, OS);
+      else
+        printAttentionText(P, *A, *G, PP, SM, LO, OS);
+      Result.ArefDumps.push_back(std::move(Dump));
+    }
+    const bool Ok = Plan && namesAreFree(P, attentionEmittedNames(P, *A));
+    if (!Ok)
+      Diags.note(P.Kernel->getLocation(),
+                 "kernel '" + P.Kernel->getName() + "' is left unchanged");
+    if (Opts.Explain) {
+      llvm::raw_string_ostream OS(Result.Explanation);
+      printAttentionExplanation(P, A ? &*A : nullptr, G ? &*G : nullptr,
+                                Plan ? &*Plan : nullptr,
+                                Ok ? "" : Diags.lastError(), SM, OS);
+    }
+    if (!Ok)
+      return;
+    replaceKernel(Ctx, P, emitAttention(P, *A, *G, *Plan, SM, LO), Launches);
+  }
+
+  /// Replaces the kernel with `KernelText` and its launches with calls of
+  /// the launcher.
+  void replaceKernel(ASTContext &Ctx, TileProgram &P, std::string KernelText,
+                     llvm::ArrayRef<const CUDAKernelCallExpr *> Launches) {
+    SourceManager &SM = Ctx.getSourceManager();
+    const LangOptions &LO = Ctx.getLangOpts();
     CharSourceRange KernelRange =
-        SM.getExpansionRange(Kernel->getSourceRange());
+        SM.getExpansionRange(P.Kernel->getSourceRange());
     includeRuntime(Ctx, KernelRange.getBegin());
     // The emitted text ends with a newline; the kernel's closing brace is
     // followed by one already.
     if (!KernelText.empty() && KernelText.back() == '\n')
       KernelText.pop_back();
     edit(SM, KernelRange, KernelText, LO);
-    for (const LaunchSite &L : P->Launches) {
-      std::string Text = emitLaunch(*P, L.Call, SM, LO);
+    for (const CUDAKernelCallExpr *L : Launches) {
+      std::string Text = emitLaunch(P, L, SM, LO);
       // The launcher returns an error code where the launch had no value.
-      if (valueIsUsed(Ctx, L.Call))
+      if (valueIsUsed(Ctx, L))
         Text = "(void)" + Text;
-      edit(SM, SM.getExpansionRange(L.Call->getSourceRange()), Text, LO);
+      edit(SM, SM.getExpansionRange(L->getSourceRange()), Text, LO);
     }
     ++Result.Rewritten;
   }
@@ -498,7 +551,8 @@ private:
     edit(SM, CharSourceRange::getCharRange(At, At), Text, Ctx.getLangOpts());
   }
 
-  bool namesAreFree(const TileProgram &P, const ArefGraph &G) {
+  bool namesAreFree(const TileProgram &P,
+                    const std::vector<std::string> &Emitted) {
     struct Names : RecursiveASTVisitor<Names> {
       std::vector<const NamedDecl *> Decls;
       bool VisitVarDecl(VarDecl *VD) {
@@ -507,8 +561,9 @@ private:
       }
     } N;
     N.TraverseDecl(const_cast<FunctionDecl *>(P.Kernel));
-    for (const std::string &Name : emittedNames(P, G))
+    for (const std::string &Name : Emitted)
       for (const NamedDecl *D : N.Decls)
+        // A GEMM's accumulator keeps its name in the emitted kernel.
         if (D->getName() == Name && D != P.Acc.Decl) {
           Diags.error(
               D->getLocation(), DiagCategory::Unsupported,

@@ -26,6 +26,74 @@ StringRef elementName(ElementType T) {
 
 unsigned elementBytes(ElementType T) { return T == ElementType::F32 ? 4 : 2; }
 
+StringRef regionName(Region R) {
+  switch (R) {
+  case Region::Prologue:
+    return "prologue";
+  case Region::Loop:
+    return "loop";
+  case Region::Epilogue:
+    return "epilogue";
+  }
+  return "?";
+}
+
+bool ElemExpr::reads(unsigned V) const {
+  if (K == Kind::Value)
+    return Value == V;
+  return llvm::any_of(Args, [V](const ElemExpr &A) { return A.reads(V); });
+}
+
+bool TileOp::reads(unsigned V) const {
+  switch (K) {
+  case Kind::Load:
+  case Kind::Declare:
+    return false;
+  case Kind::Assign:
+    return Value.reads(V);
+  case Kind::Scale:
+    return Target == V || Value.reads(V);
+  case Kind::Mma:
+    return Target == V || A == V || B == V;
+  case Kind::Mask:
+    return Target == V;
+  case Kind::Store:
+    return Value.reads(V);
+  }
+  return false;
+}
+
+bool TileOp::writes(unsigned V) const {
+  return K != Kind::Store && Target == V;
+}
+
+StringRef TileOp::name() const {
+  switch (K) {
+  case Kind::Load:
+    return "load";
+  case Kind::Declare:
+    return "declare";
+  case Kind::Assign:
+    return "assign";
+  case Kind::Scale:
+    return "scale";
+  case Kind::Mma:
+    return "mma";
+  case Kind::Mask:
+    return "mask";
+  case Kind::Store:
+    return "store";
+  }
+  return "?";
+}
+
+std::optional<unsigned> findValue(const TileProgram &P, StringRef Name) {
+  for (unsigned V = 0; V < P.Values.size(); ++V)
+    if (P.Values[V].Name == Name)
+      return V;
+  return std::nullopt;
+}
+
 namespace {
 
 /// Strips the implicit nodes around a value: casts, temporaries, copies.
@@ -197,6 +265,74 @@ public:
   }
 };
 
+/// The kind and shape of a variable of a tile type, if it has one.
+struct TileType {
+  ValueKind Kind;
+  int Rows = 0, Cols = 1;
+  ElementType Elem = ElementType::F32;
+};
+
+std::optional<TileType> tileTypeOf(QualType T) {
+  auto Arg = [](const ClassTemplateSpecializationDecl *S, unsigned I) {
+    return integralArg(&S->getTemplateArgs(), I);
+  };
+  if (auto *S = specializationOf(T, "tawa::Tile")) {
+    auto E = classify(S->getTemplateArgs()[0].getAsType());
+    if (!E || !Arg(S, 1) || !Arg(S, 2))
+      return std::nullopt;
+    return TileType{ValueKind::Tile, *Arg(S, 1), *Arg(S, 2), *E};
+  }
+  if (auto *S = specializationOf(T, "tawa::Accumulator"))
+    if (Arg(S, 1) && Arg(S, 2))
+      return TileType{ValueKind::Accumulator, *Arg(S, 1), *Arg(S, 2)};
+  if (auto *S = specializationOf(T, "tawa::RowVector"))
+    if (Arg(S, 1))
+      return TileType{ValueKind::RowVector, *Arg(S, 1), 1};
+  return std::nullopt;
+}
+
+/// Whether `T` is one of the tile language's value types (tiles, accumulators,
+/// row vectors, fragments, transposed tiles).
+bool isTileLanguageType(QualType T) {
+  for (const char *N : {"tawa::Tile", "tawa::Accumulator", "tawa::RowVector",
+                        "tawa::Fragment", "tawa::Transposed"})
+    if (specializationOf(T, N))
+      return true;
+  return false;
+}
+
+/// Finds a use of a variable of a tile type.
+class TileUseFinder : public RecursiveASTVisitor<TileUseFinder> {
+public:
+  const DeclRefExpr *Found = nullptr;
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (!Found && isa<VarDecl>(E->getDecl()) &&
+        isTileLanguageType(E->getDecl()->getType()))
+      Found = E;
+    return true;
+  }
+};
+
+const DeclRefExpr *findTileUse(const Stmt *S) {
+  TileUseFinder F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+/// The callee's name without its namespace when it is in namespace tawa
+/// ("exp2" for tawa::exp2, "operator*" for tawa::operator*), else "".
+std::string tawaCallee(const Expr *E) {
+  auto *Call = dyn_cast_or_null<CallExpr>(E);
+  const FunctionDecl *FD = Call ? Call->getDirectCallee() : nullptr;
+  if (!FD)
+    return "";
+  std::string Q = FD->getQualifiedNameAsString();
+  return StringRef(Q).starts_with("tawa::") &&
+                 !StringRef(Q).starts_with("tawa::detail::")
+             ? Q.substr(6)
+             : "";
+}
+
 class Extractor {
 public:
   Extractor(ASTContext &Ctx, DiagReporter &Diags, TileProgram &P)
@@ -224,36 +360,25 @@ public:
     bool Ok = true;
     for (auto I = Body->body_begin(); I != It; ++I)
       Ok &= prologueStmt(*I);
-    if (!P.Acc.Decl) {
-      unsupported(P.Loop->getForLoc(), "no 'tawa::Accumulator<float, M, N>' is "
-                                       "declared before the annotated loop");
-      return false;
-    }
     Ok &= loopBody();
-    Ok &= epilogue(It + 1, Body->body_end());
+    for (auto I = It + 1; I != Body->body_end(); ++I)
+      Ok &= epilogueStmt(*I);
+    markLoopCarried();
     if (Ok)
-      Ok &= builtinsAreVisible(Body, It);
+      Ok &= builtinsAreVisible(Body);
+    if (Ok)
+      Ok &= classifyFamily();
     return Ok && Diags.errorCount() == ErrorsAtStart;
   }
 
   unsigned ErrorsAtStart = 0;
 
 private:
-  /// The copied code (prologue, loop header, op coordinates, store) must use
-  /// blockIdx/gridDim where the rewrite can rename them.
-  bool builtinsAreVisible(const CompoundStmt *Body,
-                          CompoundStmt::const_body_iterator Loop) {
+  /// The copied code must use blockIdx/gridDim where the rewrite can rename
+  /// them.
+  bool builtinsAreVisible(const CompoundStmt *Body) {
     HiddenBuiltinFinder F(Ctx.getSourceManager());
-    for (auto I = Body->body_begin(); I != Loop; ++I)
-      F.TraverseStmt(const_cast<Stmt *>(*I));
-    const Stmt *Header[] = {P.Loop->getInit(), P.Loop->getCond(),
-                            P.Loop->getInc()};
-    for (const Stmt *S : Header)
-      F.TraverseStmt(const_cast<Stmt *>(S));
-    for (const TileLoad &L : P.Loads)
-      for (const Expr *E : {L.Row0, L.Col0, L.Batch})
-        F.TraverseStmt(const_cast<Expr *>(E));
-    F.TraverseStmt(const_cast<CallExpr *>(P.Store.Call));
+    F.TraverseStmt(const_cast<CompoundStmt *>(Body));
     if (F.Loc.isInvalid())
       return true;
     unsupported(F.Loc, F.Why);
@@ -264,29 +389,47 @@ private:
     Diags.error(Loc, DiagCategory::Unsupported, Msg, R);
   }
 
+  std::optional<unsigned> valueOf(const Expr *E) const {
+    const VarDecl *VD = referencedVar(E);
+    for (unsigned V = 0; V < P.Values.size(); ++V)
+      if (VD && P.Values[V].Decl == VD)
+        return V;
+    return std::nullopt;
+  }
+
+  unsigned addValue(const VarDecl *VD, const TileType &T, Region Where) {
+    TileValue V;
+    V.Name = VD->getNameAsString();
+    V.Kind = T.Kind;
+    V.Decl = VD;
+    V.Where = Where;
+    V.Rows = T.Rows;
+    V.Cols = T.Cols;
+    V.Elem = T.Elem;
+    P.Values.push_back(V);
+    return P.Values.size() - 1;
+  }
+
+  TileOp &addOp(TileOp::Kind K, Region Where, const Stmt *S) {
+    TileOp Op;
+    Op.K = K;
+    Op.Where = Where;
+    Op.S = S;
+    P.Ops.push_back(std::move(Op));
+    return P.Ops.back();
+  }
+
   bool prologueStmt(const Stmt *S) {
-    if (auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
-      if (auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
-        if (auto *Spec = specializationOf(VD->getType(), "tawa::Accumulator")) {
-          const TemplateArgumentList &Args = Spec->getTemplateArgs();
-          if (Args.size() != 3 || !classify(Args[0].getAsType()) ||
-              *classify(Args[0].getAsType()) != ElementType::F32) {
-            unsupported(
-                VD->getLocation(),
-                "accumulators must be 'tawa::Accumulator<float, M, N>'");
-            return false;
-          }
-          if (P.Acc.Decl) {
-            unsupported(VD->getLocation(),
-                        "only one accumulator per tile loop is supported");
-            Diags.note(P.Acc.Decl->getLocation(),
-                       "first accumulator declared here");
-            return false;
-          }
-          P.Acc = {VD->getNameAsString(), VD, DS, *integralArg(&Args, 1),
-                   *integralArg(&Args, 2)};
-          return true;
-        }
+    if (auto *DS = dyn_cast<DeclStmt>(S); DS && declaresTileValues(DS))
+      return tileDecl(DS, Region::Prologue);
+    if (const DeclRefExpr *Use = findTileUse(S)) {
+      unsupported(Use->getBeginLoc(),
+                  "the code before the tile loop may declare tiles, "
+                  "accumulators and row vectors, but not use them otherwise; "
+                  "tile ops belong in the loop or after it",
+                  S->getSourceRange());
+      return false;
+    }
     RoleHazardFinder F;
     F.TraverseStmt(const_cast<Stmt *>(S));
     if (F.Return && !P.PrologueReturn)
@@ -308,6 +451,81 @@ private:
                       "__shared__ variables are not supported in tile kernels");
           return false;
         }
+    P.PlainPrologue.push_back(S);
+    return true;
+  }
+
+  /// Whether `DS` declares a variable of a tile type (then all of its
+  /// variables must be).
+  bool declaresTileValues(const DeclStmt *DS) const {
+    for (const Decl *D : DS->decls())
+      if (auto *VD = dyn_cast<VarDecl>(D); VD && tileTypeOf(VD->getType()))
+        return true;
+    return false;
+  }
+
+  /// Declarations of tiles (loads), accumulators and row vectors.
+  bool tileDecl(const DeclStmt *DS, Region Where) {
+    bool Ok = true;
+    for (const Decl *D : DS->decls()) {
+      auto *VD = dyn_cast<VarDecl>(D);
+      std::optional<TileType> T = VD ? tileTypeOf(VD->getType()) : std::nullopt;
+      if (!T) {
+        unsupported(D->getLocation(),
+                    "declare tiles, accumulators and row vectors in "
+                    "declarations of their own");
+        return false;
+      }
+      Ok &= tileVar(DS, VD, *T, Where);
+    }
+    return Ok;
+  }
+
+  bool tileVar(const DeclStmt *DS, const VarDecl *VD, const TileType &T,
+               Region Where) {
+    const Expr *Init = VD->getInit();
+    if (T.Kind == ValueKind::Tile) {
+      const CallExpr *Call = asCallTo(Init, "tawa::load");
+      if (!Call) {
+        unsupported(VD->getLocation(),
+                    "a tile is declared as 'auto t = tawa::load<R, C>(matrix, "
+                    "row0, col0)'");
+        return false;
+      }
+      return load(DS, VD, Call, Where);
+    }
+    if (Where == Region::Epilogue) {
+      unsupported(VD->getLocation(),
+                  "only 'tawa::store' may follow the tile loop");
+      return false;
+    }
+    // Zero (or the fill) on construction, or the value of an expression.
+    auto *Construct = dyn_cast_or_null<CXXConstructExpr>(Init);
+    const bool Constructed =
+        Construct && (Construct->getNumArgs() == 0 ||
+                      !tileTypeOf(Construct->getArg(0)->getType()));
+    const unsigned V = addValue(VD, T, Where);
+    if (Constructed) {
+      if (T.Kind == ValueKind::RowVector && Construct->getNumArgs() == 1 &&
+          !isa<CXXDefaultArgExpr>(Construct->getArg(0)))
+        P.Values[V].Fill = Construct->getArg(0)->IgnoreImpCasts();
+      TileOp &Op = addOp(TileOp::Kind::Declare, Where, DS);
+      Op.Target = V;
+      return true;
+    }
+    if (Where != Region::Loop) {
+      unsupported(VD->getLocation(),
+                  "before the tile loop, accumulators and row vectors are "
+                  "declared with their initial value (zero, or a row "
+                  "vector's fill); compute them in the loop");
+      return false;
+    }
+    std::optional<ElemExpr> E = elem(Init);
+    if (!E)
+      return false;
+    TileOp &Op = addOp(TileOp::Kind::Assign, Where, DS);
+    Op.Target = V;
+    Op.Value = std::move(*E);
     return true;
   }
 
@@ -347,10 +565,17 @@ private:
     return PV;
   }
 
-  bool load(const VarDecl *VD, const CallExpr *Call) {
+  bool load(const DeclStmt *DS, const VarDecl *VD, const CallExpr *Call,
+            Region Where) {
+    if (Where == Region::Epilogue) {
+      unsupported(VD->getLocation(),
+                  "only 'tawa::store' may follow the tile loop");
+      return false;
+    }
     TileLoad L;
     L.Var = VD->getNameAsString();
     L.Decl = VD;
+    L.Where = Where;
     const FunctionDecl *FD = Call->getDirectCallee();
     auto R = integralArg(FD->getTemplateSpecializationArgs(), 0);
     auto C = integralArg(FD->getTemplateSpecializationArgs(), 1);
@@ -362,52 +587,18 @@ private:
     L.Rows = *R;
     L.Cols = *C;
     L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
-    if (!L.Matrix) {
-      FailedLoads.push_back(VD);
+    // The value exists even when its load was reported, so that its uses
+    // are not reported again.
+    L.Value = addValue(VD, TileType{ValueKind::Tile, L.Rows, L.Cols, L.Elem},
+                       Where);
+    if (!L.Matrix)
       return false;
-    }
     L.Row0 = Call->getArg(1);
     L.Col0 = Call->getArg(2);
     P.Loads.push_back(L);
-    return true;
-  }
-
-  std::optional<unsigned> tileOperand(const Expr *E) {
-    const VarDecl *VD = referencedVar(E);
-    for (unsigned I = 0; I < P.Loads.size(); ++I)
-      if (P.Loads[I].Decl == VD)
-        return I;
-    if (llvm::is_contained(FailedLoads, VD))
-      return std::nullopt; // reported at the load
-    unsupported(E->getBeginLoc(),
-                "mma operands must be tiles loaded with 'tawa::load' in the "
-                "same iteration",
-                E->getSourceRange());
-    return std::nullopt;
-  }
-
-  bool mma(const CallExpr *Call) {
-    if (Call->getNumArgs() != 3 ||
-        referencedVar(Call->getArg(0)) != P.Acc.Decl) {
-      unsupported(Call->getBeginLoc(), "expected 'tawa::mma(" + P.Acc.Var +
-                                           ", a, b)' accumulating into '" +
-                                           P.Acc.Var + "'");
-      return false;
-    }
-    TileMma M;
-    M.Call = Call;
-    auto A = tileOperand(Call->getArg(1));
-    const Expr *BArg = Call->getArg(2);
-    if (const CallExpr *T = asCallTo(BArg, "tawa::transpose")) {
-      M.TransposeB = true;
-      BArg = T->getArg(0);
-    }
-    auto B = tileOperand(BArg);
-    if (!A || !B)
-      return false;
-    M.A = *A;
-    M.B = *B;
-    P.Mmas.push_back(M);
+    TileOp &Op = addOp(TileOp::Kind::Load, Where, DS);
+    Op.Target = L.Value;
+    Op.Load = P.Loads.size() - 1;
     return true;
   }
 
@@ -422,79 +613,357 @@ private:
     for (const Stmt *S : Body->body()) {
       if (isa<NullStmt>(S))
         continue;
-      if (auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
-        if (auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
-          if (const CallExpr *Call = asCallTo(VD->getInit(), "tawa::load")) {
-            Ok &= load(VD, Call);
-            continue;
-          }
-      if (auto *E = dyn_cast<Expr>(S))
-        if (const CallExpr *Call = asCallTo(E, "tawa::mma")) {
-          Ok &= mma(Call);
+      if (auto *DS = dyn_cast<DeclStmt>(S); DS && declaresTileValues(DS)) {
+        Ok &= tileDecl(DS, Region::Loop);
+        continue;
+      }
+      if (auto *E = dyn_cast<Expr>(S)) {
+        const Parsed R = tileStatement(E, Region::Loop);
+        if (R != Parsed::NotAnOp) {
+          Ok &= R == Parsed::Ok;
           continue;
         }
+      }
       unsupported(
           S->getBeginLoc(),
           "statement not supported in a tile loop; the loop body may hold "
-          "'auto t = tawa::load<R, C>(...)' declarations and 'tawa::mma(...)' "
-          "calls",
+          "'auto t = tawa::load<R, C>(...)' declarations, 'tawa::mma(...)' "
+          "and 'tawa::mask(...)' calls, and declarations, assignments and "
+          "'*=' of accumulators and row vectors",
           S->getSourceRange());
-      Ok = false;
-    }
-    if (Ok && P.Mmas.empty()) {
-      unsupported(P.Loop->getForLoc(), "the tile loop has no 'tawa::mma'");
-      Ok = false;
-    }
-    if (Ok && P.Mmas.size() > 1) {
-      unsupported(P.Mmas[1].Call->getBeginLoc(),
-                  "one 'tawa::mma' per tile loop is supported");
       Ok = false;
     }
     return Ok;
   }
 
-  bool epilogue(CompoundStmt::const_body_iterator I,
-                CompoundStmt::const_body_iterator E) {
-    bool Ok = true;
-    for (; I != E; ++I) {
-      if (isa<NullStmt>(*I))
-        continue;
-      const CallExpr *Call =
-          isa<Expr>(*I) ? asCallTo(cast<Expr>(*I), "tawa::store") : nullptr;
-      if (Call && !P.Store.Call && Call->getNumArgs() == 4 &&
-          referencedVar(Call->getArg(3)) == P.Acc.Decl) {
-        P.Store.Call = Call;
-        P.Store.Matrix = matrixParam(Call->getArg(0), P.Store.Elem,
-                                     "tawa::store", P.Store.Batch);
-        P.Store.MatrixArg = Call->getArg(0);
-        P.Store.Row0 = Call->getArg(1);
-        P.Store.Col0 = Call->getArg(2);
-        Ok &= P.Store.Matrix != nullptr;
-        continue;
+  bool epilogueStmt(const Stmt *S) {
+    if (isa<NullStmt>(S))
+      return true;
+    if (auto *E = dyn_cast<Expr>(S))
+      if (const CallExpr *Call = asCallTo(E, "tawa::store"))
+        return store(Call);
+    unsupported(S->getBeginLoc(),
+                "statement not supported after the tile loop; expected "
+                "'tawa::store(C, row0, col0, value)' calls",
+                S->getSourceRange());
+    return false;
+  }
+
+  /// What a statement of the loop turned out to be.
+  enum class Parsed { NotAnOp, Ok, Error };
+
+  /// A call of a tile op, or an assignment of a tile value, as a statement
+  /// (Error: one, malformed, reported).
+  Parsed tileStatement(const Expr *E, Region Where) {
+    auto Result = [](bool Ok) { return Ok ? Parsed::Ok : Parsed::Error; };
+    const Expr *X = strip(E);
+    if (const CallExpr *Call = asCallTo(X, "tawa::mma"))
+      return Result(mma(Call, Where));
+    if (const CallExpr *Call = asCallTo(X, "tawa::mask"))
+      return Result(mask(Call, Where));
+    if (const CallExpr *Call = asCallTo(X, "tawa::store")) {
+      unsupported(Call->getBeginLoc(),
+                  "'tawa::store' belongs after the tile loop");
+      return Parsed::Error;
+    }
+    auto *Op = dyn_cast<CXXOperatorCallExpr>(X);
+    if (!Op || Op->getNumArgs() != 2 ||
+        (Op->getOperator() != OO_Equal && Op->getOperator() != OO_StarEqual))
+      return Parsed::NotAnOp;
+    std::optional<unsigned> Target = valueOf(Op->getArg(0));
+    if (!Target)
+      return Parsed::NotAnOp;
+    std::optional<ElemExpr> V = elem(Op->getArg(1));
+    if (!V)
+      return Parsed::Error;
+    const bool Scale = Op->getOperator() == OO_StarEqual;
+    const TileValue &T = P.Values[*Target];
+    if (T.Kind == ValueKind::Tile ||
+        (Scale && (T.Kind != ValueKind::Accumulator ||
+                   V->S == ElemExpr::Shape::Matrix)) ||
+        (!Scale && T.Kind == ValueKind::RowVector &&
+         V->S == ElemExpr::Shape::Matrix)) {
+      unsupported(Op->getOperatorLoc(),
+                  Scale ? "'*=' scales an accumulator by a row vector or a "
+                          "scalar"
+                        : "'=' assigns an accumulator or a row vector a value "
+                          "of its shape");
+      return Parsed::Error;
+    }
+    TileOp &New =
+        addOp(Scale ? TileOp::Kind::Scale : TileOp::Kind::Assign, Where, E);
+    New.Target = *Target;
+    New.Value = std::move(*V);
+    return Parsed::Ok;
+  }
+
+  /// An operand of an mma: a tile, `tawa::transpose(tile)` (B only), or
+  /// `tawa::convert<T>(accumulator)` (A only).
+  bool mmaOperand(const Expr *E, bool IsA, TileOp &Op) {
+    const Expr *X = strip(E);
+    if (!IsA)
+      if (const CallExpr *T = asCallTo(X, "tawa::transpose")) {
+        Op.TransposeB = true;
+        X = strip(T->getArg(0));
       }
-      unsupported((*I)->getBeginLoc(),
-                  "statement not supported after the tile loop; expected one "
-                  "'tawa::store(C, "
-                  "row0, col0, " +
-                      P.Acc.Var + ")'",
-                  (*I)->getSourceRange());
-      Ok = false;
+    if (IsA)
+      if (const CallExpr *C = asCallTo(X, "tawa::convert")) {
+        const TemplateArgumentList *Args =
+            C->getDirectCallee()->getTemplateSpecializationArgs();
+        std::optional<ElementType> T =
+            Args && Args->size() > 0 ? classify(Args->get(0).getAsType())
+                                     : std::nullopt;
+        std::optional<unsigned> V = valueOf(C->getArg(0));
+        if (!T || *T == ElementType::F32 || !V ||
+            P.Values[*V].Kind != ValueKind::Accumulator) {
+          unsupported(C->getBeginLoc(),
+                      "expected 'tawa::convert<T>(acc)' of an accumulator, T "
+                      "__nv_bfloat16 or __half",
+                      C->getSourceRange());
+          return false;
+        }
+        Op.AConvert = T;
+        Op.A = *V;
+        return true;
+      }
+    std::optional<unsigned> V = valueOf(X);
+    if (!V || P.Values[*V].Kind != ValueKind::Tile) {
+      unsupported(E->getBeginLoc(),
+                  IsA ? "the A operand of an mma is a tile loaded with "
+                        "'tawa::load', or 'tawa::convert<T>(acc)'"
+                      : "the B operand of an mma is a tile loaded with "
+                        "'tawa::load', or 'tawa::transpose(tile)'",
+                  E->getSourceRange());
+      return false;
     }
-    if (Ok && !P.Store.Call) {
-      unsupported(P.Loop->getForLoc(),
-                  "the accumulator '" + P.Acc.Var +
-                      "' is never stored; expected 'tawa::store(C, row0, "
-                      "col0, " +
-                      P.Acc.Var + ")' after the loop");
-      Ok = false;
+    (IsA ? Op.A : Op.B) = *V;
+    return true;
+  }
+
+  bool mma(const CallExpr *Call, Region Where) {
+    std::optional<unsigned> Acc =
+        Call->getNumArgs() == 3 ? valueOf(Call->getArg(0)) : std::nullopt;
+    if (!Acc || P.Values[*Acc].Kind != ValueKind::Accumulator) {
+      unsupported(Call->getBeginLoc(), "expected 'tawa::mma(acc, a, b)' "
+                                       "accumulating into a "
+                                       "'tawa::Accumulator'");
+      return false;
     }
-    return Ok;
+    TileOp Op;
+    Op.K = TileOp::Kind::Mma;
+    Op.Where = Where;
+    Op.S = Call;
+    Op.Target = *Acc;
+    if (!mmaOperand(Call->getArg(1), true, Op) ||
+        !mmaOperand(Call->getArg(2), false, Op))
+      return false;
+    P.Ops.push_back(std::move(Op));
+    return true;
+  }
+
+  /// `tawa::row(E)`, `tawa::col(E)`, `I + n`, `I - n`, or an integer.
+  std::optional<IndexForm> index(const Expr *E) {
+    const Expr *X = strip(E);
+    const std::string Callee = tawaCallee(X);
+    auto *Call = dyn_cast<CallExpr>(X);
+    if ((Callee == "row" || Callee == "col") && Call->getNumArgs() == 1) {
+      IndexForm F;
+      (Callee == "row" ? F.RowCoef : F.ColCoef) = 1;
+      F.Terms.push_back({1, Call->getArg(0)});
+      return F;
+    }
+    if ((Callee == "operator+" || Callee == "operator-") &&
+        Call->getNumArgs() == 2) {
+      std::optional<IndexForm> F = index(Call->getArg(0));
+      if (!F)
+        return std::nullopt;
+      F->Terms.push_back({Callee == "operator+" ? 1 : -1, Call->getArg(1)});
+      return F;
+    }
+    if (X->getType()->isIntegerType() && !findTileUse(X)) {
+      IndexForm F;
+      F.Terms.push_back({1, E});
+      return F;
+    }
+    unsupported(E->getBeginLoc(),
+                "expected 'tawa::row(r0)', 'tawa::col(c0)' (plus or minus an "
+                "integer) or an integer",
+                E->getSourceRange());
+    return std::nullopt;
+  }
+
+  bool mask(const CallExpr *Call, Region Where) {
+    std::optional<unsigned> Acc =
+        Call->getNumArgs() == 2 ? valueOf(Call->getArg(0)) : std::nullopt;
+    if (!Acc || P.Values[*Acc].Kind != ValueKind::Accumulator) {
+      unsupported(Call->getBeginLoc(),
+                  "expected 'tawa::mask(acc, predicate)' on a "
+                  "'tawa::Accumulator'");
+      return false;
+    }
+    const Expr *Pred = strip(Call->getArg(1));
+    const std::string Callee = tawaCallee(Pred);
+    auto *C = dyn_cast<CallExpr>(Pred);
+    const bool Less = Callee == "operator<" || Callee == "operator<=";
+    const bool Greater = Callee == "operator>" || Callee == "operator>=";
+    if ((!Less && !Greater) || C->getNumArgs() != 2) {
+      unsupported(Pred->getBeginLoc(),
+                  "the predicate of 'tawa::mask' compares 'tawa::row(r0)' or "
+                  "'tawa::col(c0)' with an index or an integer (<, <=, >, >=)",
+                  Pred->getSourceRange());
+      return false;
+    }
+    std::optional<IndexForm> L = index(C->getArg(0)), R = index(C->getArg(1));
+    if (!L || !R)
+      return false;
+    // a < b  <=>  a - b < 0;  a > b  <=>  b - a < 0.
+    const IndexForm &Hi = Less ? *L : *R, &Lo = Less ? *R : *L;
+    MaskPredicate M;
+    M.Strict = Callee == "operator<" || Callee == "operator>";
+    M.Form.RowCoef = Hi.RowCoef - Lo.RowCoef;
+    M.Form.ColCoef = Hi.ColCoef - Lo.ColCoef;
+    M.Form.Terms = Hi.Terms;
+    for (auto [Sign, Term] : Lo.Terms)
+      M.Form.Terms.push_back({-Sign, Term});
+    if (M.Form.RowCoef < -1 || M.Form.RowCoef > 1 || M.Form.ColCoef < -1 ||
+        M.Form.ColCoef > 1) {
+      unsupported(Pred->getBeginLoc(),
+                  "the predicate of 'tawa::mask' may compare a row with a "
+                  "column, not a row with a row",
+                  Pred->getSourceRange());
+      return false;
+    }
+    TileOp &Op = addOp(TileOp::Kind::Mask, Where, Call);
+    Op.Target = *Acc;
+    Op.Predicate = std::move(M);
+    return true;
+  }
+
+  bool store(const CallExpr *Call) {
+    if (Call->getNumArgs() != 4) {
+      unsupported(Call->getBeginLoc(),
+                  "expected 'tawa::store(C, row0, col0, value)'");
+      return false;
+    }
+    std::optional<ElemExpr> V = elem(Call->getArg(3));
+    if (!V)
+      return false;
+    if (V->S == ElemExpr::Shape::Scalar) {
+      unsupported(Call->getArg(3)->getBeginLoc(),
+                  "the value of 'tawa::store' is an accumulator or a row "
+                  "vector");
+      return false;
+    }
+    TileStore St;
+    St.Call = Call;
+    St.Matrix = matrixParam(Call->getArg(0), St.Elem, "tawa::store", St.Batch);
+    St.MatrixArg = Call->getArg(0);
+    St.Row0 = Call->getArg(1);
+    St.Col0 = Call->getArg(2);
+    if (!St.Matrix)
+      return false;
+    TileOp &Op = addOp(TileOp::Kind::Store, Region::Epilogue, Call);
+    Op.Value = std::move(*V);
+    Op.Store = St;
+    return true;
+  }
+
+  /// An element-wise expression over accumulators, row vectors and scalars.
+  std::optional<ElemExpr> elem(const Expr *E) {
+    const Expr *X = strip(E);
+    ElemExpr Out;
+    Out.E = X;
+    if (std::optional<unsigned> V = valueOf(X)) {
+      const TileValue &T = P.Values[*V];
+      if (T.Kind == ValueKind::Tile) {
+        unsupported(X->getBeginLoc(),
+                    "a tile is an operand of 'tawa::mma' only; load it into "
+                    "an accumulator with an mma to compute with it",
+                    X->getSourceRange());
+        return std::nullopt;
+      }
+      Out.K = ElemExpr::Kind::Value;
+      Out.Value = *V;
+      Out.S = T.Kind == ValueKind::Accumulator ? ElemExpr::Shape::Matrix
+                                               : ElemExpr::Shape::Row;
+      return Out;
+    }
+    const std::string Callee = tawaCallee(X);
+    auto *Call = dyn_cast<CallExpr>(X);
+    static const std::pair<const char *, ElemExpr::Kind> Ops[] = {
+        {"operator+", ElemExpr::Kind::Add}, {"operator-", ElemExpr::Kind::Sub},
+        {"operator*", ElemExpr::Kind::Mul}, {"operator/", ElemExpr::Kind::Div},
+        {"max", ElemExpr::Kind::Max},       {"exp2", ElemExpr::Kind::Exp2},
+        {"log2", ElemExpr::Kind::Log2},     {"row_max", ElemExpr::Kind::RowMax},
+        {"row_sum", ElemExpr::Kind::RowSum}};
+    for (auto [Name, K] : Ops) {
+      if (Callee != Name)
+        continue;
+      Out.K = K;
+      for (const Expr *A : Call->arguments()) {
+        std::optional<ElemExpr> Arg = elem(A);
+        if (!Arg)
+          return std::nullopt;
+        Out.Args.push_back(std::move(*Arg));
+      }
+      Out.S = ElemExpr::Shape::Scalar;
+      for (const ElemExpr &A : Out.Args)
+        if (A.S == ElemExpr::Shape::Matrix ||
+            (A.S == ElemExpr::Shape::Row && Out.S == ElemExpr::Shape::Scalar))
+          Out.S = A.S;
+      if (K == ElemExpr::Kind::RowMax || K == ElemExpr::Kind::RowSum)
+        Out.S = ElemExpr::Shape::Row;
+      return Out;
+    }
+    if (X->getType()->isArithmeticType() && !findTileUse(X)) {
+      Out.K = ElemExpr::Kind::Scalar;
+      Out.S = ElemExpr::Shape::Scalar;
+      return Out;
+    }
+    unsupported(X->getBeginLoc(),
+                "expression not supported in a tile op; expected accumulators, "
+                "row vectors and scalars combined with + - * /, 'tawa::exp2', "
+                "'tawa::log2', 'tawa::max', 'tawa::row_max' and "
+                "'tawa::row_sum'",
+                X->getSourceRange());
+    return std::nullopt;
+  }
+
+  void markLoopCarried() {
+    for (const TileOp &Op : P.Ops)
+      if (Op.Where == Region::Loop)
+        for (unsigned V = 0; V < P.Values.size(); ++V)
+          if (P.Values[V].Where == Region::Prologue && Op.writes(V))
+            P.Values[V].LoopCarried = true;
+  }
+
+  /// One mma in the loop: a GEMM; two: attention.
+  bool classifyFamily() {
+    std::vector<const TileOp *> Mmas;
+    for (const TileOp &Op : P.Ops)
+      if (Op.K == TileOp::Kind::Mma)
+        Mmas.push_back(&Op);
+    if (Mmas.empty()) {
+      unsupported(P.Loop->getForLoc(), "the tile loop has no 'tawa::mma'");
+      return false;
+    }
+    if (Mmas.size() > 2) {
+      unsupported(Mmas[2]->S->getBeginLoc(),
+                  "a tile loop holds one 'tawa::mma' (a GEMM) or two "
+                  "(attention: S = Q K^T and O += P V)");
+      return false;
+    }
+    if (Mmas.size() == 2) {
+      P.Family = KernelFamily::Attention;
+      return true;
+    }
+    P.Family = KernelFamily::Gemm;
+    return gemmView(P, Diags);
   }
 
   ASTContext &Ctx;
   DiagReporter &Diags;
   TileProgram &P;
-  std::vector<const VarDecl *> FailedLoads;
 };
 
 } // namespace

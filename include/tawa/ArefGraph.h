@@ -26,6 +26,11 @@ struct Aref {
   std::vector<unsigned>
       Loads; ///< indices into TileProgram::Loads, in program order
   unsigned BytesPerSlot = 0; ///< sum of the tiles' bytes
+  /// Loaded before the loop: filled once per tile (one slot), released when
+  /// the tile's last iteration no longer reads it.
+  bool OneShot = false;
+  /// Why these tiles travel together, or apart from the others.
+  std::string Reason;
 };
 
 struct ArefGraph {
@@ -33,7 +38,11 @@ struct ArefGraph {
   std::vector<unsigned> ArefOfLoad; ///< for each load, the index of its aref
 };
 
-/// Builds the arefs of `P`; reports a load no mma consumes.
+/// Builds the arefs of `P`: the loop's loads consumed by the same mma share
+/// one (one slot carries what the mma needs), loads consumed by different
+/// mma travel apart (the first mma starts before the second's tiles land),
+/// and each load before the loop is a one-shot aref. Reports a load no mma
+/// consumes.
 std::optional<ArefGraph> buildArefGraph(const TileProgram &P,
                                         DiagReporter &Diags);
 

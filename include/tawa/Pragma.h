@@ -6,7 +6,7 @@
 //           | persistent | persistent(on|off) | raster(m|n [, G])
 //           | cluster(N) | schedule(cooperative|pingpong)
 //           | tail(split|whole) | shape(auto) | shape(BM, BN)
-//           | narrow(auto|off|N[, N]...)
+//           | narrow(auto|off|N[, N]...) | overlap(on|off)
 // The handler records each pragma with the location of every clause so that
 // later stages can point a diagnostic at the clause at fault.
 //
@@ -87,6 +87,9 @@ struct TilePragma {
   Clause<bool> SplitTail;
   Clause<TileShapeClause> Shape;
   Clause<NarrowClause> Narrow;
+  /// overlap(on|off), attention: whether a consumer warpgroup runs the
+  /// softmax of one iteration while the P V wgmma of the previous one runs.
+  Clause<bool> Overlap;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };
 

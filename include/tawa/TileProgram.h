@@ -1,24 +1,23 @@
 //===- tawa/TileProgram.h - the tile program of an annotated loop ---------===//
 //
 // Extracted from the AST of a `__global__` function whose main loop carries
-// `#pragma tawa tile`: the ops of the loop body (tile loads, mma), the
-// accumulator they carry across iterations, the code before the loop (the
-// prologue, run by every role) and the store after it (the epilogue).
+// `#pragma tawa tile`: an ordered list of tile ops over typed values, in
+// three regions: the prologue (the code before the loop, run by every role),
+// the loop (one iteration of the annotated loop) and the epilogue (after
+// it). Values are global tiles (`tawa::load`), accumulators (register
+// fragments of fp32) and row vectors; an accumulator or row vector declared
+// before the loop and written in it is loop-carried. Ops are loads, mma (both
+// operands in shared memory, or A a converted accumulator in registers),
+// masks, element-wise assignments (with row reductions and row broadcasts),
+// the scaling of an accumulator's rows, and stores.
 //
-// Accepted form (docs/tile-language.md):
-//   __global__ void k(tawa::Matrix<T> A, ..., tawa::Matrix<U> C) {
-//     <prologue: declarations from blockIdx and the parameters>
-//     tawa::Accumulator<float, M, N> acc;
-//     #pragma tawa tile ...
-//     for (<init>; <cond>; <inc>) {
-//       auto a = tawa::load<M, K>(A, <row0>, <col0>);
-//       auto b = tawa::load<N, K>(B, <row0>, <col0>);
-//       tawa::mma(acc, a, tawa::transpose(b));
-//     }
-//     tawa::store(C, <row0>, <col0>, acc);
-//   }
-// Anything else is reported as [tawa-unsupported] at the construct, and the
-// kernel is left unchanged.
+// The ops say what the kernel computes; the kernel family (a GEMM: one mma;
+// attention: S = Q K^T, online softmax, O += P V) says how it is pipelined.
+// Each family has a view of the program its planner and emitter read: the
+// GEMM view is Loads / Mmas / Acc / Store below (GemmFamily.cpp), the
+// attention view is in tawa/Attention.h. Anything outside the accepted forms
+// (docs/tile-language.md) is reported as [tawa-unsupported] at the construct,
+// and the kernel is left unchanged.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAWA_TILEPROGRAM_H
@@ -43,6 +42,10 @@ enum class ElementType { BF16, F16, F32 };
 llvm::StringRef elementName(ElementType T); ///< "bf16", "f16", "f32"
 unsigned elementBytes(ElementType T);
 
+/// The parts of a kernel's body around its tile loop.
+enum class Region { Prologue, Loop, Epilogue };
+llvm::StringRef regionName(Region R); ///< "prologue", "loop", "epilogue"
+
 /// `auto Var = tawa::load<Rows, Cols>(Matrix, Row0, Col0);`
 struct TileLoad {
   std::string Var; ///< the tile variable
@@ -54,6 +57,8 @@ struct TileLoad {
   const clang::Expr *Row0 = nullptr,
                     *Col0 = nullptr;  ///< window origin, elements
   const clang::Expr *Batch = nullptr; ///< b of `Matrix.batch(b)`, else null
+  Region Where = Region::Loop; ///< prologue: loaded once per tile
+  unsigned Value = 0;          ///< index into TileProgram::Values
 };
 
 /// `tawa::mma(Acc, A, B)` or `tawa::mma(Acc, A, tawa::transpose(B))`.
@@ -79,6 +84,108 @@ struct TileStore {
   const clang::Expr *Row0 = nullptr, *Col0 = nullptr;
   const clang::Expr *Batch = nullptr;     ///< b of `Matrix.batch(b)`, else null
   const clang::Expr *MatrixArg = nullptr; ///< the matrix argument as written
+};
+
+/// What a value of the tile program is.
+enum class ValueKind {
+  Tile,        ///< a window of a global matrix (`tawa::load`)
+  Accumulator, ///< `tawa::Accumulator<float, R, C>`, fp32 registers
+  RowVector,   ///< `tawa::RowVector<float, R>`, one fp32 per row
+};
+
+/// A named value: a variable of the kernel of a tile type.
+struct TileValue {
+  std::string Name;
+  ValueKind Kind = ValueKind::Tile;
+  const clang::VarDecl *Decl = nullptr;
+  Region Where = Region::Prologue; ///< where it is declared
+  int Rows = 0, Cols = 1;          ///< elements; a row vector has 1 column
+  ElementType Elem = ElementType::F32;
+  /// A row vector's initial value as written (null: 0).
+  const clang::Expr *Fill = nullptr;
+  /// Declared before the loop and written in it.
+  bool LoopCarried = false;
+};
+
+/// An element-wise expression over accumulators, row vectors and scalars:
+/// the value of an assignment, a scaling or a store. A row vector operand of
+/// an accumulator applies to every element of its row (tawa/tile.h).
+struct ElemExpr {
+  enum class Kind {
+    Value,  ///< a named accumulator or row vector
+    Scalar, ///< a scalar expression of the kernel (`scale_log2`, `0.5f`)
+    Add,
+    Sub, ///< subtracting a row vector counts its -inf entries as 0
+    Mul,
+    Div,
+    Max, ///< tawa::max of row vectors
+    Exp2,
+    Log2,
+    RowMax, ///< tawa::row_max of an accumulator
+    RowSum, ///< tawa::row_sum of an accumulator
+  };
+  /// What the expression is: one element per tile element, one per row, or
+  /// one for all.
+  enum class Shape { Matrix, Row, Scalar };
+  Kind K = Kind::Scalar;
+  Shape S = Shape::Scalar;
+  unsigned Value = 0;                ///< Kind::Value: index into Values
+  const clang::Expr *E = nullptr;    ///< the source expression
+  std::vector<ElemExpr> Args;        ///< operands, in order
+  /// Whether the expression reads value `V`.
+  bool reads(unsigned V) const;
+};
+
+/// A linear form over a tile element (i, j): RowCoef i + ColCoef j + the
+/// sum of the signed terms (source expressions), as `tawa::row(r0)`,
+/// `tawa::col(c0)` and integers combine (tawa::Index).
+struct IndexForm {
+  int RowCoef = 0, ColCoef = 0;
+  std::vector<std::pair<int, const clang::Expr *>> Terms; ///< (+1 or -1, E)
+};
+
+/// The predicate of `tawa::mask`: holds where the form is < 0 (Strict) or
+/// <= 0.
+struct MaskPredicate {
+  IndexForm Form;
+  bool Strict = false;
+};
+
+/// One op of the tile program.
+struct TileOp {
+  enum class Kind {
+    Load,    ///< Load: `auto t = tawa::load<R, C>(...)`
+    Declare, ///< Target: an accumulator (zero) or row vector (its fill)
+    Assign,  ///< Target = Value (a declaration with an initializer, or `=`)
+    Scale,   ///< Target *= Value (an accumulator's rows, or all elements)
+    Mma,     ///< Target += A * B (A converted from an accumulator: AConvert)
+    Mask,    ///< tawa::mask(Target, Predicate)
+    Store,   ///< tawa::store(Matrix, Row0, Col0, Value)
+  };
+  Kind K = Kind::Load;
+  Region Where = Region::Loop;
+  const clang::Stmt *S = nullptr; ///< the statement (location, text)
+  unsigned Target = 0;            ///< the value defined or written
+  unsigned Load = 0;              ///< Kind::Load: index into Loads
+  ElemExpr Value;                 ///< Assign, Scale, Store
+  /// Kind::Mma: the operands (values); A is a tile, or an accumulator
+  /// converted to AConvert (`tawa::convert<T>(acc)`, a register operand).
+  unsigned A = 0, B = 0;
+  bool TransposeB = false;
+  std::optional<ElementType> AConvert;
+  MaskPredicate Predicate; ///< Kind::Mask
+  TileStore Store;         ///< Kind::Store (its Call is the store)
+  /// Whether the op reads value `V` (an mma reads its target too).
+  bool reads(unsigned V) const;
+  /// Whether the op writes value `V`.
+  bool writes(unsigned V) const;
+  llvm::StringRef name() const; ///< "load", "mma", ...
+};
+
+/// The pipelining scheme a tile program has the form of.
+enum class KernelFamily {
+  Gemm,      ///< one mma accumulating over the loop (GemmFamily.cpp)
+  Attention, ///< S = Q K^T, online softmax, O += P V (tawa/Attention.h)
 };
 
 /// A `Kernel<<<Grid, Block, Shared, Stream>>>(Args...)` in the main file.
@@ -118,8 +225,17 @@ struct TileProgram {
   const clang::FunctionDecl *Kernel = nullptr;
   const clang::ForStmt *Loop = nullptr;
   TilePragma Pragma;
-  TileAccumulator Acc;
+  KernelFamily Family = KernelFamily::Gemm;
+  /// The values and ops, in program order.
+  std::vector<TileValue> Values;
+  std::vector<TileOp> Ops;
+  /// Every `tawa::load`, in program order (prologue and loop).
   std::vector<TileLoad> Loads;
+  /// The statements of the prologue that are not tile ops (declarations of
+  /// block coordinates, say), copied into every role of the rewritten kernel.
+  std::vector<const clang::Stmt *> PlainPrologue;
+  // The GEMM view (KernelFamily::Gemm; GemmFamily.cpp).
+  TileAccumulator Acc;
   std::vector<TileMma> Mmas;
   TileStore Store;
   std::vector<LaunchSite> Launches;
@@ -144,9 +260,20 @@ const clang::Expr *findBuiltinRead(const clang::Stmt *S,
                                    llvm::StringRef Builtin,
                                    llvm::StringRef Member = "");
 
+/// The index of the value named by `Name`, if any.
+std::optional<unsigned> findValue(const TileProgram &P, llvm::StringRef Name);
+
+/// Fills the GEMM view of `P` (Acc, Mmas, Store) from its ops, reporting
+/// what does not have the GEMM form: one accumulator declared before the
+/// loop, a loop of tile loads and one mma of two of them into it, and one
+/// store of it after the loop (GemmFamily.cpp).
+bool gemmView(TileProgram &P, DiagReporter &Diags);
+
 /// Builds the TileProgram of `Loop` (the statement following `Pragma`) in
-/// `Kernel`. Reports every construct outside the accepted form and returns
-/// nullopt if there was any.
+/// `Kernel` and classifies it into a kernel family, filling that family's
+/// view (the GEMM view here; the attention view is built by
+/// analyzeAttention). Reports every construct outside the accepted forms and
+/// returns nullopt if there was any.
 std::optional<TileProgram> extractTileProgram(clang::ASTContext &Ctx,
                                               const clang::FunctionDecl *Kernel,
                                               const clang::ForStmt *Loop,

@@ -9,7 +9,7 @@ using In = tawa::Matrix<const bf16>;
 using Out = tawa::Matrix<bf16>;
 
 __global__ void two_acc(In A, In B, Out C) {
-  // CHECK: tile-program.cu:[[@LINE+3]]:38: warning: only one accumulator per tile loop is supported [tawa-unsupported]
+  // CHECK: tile-program.cu:[[@LINE+3]]:38: warning: a tile loop of one 'tawa::mma' (a GEMM) has one accumulator [tawa-unsupported]
   // CHECK: tile-program.cu:[[@LINE+1]]:38: note: first accumulator declared here
   tawa::Accumulator<float, 128, 256> acc;
   tawa::Accumulator<float, 128, 256> acc2;
@@ -26,6 +26,10 @@ __global__ void no_acc(In A, In B, Out C) {
 #pragma tawa tile
   // CHECK: tile-program.cu:[[@LINE+1]]:3: warning: no 'tawa::Accumulator<float, M, N>' is declared before the annotated loop [tawa-unsupported]
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<256, 64>(B, 0, k0);
+    tawa::Accumulator<float, 128, 256> acc;
+    tawa::mma(acc, a, tawa::transpose(b));
   }
 }
 
@@ -47,7 +51,7 @@ __global__ void foreign_operand(In A, In B, Out C, tawa::Tile<const bf16, 128, 6
 #pragma tawa tile
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto b = tawa::load<256, 64>(B, 0, k0);
-    // CHECK: tile-program.cu:[[@LINE+1]]:20: warning: mma operands must be tiles loaded with 'tawa::load' in the same iteration [tawa-unsupported]
+    // CHECK: tile-program.cu:[[@LINE+1]]:20: warning: the A operand of an mma is a tile loaded with 'tawa::load', or 'tawa::convert<T>(acc)' [tawa-unsupported]
     tawa::mma(acc, t, tawa::transpose(b));
   }
   tawa::store(C, 0, 0, acc);
@@ -59,9 +63,9 @@ __global__ void other_acc(In A, In B, Out C) {
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto a = tawa::load<128, 64>(A, 0, k0);
     auto b = tawa::load<256, 64>(B, 0, k0);
+    // CHECK: tile-program.cu:[[@LINE+2]]:40: warning: a tile loop of one 'tawa::mma' (a GEMM) has one accumulator [tawa-unsupported]
+    // CHECK: tile-program.cu:[[@LINE-6]]:38: note: first accumulator declared here
     tawa::Accumulator<float, 128, 256> tmp;
-    // CHECK: tile-program.cu:[[@LINE-1]]:5: warning: statement not supported in a tile loop; {{.*}} [tawa-unsupported]
-    // CHECK: tile-program.cu:[[@LINE+1]]:5: warning: expected 'tawa::mma(acc, a, b)' accumulating into 'acc' [tawa-unsupported]
     tawa::mma(tmp, a, tawa::transpose(b));
   }
   tawa::store(C, 0, 0, acc);
@@ -91,8 +95,8 @@ __global__ void two_mma(In A, In B, Out C) {
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto a = tawa::load<128, 64>(A, 0, k0);
     auto b = tawa::load<256, 64>(B, 0, k0);
+    // CHECK: tile-program.cu:[[@LINE+1]]:5: warning: the first 'tawa::mma' of attention's tile loop computes the scores, 'tawa::mma(s, q, tawa::transpose(k))', into an accumulator declared in the loop, q loaded before the loop and k in it [tawa-unsupported]
     tawa::mma(acc, a, tawa::transpose(b));
-    // CHECK: tile-program.cu:[[@LINE+1]]:5: warning: one 'tawa::mma' per tile loop is supported [tawa-unsupported]
     tawa::mma(acc, a, tawa::transpose(b));
   }
   tawa::store(C, 0, 0, acc);
@@ -107,7 +111,7 @@ __global__ void tail(In A, In B, Out C, int *flag) {
     tawa::mma(acc, a, tawa::transpose(b));
   }
   tawa::store(C, 0, 0, acc);
-  // CHECK: tile-program.cu:[[@LINE+1]]:3: warning: statement not supported after the tile loop; expected one 'tawa::store(C, row0, col0, acc)' [tawa-unsupported]
+  // CHECK: tile-program.cu:[[@LINE+1]]:3: warning: statement not supported after the tile loop; expected 'tawa::store(C, row0, col0, value)' calls [tawa-unsupported]
   *flag = 1;
 }
 

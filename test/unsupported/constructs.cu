@@ -27,7 +27,7 @@ __global__ void extra_stmt(In A, In B, Out C, int *count) {
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto a = tawa::load<128, 64>(A, 0, k0);
     auto b = tawa::load<256, 64>(B, 0, k0);
-    // CHECK: constructs.cu:[[@LINE+1]]:5: warning: statement not supported in a tile loop; the loop body may hold 'auto t = tawa::load<R, C>(...)' declarations and 'tawa::mma(...)' calls [tawa-unsupported]
+    // CHECK: constructs.cu:[[@LINE+1]]:5: warning: statement not supported in a tile loop; the loop body may hold 'auto t = tawa::load<R, C>(...)' declarations, 'tawa::mma(...)' and 'tawa::mask(...)' calls, and declarations, assignments and '*=' of accumulators and row vectors [tawa-unsupported]
     ++*count;
     tawa::mma(acc, a, tawa::transpose(b));
   }

@@ -100,21 +100,21 @@ row_sum(const WgmmaAccumulator<MTiles, N> &acc) {
 template <int RowCoef, int ColCoef, bool Strict> struct LinearPredicate {
   static_assert(RowCoef >= -1 && RowCoef <= 1 && ColCoef >= -1 && ColCoef <= 1,
                 "tawa::Index coefficients are -1, 0 or 1");
-  static __device__ __forceinline__ bool holds(long long v) {
+  static __device__ __forceinline__ bool holds(int v) {
     return Strict ? v < 0 : v <= 0;
   }
   /// Whether it holds everywhere in a Rows x Cols block whose element (0, 0)
   /// has the value `offset`.
   template <int Rows, int Cols>
-  static __device__ __forceinline__ bool holds_everywhere(long long offset) {
-    const long long top = offset + (RowCoef > 0 ? RowCoef * (Rows - 1) : 0) +
+  static __device__ __forceinline__ bool holds_everywhere(int offset) {
+    const int top = offset + (RowCoef > 0 ? RowCoef * (Rows - 1) : 0) +
                           (ColCoef > 0 ? ColCoef * (Cols - 1) : 0);
     return holds(top);
   }
   /// Whether it holds nowhere in that block.
   template <int Rows, int Cols>
-  static __device__ __forceinline__ bool holds_nowhere(long long offset) {
-    const long long bottom = offset +
+  static __device__ __forceinline__ bool holds_nowhere(int offset) {
+    const int bottom = offset +
                              (RowCoef < 0 ? RowCoef * (Rows - 1) : 0) +
                              (ColCoef < 0 ? ColCoef * (Cols - 1) : 0);
     return !holds(bottom);
@@ -123,11 +123,12 @@ template <int RowCoef, int ColCoef, bool Strict> struct LinearPredicate {
 
 /// tawa::mask on the warpgroup's 64*MTiles x N slice: sets the elements
 /// where the predicate fails to -inf. `offset` is the predicate's value at
-/// the slice's element (0, 0). A slice where it holds everywhere is left
-/// alone at the cost of one test.
+/// the slice's element (0, 0), in elements (tile coordinates, which fit an
+/// int). A slice where it holds everywhere is left alone at the cost of one
+/// test.
 template <int RowCoef, int ColCoef, bool Strict, int MTiles, int N>
 __device__ __forceinline__ void mask(WgmmaAccumulator<MTiles, N> &acc,
-                                     long long offset) {
+                                     int offset) {
   using P = LinearPredicate<RowCoef, ColCoef, Strict>;
   if (P::template holds_everywhere<64 * MTiles, N>(offset))
     return;

@@ -1,0 +1,111 @@
+//===- EmitText.cpp - source text helpers of the emitters -----------------===//
+#include "tawa/EmitText.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+
+namespace tawa {
+
+std::string sourceText(SourceRange R, const SourceManager &SM,
+                       const LangOptions &LO) {
+  CharSourceRange CR = SM.getExpansionRange(CharSourceRange::getTokenRange(R));
+  return Lexer::getSourceText(CR, SM, LO).str();
+}
+
+std::string exprText(const Expr *E, const SourceManager &SM,
+                     const LangOptions &LO) {
+  return sourceText(E->getSourceRange(), SM, LO);
+}
+
+std::string cxxElement(ElementType T) {
+  switch (T) {
+  case ElementType::BF16:
+    return "__nv_bfloat16";
+  case ElementType::F16:
+    return "__half";
+  case ElementType::F32:
+    return "float";
+  }
+  return "?";
+}
+
+std::string renameBuiltins(StringRef Text, const LangOptions &LO) {
+  const std::string Buf = Text.str(); // the lexer needs a terminating NUL
+  Lexer Lex(SourceLocation(), LO, Buf.data(), Buf.data(),
+            Buf.data() + Buf.size());
+  std::string Out;
+  size_t Pos = 0;
+  Token Tok;
+  bool End = false;
+  while (!End) {
+    End = Lex.LexFromRawLexer(Tok);
+    if (!Tok.is(tok::raw_identifier))
+      continue;
+    StringRef Id = Tok.getRawIdentifier();
+    const char *Name = Id == "blockIdx"  ? "tile"
+                       : Id == "gridDim" ? "schedule.tiles"
+                                         : nullptr;
+    if (!Name)
+      continue;
+    const size_t Off = Id.data() - Buf.data();
+    Out += Buf.substr(Pos, Off - Pos);
+    Out += Name;
+    Pos = Off + Id.size();
+  }
+  return Out + Buf.substr(Pos);
+}
+
+std::string parenthesized(const std::string &Text, const Expr *E) {
+  const Expr *S = E->IgnoreImpCasts();
+  if (isa<DeclRefExpr, IntegerLiteral, ParenExpr, MemberExpr>(S))
+    return Text;
+  return "(" + Text + ")";
+}
+
+std::string referenceKernelText(const TileProgram &P, const SourceManager &SM,
+                                const LangOptions &LO) {
+  CharSourceRange R = SM.getExpansionRange(P.Kernel->getSourceRange());
+  FileID FID = SM.getFileID(R.getBegin());
+  StringRef Buffer = SM.getBufferData(FID);
+  unsigned B = SM.getFileOffset(R.getBegin());
+  unsigned E =
+      SM.getFileOffset(Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+  unsigned N = SM.getFileOffset(SM.getExpansionLoc(P.Kernel->getLocation()));
+  SourceLocation Pragma = SM.getExpansionLoc(P.Pragma.Loc);
+  unsigned Line = SM.getExpansionLineNumber(Pragma);
+  unsigned L0 = SM.getFileOffset(SM.translateLineCol(FID, Line, 1));
+  size_t L1 = Buffer.find('\n', L0);
+  L1 = L1 == StringRef::npos ? E : L1 + 1;
+  if (!(B <= N && N < L0 && L1 <= E))
+    return "";
+  const std::string K = P.Kernel->getNameAsString();
+  return (Buffer.slice(B, N) + K + "_reference" +
+          Buffer.slice(N + K.size(), L0) + Buffer.slice(L1, E))
+      .str();
+}
+
+KernelSignature kernelSignature(const TileProgram &P, const SourceManager &SM,
+                                const LangOptions &LO) {
+  KernelSignature S;
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
+  S.Where = llvm::formatv("{0}:{1}", llvm::sys::path::filename(PL.getFilename()),
+                          PL.getLine());
+  for (const ParmVarDecl *PV : P.Kernel->parameters()) {
+    // Without a default argument: parameters follow in both signatures.
+    SourceRange Range = PV->hasDefaultArg()
+                            ? SourceRange(PV->getBeginLoc(), PV->getLocation())
+                            : PV->getSourceRange();
+    S.Params += (S.Params.empty() ? "" : ", ") + sourceText(Range, SM, LO);
+    S.LauncherParams += (S.LauncherParams.empty() ? "" : ", ") +
+                        sourceText(PV->getSourceRange(), SM, LO);
+    S.Names.push_back(PV->getNameAsString());
+  }
+  return S;
+}
+
+} // namespace tawa
