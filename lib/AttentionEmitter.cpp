@@ -63,6 +63,10 @@ private:
     return P.Ops[*MatrixStore].Store.Matrix->getName().str() + "_store_map";
   }
   std::string elem() const { return cxxElement(Plan.Elem); }
+  /// The ring depth of an aref's slots, as the kernel names it.
+  const char *stagesOf(const Aref &R) const {
+    return R.OneShot ? "kQueryStages" : "kStages";
+  }
   std::string fragmentType(unsigned V) const {
     const TileValue &X = P.Values[V];
     return X.Kind == ValueKind::RowVector
@@ -101,7 +105,7 @@ private:
   void assign(unsigned I, bool Declares);
   std::string print(const ElemExpr &E, bool Matrix, const std::string &Target,
                     int MinPrec);
-  void hoist(const ElemExpr &E);
+  void hoist(const ElemExpr &E, bool Matrix);
 
   const TileProgram &P;
   const AttentionProgram &A;
@@ -130,6 +134,8 @@ void AttentionWriter::storage() {
   W.line(formatv("static constexpr int kStages = {0};", Plan.Stages).str());
   W.line(formatv("static constexpr int kConsumers = {0};", Plan.Consumers)
              .str());
+  W.line(formatv("static constexpr int kQueryStages = {0};", Plan.QStages)
+             .str());
   for (const Aref &R : G.Arefs) {
     W.open("struct " + R.Name + "_slot");
     for (unsigned L : R.Loads)
@@ -139,13 +145,10 @@ void AttentionWriter::storage() {
     W.close(";");
   }
   for (const Aref &R : G.Arefs)
-    W.line(formatv("{0}_slot {0}[{1}];", R.Name,
-                   R.OneShot ? "1" : "kStages")
-               .str());
+    W.line(formatv("{0}_slot {0}[{1}];", R.Name, stagesOf(R)).str());
   for (const Aref &R : G.Arefs)
-    W.line(formatv("tawa::rt::Aref<{0}> {1}_aref;", R.OneShot ? "1" : "kStages",
-                   R.Name)
-               .str());
+    W.line(
+        formatv("tawa::rt::Aref<{0}> {1}_aref;", stagesOf(R), R.Name).str());
   W.line("using Staging = " + stagingType() + ";");
   if (Plan.StagingInQ)
     W.line(formatv("static_assert(sizeof(Staging) * kConsumers <= "
@@ -182,6 +185,8 @@ void AttentionWriter::kernelHead() {
   W.open(formatv("{0}({1}{2})", K, Sig.Params, Maps).str());
   W.line(formatv("constexpr int kStages = {0}::kStages;", Storage).str());
   W.line(formatv("constexpr int kConsumers = {0}::kConsumers;", Storage).str());
+  W.line(formatv("constexpr int kQueryStages = {0}::kQueryStages;", Storage)
+             .str());
   W.line("extern __shared__ unsigned char tawa_smem[];");
   W.line(
       formatv("{0} &smem = tawa::rt::shared_storage<{0}>(tawa_smem);", Storage)
@@ -289,9 +294,7 @@ void AttentionWriter::producer() {
              .str());
   W.open("if (threadIdx.x == 0)");
   for (const Aref &R : G.Arefs)
-    W.line(formatv("tawa::rt::ArefCursor<{0}> {1};",
-                   R.OneShot ? "1" : "kStages", R.Name)
-               .str());
+    W.line(formatv("tawa::rt::ArefCursor<{0}> {1};", stagesOf(R), R.Name).str());
   W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
   W.line("const uint3 tile = schedule.tile(t);");
   prologue(false);
@@ -314,7 +317,26 @@ void AttentionWriter::producer() {
   W.close(" else {");
 }
 
-void AttentionWriter::hoist(const ElemExpr &E) {
+/// Names the row reductions of `E` (Matrix: `E` is element-wise over an
+/// accumulator) and the reciprocals of the row vectors it divides by: a
+/// division by a row vector is one division per row and a product per
+/// element.
+void AttentionWriter::hoist(const ElemExpr &E, bool Matrix) {
+  if (Matrix && E.K == ElemExpr::Kind::Div &&
+      E.Args[1].S == ElemExpr::Shape::Row) {
+    hoist(E.Args[0], true);
+    hoist(E.Args[1], false);
+    const ElemExpr &D = E.Args[1];
+    const std::string Name = D.K == ElemExpr::Kind::Value
+                                 ? value(D.Value) + "_reciprocal"
+                                 : "reciprocal" + std::to_string(Hoisted.size());
+    W.line("tawa::rt::RowFragment<1> " + Name + ";");
+    W.line("#pragma unroll");
+    W.line(formatv("for (int r = 0; r < {0}.kSize; ++r)", Name).str());
+    W.line("  " + Name + "[r] = 1.0f / " + print(D, false, "", 3) + ";");
+    Hoisted.push_back({&E, Name});
+    return;
+  }
   if (E.K == ElemExpr::Kind::RowMax || E.K == ElemExpr::Kind::RowSum) {
     std::string Name = std::string(E.K == ElemExpr::Kind::RowMax ? "row_max_"
                                                                  : "row_sum_") +
@@ -330,7 +352,7 @@ void AttentionWriter::hoist(const ElemExpr &E) {
     return;
   }
   for (const ElemExpr &X : E.Args)
-    hoist(X);
+    hoist(X, Matrix && X.S == ElemExpr::Shape::Matrix);
 }
 
 /// The element (Matrix: register `e` of `Target`'s fragment) or row (`r`)
@@ -375,6 +397,10 @@ std::string AttentionWriter::print(const ElemExpr &E, bool Matrix,
     return Wrap(2, print(E.Args[0], Matrix, Target, 2) + " * " +
                        print(E.Args[1], Matrix, Target, 2));
   case K::Div:
+    for (auto &[X, N] : Hoisted)
+      if (X == &E)
+        return Wrap(2, print(E.Args[0], Matrix, Target, 2) + " * " + N + "[" +
+                           Target + ".row_of(e)]");
     return Wrap(2, print(E.Args[0], Matrix, Target, 2) + " / " +
                        print(E.Args[1], Matrix, Target, 3));
   }
@@ -401,17 +427,19 @@ void AttentionWriter::assign(unsigned I, bool Declares) {
   }
   Hoisted.clear();
   bool Scoped = false;
-  std::function<bool(const ElemExpr &)> Reduces = [&](const ElemExpr &E) {
+  std::function<bool(const ElemExpr &)> Hoists = [&](const ElemExpr &E) {
     return E.K == ElemExpr::Kind::RowMax || E.K == ElemExpr::Kind::RowSum ||
-           llvm::any_of(E.Args, Reduces);
+           (Matrix && E.K == ElemExpr::Kind::Div &&
+            E.Args[1].S == ElemExpr::Shape::Row) ||
+           llvm::any_of(E.Args, Hoists);
   };
-  if (Reduces(Op.Value)) {
+  if (Hoists(Op.Value)) {
     if (!Comment.empty())
       W.line(Comment);
     Comment.clear();
     W.open("");
     Scoped = true;
-    hoist(Op.Value);
+    hoist(Op.Value, Matrix);
   }
   const char *Index = Matrix ? "e" : "r";
   W.line("#pragma unroll");
@@ -489,9 +517,7 @@ void AttentionWriter::consumers() {
            "turns(consumer);");
   }
   for (const Aref &R : G.Arefs)
-    W.line(formatv("tawa::rt::ArefCursor<{0}> {1};",
-                   R.OneShot ? "1" : "kStages", R.Name)
-               .str());
+    W.line(formatv("tawa::rt::ArefCursor<{0}> {1};", stagesOf(R), R.Name).str());
   W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
   W.line("const uint3 tile = schedule.tile(t);");
   prologue(true);
@@ -692,7 +718,7 @@ void AttentionWriter::epilogue() {
                      : std::string("tawa::rt::RowFragment<1>")) +
              " " + V + ";");
       Hoisted.clear();
-      hoist(Op.Value);
+      hoist(Op.Value, Matrix);
       W.line("#pragma unroll");
       W.line(formatv("for (int {0} = 0; {0} < {1}.kSize; ++{0})",
                      Matrix ? "e" : "r", V)
@@ -750,7 +776,11 @@ void AttentionWriter::launcher() {
                                                  : "tiles of one (y, z) "
                                                    "together")
                            .str()
-                     : std::string())
+                     : formatv(", one CTA per tile, {0}",
+                               Plan.LongestFirst ? "longest tiles first"
+                                                 : "tiles of one (y, z) "
+                                                   "together")
+                           .str())
              .str());
   W.open(formatv("inline cudaError_t {0}_launch(dim3 grid, dim3 block, size_t "
                  "shared, cudaStream_t stream, {1})",
@@ -858,7 +888,10 @@ std::vector<std::string> attentionEmittedNames(const TileProgram &P,
   for (const TileValue &V : P.Values) {
     N.push_back("row_max_" + V.Name);
     N.push_back("row_sum_" + V.Name);
+    N.push_back(V.Name + "_reciprocal");
   }
+  for (int I = 0; I < 8; ++I)
+    N.push_back("reciprocal" + std::to_string(I));
   return N;
 }
 

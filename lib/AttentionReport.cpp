@@ -51,7 +51,7 @@ struct Facts {
   }
   std::string name(unsigned V) const { return P.Values[V].Name; }
   int stages(const Aref &R) const {
-    return R.OneShot ? 1 : Plan ? Plan->Stages : 0;
+    return R.OneShot ? (Plan ? Plan->QStages : 1) : Plan ? Plan->Stages : 0;
   }
   /// The part of the schedule op I runs in.
   std::string part(unsigned I) const {

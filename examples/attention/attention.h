@@ -15,6 +15,8 @@
 //   -DTAWA_ATTENTION_CAUSAL=1             query i attends keys 0..i only
 //                                         (top-left aligned, as PyTorch's
 //                                         is_causal)
+//   -DTAWA_ATTENTION_BLOCK_N=N            keys per iteration (default:
+//                                         FlashAttention-3's, below)
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -43,7 +45,11 @@ static_assert(kHeadDim == 64 || kHeadDim == 128 || kHeadDim == 256,
 /// Queries per tile (rows of Q and O) and keys per iteration (rows of K and
 /// V): FlashAttention-3's tiles for each head dimension (arXiv 2407.08608).
 constexpr int kBlockM = kHeadDim == 64 ? 192 : 128;
+#ifdef TAWA_ATTENTION_BLOCK_N
+constexpr int kBlockN = TAWA_ATTENTION_BLOCK_N;
+#else
 constexpr int kBlockN = kHeadDim == 256 ? 80 : 128;
+#endif
 constexpr bool kCausal = TAWA_ATTENTION_CAUSAL != 0;
 
 /// log2(e) and ln(2), to work in base 2.

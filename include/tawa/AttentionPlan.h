@@ -26,6 +26,9 @@ struct AttentionPlan {
   int BM = 0, BN = 0, D = 0, DV = 0; ///< tiles, elements (Attention.h)
   int Consumers = 0;                 ///< consumer warpgroups, 64 rows each
   int Stages = 0;                    ///< depth of the k and v rings
+  /// Slots of the query tile: 2 where they fit, so that the next tile's
+  /// queries load while this tile's loop runs.
+  int QStages = 1;
   RegisterSplit Regs{0, 0};
   int Threads = 0; ///< 128 * (1 + Consumers)
   /// Inter-warpgroup ping-pong of the consumers' wgmma (schedule(pingpong)).

@@ -61,20 +61,79 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/// L2 eviction priority of a TMA load's data (PTX ISA 9.7.9.17,
+/// createpolicy; the `.L2::cache_hint` operand of cp.async.bulk.tensor):
+/// data many CTAs read in turn kept (EvictLast), data read once going first
+/// (EvictFirst). Measured on attention's keys and values (H100, hd 128):
+/// no gain at 2k keys, 5-7% slower at 4k and 16k, so the emitter does not
+/// ask for it (results/h100/attention/).
+enum class L2Hint { None, EvictFirst, EvictLast };
+
+template <L2Hint Hint> __device__ __forceinline__ uint64_t l2_policy() {
+  uint64_t policy = 0;
+#if TAWA_DEVICE_PASS
+  if constexpr (Hint == L2Hint::EvictLast)
+    asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;"
+                 : "=l"(policy));
+  else if constexpr (Hint == L2Hint::EvictFirst)
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;"
+                 : "=l"(policy));
+#endif
+  return policy;
+}
+
+/// tma_load_3d with an L2 eviction policy from l2_policy().
+__device__ __forceinline__ void tma_load_3d_hint(void *dst,
+                                                 const CUtensorMap *map,
+                                                 uint64_t *bar, int c0, int c1,
+                                                 int c2, uint64_t policy) {
+#if TAWA_DEVICE_PASS
+  asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes.L2::cache_hint [%0], [%1, {%2, %3, %4}], "
+               "[%5], %6;\n" ::"r"(smem_addr(dst)),
+               "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2),
+               "r"(smem_addr(bar)), "l"(policy)
+               : "memory");
+#endif
+}
+
+/// tma_load_2d with an L2 eviction policy from l2_policy().
+__device__ __forceinline__ void tma_load_2d_hint(void *dst,
+                                                 const CUtensorMap *map,
+                                                 uint64_t *bar, int c0, int c1,
+                                                 uint64_t policy) {
+#if TAWA_DEVICE_PASS
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+               "complete_tx::bytes.L2::cache_hint [%0], [%1, {%2, %3}], [%4], "
+               "%5;\n" ::"r"(smem_addr(dst)),
+               "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1),
+               "r"(smem_addr(bar)), "l"(policy)
+               : "memory");
+#endif
+}
+
 /// Loads the Rows x (64 * Boxes) window at (col0, row0[, batch]) of `map`
 /// (a map of Rows x 64-element boxes, 128-byte swizzled) as `Boxes` boxes of
 /// Rows x 64, box b at dst + b * Rows * 64: the layout the multi-box wgmma
 /// helpers read (wgmma_ss_kmajor, wgmma_rs_mnmajor). All complete on `bar`.
-template <int Boxes, int Rows, bool Batched, class T>
+/// `Hint`: the L2 eviction priority of the data.
+template <int Boxes, int Rows, bool Batched, L2Hint Hint = L2Hint::None,
+          class T>
 __device__ __forceinline__ void tma_load_boxes(T *dst, const CUtensorMap *map,
                                                uint64_t *bar, int col0, int row0,
                                                int batch) {
+  const uint64_t policy = l2_policy<Hint>();
 #pragma unroll
   for (int b = 0; b < Boxes; ++b) {
-    if constexpr (Batched)
-      tma_load_3d(dst + b * Rows * 64, map, bar, col0 + 64 * b, row0, batch);
+    T *box = dst + b * Rows * 64;
+    if constexpr (Hint == L2Hint::None && Batched)
+      tma_load_3d(box, map, bar, col0 + 64 * b, row0, batch);
+    else if constexpr (Hint == L2Hint::None)
+      tma_load_2d(box, map, bar, col0 + 64 * b, row0);
+    else if constexpr (Batched)
+      tma_load_3d_hint(box, map, bar, col0 + 64 * b, row0, batch, policy);
     else
-      tma_load_2d(dst + b * Rows * 64, map, bar, col0 + 64 * b, row0);
+      tma_load_2d_hint(box, map, bar, col0 + 64 * b, row0, policy);
   }
 }
 
