@@ -840,10 +840,19 @@ void AttentionWriter::launcher() {
     Args += ", " + storeMap() + ", tma_store";
   }
   Args += ", schedule";
-  W.line(formatv("const tawa::rt::OrderedTileSchedule schedule(grid, "
-                 "/*longest_first=*/{0});",
-                 Plan.LongestFirst ? "true" : "false")
-             .str());
+  if (Plan.LongestFirst) {
+    W.line("// Longest tiles first, in groups of (y, z) that fill the SMs, "
+           "so the CTAs running together share their keys and values.");
+    W.line("int group = 1;");
+    W.line("if (cudaError_t e = tawa::rt::longest_first_group(grid, &group); "
+           "e != cudaSuccess)");
+    W.line("  return e;");
+    W.line("const tawa::rt::OrderedTileSchedule schedule(grid, "
+           "/*longest_first=*/true, group);");
+  } else {
+    W.line("const tawa::rt::OrderedTileSchedule schedule(grid, "
+           "/*longest_first=*/false);");
+  }
   if (Plan.Persistent) {
     W.line("int ctas = 0;");
     W.line("if (cudaError_t e = tawa::rt::persistent_ctas(schedule.count(), 1, "
@@ -877,7 +886,7 @@ std::vector<std::string> attentionEmittedNames(const TileProgram &P,
       "kStages", "kConsumers", "tawa_smem", "smem",     "consumer", "turns",
       "t",       "tile",       "schedule",  "started",  "e",        "r",
       "maps",    "noted",      "grid",      "block",    "shared",   "stream",
-      "ctas",    "shared_bytes", "copies",  "tma_store", "stored"};
+      "ctas",    "shared_bytes", "copies",  "tma_store", "stored", "group"};
   N.push_back(P.Values[A.Probs].Name + "_operand");
   for (const TileLoad &L : P.Loads) {
     N.push_back(L.Matrix->getName().str() + "_tensor_map");

@@ -135,23 +135,35 @@ private:
   }
 };
 
-/// The walk of a persistent kernel whose tiles (x, y, z) of one (y, z)
-/// share operands and whose work may grow with x (attention: x the block of
-/// queries, y the batch and head, whose keys and values every x reads; with
-/// a causal mask, tile x reads x + 1 blocks of keys). In order (`longest_first`
-/// false) x varies fastest, so the CTAs running together read the same keys
-/// and values from L2; longest first, x descends and (y, z) varies fastest,
-/// so the longest tiles start in the first wave and the short ones fill in
-/// at the end (the longest-processing-time-first rule of list scheduling).
+/// The walk of a kernel whose tiles (x, y, z) of one (y, z) share operands
+/// and whose work may grow with x (attention: x the block of queries, y the
+/// batch and head, whose keys and values every x reads; with a causal mask,
+/// tile x reads x + 1 blocks of keys). In order (`longest_first` false) x
+/// varies fastest, so the CTAs running together read the same keys and
+/// values from L2. Longest first, the (y, z) go in groups of `group`: within
+/// a group x descends and (y, z) varies fastest, so the longest tiles start
+/// first and the short ones fill in at the end (the longest-processing-time
+/// rule of list scheduling), while the CTAs running together still share
+/// the keys and values of `group` (y, z) (FlashAttention-3's LPT scheduler
+/// groups heads the same way). A group of about SMs / grid.x (y, z) fills
+/// the machine with tiles of a few heads.
 struct OrderedTileSchedule {
   dim3 tiles;
   bool longest_first = false;
+  int group = 1;
 
-  __host__ __device__ OrderedTileSchedule(dim3 grid, bool longest_first)
+  __host__ __device__ OrderedTileSchedule(dim3 grid, bool longest_first,
+                                          int group = 1)
       : tiles(grid), longest_first(longest_first),
-        per_x(grid.x > 0 ? grid.x : 1),
-        per_plane(grid.y * grid.z > 0 ? grid.y * grid.z : 1),
-        per_y(grid.y > 0 ? grid.y : 1) {}
+        group(group < 1 ? 1 : group), per_x(grid.x > 0 ? grid.x : 1),
+        per_y(grid.y > 0 ? grid.y : 1),
+        per_group(grid.x * static_cast<uint32_t>(group < 1 ? 1 : group)) {
+    const uint32_t planes = grid.y * grid.z;
+    const uint32_t g = static_cast<uint32_t>(this->group);
+    last_first = planes / g * g;
+    per_last = FastDivisor(planes % g ? planes % g : 1);
+    per_full = FastDivisor(g);
+  }
 
   /// Tiles in the walk.
   __host__ __device__ int count() const {
@@ -162,9 +174,13 @@ struct OrderedTileSchedule {
   __host__ __device__ uint3 tile(int t) const {
     uint32_t x, yz;
     if (longest_first) {
-      const uint32_t step = per_plane.div(t);
+      const uint32_t g = per_group.div(t), first = g * group;
+      const uint32_t r = t - g * per_group.d;
+      // The last group may hold fewer (y, z).
+      const FastDivisor &in = first >= last_first ? per_last : per_full;
+      const uint32_t step = in.div(r);
       x = tiles.x - 1 - step;
-      yz = t - step * per_plane.d;
+      yz = first + (r - step * in.d);
     } else {
       yz = per_x.div(t);
       x = t - yz * per_x.d;
@@ -174,8 +190,20 @@ struct OrderedTileSchedule {
   }
 
 private:
-  FastDivisor per_x, per_plane, per_y;
+  FastDivisor per_x, per_y, per_group, per_last, per_full;
+  uint32_t last_first = 0;
 };
+
+/// The group of (y, z) of a longest-first walk over `grid` that fills the
+/// SMs of the current device: ceil(SMs / grid.x), into `*group`.
+inline cudaError_t longest_first_group(dim3 grid, int *group) {
+  int sms = 0;
+  if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
+    return e;
+  const int x = grid.x > 0 ? static_cast<int>(grid.x) : 1;
+  *group = (sms + x - 1) / x;
+  return cudaSuccess;
+}
 
 /// Whether a walk of tiles that merge `merge_x` x `merge_y` blocks of the
 /// original launch grid `grid` stores only what that launch stores: where a

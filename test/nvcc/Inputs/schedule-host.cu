@@ -1,6 +1,7 @@
 // Host checks of the tile walk (tawa/runtime/schedule.cuh): FastDivisor
 // against the division operator, and TileSchedule against the grouped
-// raster order written with plain divisions, covering every tile once.
+// raster order written with plain divisions, covering every tile once, and
+// OrderedTileSchedule (attention's walk) the same way.
 // Prints the number of cases; exits 1 at the first mismatch.
 #include <tawa/runtime/schedule.cuh>
 
@@ -290,6 +291,40 @@ int main() {
     if (got != c.want)
       return fail("narrow_choice", c.tiles, c.sms, got, c.want);
   }
+  // The ordered walk of attention: every tile once; in order, x fastest;
+  // longest first, within groups of (y, z), x descending, (y, z) fastest.
+  for (dim3 grid : {dim3(16, 128, 1), dim3(1, 7, 3), dim3(128, 16, 1),
+                    dim3(5, 9, 2), dim3(7, 1, 1)})
+    for (bool longest : {false, true})
+      for (int group : {1, 2, 3, 9, 64}) {
+        ++cases;
+        const tawa::rt::OrderedTileSchedule S(grid, longest, group);
+        const uint32_t planes = grid.y * grid.z;
+        std::vector<int> seen(grid.x * planes, 0);
+        for (int t = 0; t < S.count(); ++t) {
+          const uint3 u = S.tile(t);
+          const uint32_t yz = u.y + grid.y * u.z;
+          // The same walk with plain divisions.
+          uint32_t x, p;
+          if (longest) {
+            const uint32_t g = t / (grid.x * group), first = g * group;
+            const uint32_t in = planes - first < uint32_t(group)
+                                    ? planes - first
+                                    : group;
+            const uint32_t r = t - g * grid.x * group;
+            x = grid.x - 1 - r / in;
+            p = first + r % in;
+          } else {
+            x = t % grid.x;
+            p = t / grid.x;
+          }
+          if (u.x != x || yz != p)
+            return fail("OrderedTileSchedule", t, group, u.x * 10000 + yz,
+                        x * 10000 + p);
+          if (u.x >= grid.x || yz >= planes || seen[u.x + grid.x * yz]++)
+            return fail("OrderedTileSchedule cover", t, group, u.x, yz);
+        }
+      }
   std::printf("schedule: %ld cases ok\n", cases);
   return 0;
 }
