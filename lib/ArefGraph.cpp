@@ -42,8 +42,8 @@ std::optional<ArefGraph> buildArefGraph(const TileProgram &P,
         One.Loads = {*L};
         One.BytesPerSlot = T.Rows * T.Cols * elementBytes(T.Elem);
         One.OneShot = true;
-        One.Reason = "loaded before the loop: one slot, filled once per "
-                     "tile and read by every iteration";
+        One.Reason = "loaded before the loop: filled once per tile and "
+                     "read by every iteration";
         G.ArefOfLoad[*L] = G.Arefs.size();
         G.Arefs.push_back(One);
         continue;

@@ -51,3 +51,10 @@ template <class T> cudaError_t cudaFuncSetAttribute(T *, cudaFuncAttribute, int)
 __device__ void __syncthreads();
 __device__ void __trap();
 extern "C" __device__ int printf(const char *, ...);
+// Device math of tile.h's element-wise ops and row reductions.
+__device__ float fmaxf(float, float);
+__device__ float exp2f(float);
+__device__ float log2f(float);
+#ifndef INFINITY
+#define INFINITY __builtin_huge_valf()
+#endif
