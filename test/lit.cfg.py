@@ -33,6 +33,19 @@ if car:
     config.available_features.add("clang-apply-replacements")
     config.substitutions.append(("%clang-apply-replacements", car))
 
+# clang-tidy-22 with the tawa-* checks of tidy/ (scripts/setup.sh installs
+# clang-tidy-22). %tidy-flags are the flags the tool would add itself.
+tidy = shutil.which("clang-tidy-22") or shutil.which(
+    "clang-tidy", path=config.llvm_tools_dir)
+if tidy and os.path.exists(config.tawa_tidy_module):
+    config.available_features.add("clang-tidy")
+    config.substitutions.append(
+        ("%clang-tidy-tawa", "%s --load=%s" % (tidy, config.tawa_tidy_module)))
+    config.substitutions.append(("%tidy-module", config.tawa_tidy_module))
+config.substitutions.append((
+    "%tidy-flags", "--cuda-host-only %s -isystem %s" % (
+        stub, os.path.join(config.tawa_src_root, "include"))))
+
 nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
