@@ -70,6 +70,8 @@ public:
     Rewriter =
         std::make_unique<FileRewriter>(CI.getDiagnostics(), Opts, nullptr);
     Rewriter->registerPPCallbacks(CI.getPreprocessor());
+    if (Opts.Log)
+      CI.setVerboseOutputStream(*Opts.Log);
     Deps = std::make_shared<Dependencies>();
     Deps->attachToPreprocessor(CI.getPreprocessor());
     return true;

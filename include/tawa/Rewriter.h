@@ -24,6 +24,9 @@ struct RewriteOptions {
   ArefDumpFormat DumpArefs = ArefDumpFormat::None; ///< fill ArefDumps
   bool Explain = false;          ///< fill FileResult::Explanation
   bool WarningsAsErrors = false; ///< conversion warnings become errors
+  /// Where clang's closing line ("1 warning generated when compiling for
+  /// host.") goes; stderr when null.
+  llvm::raw_ostream *Log = nullptr;
 };
 
 /// What the rewrite of one annotated kernel added to its file's result.
