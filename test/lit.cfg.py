@@ -46,6 +46,18 @@ config.substitutions.append((
     "%tidy-flags", "--cuda-host-only %s -isystem %s" % (
         stub, os.path.join(config.tawa_src_root, "include"))))
 
+# The CMake package (test/cmake/): cmake --install of this build, then a
+# sample project configured against it with Ninja or Make and nvcc.
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%tawa-build", config.tawa_obj_root))
+for tool in ["ninja", "make"]:
+    if shutil.which(tool):
+        config.available_features.add(tool)
+# A GPU to run what the tests build (none in CI).
+if shutil.which("nvidia-smi") and lit.util.executeCommand(
+        ["nvidia-smi", "-L"])[2] == 0:
+    config.available_features.add("gpu")
+
 nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
@@ -53,6 +65,7 @@ if os.path.exists(nvcc):
         "%nvcc-sm90a",
         "%s -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I%s/include"
         % (nvcc, config.tawa_src_root)))
+    config.substitutions.append(("%nvcc", nvcc))  # after %nvcc-sm90a
 
 # The CUB headers of the toolkit: the corpus of test/corpus.
 for cccl in [os.path.join(config.cuda_path, "include", "cccl"),
