@@ -50,6 +50,9 @@ config.substitutions.append((
 # sample project configured against it with Ninja or Make and nvcc.
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%tawa-build", config.tawa_obj_root))
+config.substitutions.append(("%cpack", config.cpack_command))
+if shutil.which("dpkg-deb"):
+    config.available_features.add("dpkg-deb")
 for tool in ["ninja", "make"]:
     if shutil.which(tool):
         config.available_features.add(tool)
