@@ -22,9 +22,7 @@ public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     // The checks of one translation unit share one run of the pipeline.
     auto Runs = std::make_shared<SharedRewrites>();
-    for (DiagCategory C :
-         {DiagCategory::Pragma, DiagCategory::Shape, DiagCategory::Budget,
-          DiagCategory::Unsupported, DiagCategory::Internal})
+    for (DiagCategory C : AllCategories)
       Factories.registerCheckFactory(
           categoryTag(C),
           [Runs, C](llvm::StringRef Name, ClangTidyContext *Context) {

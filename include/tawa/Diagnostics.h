@@ -40,6 +40,11 @@ enum class DiagCategory {
   Internal,    ///< an inconsistency of the tool itself (a bug)
 };
 
+/// Every category: the clang-tidy module has one check for each (tidy/).
+inline constexpr DiagCategory AllCategories[] = {
+    DiagCategory::Pragma, DiagCategory::Shape, DiagCategory::Budget,
+    DiagCategory::Unsupported, DiagCategory::Internal};
+
 /// The tag text without brackets, e.g. "tawa-pragma".
 llvm::StringRef categoryTag(DiagCategory C);
 
