@@ -77,7 +77,7 @@ in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
   tail -30 "$root/tmp/tawa/apt.log" >&2
   exit 1
 }
-grep -E '^(Setting up|Unpacking) (tawa-rewrite|libclang-cpp22|libllvm22|libclang-common-22-dev|clang-tidy-22|cmake) ' \
+grep -E '^(Setting up|Unpacking) (tawa-rewrite|libclang-cpp22|libllvm22|libclang-common-22-dev|clang-tidy-22|cmake)(:[a-z0-9]+)? ' \
   "$root/tmp/tawa/apt.log" | sed 's/^/   /' || true
 
 echo "== in the chroot"
