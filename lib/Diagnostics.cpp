@@ -25,25 +25,40 @@ bool isConversionFinding(DiagCategory C) {
   return C != DiagCategory::Pragma && C != DiagCategory::Internal;
 }
 
-void DiagReporter::report(DiagnosticsEngine::Level Level, SourceLocation Loc,
-                          const llvm::Twine &Msg, SourceRange Range) {
+DiagSink::~DiagSink() = default;
+
+void DiagReporter::report(DiagnosticsEngine::Level Level,
+                          std::optional<DiagCategory> C, SourceLocation Loc,
+                          const llvm::Twine &Msg, SourceRange Range,
+                          llvm::ArrayRef<FixItHint> Fixes) {
   if (Quiet)
     return;
+  if (Sink) {
+    if (C)
+      Sink->report(Level, *C, Loc, Msg.str(), Range, Fixes);
+    else
+      Sink->note(Loc, Msg.str(), Range);
+    return;
+  }
   unsigned ID = Engine.getCustomDiagID(Level, "%0");
   auto Builder = Engine.Report(Loc, ID);
-  Builder << Msg.str();
+  Builder << (C ? (Msg + " [" + categoryTag(*C) + "]").str() : Msg.str());
   if (Range.isValid())
     Builder << CharSourceRange::getTokenRange(Range);
+  for (const FixItHint &F : Fixes)
+    Builder << F;
 }
 
 void DiagReporter::error(SourceLocation Loc, DiagCategory C,
-                         const llvm::Twine &Msg, SourceRange Range) {
+                         const llvm::Twine &Msg, SourceRange Range,
+                         llvm::ArrayRef<FixItHint> Fixes) {
   ++Errors;
-  LastError = (Msg + " [" + categoryTag(C) + "]").str();
+  std::string Text = Msg.str();
+  LastError = Text + " [" + categoryTag(C).str() + "]";
   bool AsError = !isConversionFinding(C) || WarningsAsErrors;
   Fatal += AsError;
-  report(AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, Loc,
-         LastError, Range);
+  report(AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, C,
+         Loc, Text, Range, Fixes);
 }
 
 void DiagReporter::warning(SourceLocation Loc, DiagCategory C,
@@ -51,12 +66,12 @@ void DiagReporter::warning(SourceLocation Loc, DiagCategory C,
   Fatal += WarningsAsErrors;
   report(WarningsAsErrors ? DiagnosticsEngine::Error
                           : DiagnosticsEngine::Warning,
-         Loc, Msg + " [" + categoryTag(C) + "]", Range);
+         C, Loc, Msg, Range);
 }
 
 void DiagReporter::note(SourceLocation Loc, const llvm::Twine &Msg,
                         SourceRange Range) {
-  report(DiagnosticsEngine::Note, Loc, Msg, Range);
+  report(DiagnosticsEngine::Note, std::nullopt, Loc, Msg, Range);
 }
 
 } // namespace tawa

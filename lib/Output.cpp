@@ -21,9 +21,12 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Text) {
   if (!Dir.empty())
     if (std::error_code EC = fs::create_directories(Dir))
       return Fail("cannot create the directory", EC);
+  // A new file gets 0666 less the umask (createUniqueFile opens it so), as
+  // a compiler's output does; a replaced file keeps its permission bits.
   unsigned Mode = fs::all_read | fs::all_write;
   fs::file_status Old;
-  if (!fs::status(Path, Old) && fs::exists(Old))
+  bool Replaces = !fs::status(Path, Old) && fs::exists(Old);
+  if (Replaces)
     Mode = Old.permissions();
 
   llvm::SmallString<256> Temp;
@@ -43,7 +46,8 @@ llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Text) {
     }
   }
   // createUniqueFile applies the umask; restore the replaced file's bits.
-  fs::setPermissions(Temp, static_cast<fs::perms>(Mode));
+  if (Replaces)
+    fs::setPermissions(Temp, static_cast<fs::perms>(Mode));
   if (std::error_code EC = fs::rename(Temp, Path)) {
     fs::remove(Temp);
     return Fail("cannot rename the temporary file", EC);
@@ -81,6 +85,38 @@ llvm::Error exportFixes(llvm::StringRef YamlPath,
   llvm::yaml::Output YAML(OS);
   YAML << TU;
   return writeFileAtomically(YamlPath, Text);
+}
+
+/// `Path` as a Make rule writes it: a space, '#' and '$' escaped (as clang's
+/// -MD does), so that Make and Ninja read the name back.
+static std::string makeEscaped(llvm::StringRef Path) {
+  std::string Out;
+  for (unsigned I = 0; I < Path.size(); ++I) {
+    char C = Path[I];
+    if (C == ' ' || C == '#') {
+      // The backslashes before it are doubled, then it is escaped.
+      for (unsigned J = I; J > 0 && Path[J - 1] == '\\'; --J)
+        Out += '\\';
+      Out += '\\';
+    } else if (C == '$') {
+      Out += '$';
+    }
+    Out += C;
+  }
+  return Out;
+}
+
+llvm::Error writeDepfile(llvm::StringRef Path,
+                         llvm::ArrayRef<DepfileRule> Rules) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  for (const DepfileRule &R : Rules) {
+    OS << makeEscaped(R.Target) << ":";
+    for (const std::string &D : R.Dependencies)
+      OS << " \\\n  " << makeEscaped(D);
+    OS << "\n";
+  }
+  return writeFileAtomically(Path, Text);
 }
 
 } // namespace tawa

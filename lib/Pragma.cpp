@@ -15,6 +15,40 @@ constexpr const char *kForm =
     "[schedule(cooperative|pingpong)] [tail(split|whole)] "
     "[shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]'";
 
+/// The clause names, for the suggestion of a misspelled one.
+constexpr llvm::StringLiteral kClauses[] = {
+    "stages", "consumers", "regs",  "persistent", "raster", "cluster",
+    "schedule", "tail",    "shape", "narrow",     "overlap"};
+
+/// The word of `Candidates` closest to `Word`, if it is close enough to be a
+/// misspelling of it (as clang's typo correction: at most a third of the
+/// letters differ); "" otherwise.
+StringRef closest(StringRef Word,
+                  llvm::ArrayRef<llvm::StringLiteral> Candidates) {
+  StringRef Best;
+  unsigned BestDistance = (Word.size() + 2) / 3 + 1;
+  for (StringRef C : Candidates) {
+    unsigned D = Word.edit_distance_insensitive(C);
+    if (D < BestDistance) {
+      Best = C;
+      BestDistance = D;
+    }
+  }
+  return Best;
+}
+
+/// Reports the misspelling `Tok` of `Suggestion`, with the fix-it that
+/// replaces it.
+void didYouMean(DiagReporter &Diags, const Token &Tok, const Twine &What,
+                StringRef Suggestion) {
+  SourceLocation Loc = Tok.getLocation();
+  Diags.error(Loc, DiagCategory::Pragma,
+              What + "; did you mean '" + Suggestion + "'?",
+              SourceRange(Loc, Loc),
+              {FixItHint::CreateReplacement(
+                  CharSourceRange::getTokenRange(Loc, Loc), Suggestion)});
+}
+
 /// Token cursor over the rest of the pragma line.
 class ClauseParser {
 public:
@@ -35,6 +69,7 @@ public:
       }
       StringRef Name = Tok.getIdentifierInfo()->getName();
       SourceLocation Loc = Tok.getLocation();
+      Token NameTok = Tok;
       next();
       bool Ok = false;
       if (Name == "stages")
@@ -66,6 +101,13 @@ public:
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
                         "' is not supported by this version of tawa-rewrite");
+        P.Valid = false;
+        skipClauseArgs();
+        Ok = true;
+      } else if (StringRef Like = closest(Name, kClauses); !Like.empty()) {
+        didYouMean(Diags, NameTok,
+                   "unknown clause '" + Name + "' in '#pragma tawa tile'",
+                   Like);
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -417,9 +459,16 @@ void TawaPragmaHandler::HandlePragma(Preprocessor &PP,
   PP.Lex(Tok);
   if (Tok.isNot(tok::identifier) ||
       Tok.getIdentifierInfo()->getName() != "tile") {
-    Diags.error(Tok.is(tok::eod) ? FirstToken.getLocation() : Tok.getLocation(),
-                DiagCategory::Pragma,
-                Twine("unknown '#pragma tawa' directive; expected ") + kForm);
+    StringRef Word =
+        Tok.is(tok::identifier) ? Tok.getIdentifierInfo()->getName() : "";
+    if (!Word.empty() && !closest(Word, {"tile"}).empty())
+      didYouMean(Diags, Tok, "unknown '#pragma tawa' directive '" + Word + "'",
+                 "tile");
+    else
+      Diags.error(Tok.is(tok::eod) ? FirstToken.getLocation()
+                                   : Tok.getLocation(),
+                  DiagCategory::Pragma,
+                  Twine("unknown '#pragma tawa' directive; expected ") + kForm);
     while (Tok.isNot(tok::eod))
       PP.Lex(Tok);
     return;

@@ -5,6 +5,7 @@
 #include "tawa/AttentionReport.h"
 #include "tawa/Emitter.h"
 #include "tawa/Explain.h"
+#include "tawa/FileRewriter.h"
 #include "tawa/Plan.h"
 #include "tawa/Pragma.h"
 #include "tawa/TileProgram.h"
@@ -29,33 +30,6 @@ using namespace clang;
 
 namespace tawa {
 namespace {
-
-/// The #include directives of the main file.
-struct MainIncludes {
-  SourceLocation Tile;              ///< after `<tawa/tile.h>`, if included
-  std::vector<SourceLocation> Ends; ///< after the file name of each
-};
-
-/// Records the #include directives of the main file.
-class IncludeFinder : public PPCallbacks {
-public:
-  IncludeFinder(SourceManager &SM, MainIncludes &Out) : SM(SM), Out(Out) {}
-  void InclusionDirective(SourceLocation HashLoc, const Token &,
-                          StringRef FileName, bool,
-                          CharSourceRange FilenameRange, OptionalFileEntryRef,
-                          StringRef, StringRef, const Module *, bool,
-                          SrcMgr::CharacteristicKind) override {
-    if (!SM.isInMainFile(HashLoc))
-      return;
-    Out.Ends.push_back(FilenameRange.getEnd());
-    if (FileName == "tawa/tile.h" && Out.Tile.isInvalid())
-      Out.Tile = FilenameRange.getEnd();
-  }
-
-private:
-  SourceManager &SM;
-  MainIncludes &Out;
-};
 
 /// True when most lines of `Text` end in "\r\n".
 bool usesCRLF(StringRef Text) {
@@ -102,17 +76,17 @@ private:
 
 class RewriteConsumer : public ASTConsumer {
 public:
-  RewriteConsumer(CompilerInstance &CI, const RewriteOptions &Opts,
-                  FileResult &Result, std::vector<TilePragma> &Pragmas,
+  RewriteConsumer(const RewriteOptions &Opts, FileResult &Result,
+                  std::vector<TilePragma> &Pragmas,
                   const MainIncludes &Includes, DiagReporter &Diags)
-      : CI(CI), Opts(Opts), Result(Result), Pragmas(Pragmas),
-        Includes(Includes), Diags(Diags) {}
+      : Opts(Opts), Result(Result), Pragmas(Pragmas), Includes(Includes),
+        Diags(Diags) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
     CRLF = usesCRLF(Result.Original);
-    if (CI.getDiagnostics().hasErrorOccurred()) {
+    if (Ctx.getDiagnostics().hasErrorOccurred()) {
       Result.Failed = true;
       return;
     }
@@ -148,11 +122,11 @@ public:
         continue;
       }
       Taken.push_back({Kernel, P.Loc});
-      rewrite(Ctx, P, Kernel, Loop, C);
+      rewriteAndRecord(Ctx, P, Kernel, Loop, C);
     }
     // Conversion findings are warnings (their kernel is left as written);
     // errors, including promoted warnings, fail the whole file.
-    if (Diags.fatalCount() || CI.getDiagnostics().hasErrorOccurred())
+    if (Diags.fatalCount() || Ctx.getDiagnostics().hasErrorOccurred())
       Result.Failed = true;
   }
 
@@ -202,6 +176,26 @@ private:
       return false;
     }
     return true;
+  }
+
+  /// rewrite(), recording what it added to the file's result for this
+  /// kernel (FileResult::Kernels).
+  void rewriteAndRecord(ASTContext &Ctx, const TilePragma &Pragma,
+                        const FunctionDecl *Kernel, const ForStmt *Loop,
+                        Collector &C) {
+    tooling::Replacements Before = Result.Edits;
+    size_t Explained = Result.Explanation.size();
+    unsigned Rewritten = Result.Rewritten;
+    rewrite(Ctx, Pragma, Kernel, Loop, C);
+    KernelResult K;
+    K.Name = Kernel->getName().str();
+    K.Loc = Ctx.getSourceManager().getExpansionLoc(Kernel->getLocation());
+    K.Rewritten = Result.Rewritten > Rewritten;
+    for (const tooling::Replacement &R : Result.Edits)
+      if (!llvm::is_contained(Before, R))
+        llvm::cantFail(K.Edits.add(R));
+    K.Explanation = Result.Explanation.substr(Explained);
+    Result.Kernels.push_back(std::move(K));
   }
 
   void rewrite(ASTContext &Ctx, const TilePragma &Pragma,
@@ -594,7 +588,6 @@ private:
                       "; this is a bug of tawa-rewrite");
   }
 
-  CompilerInstance &CI;
   const RewriteOptions &Opts;
   FileResult &Result;
   std::vector<TilePragma> &Pragmas;
@@ -604,63 +597,13 @@ private:
   bool RuntimeIncluded = false; ///< <tawa/runtime.cuh> is inserted
 };
 
-class RewriteAction : public ASTFrontendAction {
-public:
-  RewriteAction(const RewriteOptions &Opts,
-                std::map<std::string, FileResult> &Results)
-      : Opts(Opts), Results(Results) {}
-
-  bool BeginSourceFileAction(CompilerInstance &CI) override {
-    Diags = std::make_unique<DiagReporter>(CI.getDiagnostics(),
-                                           Opts.WarningsAsErrors);
-    Preprocessor &PP = CI.getPreprocessor();
-    PP.AddPragmaHandler(new TawaPragmaHandler(Pragmas, *Diags));
-    PP.addPPCallbacks(
-        std::make_unique<IncludeFinder>(CI.getSourceManager(), Includes));
-    return true;
-  }
-
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
-                                                 StringRef File) override {
-    // Keyed by absolute path, whatever directory the command ran in.
-    llvm::SmallString<256> Abs(File);
-    CI.getFileManager().makeAbsolutePath(Abs);
-    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-    FileResult &R = Results[std::string(Abs)];
-    R = FileResult(); // a file parsed twice keeps its last result
-    R.Path = std::string(Abs);
-    return std::make_unique<RewriteConsumer>(CI, Opts, R, Pragmas, Includes,
-                                             *Diags);
-  }
-
-private:
-  const RewriteOptions &Opts;
-  std::map<std::string, FileResult> &Results;
-  std::vector<TilePragma> Pragmas;
-  MainIncludes Includes;
-  std::unique_ptr<DiagReporter> Diags;
-};
-
-class Factory : public tooling::FrontendActionFactory {
-public:
-  Factory(const RewriteOptions &Opts,
-          std::map<std::string, FileResult> &Results)
-      : Opts(Opts), Results(Results) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<RewriteAction>(Opts, Results);
-  }
-
-private:
-  RewriteOptions Opts;
-  std::map<std::string, FileResult> &Results;
-};
-
 } // namespace
 
-std::unique_ptr<tooling::FrontendActionFactory>
-makeRewriteActionFactory(const RewriteOptions &Opts,
-                         std::map<std::string, FileResult> &Results) {
-  return std::make_unique<Factory>(Opts, Results);
+void runRewritePipeline(ASTContext &Ctx, const RewriteOptions &Opts,
+                        FileResult &Result, std::vector<TilePragma> &Pragmas,
+                        const MainIncludes &Includes, DiagReporter &Diags) {
+  RewriteConsumer(Opts, Result, Pragmas, Includes, Diags)
+      .HandleTranslationUnit(Ctx);
 }
 
 llvm::Expected<tooling::Replacements> finalReplacements(const FileResult &R) {

@@ -6,7 +6,9 @@
 #           FileCheck, not), libclang-rt-22-dev (libFuzzer and the
 #           sanitizer runtimes of scripts/fuzz.sh), clang-tools-22
 #           (clang-apply-replacements-22 for the --export-fixes test),
-#           libcli11-dev, cmake, ninja-build, python3-pip
+#           clang-tidy-22 (loads the tawa-* checks of tidy/ in the tests),
+#           libcli11-dev, cmake, ninja-build and make (the CMake package's
+#           test builds a sample project with both), python3-pip
 #   CUDA:   nvcc from the CUDA 13 toolkit at ${CUDA_PATH:-/usr/local/cuda}
 #           (compiles the rewritten kernels in the tests; no GPU needed)
 #   PyPI:   cuobjdump and nvdisasm (nvidia-cuda-cuobjdump,
@@ -16,7 +18,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
 packages=(clang-22 libclang-22-dev llvm-22-dev llvm-22-tools libclang-rt-22-dev clang-tools-22
-  libcli11-dev cmake ninja-build
+  clang-tidy-22
+  libcli11-dev cmake ninja-build make
   python3-pip unzip)
 missing=()
 for p in "${packages[@]}"; do

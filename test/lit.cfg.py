@@ -33,6 +33,34 @@ if car:
     config.available_features.add("clang-apply-replacements")
     config.substitutions.append(("%clang-apply-replacements", car))
 
+# clang-tidy-22 with the tawa-* checks of tidy/ (scripts/setup.sh installs
+# clang-tidy-22). %tidy-flags are the flags the tool would add itself.
+tidy = shutil.which("clang-tidy-22") or shutil.which(
+    "clang-tidy", path=config.llvm_tools_dir)
+if tidy and os.path.exists(config.tawa_tidy_module):
+    config.available_features.add("clang-tidy")
+    config.substitutions.append(
+        ("%clang-tidy-tawa", "%s --load=%s" % (tidy, config.tawa_tidy_module)))
+    config.substitutions.append(("%tidy-module", config.tawa_tidy_module))
+config.substitutions.append((
+    "%tidy-flags", "--cuda-host-only %s -isystem %s" % (
+        stub, os.path.join(config.tawa_src_root, "include"))))
+
+# The CMake package (test/cmake/): cmake --install of this build, then a
+# sample project configured against it with Ninja or Make and nvcc.
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%tawa-build", config.tawa_obj_root))
+config.substitutions.append(("%cpack", config.cpack_command))
+if shutil.which("dpkg-deb"):
+    config.available_features.add("dpkg-deb")
+for tool in ["ninja", "make"]:
+    if shutil.which(tool):
+        config.available_features.add(tool)
+# A GPU to run what the tests build (none in CI).
+if shutil.which("nvidia-smi") and lit.util.executeCommand(
+        ["nvidia-smi", "-L"])[2] == 0:
+    config.available_features.add("gpu")
+
 nvcc = os.path.join(config.cuda_path, "bin", "nvcc")
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
@@ -40,6 +68,7 @@ if os.path.exists(nvcc):
         "%nvcc-sm90a",
         "%s -std=c++17 -O3 -gencode=arch=compute_90a,code=sm_90a -I%s/include"
         % (nvcc, config.tawa_src_root)))
+    config.substitutions.append(("%nvcc", nvcc))  # after %nvcc-sm90a
 
 # The CUB headers of the toolkit: the corpus of test/corpus.
 for cccl in [os.path.join(config.cuda_path, "include", "cccl"),

@@ -12,14 +12,20 @@
 // `WarningsAsErrors` (the tool's --werror) those warnings are errors.
 // docs/diagnostics.md lists every message.
 //
+// A DiagSink, when given, receives the diagnostics instead of the engine,
+// with their category apart from the text: the clang-tidy checks (tidy/)
+// report each category under the check of the same name.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TAWA_DIAGNOSTICS_H
 #define TAWA_DIAGNOSTICS_H
 
 #include "clang/Basic/Diagnostic.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 
+#include <optional>
 #include <string>
 
 namespace tawa {
@@ -34,6 +40,11 @@ enum class DiagCategory {
   Internal,    ///< an inconsistency of the tool itself (a bug)
 };
 
+/// Every category: the clang-tidy module has one check for each (tidy/).
+inline constexpr DiagCategory AllCategories[] = {
+    DiagCategory::Pragma, DiagCategory::Shape, DiagCategory::Budget,
+    DiagCategory::Unsupported, DiagCategory::Internal};
+
 /// The tag text without brackets, e.g. "tawa-pragma".
 llvm::StringRef categoryTag(DiagCategory C);
 
@@ -42,18 +53,36 @@ llvm::StringRef categoryTag(DiagCategory C);
 /// (always errors).
 bool isConversionFinding(DiagCategory C);
 
-/// Reports through a DiagnosticsEngine; counts what stops a conversion.
+/// Receives the diagnostics of a DiagReporter in place of its engine.
+class DiagSink {
+public:
+  virtual ~DiagSink();
+  /// An error or a warning of category `C`; `Message` has no tag.
+  virtual void report(clang::DiagnosticsEngine::Level Level, DiagCategory C,
+                      clang::SourceLocation Loc, llvm::StringRef Message,
+                      clang::SourceRange Range,
+                      llvm::ArrayRef<clang::FixItHint> Fixes) = 0;
+  /// A note attached to the diagnostic reported last.
+  virtual void note(clang::SourceLocation Loc, llvm::StringRef Message,
+                    clang::SourceRange Range) = 0;
+};
+
+/// Reports through a DiagnosticsEngine (or a DiagSink); counts what stops a
+/// conversion.
 class DiagReporter {
 public:
   explicit DiagReporter(clang::DiagnosticsEngine &Engine,
-                        bool WarningsAsErrors = false)
-      : Engine(Engine), WarningsAsErrors(WarningsAsErrors) {}
+                        bool WarningsAsErrors = false, DiagSink *Sink = nullptr)
+      : Engine(Engine), WarningsAsErrors(WarningsAsErrors), Sink(Sink) {}
 
   /// Reports that the construct at `Loc` stops the conversion of its
   /// kernel. Printed as an error for [tawa-pragma] or under
   /// WarningsAsErrors, else as a warning (the kernel is left unchanged).
+  /// `Fixes` are the edits that would remove the cause (clang prints them
+  /// under the source line; clang-tidy applies them).
   void error(clang::SourceLocation Loc, DiagCategory C, const llvm::Twine &Msg,
-             clang::SourceRange Range = {});
+             clang::SourceRange Range = {},
+             llvm::ArrayRef<clang::FixItHint> Fixes = {});
   /// A warning that stops nothing (promoted to an error under
   /// WarningsAsErrors).
   void warning(clang::SourceLocation Loc, DiagCategory C,
@@ -73,16 +102,19 @@ public:
   /// A reporter that counts like this one but prints nothing: for trying a
   /// configuration the caller may discard (TileShape.h's shape(auto)).
   DiagReporter quiet() const {
-    DiagReporter Q(Engine, WarningsAsErrors);
+    DiagReporter Q(Engine, WarningsAsErrors, Sink);
     Q.Quiet = true;
     return Q;
   }
 
 private:
-  void report(clang::DiagnosticsEngine::Level Level, clang::SourceLocation Loc,
-              const llvm::Twine &Msg, clang::SourceRange Range);
+  void report(clang::DiagnosticsEngine::Level Level,
+              std::optional<DiagCategory> C, clang::SourceLocation Loc,
+              const llvm::Twine &Msg, clang::SourceRange Range,
+              llvm::ArrayRef<clang::FixItHint> Fixes = {});
   clang::DiagnosticsEngine &Engine;
   bool WarningsAsErrors;
+  DiagSink *Sink;
   bool Quiet = false;
   unsigned Errors = 0;
   unsigned Fatal = 0;

@@ -20,9 +20,9 @@ namespace tawa {
 
 /// Writes `Text` to `Path` through a temporary file in the same directory and
 /// a rename. Creates missing parent directories; keeps the permission bits of
-/// a file it replaces. Errors: the directory cannot be created, the
-/// temporary file cannot be written, or the rename fails (the temporary file
-/// is removed and `Path` is unchanged).
+/// a file it replaces, and gives a new one 0666 less the umask. Errors: the
+/// directory cannot be created, the temporary file cannot be written, or the
+/// rename fails (the temporary file is removed and `Path` is unchanged).
 llvm::Error writeFileAtomically(llvm::StringRef Path, llvm::StringRef Text);
 
 /// Where `--out-dir Dir` puts the output of `Input`: `Dir` joined with the
@@ -40,6 +40,19 @@ std::string outputPathFor(llvm::StringRef Input, llvm::StringRef Dir);
 llvm::Error exportFixes(llvm::StringRef YamlPath,
                         llvm::StringRef MainSourceFile,
                         const std::vector<clang::tooling::Replacement> &Fixes);
+
+/// One rule of a depfile: `Target` depends on each of `Dependencies`.
+struct DepfileRule {
+  std::string Target;
+  std::vector<std::string> Dependencies;
+};
+
+/// Writes `Rules` as a Make-style depfile (what `clang -MD` writes, which
+/// Make, Ninja and CMake's add_custom_command(DEPFILE) read): one rule per
+/// target, `TARGET: DEP \` with one dependency per line, spaces, '#' and
+/// '$' escaped. Written atomically (writeFileAtomically).
+llvm::Error writeDepfile(llvm::StringRef Path,
+                         llvm::ArrayRef<DepfileRule> Rules);
 
 } // namespace tawa
 

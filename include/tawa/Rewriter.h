@@ -24,6 +24,19 @@ struct RewriteOptions {
   ArefDumpFormat DumpArefs = ArefDumpFormat::None; ///< fill ArefDumps
   bool Explain = false;          ///< fill FileResult::Explanation
   bool WarningsAsErrors = false; ///< conversion warnings become errors
+  /// Where clang's closing line ("1 warning generated when compiling for
+  /// host.") goes; stderr when null.
+  llvm::raw_ostream *Log = nullptr;
+};
+
+/// What the rewrite of one annotated kernel added to its file's result.
+struct KernelResult {
+  std::string Name;                   ///< the kernel's name
+  clang::SourceLocation Loc;          ///< its name in the main file; valid
+                                      ///< while the file's SourceManager is
+  bool Rewritten = false;             ///< false: left unchanged, with why
+  clang::tooling::Replacements Edits; ///< its share of FileResult::Edits
+  std::string Explanation;            ///< its share of the --explain text
 };
 
 /// What the action produced for one main file.
@@ -37,6 +50,13 @@ struct FileResult {
   unsigned TileLoops = 0;  ///< annotated loops found
   unsigned Rewritten = 0;  ///< kernels rewritten
   bool Failed = false;     ///< an error was reported: write nothing
+  /// Each annotated kernel that reached the pipeline, in source order. The
+  /// edits of the first one rewritten include the runtime's #include (as
+  /// clang-tidy's include inserter does: once per file, first fix first).
+  std::vector<KernelResult> Kernels;
+  /// Every file the parse read: the main file, then the headers in the order
+  /// they were entered (system headers included); for --write-depfile.
+  std::vector<std::string> Dependencies;
 };
 
 /// A factory of the rewriting action; results land in `Results`, keyed by the

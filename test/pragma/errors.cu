@@ -7,8 +7,8 @@
 using bf16 = __nv_bfloat16;
 
 __global__ void k1(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:19: error: unknown clause 'stagez' in '#pragma tawa tile'; accepted: stages(N), consumers(N), regs(P, C), persistent[(on|off)], raster(m|n[, G]), cluster(N), schedule(cooperative|pingpong), tail(split|whole), shape(auto|BM, BN), narrow(auto|off|N[, N]...), overlap(on|off) [tawa-pragma]
-#pragma tawa tile stagez(4)
+// CHECK: errors.cu:[[@LINE+1]]:19: error: unknown clause 'depth' in '#pragma tawa tile'; accepted: stages(N), consumers(N), regs(P, C), persistent[(on|off)], raster(m|n[, G]), cluster(N), schedule(cooperative|pingpong), tail(split|whole), shape(auto|BM, BN), narrow(auto|off|N[, N]...), overlap(on|off) [tawa-pragma]
+#pragma tawa tile depth(4)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
@@ -66,7 +66,7 @@ __global__ void k8(tawa::Matrix<const bf16> A) {
 
 __global__ void k9(tawa::Matrix<const bf16> A) {
 // CHECK: errors.cu:[[@LINE+1]]:14: error: unknown '#pragma tawa' directive; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
-#pragma tawa tiles stages(4)
+#pragma tawa loop stages(4)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }

@@ -46,6 +46,10 @@ extern "C" cudaError_t cudaPeekAtLastError();
 extern "C" const char *cudaGetErrorString(cudaError_t);
 extern "C" int __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0,
                                            cudaStream_t stream = 0);
+// The launch API clang assumes where it finds no toolkit at all (its CUDA
+// version unknown), so that the stand-ins parse there too.
+extern "C" cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0,
+                                         cudaStream_t stream = 0);
 extern "C" cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t, cudaStream_t);
 template <class T> cudaError_t cudaFuncSetAttribute(T *, cudaFuncAttribute, int);
 __device__ void __syncthreads();
