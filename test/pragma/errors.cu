@@ -127,3 +127,10 @@ __global__ void k17(tawa::Matrix<const bf16> A) {
   }
 }
 
+
+__global__ void k18(tawa::Matrix<const bf16> A) {
+// CHECK: errors.cu:[[@LINE+1]]:27: error: expected 'on' or 'off' in clause 'overlap'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+#pragma tawa tile overlap(yes)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+  }
+}
