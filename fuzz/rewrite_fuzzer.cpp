@@ -1,8 +1,9 @@
 //===- fuzz/rewrite_fuzzer.cpp - libFuzzer target of whole-file rewriting -===//
 //
-// The input bytes choose a small tile kernel (tile shapes, element types,
-// clauses, loop-body statements, launch sites) and a few raw bytes spliced
-// into the pragma and the body; the whole rewriting action runs on it. The
+// The input bytes choose a small tile kernel, a GEMM or attention (tile
+// shapes, element types, clauses, loop-body statements and softmax ops,
+// masks, launch sites) and a few raw bytes spliced into the pragma and the
+// body; the whole rewriting action runs on it. The
 // tool must not crash, its edits must apply, and a file without an annotated
 // loop must come out unchanged.
 //
@@ -96,11 +97,91 @@ std::string kernel(Bytes &B) {
   return S + B.raw(4) + "\n";
 }
 
+/// An attention kernel (two mma): shapes, clauses, masks and softmax ops
+/// chosen by the bytes, in and out of the accepted form.
+std::string attention(Bytes &B) {
+  static const int Rows[] = {64, 128, 192, 256};
+  static const int Keys[] = {16, 64, 80, 128, 200, 256};
+  static const int Heads[] = {64, 96, 128, 256};
+  static const char *Types[] = {"__nv_bfloat16", "__half"};
+  static const char *Clauses[] = {"",
+                                  "overlap(off)",
+                                  "overlap(on) schedule(cooperative)",
+                                  "schedule(pingpong)",
+                                  "persistent(on)",
+                                  "persistent(off)",
+                                  "stages(3)",
+                                  "stages(5)",
+                                  "consumers(2)",
+                                  "regs(24, 240)",
+                                  "cluster(2)",
+                                  "narrow(off)"};
+  static const char *Masks[] = {"",
+                                "tawa::mask(s, tawa::col(n0) < K.rows);",
+                                "tawa::mask(s, tawa::col(n0) <= tawa::row(m0));",
+                                "tawa::mask(s, tawa::row(m0) + 1 > tawa::col(n0));",
+                                "tawa::mask(s, tawa::col(n0) >= 7);",
+                                "tawa::mask(o, tawa::col(n0) < K.rows);"};
+  static const char *Softmax[] = {
+      "auto m_new = tawa::max(m, tawa::row_max(s) * c);\n"
+      "auto p = tawa::exp2(s * c - m_new);\n"
+      "auto alpha = tawa::exp2(m - m_new);\n"
+      "l = l * alpha + tawa::row_sum(p);\n"
+      "o *= alpha;\n",
+      "auto m_new = tawa::max(m, tawa::row_max(s));\n"
+      "auto p = tawa::exp2(s - m_new);\n"
+      "l = l + tawa::row_sum(p);\n",
+      "auto m_new = tawa::max(m, tawa::row_max(o) * c);\n"
+      "auto p = tawa::exp2(s * c - m_new);\n",
+      "auto m_new = m;\n"
+      "auto p = tawa::exp2(s);\n"
+      "auto alpha = tawa::exp2(m - m_new);\n"
+      "o *= alpha;\n"
+      "alpha = m_new * 2.0f;\n"};
+  const std::string T = B.from(Types), BM = std::to_string(B.from(Rows)),
+                    BN = std::to_string(B.from(Keys)),
+                    D = std::to_string(B.from(Heads));
+  std::string S = "#include <tawa/tile.h>\n";
+  S += "__global__ void attn(tawa::Matrix<const " + T +
+       "> Q, tawa::Matrix<const " + T + "> K, tawa::Matrix<const " + T +
+       "> V, tawa::Matrix<" + T + "> O, tawa::Matrix<float> L, float c) {\n";
+  S += "  const int bh = blockIdx.y, m0 = blockIdx.x * " + BM + ";\n";
+  S += "  auto q = tawa::load<" + BM + ", " + D + ">(Q.batch(bh), m0, 0);\n";
+  S += "  tawa::Accumulator<float, " + BM + ", " + D + "> o;\n";
+  S += "  tawa::RowVector<float, " + BM + "> m(" +
+       (B.pick(4) ? "-INFINITY" : "INFINITY") + "), l;\n";
+  S += std::string("#pragma tawa tile ") + B.from(Clauses) + " " + B.raw(4) +
+       "\n";
+  S += "  for (int n0 = 0; n0 < K.rows; n0 += " + BN + ") {\n";
+  S += "    auto k = tawa::load<" + BN + ", " + D + ">(K.batch(bh), n0, 0);\n";
+  S += "    auto v = tawa::load<" + BN + ", " + D + ">(V.batch(bh), n0, 0);\n";
+  S += "    tawa::Accumulator<float, " + BM + ", " + BN + "> s;\n";
+  S += B.pick(6) ? "    tawa::mma(s, q, tawa::transpose(k));\n"
+                 : "    tawa::mma(o, q, tawa::transpose(k));\n";
+  S += std::string("    ") + B.from(Masks) + "\n";
+  S += B.from(Softmax);
+  S += B.pick(6) ? "    tawa::mma(o, tawa::convert<" + T + ">(p), v);\n"
+                 : "    tawa::mma(o, tawa::convert<" + T + ">(s), v);\n";
+  if (B.pick(4))
+    S += "    m = m_new;\n";
+  S += "  }\n";
+  if (B.pick(6))
+    S += "  tawa::store(O.batch(bh), m0, 0, o / l);\n";
+  if (B.pick(2))
+    S += "  tawa::store(L.batch(bh), m0, 0, m + tawa::log2(l));\n";
+  S += "}\n";
+  if (B.pick(2))
+    S += "void run(tawa::Matrix<const " + T + "> Q, tawa::Matrix<" + T +
+         "> O, tawa::Matrix<float> L) { attn<<<dim3(2, 2), 128>>>(Q, Q, Q, "
+         "O, L, 0.1f); }\n";
+  return S + B.raw(4) + "\n";
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Bytes B(Data, Size);
-  std::string Code = kernel(B);
+  std::string Code = B.pick(3) ? kernel(B) : attention(B);
   std::map<std::string, tawa::FileResult> Results;
   tawa::RewriteOptions Opts;
   Opts.Explain = true;

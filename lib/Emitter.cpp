@@ -84,6 +84,7 @@ std::vector<std::string> emittedNames(const TileProgram &P,
                                 "part",
                                 "trips",
                                 "narrow",
+                                "turn",
                                 P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);

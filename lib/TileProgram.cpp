@@ -265,6 +265,49 @@ public:
   }
 };
 
+/// Finds a write to a parameter of `Kernel` itself or to a member of it (not
+/// a write through a pointer it holds): an assignment, a compound
+/// assignment, or an increment or decrement.
+class ParamWriteFinder : public RecursiveASTVisitor<ParamWriteFinder> {
+public:
+  explicit ParamWriteFinder(const FunctionDecl *Kernel) : Kernel(Kernel) {}
+  const Expr *Found = nullptr;
+  const ParmVarDecl *Param = nullptr;
+
+  bool VisitBinaryOperator(BinaryOperator *E) {
+    if (E->isAssignmentOp())
+      check(E, E->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *E) {
+    if (E->isIncrementDecrementOp())
+      check(E, E->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *E) {
+    if (E->isAssignmentOp() && E->getNumArgs() > 0)
+      check(E, E->getArg(0));
+    return true;
+  }
+
+private:
+  void check(const Expr *Write, const Expr *Target) {
+    const Expr *X = Target->IgnoreParenImpCasts();
+    while (auto *M = dyn_cast<MemberExpr>(X)) {
+      if (M->isArrow())
+        return; // through a pointer: memory, not the parameter
+      X = M->getBase()->IgnoreParenImpCasts();
+    }
+    auto *DRE = dyn_cast<DeclRefExpr>(X);
+    auto *PV = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+    if (!Found && PV && PV->getDeclContext() == Kernel) {
+      Found = Write;
+      Param = PV;
+    }
+  }
+  const FunctionDecl *Kernel;
+};
+
 /// The kind and shape of a variable of a tile type, if it has one.
 struct TileType {
   ValueKind Kind;
@@ -441,6 +484,21 @@ private:
                       "different block "
                       "size, so only blockIdx, gridDim and the parameters may "
                       "be used there");
+      return false;
+    }
+    // The launcher builds the tensor maps from the parameters the launch
+    // passes, and the tile walk runs this code once per tile.
+    ParamWriteFinder W(P.Kernel);
+    W.TraverseStmt(const_cast<Stmt *>(S));
+    if (W.Found) {
+      unsupported(W.Found->getBeginLoc(),
+                  "the code before the tile loop changes the parameter '" +
+                      W.Param->getName() +
+                      "'; the launcher builds the tensor maps from the "
+                      "values the launch passes, and the rewritten kernel "
+                      "runs this code once per tile: compute the new value "
+                      "into a variable of its own",
+                  W.Found->getSourceRange());
       return false;
     }
     if (auto *DS = dyn_cast<DeclStmt>(S))

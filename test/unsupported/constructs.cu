@@ -129,3 +129,47 @@ __global__ void templated(In A, In B, Out C) {
   }
   tawa::store(C, 0, 0, acc);
 }
+
+// The launcher builds tensor maps from the parameters the launch passes, and
+// the persistent walk runs the prologue once per tile: a prologue that
+// changes a parameter would compute something else than the kernel as
+// written.
+__global__ void moves_param(In A, In B, Out C) {
+  // CHECK: constructs.cu:[[@LINE+1]]:3: warning: the code before the tile loop changes the parameter 'A'; the launcher builds the tensor maps from the values the launch passes, and the rewritten kernel runs this code once per tile: compute the new value into a variable of its own [tawa-unsupported]
+  A.data += 64;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<256, 64>(B, 0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
+
+__global__ void bumps_param(In A, In B, Out C, int rows) {
+  // CHECK: constructs.cu:[[@LINE+1]]:3: warning: the code before the tile loop changes the parameter 'rows'; {{.*}} [tawa-unsupported]
+  ++rows;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < rows; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<256, 64>(B, 0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
+
+// The ping-pong consumers count their tiles in 'turn'.
+__global__ void turn_name(In A, In B, Out C) {
+  // CHECK: constructs.cu:[[@LINE+1]]:13: warning: the name 'turn' is used by the rewritten kernel; rename this variable [tawa-unsupported]
+  const int turn = 0;
+  tawa::Accumulator<float, 128, 128> acc;
+#pragma tawa tile schedule(pingpong) consumers(2)
+  for (int k0 = turn; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<128, 64>(B, 0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
