@@ -1,5 +1,6 @@
 //===- ArefGraph.cpp - building and printing the aref graph ---------------===//
 #include "tawa/ArefGraph.h"
+#include "tawa/EmitText.h"
 #include "tawa/Plan.h"
 
 #include "clang/Basic/SourceManager.h"
@@ -31,8 +32,8 @@ std::optional<ArefGraph> buildArefGraph(const TileProgram &P,
     // loop is its own, filled once per tile.
     Aref A;
     for (unsigned V : {Op.A, Op.B}) {
-      std::optional<unsigned> L = Op.AConvert && V == Op.A ? std::nullopt
-                                                           : LoadOf(V);
+      std::optional<unsigned> L =
+          Op.AConvert && V == Op.A ? std::nullopt : LoadOf(V);
       if (!L || G.ArefOfLoad[*L] != ~0u)
         continue;
       const TileLoad &T = P.Loads[*L];
@@ -59,12 +60,10 @@ std::optional<ArefGraph> buildArefGraph(const TileProgram &P,
       A.Name += (A.Name.empty() ? "" : "_") + T.Var;
       A.BytesPerSlot += T.Rows * T.Cols * elementBytes(T.Elem);
     }
-    A.Reason = A.Loads.size() > 1
-                   ? "consumed together by one mma"
-                   : LoopMmas > 1
-                         ? "the only tile of the loop its mma reads: that "
-                           "mma starts before the other mma's tiles land"
-                         : "the only tile of the loop its mma reads";
+    A.Reason = A.Loads.size() > 1 ? "consumed together by one mma"
+               : LoopMmas > 1 ? "the only tile of the loop its mma reads: that "
+                                "mma starts before the other mma's tiles land"
+                              : "the only tile of the loop its mma reads";
     G.Arefs.push_back(A);
   }
   bool Ok = true;
@@ -208,21 +207,6 @@ void printArefGraphJson(const TileProgram &P, const ArefGraph &G,
                      {"stage_bytes", Plan->StageBytes},
                      {"shared_bytes", Plan->SharedBytes}};
   OS << llvm::formatv("{0:2}", json::Value(std::move(Root)));
-}
-
-/// A double-quoted graphviz string.
-static std::string dotQuote(StringRef S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    if (C == '\n') {
-      Out += "\\n";
-      continue;
-    }
-    Out += C;
-  }
-  return Out + "\"";
 }
 
 void printArefGraphDot(const TileProgram &P, const ArefGraph &G,

@@ -102,8 +102,8 @@ private:
       if (L != *Q && L != *K && L != *V)
         return fail(P.Loads[L].Decl->getLocation(),
                     "attention's tile loop loads the queries before the loop "
-                    "and the keys and values in it; tile '" + P.Loads[L].Var +
-                        "' is none of them");
+                    "and the keys and values in it; tile '" +
+                        P.Loads[L].Var + "' is none of them");
     A.Elem = P.Loads[*Q].Elem;
     for (unsigned L : {*K, *V})
       if (P.Loads[L].Elem != A.Elem)
@@ -117,7 +117,8 @@ private:
     if (*P.Ops[A.OutputMma].AConvert != A.Elem)
       return fail(at(A.OutputMma),
                   "'tawa::convert<T>(p)' converts to the element type of the "
-                  "values (" + elementName(A.Elem) + ")");
+                  "values (" +
+                      elementName(A.Elem) + ")");
     return true;
   }
 
@@ -138,16 +139,14 @@ private:
                       Shape(A.BN, A.D) + ", not " + Shape(K.Rows, K.Cols));
     if (V.Rows != A.BN)
       return fail(V.Decl->getLocation(),
-                  "the values have the rows of the keys: " +
-                      Shape(A.BN, A.DV) + ", not " + Shape(V.Rows, V.Cols));
+                  "the values have the rows of the keys: " + Shape(A.BN, A.DV) +
+                      ", not " + Shape(V.Rows, V.Cols));
     for (unsigned Idx = 0; Idx < P.Values.size(); ++Idx) {
       const TileValue &X = P.Values[Idx];
       if (X.Kind == ValueKind::Tile)
         continue;
       const bool Out = Idx == A.O;
-      const int Cols = X.Kind == ValueKind::RowVector ? 1
-                       : Out                          ? A.DV
-                                                      : A.BN;
+      const int Cols = X.Kind == ValueKind::RowVector ? 1 : Out ? A.DV : A.BN;
       if (X.Rows != A.BM || X.Cols != Cols)
         return fail(X.Decl->getLocation(),
                     "'" + X.Name + "' has the shape " +
@@ -167,8 +166,7 @@ private:
   bool loop() {
     for (unsigned I = 0; I < P.Ops.size(); ++I) {
       const TileOp &Op = P.Ops[I];
-      if (Op.Where != Region::Loop || Op.K == Kind::Mma ||
-          Op.K == Kind::Load)
+      if (Op.Where != Region::Loop || Op.K == Kind::Mma || Op.K == Kind::Load)
         continue;
       if ((Op.K == Kind::Declare || Op.K == Kind::Assign) &&
           value(Op.Target).Where == Region::Loop && Op.Target != A.S)
@@ -180,13 +178,14 @@ private:
                            "holds the loads and declarations");
       }
       if (I > A.OutputMma) {
-        if (Op.K != Kind::Assign || Op.Target == A.O ||
-            Op.Target == A.Probs || Op.reads(A.O))
+        if (Op.K != Kind::Assign || Op.Target == A.O || Op.Target == A.Probs ||
+            Op.reads(A.O))
           return fail(at(I),
                       "after 'tawa::mma(o, ...)' attention's tile loop may "
                       "only assign row vectors and accumulators other than "
-                      "'" + value(A.O).Name + "' and '" +
-                          value(A.Probs).Name + "'");
+                      "'" +
+                          value(A.O).Name + "' and '" + value(A.Probs).Name +
+                          "'");
         A.Carry.push_back(I);
         continue;
       }
@@ -244,7 +243,8 @@ private:
           X.Decl != value(A.O).Decl)
         return fail(X.Decl->getLocation(),
                     "attention's tile loop has one accumulator before the "
-                    "loop, the output " + name(A.O));
+                    "loop, the output " +
+                        name(A.O));
     return true;
   }
 
@@ -255,8 +255,7 @@ private:
       if (Op.K != Kind::Store)
         continue;
       if (Op.Value.S == ElemExpr::Shape::Matrix && !Op.Value.reads(A.O))
-        return fail(at(I), "the stored accumulator is the output " +
-                               name(A.O));
+        return fail(at(I), "the stored accumulator is the output " + name(A.O));
       A.Stores.push_back(I);
     }
     if (A.Stores.empty())
@@ -368,8 +367,7 @@ std::optional<llvm::APFloat> constantFill(const Expr *E, ASTContext &Ctx) {
     return F;
   Expr::EvalResult R;
   if (E->EvaluateAsInt(R, Ctx))
-    return llvm::APFloat(
-        static_cast<float>(R.Val.getInt().getSExtValue()));
+    return llvm::APFloat(static_cast<float>(R.Val.getInt().getSExtValue()));
   return std::nullopt;
 }
 

@@ -132,10 +132,10 @@ void AttentionWriter::storage() {
              .str());
   W.open("struct " + Storage);
   W.line(formatv("static constexpr int kStages = {0};", Plan.Stages).str());
-  W.line(formatv("static constexpr int kConsumers = {0};", Plan.Consumers)
-             .str());
-  W.line(formatv("static constexpr int kQueryStages = {0};", Plan.QStages)
-             .str());
+  W.line(
+      formatv("static constexpr int kConsumers = {0};", Plan.Consumers).str());
+  W.line(
+      formatv("static constexpr int kQueryStages = {0};", Plan.QStages).str());
   for (const Aref &R : G.Arefs) {
     W.open("struct " + R.Name + "_slot");
     for (unsigned L : R.Loads)
@@ -147,8 +147,7 @@ void AttentionWriter::storage() {
   for (const Aref &R : G.Arefs)
     W.line(formatv("{0}_slot {0}[{1}];", R.Name, stagesOf(R)).str());
   for (const Aref &R : G.Arefs)
-    W.line(
-        formatv("tawa::rt::Aref<{0}> {1}_aref;", stagesOf(R), R.Name).str());
+    W.line(formatv("tawa::rt::Aref<{0}> {1}_aref;", stagesOf(R), R.Name).str());
   W.line("using Staging = " + stagingType() + ";");
   if (Plan.StagingInQ)
     W.line(formatv("static_assert(sizeof(Staging) * kConsumers <= "
@@ -168,8 +167,7 @@ void AttentionWriter::kernelHead() {
              .str());
   W.line(formatv("/// consumer warpgroups 1-{0} own 64 queries each: S = Q K^T "
                  "and O += P V with wgmma, the softmax in registers{1}.",
-                 Plan.Consumers,
-                 Plan.PingPong ? ", their wgmma in turns" : "")
+                 Plan.Consumers, Plan.PingPong ? ", their wgmma in turns" : "")
              .str());
   std::string Maps;
   for (unsigned L = 0; L < P.Loads.size(); ++L)
@@ -237,14 +235,14 @@ void AttentionWriter::prologue(bool Consumer) {
 void AttentionWriter::loads(unsigned L) {
   const TileLoad &T = P.Loads[L];
   const Aref &R = arefOf(L);
-  W.line(formatv("smem.{0}_aref.put({0}, sizeof(smem.{0}[0].{1}));", R.Name,
-                 T.Var)
-             .str());
+  W.line(
+      formatv("smem.{0}_aref.put({0}, sizeof(smem.{0}[0].{1}));", R.Name, T.Var)
+          .str());
   W.line(formatv("tawa::rt::tma_load_boxes<{0}, {1}, {2}>(smem.{3}[{3}."
                  "stage].{4}, &{5}, smem.{3}_aref.full_barrier({3}), {6}, "
                  "{7}, {8});",
-                 T.Cols / 64, T.Rows, T.Batch ? "true" : "false", R.Name,
-                 T.Var, mapName(L), coord(T.Col0), coord(T.Row0),
+                 T.Cols / 64, T.Rows, T.Batch ? "true" : "false", R.Name, T.Var,
+                 mapName(L), coord(T.Col0), coord(T.Row0),
                  T.Batch ? coord(T.Batch) : "0")
              .str());
   W.line(R.Name + ".advance();");
@@ -294,14 +292,15 @@ void AttentionWriter::producer() {
              .str());
   W.open("if (threadIdx.x == 0)");
   for (const Aref &R : G.Arefs)
-    W.line(formatv("tawa::rt::ArefCursor<{0}> {1};", stagesOf(R), R.Name).str());
+    W.line(
+        formatv("tawa::rt::ArefCursor<{0}> {1};", stagesOf(R), R.Name).str());
   W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
   W.line("const uint3 tile = schedule.tile(t);");
   prologue(false);
-  W.open(renameBuiltins(sourceText(SourceRange(P.Loop->getForLoc(),
-                                               P.Loop->getRParenLoc()),
-                                   SM, LO),
-                        LO));
+  W.open(renameBuiltins(
+      sourceText(SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM,
+                 LO),
+      LO));
   if (!A.SkipMasks.empty()) {
     W.line("// Keys the mask hides entirely change nothing: skipped.");
     W.open("if (" + skipCondition() + ")");
@@ -327,9 +326,10 @@ void AttentionWriter::hoist(const ElemExpr &E, bool Matrix) {
     hoist(E.Args[0], true);
     hoist(E.Args[1], false);
     const ElemExpr &D = E.Args[1];
-    const std::string Name = D.K == ElemExpr::Kind::Value
-                                 ? value(D.Value) + "_reciprocal"
-                                 : "reciprocal" + std::to_string(Hoisted.size());
+    const std::string Name =
+        D.K == ElemExpr::Kind::Value
+            ? value(D.Value) + "_reciprocal"
+            : "reciprocal" + std::to_string(Hoisted.size());
     W.line("tawa::rt::RowFragment<1> " + Name + ";");
     W.line("#pragma unroll");
     W.line(formatv("for (int r = 0; r < {0}.kSize; ++r)", Name).str());
@@ -338,9 +338,9 @@ void AttentionWriter::hoist(const ElemExpr &E, bool Matrix) {
     return;
   }
   if (E.K == ElemExpr::Kind::RowMax || E.K == ElemExpr::Kind::RowSum) {
-    std::string Name = std::string(E.K == ElemExpr::Kind::RowMax ? "row_max_"
-                                                                 : "row_sum_") +
-                       value(E.Args[0].Value);
+    std::string Name =
+        std::string(E.K == ElemExpr::Kind::RowMax ? "row_max_" : "row_sum_") +
+        value(E.Args[0].Value);
     for (auto &[X, N] : Hoisted)
       if (N == Name)
         Name += "_" + std::to_string(Hoisted.size());
@@ -417,9 +417,9 @@ void AttentionWriter::assign(unsigned I, bool Declares) {
   // end of the loop's line (a comment right above '#pragma unroll' would be
   // laid out as a directive).
   std::string Comment =
-      "// " + llvm::join(llvm::split(sourceText(Op.S->getSourceRange(), SM, LO),
-                                     '\n'),
-                         " ");
+      "// " +
+      llvm::join(llvm::split(sourceText(Op.S->getSourceRange(), SM, LO), '\n'),
+                 " ");
   if (Declares) {
     W.line(Comment);
     W.line(fragmentType(Op.Target) + " " + T + ";");
@@ -517,15 +517,16 @@ void AttentionWriter::consumers() {
            "turns(consumer);");
   }
   for (const Aref &R : G.Arefs)
-    W.line(formatv("tawa::rt::ArefCursor<{0}> {1};", stagesOf(R), R.Name).str());
+    W.line(
+        formatv("tawa::rt::ArefCursor<{0}> {1};", stagesOf(R), R.Name).str());
   W.open("for (int t = blockIdx.x; t < schedule.count(); t += gridDim.x)");
   W.line("const uint3 tile = schedule.tile(t);");
   prologue(true);
   W.line(formatv("// {0} converted, the A operand of the P V wgmma.",
                  value(A.Probs))
              .str());
-  W.line(formatv("tawa::rt::WgmmaOperandA<1, {0}> {1};", Plan.BN, Operand)
-             .str());
+  W.line(
+      formatv("tawa::rt::WgmmaOperandA<1, {0}> {1};", Plan.BN, Operand).str());
   const Aref &Q = arefOf(A.QLoad);
   W.line(formatv("smem.{0}_aref.get({0});", Q.Name).str());
   mainLoop();
@@ -713,9 +714,9 @@ void AttentionWriter::epilogue() {
       V = value(Op.Value.Value);
     } else {
       V = "stored" + (N++ ? std::to_string(N) : std::string());
-      W.line((Matrix ? formatv("tawa::rt::WgmmaAccumulator<1, {0}>", Plan.DV)
-                           .str()
-                     : std::string("tawa::rt::RowFragment<1>")) +
+      W.line((Matrix
+                  ? formatv("tawa::rt::WgmmaAccumulator<1, {0}>", Plan.DV).str()
+                  : std::string("tawa::rt::RowFragment<1>")) +
              " " + V + ";");
       Hoisted.clear();
       hoist(Op.Value, Matrix);
@@ -790,23 +791,14 @@ void AttentionWriter::launcher() {
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Decls += (L ? ", " : "") + mapName(L);
   W.line("CUtensorMap " + Decls + ";");
-  W.line("// Operands TMA cannot read in place are copied to aligned buffers "
-         "on the stream (tawa/runtime/operand_copy.cuh).");
-  W.line("tawa::rt::OperandCopies copies(stream);");
   std::vector<std::string> Operands;
   for (const TileLoad &T : P.Loads)
     if (!llvm::is_contained(Operands, T.Matrix->getName().str()))
       Operands.push_back(T.Matrix->getName().str());
-  for (const std::string &M : Operands)
-    W.line(formatv("auto {0}_aligned = {0};", M).str());
-  bool First = true;
+  writeOperandCopies(W, Operands);
   auto Step = [&](const std::string &Call) {
-    W.line((First ? "cudaError_t maps = " : "if (maps == cudaSuccess) maps = ") +
-           Call + ";");
-    First = false;
+    W.line("if (maps == cudaSuccess) maps = " + Call + ";");
   };
-  for (const std::string &M : Operands)
-    Step(formatv("copies.aligned({0}, &{0}_aligned)", M).str());
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}_aligned, {2}, 64{3})",
                  mapName(L), P.Loads[L].Matrix->getName(), P.Loads[L].Rows,
@@ -861,16 +853,7 @@ void AttentionWriter::launcher() {
   } else {
     W.line("const int ctas = schedule.count();");
   }
-  W.line(formatv("constexpr size_t shared_bytes = "
-                 "tawa::rt::shared_bytes<{0}>();",
-                 Storage)
-             .str());
-  W.line(formatv("if (cudaError_t e = cudaFuncSetAttribute({0}, "
-                 "cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); "
-                 "e != cudaSuccess)",
-                 K)
-             .str());
-  W.line("  return e;");
+  writeSharedMemoryLimit(W, Storage, K);
   W.line(formatv("{0}<<<ctas, {1}, shared_bytes, stream>>>({2});", K,
                  Plan.Threads, Args)
              .str());
@@ -883,10 +866,10 @@ void AttentionWriter::launcher() {
 std::vector<std::string> attentionEmittedNames(const TileProgram &P,
                                                const AttentionProgram &A) {
   std::vector<std::string> N = {
-      "kStages", "kConsumers", "tawa_smem", "smem",     "consumer", "turns",
-      "t",       "tile",       "schedule",  "started",  "e",        "r",
-      "maps",    "noted",      "grid",      "block",    "shared",   "stream",
-      "ctas",    "shared_bytes", "copies",  "tma_store", "stored", "group"};
+      "kStages", "kConsumers",   "tawa_smem", "smem",      "consumer", "turns",
+      "t",       "tile",         "schedule",  "started",   "e",        "r",
+      "maps",    "noted",        "grid",      "block",     "shared",   "stream",
+      "ctas",    "shared_bytes", "copies",    "tma_store", "stored",   "group"};
   N.push_back(P.Values[A.Probs].Name + "_operand");
   for (const TileLoad &L : P.Loads) {
     N.push_back(L.Matrix->getName().str() + "_tensor_map");

@@ -43,8 +43,8 @@ bool gemmClauses(const TilePragma &Pr, DiagReporter &Diags) {
 
 /// The tiles wgmma and TMA can run: D and DV whole 128-byte boxes up to 256
 /// (wgmma's N for DV), BN whole k16 steps up to 256, 64 queries per consumer.
-bool tiles(const TileProgram &P, const AttentionProgram &A,
-           AttentionPlan &Plan, DiagReporter &Diags) {
+bool tiles(const TileProgram &P, const AttentionProgram &A, AttentionPlan &Plan,
+           DiagReporter &Diags) {
   const TileLoad &Q = P.Loads[A.QLoad], &K = P.Loads[A.KLoad],
                  &V = P.Loads[A.VLoad];
   if (A.D % 64 || A.D > 256)
@@ -80,7 +80,8 @@ bool tiles(const TileProgram &P, const AttentionProgram &A,
     return unsupported(Diags, C.Loc,
                        "consumers(" + Twine(*C) +
                            "): attention's consumer warpgroups own 64 query "
-                           "rows each, so '" + Q.Var + "' (" + Twine(A.BM) +
+                           "rows each, so '" +
+                           Q.Var + "' (" + Twine(A.BM) +
                            " rows) takes consumers(" + Twine(Plan.Consumers) +
                            ")");
   Plan.Explain.push_back(
@@ -95,12 +96,13 @@ bool registers(const TileProgram &P, AttentionPlan &Plan, DiagReporter &Diags) {
   Plan.Threads = 128 * (1 + Plan.Consumers);
   Plan.ConsumerRegisters =
       Plan.DV / 2 + Plan.BN / 2 + Plan.BN / 4 + kOverheadRegisters;
-  Plan.Regs = Plan.Consumers == 3 ? RegisterSplit{24, 160}
-                                  : RegisterSplit{24, 240};
+  Plan.Regs =
+      Plan.Consumers == 3 ? RegisterSplit{24, 160} : RegisterSplit{24, 240};
   std::string Why = "the most a consumer can take beside a 24-register "
                     "producer (" +
                     std::to_string(Plan.Consumers) + " x 128 x " +
-                    std::to_string(Plan.Regs.Consumer) + " + 128 x 24 <= 65536)";
+                    std::to_string(Plan.Regs.Consumer) +
+                    " + 128 x 24 <= 65536)";
   if (const Clause<RegisterSplit> &R = P.Pragma.Regs) {
     const long long Sum =
         128LL * R->Producer + 128LL * Plan.Consumers * R->Consumer;
@@ -122,13 +124,12 @@ bool registers(const TileProgram &P, AttentionPlan &Plan, DiagReporter &Diags) {
             " of the probabilities, " + Twine(kOverheadRegisters) +
             " more) but gets " + Twine(Plan.Regs.Consumer) +
             "; use fewer keys per iteration");
-  Plan.Explain.push_back({"registers", std::to_string(Plan.Regs.Producer) +
-                                           "/" +
-                                           std::to_string(Plan.Regs.Consumer) +
-                                           " -- " + Why + "; a consumer needs "
-                                           "about " +
-                                           std::to_string(
-                                               Plan.ConsumerRegisters)});
+  Plan.Explain.push_back(
+      {"registers", std::to_string(Plan.Regs.Producer) + "/" +
+                        std::to_string(Plan.Regs.Consumer) + " -- " + Why +
+                        "; a consumer needs "
+                        "about " +
+                        std::to_string(Plan.ConsumerRegisters)});
   return true;
 }
 
@@ -167,17 +168,15 @@ bool sharedMemory(const TileProgram &P, const AttentionProgram &A,
   if (!Plan.StagingBuffers) {
     // The staging in the query slot, free once the tile's scores are done.
     Plan.StagingInQ = true;
-    Plan.StagingBuffers = std::min(Chunks, static_cast<int>(
-                                               Plan.QBytes /
-                                               (Plan.Consumers * 64 * 128)));
+    Plan.StagingBuffers = std::min(
+        Chunks, static_cast<int>(Plan.QBytes / (Plan.Consumers * 64 * 128)));
   }
   const int Fit = StagesWith(Plan.StagingBytes);
   // A second query slot where it fits beside two stages (and the staging
   // is not in the query slot): the next tile's queries load under this
   // tile's loop instead of after it.
-  const bool TwoQ =
-      !Plan.StagingInQ && StagesWith(Plan.StagingBytes + Plan.QBytes) >=
-                              (S ? *S : 2);
+  const bool TwoQ = !Plan.StagingInQ &&
+                    StagesWith(Plan.StagingBytes + Plan.QBytes) >= (S ? *S : 2);
   Plan.QStages = TwoQ ? 2 : 1;
   const int FitWithQ = StagesWith(Plan.StagingBytes + (TwoQ ? Plan.QBytes : 0));
   Plan.Stages = S ? *S : std::min(FitWithQ, kMaxStages);
@@ -186,9 +185,9 @@ bool sharedMemory(const TileProgram &P, const AttentionProgram &A,
   if (Plan.Stages < 2 || Plan.Stages > Fit || !Plan.StagingBuffers)
     return unsupported(
         Diags, S ? S.Loc : P.Loads[A.KLoad].Decl->getLocation(),
-        "attention's rings need " + Twine(Plan.QBytes) + " bytes of queries + " +
-            Twine(Plan.Stages < 2 ? 2 : Plan.Stages) + " stages x " +
-            Twine(Stage) + " bytes of keys and values; " +
+        "attention's rings need " + Twine(Plan.QBytes) +
+            " bytes of queries + " + Twine(Plan.Stages < 2 ? 2 : Plan.Stages) +
+            " stages x " + Twine(Stage) + " bytes of keys and values; " +
             Twine(hopper::kSharedMemoryBytes) +
             " bytes of shared memory hold " + Twine(Fit) +
             " stages; use fewer keys per iteration");
@@ -215,8 +214,8 @@ bool sharedMemory(const TileProgram &P, const AttentionProgram &A,
                         "after their stores have read them"
                       : std::to_string(Plan.StagingBuffers) +
                             " buffers of 64 x 128 bytes per consumer"});
-  Plan.Explain.push_back({"shared-memory", std::to_string(Plan.SharedBytes) +
-                                               " bytes"});
+  Plan.Explain.push_back(
+      {"shared-memory", std::to_string(Plan.SharedBytes) + " bytes"});
   return true;
 }
 
@@ -228,16 +227,15 @@ void schedule(const TileProgram &P, const AttentionProgram &A,
   std::string Why = "the consumers issue their wgmma in turn, so one's "
                     "softmax runs under the other's matrix products";
   if (Pr.Schedule) {
-    Plan.PingPong = *Pr.Schedule == ConsumerSchedule::PingPong &&
-                    Plan.Consumers > 1;
+    Plan.PingPong =
+        *Pr.Schedule == ConsumerSchedule::PingPong && Plan.Consumers > 1;
     Why = "clause";
   } else if (Plan.Consumers == 1) {
     Why = "one consumer warpgroup";
   }
-  Plan.Explain.push_back({"schedule", std::string(Plan.PingPong
-                                                      ? "pingpong"
-                                                      : "cooperative") +
-                                          " -- " + Why});
+  Plan.Explain.push_back(
+      {"schedule",
+       std::string(Plan.PingPong ? "pingpong" : "cooperative") + " -- " + Why});
   Plan.Overlap = Pr.Overlap ? *Pr.Overlap : true;
   Plan.Explain.push_back(
       {"overlap",
@@ -272,9 +270,9 @@ void schedule(const TileProgram &P, const AttentionProgram &A,
     Walk = "the code before the loop returns";
   else if (!Pr.Persistent)
     Walk = Plan.Persistent
-              ? "equal tiles: one CTA per SM walks them"
-              : "the block scheduler balances tiles of different lengths as "
-                "CTAs finish";
+               ? "equal tiles: one CTA per SM walks them"
+               : "the block scheduler balances tiles of different lengths as "
+                 "CTAs finish";
   Plan.Explain.push_back(
       {"persistent", (Plan.Persistent ? "on, " : "off, one CTA per tile, ") +
                          Order + " -- " + Walk});

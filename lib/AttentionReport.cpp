@@ -13,15 +13,6 @@ using namespace clang;
 namespace tawa {
 namespace {
 
-std::string where(SourceLocation Loc, const SourceManager &SM) {
-  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-  if (PL.isInvalid())
-    return "?";
-  return (llvm::sys::path::filename(PL.getFilename()) + ":" +
-          llvm::Twine(PL.getLine()) + ":" + llvm::Twine(PL.getColumn()))
-      .str();
-}
-
 /// Source text on one line.
 std::string oneLine(SourceRange R, const SourceManager &SM,
                     const LangOptions &LO) {
@@ -46,8 +37,8 @@ struct Facts {
     return oneLine(S->getSourceRange(), SM, LO);
   }
   std::string loop() const {
-    return oneLine(SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()),
-                   SM, LO);
+    return oneLine(SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM,
+                   LO);
   }
   std::string name(unsigned V) const { return P.Values[V].Name; }
   int stages(const Aref &R) const {
@@ -97,11 +88,12 @@ struct Facts {
       return "none -- " + A.SkipReason;
     std::string T = "tiles of keys where ";
     for (unsigned I = 0; I < A.SkipMasks.size(); ++I)
-      T += (I ? " or " : "") + std::string("'") + text(P.Ops[A.SkipMasks[I]].S) +
-           "' holds nowhere";
+      T += (I ? " or " : "") + std::string("'") +
+           text(P.Ops[A.SkipMasks[I]].S) + "' holds nowhere";
     T += " (online softmax leaves m, l and o unchanged there";
     for (const Expr *E : A.PositiveScalars)
-      T += "; needs " + oneLine(E->getSourceRange(), SM, LO) + " > 0, checked at run time";
+      T += "; needs " + oneLine(E->getSourceRange(), SM, LO) +
+           " > 0, checked at run time";
     return T + ")";
   }
 };
@@ -114,19 +106,19 @@ void printAttentionText(const TileProgram &P, const AttentionProgram &A,
                         raw_ostream &OS) {
   Facts F{P, A, G, Plan, SM, LO};
   OS << "kernel " << P.Kernel->getName() << ": tile loop at "
-     << where(P.Loop->getForLoc(), SM) << " (attention)\n";
+     << locationText(P.Loop->getForLoc(), SM) << " (attention)\n";
   OS << "  loop: " << F.loop() << "\n";
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
     const TileLoad &T = P.Loads[L];
     OS << "  producer: load " << T.Var << " = " << T.Matrix->getName()
-       << (T.Batch ? ".batch(" + oneLine(T.Batch->getSourceRange(), SM, LO) +
-                         ")"
-                   : std::string())
+       << (T.Batch
+               ? ".batch(" + oneLine(T.Batch->getSourceRange(), SM, LO) + ")"
+               : std::string())
        << "[" << T.Rows << " x " << T.Cols << " " << elementName(T.Elem)
        << "] at (" << oneLine(T.Row0->getSourceRange(), SM, LO) << ", "
        << oneLine(T.Col0->getSourceRange(), SM, LO) << ")"
-       << (T.Where == Region::Prologue ? " before the loop" : "")
-       << " -> aref " << G.Arefs[G.ArefOfLoad[L]].Name << "\n";
+       << (T.Where == Region::Prologue ? " before the loop" : "") << " -> aref "
+       << G.Arefs[G.ArefOfLoad[L]].Name << "\n";
   }
   for (const Aref &R : G.Arefs) {
     OS << "  aref " << R.Name << ": {";
@@ -170,16 +162,16 @@ void printAttentionJson(const TileProgram &P, const AttentionProgram &A,
   json::Array Loads, Arefs, Ops, Values, Stores;
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
     const TileLoad &T = P.Loads[L];
-    Loads.push_back(json::Object{
-        {"tile", T.Var},
-        {"matrix", T.Matrix->getName()},
-        {"rows", T.Rows},
-        {"cols", T.Cols},
-        {"type", elementName(T.Elem)},
-        {"row0", oneLine(T.Row0->getSourceRange(), SM, LO)},
-        {"col0", oneLine(T.Col0->getSourceRange(), SM, LO)},
-        {"region", regionName(T.Where)},
-        {"aref", G.Arefs[G.ArefOfLoad[L]].Name}});
+    Loads.push_back(
+        json::Object{{"tile", T.Var},
+                     {"matrix", T.Matrix->getName()},
+                     {"rows", T.Rows},
+                     {"cols", T.Cols},
+                     {"type", elementName(T.Elem)},
+                     {"row0", oneLine(T.Row0->getSourceRange(), SM, LO)},
+                     {"col0", oneLine(T.Col0->getSourceRange(), SM, LO)},
+                     {"region", regionName(T.Where)},
+                     {"aref", G.Arefs[G.ArefOfLoad[L]].Name}});
   }
   for (const Aref &R : G.Arefs) {
     json::Array Tiles;
@@ -199,68 +191,46 @@ void printAttentionJson(const TileProgram &P, const AttentionProgram &A,
     if (Op.Where != Region::Loop || Op.K == TileOp::Kind::Load ||
         Op.K == TileOp::Kind::Declare)
       continue;
-    Ops.push_back(json::Object{{"op", Op.name()},
-                               {"part", F.part(I)},
-                               {"text", F.text(Op.S)}});
+    Ops.push_back(json::Object{
+        {"op", Op.name()}, {"part", F.part(I)}, {"text", F.text(Op.S)}});
   }
   for (const TileValue &V : P.Values)
     if (V.Kind != ValueKind::Tile)
-      Values.push_back(json::Object{
-          {"name", V.Name},
-          {"kind", V.Kind == ValueKind::RowVector ? "row_vector"
-                                                  : "accumulator"},
-          {"rows", V.Rows},
-          {"cols", V.Cols},
-          {"loop_carried", V.LoopCarried}});
+      Values.push_back(
+          json::Object{{"name", V.Name},
+                       {"kind", V.Kind == ValueKind::RowVector ? "row_vector"
+                                                               : "accumulator"},
+                       {"rows", V.Rows},
+                       {"cols", V.Cols},
+                       {"loop_carried", V.LoopCarried}});
   for (unsigned I : A.Stores)
     Stores.push_back(F.text(P.Ops[I].S));
   json::Array Skip;
   for (unsigned I : A.SkipMasks)
     Skip.push_back(F.text(P.Ops[I].S));
-  json::Object Root{{"file", PL.getFilename()},
-                    {"line", PL.getLine()},
-                    {"column", PL.getColumn()},
-                    {"kernel", P.Kernel->getName()},
-                    {"family", "attention"},
-                    {"loop", F.loop()},
-                    {"loads", std::move(Loads)},
-                    {"arefs", std::move(Arefs)},
-                    {"ops", std::move(Ops)},
-                    {"values", std::move(Values)},
-                    {"skip_masks", std::move(Skip)},
-                    {"skip_reason", A.SkipReason},
-                    {"epilogue", std::move(Stores)},
-                    {"plan", nullptr}};
+  json::Object Root{
+      {"file", PL.getFilename()},      {"line", PL.getLine()},
+      {"column", PL.getColumn()},      {"kernel", P.Kernel->getName()},
+      {"family", "attention"},         {"loop", F.loop()},
+      {"loads", std::move(Loads)},     {"arefs", std::move(Arefs)},
+      {"ops", std::move(Ops)},         {"values", std::move(Values)},
+      {"skip_masks", std::move(Skip)}, {"skip_reason", A.SkipReason},
+      {"epilogue", std::move(Stores)}, {"plan", nullptr}};
   if (Plan)
-    Root["plan"] = json::Object{
-        {"stages", Plan->Stages},
-        {"consumers", Plan->Consumers},
-        {"rows_per_consumer", 64},
-        {"schedule", Plan->PingPong ? "pingpong" : "cooperative"},
-        {"overlap", Plan->Overlap},
-        {"producer_registers", Plan->Regs.Producer},
-        {"consumer_registers", Plan->Regs.Consumer},
-        {"threads", Plan->Threads},
-        {"persistent", Plan->Persistent},
-        {"longest_first", Plan->LongestFirst},
-        {"staging_in_q", Plan->StagingInQ},
-        {"shared_bytes", Plan->SharedBytes}};
+    Root["plan"] =
+        json::Object{{"stages", Plan->Stages},
+                     {"consumers", Plan->Consumers},
+                     {"rows_per_consumer", 64},
+                     {"schedule", Plan->PingPong ? "pingpong" : "cooperative"},
+                     {"overlap", Plan->Overlap},
+                     {"producer_registers", Plan->Regs.Producer},
+                     {"consumer_registers", Plan->Regs.Consumer},
+                     {"threads", Plan->Threads},
+                     {"persistent", Plan->Persistent},
+                     {"longest_first", Plan->LongestFirst},
+                     {"staging_in_q", Plan->StagingInQ},
+                     {"shared_bytes", Plan->SharedBytes}};
   OS << llvm::formatv("{0:2}", json::Value(std::move(Root)));
-}
-
-/// A double-quoted graphviz string.
-static std::string dotQuote(StringRef S) {
-  std::string Out = "\"";
-  for (char C : S) {
-    if (C == '"' || C == '\\')
-      Out += '\\';
-    if (C == '\n') {
-      Out += "\\n";
-      continue;
-    }
-    Out += C;
-  }
-  return Out + "\"";
 }
 
 void printAttentionDot(const TileProgram &P, const AttentionProgram &A,
@@ -271,7 +241,7 @@ void printAttentionDot(const TileProgram &P, const AttentionProgram &A,
   OS << "digraph " << dotQuote(P.Kernel->getName()) << " {\n"
      << "  label="
      << dotQuote("kernel " + P.Kernel->getName().str() + " (attention, " +
-                 where(P.Loop->getForLoc(), SM) + ")")
+                 locationText(P.Loop->getForLoc(), SM) + ")")
      << "; labelloc=t; rankdir=LR;\n"
      << "  node [shape=box, fontname=\"monospace\", fontsize=10];\n";
   OS << "  subgraph cluster_producer {\n    label="
@@ -280,8 +250,8 @@ void printAttentionDot(const TileProgram &P, const AttentionProgram &A,
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
     const TileLoad &T = P.Loads[L];
     OS << "    load" << L << " [label="
-       << dotQuote("TMA load " + T.Var + " [" + std::to_string(T.Rows) +
-                   " x " + std::to_string(T.Cols) + "]" +
+       << dotQuote("TMA load " + T.Var + " [" + std::to_string(T.Rows) + " x " +
+                   std::to_string(T.Cols) + "]" +
                    (T.Where == Region::Prologue ? "\nonce per tile" : ""))
        << "];\n";
   }
@@ -311,12 +281,12 @@ void printAttentionDot(const TileProgram &P, const AttentionProgram &A,
      << "  output -> softmax [label=\"overlap\", style=dashed];\n}\n";
 }
 
-void printAttentionExplanation(const TileProgram &P,
-                               const AttentionProgram *A, const ArefGraph *G,
-                               const AttentionPlan *Plan, StringRef Failure,
-                               const SourceManager &SM, raw_ostream &OS) {
+void printAttentionExplanation(const TileProgram &P, const AttentionProgram *A,
+                               const ArefGraph *G, const AttentionPlan *Plan,
+                               StringRef Failure, const SourceManager &SM,
+                               raw_ostream &OS) {
   OS << "kernel " << P.Kernel->getName() << ": tile loop at "
-     << where(P.Loop->getForLoc(), SM) << "\n";
+     << locationText(P.Loop->getForLoc(), SM) << "\n";
   OS << "  family: attention -- two mma in the loop (S = Q K^T, O += P V)\n";
   if (Failure.empty())
     OS << "  result: rewritten into a warp-specialized kernel\n";
@@ -324,9 +294,9 @@ void printAttentionExplanation(const TileProgram &P,
     OS << "  result: left unchanged: " << Failure << "\n";
   if (!A)
     return;
-  OS << "  tile: " << A->BM << " queries x " << A->BN << " keys, head "
-     << A->D << (A->DV != A->D ? " (values " + std::to_string(A->DV) + ")"
-                               : std::string())
+  OS << "  tile: " << A->BM << " queries x " << A->BN << " keys, head " << A->D
+     << (A->DV != A->D ? " (values " + std::to_string(A->DV) + ")"
+                       : std::string())
      << " " << elementName(A->Elem) << " -- the tiles of '"
      << P.Loads[A->QLoad].Var << "' and '" << P.Loads[A->KLoad].Var << "'\n";
   if (G)

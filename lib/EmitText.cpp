@@ -93,8 +93,8 @@ KernelSignature kernelSignature(const TileProgram &P, const SourceManager &SM,
                                 const LangOptions &LO) {
   KernelSignature S;
   PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
-  S.Where = llvm::formatv("{0}:{1}", llvm::sys::path::filename(PL.getFilename()),
-                          PL.getLine());
+  S.Where = llvm::formatv(
+      "{0}:{1}", llvm::sys::path::filename(PL.getFilename()), PL.getLine());
   for (const ParmVarDecl *PV : P.Kernel->parameters()) {
     // Without a default argument: parameters follow in both signatures.
     SourceRange Range = PV->hasDefaultArg()
@@ -106,6 +106,56 @@ KernelSignature kernelSignature(const TileProgram &P, const SourceManager &SM,
     S.Names.push_back(PV->getNameAsString());
   }
   return S;
+}
+
+std::string locationText(SourceLocation Loc, const SourceManager &SM) {
+  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
+  if (PL.isInvalid())
+    return "?";
+  return (llvm::sys::path::filename(PL.getFilename()) + ":" +
+          llvm::Twine(PL.getLine()) + ":" + llvm::Twine(PL.getColumn()))
+      .str();
+}
+
+std::string dotQuote(StringRef S) {
+  std::string Out = "\"";
+  for (char C : S) {
+    if (C == '"' || C == '\\')
+      Out += '\\';
+    if (C == '\n') {
+      Out += "\\n";
+      continue;
+    }
+    Out += C;
+  }
+  return Out + "\"";
+}
+
+void writeOperandCopies(Writer &W, const std::vector<std::string> &Operands) {
+  W.line("// Operands TMA cannot read in place (an `ld` that is not a "
+         "multiple of 16 bytes, say) are copied to aligned buffers on the "
+         "stream, freed after the launch (tawa/runtime/operand_copy.cuh).");
+  W.line("tawa::rt::OperandCopies copies(stream);");
+  for (const std::string &M : Operands)
+    W.line(llvm::formatv("auto {0}_aligned = {0};", M).str());
+  for (unsigned I = 0; I < Operands.size(); ++I)
+    W.line(
+        (I ? "if (maps == cudaSuccess) maps = " : "cudaError_t maps = ") +
+        llvm::formatv("copies.aligned({0}, &{0}_aligned)", Operands[I]).str() +
+        ";");
+}
+
+void writeSharedMemoryLimit(Writer &W, StringRef Storage, StringRef Kernel) {
+  W.line(llvm::formatv("constexpr size_t shared_bytes = "
+                       "tawa::rt::shared_bytes<{0}>();",
+                       Storage)
+             .str());
+  W.line(llvm::formatv("if (cudaError_t e = cudaFuncSetAttribute({0}, "
+                       "cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                       "shared_bytes); e != cudaSuccess)",
+                       Kernel)
+             .str());
+  W.line("  return e;");
 }
 
 } // namespace tawa

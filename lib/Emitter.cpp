@@ -56,36 +56,22 @@ std::string prologueText(const TileProgram &P, const SourceManager &SM,
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
   // Locals and parameters of the emitted kernel and launcher.
-  std::vector<std::string> N = {"kStages",
-                                "kConsumers",
-                                "kCluster",
-                                "tawa_smem",
-                                "smem",
-                                "consumer",
-                                "slot",
-                                "t",
-                                "tile",
-                                "schedule",
-                                "k_steps",
-                                "k_iter",
-                                "walk",
-                                "work",
-                                "split_tail",
-                                "tma_store",
-                                "ctas",
-                                "rank",
-                                "maps",
-                                "noted",
-                                "grid",
-                                "block",
-                                "shared",
-                                "stream",
-                                "shared_bytes",
-                                "part",
-                                "trips",
-                                "narrow",
-                                "turn",
-                                P.Store.Matrix->getName().str() + "_store_map"};
+  std::vector<std::string> N = {
+      "kStages",      "kConsumers",
+      "kCluster",     "tawa_smem",
+      "smem",         "consumer",
+      "slot",         "t",
+      "tile",         "schedule",
+      "k_steps",      "k_iter",
+      "walk",         "work",
+      "split_tail",   "tma_store",
+      "ctas",         "rank",
+      "maps",         "noted",
+      "grid",         "block",
+      "shared",       "stream",
+      "shared_bytes", "part",
+      "trips",        "narrow",
+      "turn",         P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -747,21 +733,10 @@ void KernelEmitter::launcher() {
   for (const TileLoad &T : P.Loads)
     if (!llvm::is_contained(Operands, T.Matrix->getName().str()))
       Operands.push_back(T.Matrix->getName().str());
-  W.line("// Operands TMA cannot read in place (an `ld` that is not a "
-         "multiple of 16 bytes, say) are copied to aligned buffers on the "
-         "stream, freed after the launch (tawa/runtime/operand_copy.cuh).");
-  W.line("tawa::rt::OperandCopies copies(stream);");
-  for (const std::string &M : Operands)
-    W.line(formatv("auto {0}_aligned = {0};", M).str());
-  bool First = true;
+  writeOperandCopies(W, Operands);
   auto Step = [&](const Twine &Call) {
-    W.line(
-        (First ? "cudaError_t maps = " : "if (maps == cudaSuccess) maps = ") +
-        Call + ";");
-    First = false;
+    W.line("if (maps == cudaSuccess) maps = " + Call + ";");
   };
-  for (const std::string &M : Operands)
-    Step(formatv("copies.aligned({0}, &{0}_aligned)", M).str());
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}_aligned, {2}, {3}{4})",
                  tensorMapName(P, L), P.Loads[L].Matrix->getName(),
@@ -822,16 +797,7 @@ void KernelEmitter::launcher() {
   } else {
     W.line("const int ctas = schedule.count() * schedule.cluster;");
   }
-  W.line(formatv("constexpr size_t shared_bytes = "
-                 "tawa::rt::shared_bytes<{0}>();",
-                 Storage)
-             .str());
-  W.line(formatv("if (cudaError_t e = cudaFuncSetAttribute({0}, "
-                 "cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes); "
-                 "e != cudaSuccess)",
-                 K)
-             .str());
-  W.line("  return e;");
+  writeSharedMemoryLimit(W, Storage, K);
   std::string Args = llvm::join(ParamNames, ", ");
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     Args += ", " + tensorMapName(P, L);

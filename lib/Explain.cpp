@@ -1,5 +1,6 @@
 //===- Explain.cpp - the --explain report of a tile loop ------------------===//
 #include "tawa/Explain.h"
+#include "tawa/EmitText.h"
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
@@ -9,15 +10,6 @@ using namespace clang;
 
 namespace tawa {
 namespace {
-
-std::string where(SourceLocation Loc, const SourceManager &SM) {
-  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(Loc));
-  if (PL.isInvalid())
-    return "?";
-  return (llvm::sys::path::filename(PL.getFilename()) + ":" +
-          llvm::Twine(PL.getLine()) + ":" + llvm::Twine(PL.getColumn()))
-      .str();
-}
 
 class Printer {
 public:
@@ -34,7 +26,7 @@ public:
     OS << "  " << Name << ": " << Value;
     std::string Why = planReason(Name);
     if (Why.empty() && Set && *Set)
-      Why = (ClauseText + " at " + where(Set->Loc, SM)).str();
+      Why = (ClauseText + " at " + locationText(Set->Loc, SM)).str();
     if (Why.empty())
       Why = Fallback.str();
     if (!Why.empty())
@@ -75,7 +67,7 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
                       const SourceManager &SM, const LangOptions &LO,
                       llvm::raw_ostream &OS) {
   OS << "kernel " << Kernel->getName() << ": tile loop at "
-     << where(Loop->getForLoc(), SM) << "\n";
+     << locationText(Loop->getForLoc(), SM) << "\n";
   if (Failure.empty())
     OS << "  result: rewritten into a warp-specialized kernel\n";
   else

@@ -17,8 +17,8 @@ constexpr const char *kForm =
 
 /// The clause names, for the suggestion of a misspelled one.
 constexpr llvm::StringLiteral kClauses[] = {
-    "stages", "consumers", "regs",  "persistent", "raster", "cluster",
-    "schedule", "tail",    "shape", "narrow",     "overlap"};
+    "stages",   "consumers", "regs",  "persistent", "raster", "cluster",
+    "schedule", "tail",      "shape", "narrow",     "overlap"};
 
 /// The word of `Candidates` closest to `Word`, if it is close enough to be a
 /// misspelling of it (as clang's typo correction: at most a third of the

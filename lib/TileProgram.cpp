@@ -647,8 +647,8 @@ private:
     L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
     // The value exists even when its load was reported, so that its uses
     // are not reported again.
-    L.Value = addValue(VD, TileType{ValueKind::Tile, L.Rows, L.Cols, L.Elem},
-                       Where);
+    L.Value =
+        addValue(VD, TileType{ValueKind::Tile, L.Rows, L.Cols, L.Elem}, Where);
     if (!L.Matrix)
       return false;
     L.Row0 = Call->getArg(1);
@@ -768,9 +768,9 @@ private:
       if (const CallExpr *C = asCallTo(X, "tawa::convert")) {
         const TemplateArgumentList *Args =
             C->getDirectCallee()->getTemplateSpecializationArgs();
-        std::optional<ElementType> T =
-            Args && Args->size() > 0 ? classify(Args->get(0).getAsType())
-                                     : std::nullopt;
+        std::optional<ElementType> T = Args && Args->size() > 0
+                                           ? classify(Args->get(0).getAsType())
+                                           : std::nullopt;
         std::optional<unsigned> V = valueOf(C->getArg(0));
         if (!T || *T == ElementType::F32 || !V ||
             P.Values[*V].Kind != ValueKind::Accumulator) {

@@ -22,7 +22,7 @@ __global__ void attention_fwd(tawa::Matrix<const Element> Q,
     auto k = tawa::load<kBlockN, kHeadDim>(K.batch(bh), n0, 0);
     auto v = tawa::load<kBlockN, kHeadDim>(V.batch(bh), n0, 0);
     tawa::Accumulator<float, kBlockM, kBlockN> s;
-    tawa::mma(s, q, tawa::transpose(k)); // S = Q K^T
+    tawa::mma(s, q, tawa::transpose(k));   // S = Q K^T
     tawa::mask(s, tawa::col(n0) < K.rows); // keys past the sequence
 #if TAWA_ATTENTION_CAUSAL
     tawa::mask(s, tawa::col(n0) <= tawa::row(m0)); // keys after the query
@@ -39,8 +39,8 @@ __global__ void attention_fwd(tawa::Matrix<const Element> Q,
   tawa::store(LSE.batch(bh), m0, 0, (m_i + tawa::log2(l_i)) * attention::kLn2);
 }
 
-int tawa_attention_forward(const void *q, const void *k, const void *v,
-                           void *o, float *lse, int batch_heads, int seqlen_q,
+int tawa_attention_forward(const void *q, const void *k, const void *v, void *o,
+                           float *lse, int batch_heads, int seqlen_q,
                            int seqlen_k, float softmax_scale, void *stream) {
   if (batch_heads < 0 || seqlen_q < 0 || seqlen_k < 0)
     return cudaErrorInvalidValue;
@@ -48,14 +48,30 @@ int tawa_attention_forward(const void *q, const void *k, const void *v,
     return cudaSuccess;
   const long long q_stride = static_cast<long long>(seqlen_q) * kHeadDim;
   const long long k_stride = static_cast<long long>(seqlen_k) * kHeadDim;
-  tawa::Matrix<const Element> Q{static_cast<const Element *>(q), seqlen_q,
-                                kHeadDim, kHeadDim, batch_heads, q_stride};
-  tawa::Matrix<const Element> K{static_cast<const Element *>(k), seqlen_k,
-                                kHeadDim, kHeadDim, batch_heads, k_stride};
-  tawa::Matrix<const Element> V{static_cast<const Element *>(v), seqlen_k,
-                                kHeadDim, kHeadDim, batch_heads, k_stride};
-  tawa::Matrix<Element> O{static_cast<Element *>(o), seqlen_q, kHeadDim,
-                          kHeadDim, batch_heads, q_stride};
+  tawa::Matrix<const Element> Q{static_cast<const Element *>(q),
+                                seqlen_q,
+                                kHeadDim,
+                                kHeadDim,
+                                batch_heads,
+                                q_stride};
+  tawa::Matrix<const Element> K{static_cast<const Element *>(k),
+                                seqlen_k,
+                                kHeadDim,
+                                kHeadDim,
+                                batch_heads,
+                                k_stride};
+  tawa::Matrix<const Element> V{static_cast<const Element *>(v),
+                                seqlen_k,
+                                kHeadDim,
+                                kHeadDim,
+                                batch_heads,
+                                k_stride};
+  tawa::Matrix<Element> O{static_cast<Element *>(o),
+                          seqlen_q,
+                          kHeadDim,
+                          kHeadDim,
+                          batch_heads,
+                          q_stride};
   tawa::Matrix<float> LSE{lse, seqlen_q, 1, 1, batch_heads, seqlen_q};
   dim3 grid(tawa::ceil_div(seqlen_q, kBlockM), batch_heads);
   attention_fwd<<<grid, 128, 0, static_cast<cudaStream_t>(stream)>>>(

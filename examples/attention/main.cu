@@ -54,6 +54,7 @@
 // The variant's C entry points, from -Iexamples/attention (angle brackets:
 // the same spelling works for every build of this file).
 #include <attention.h>
+#include "../common/report.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -429,14 +430,6 @@ struct Operands {
         lse(std::size_t(s.bh()) * s.sq + kGuardRows, 4) {}
 };
 
-double percentile(std::vector<float> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double at = q * double(v.size() - 1);
-  const std::size_t lo = static_cast<std::size_t>(std::floor(at));
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return double(v[lo]) + (at - double(lo)) * (double(v[hi]) - double(v[lo]));
-}
-
 class Runner {
 public:
   Runner(cudaStream_t stream, const Variant &variant, std::size_t l2_bytes,
@@ -765,41 +758,6 @@ Result Runner::run(const Shape &shape, std::uint64_t seed, bool timing) {
 }
 
 //===--- Output -----------------------------------------------------------===//
-
-std::string json_string(const std::string &s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double x) {
-  if (!std::isfinite(x))
-    return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
-std::string short_number(double x) {
-  if (std::isnan(x))
-    return "-";
-  if (std::isinf(x))
-    return "inf";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.2e", x);
-  return buf;
-}
 
 void print_line(const std::string &label, const Variant &v, const Result &r) {
   std::printf("%s %s %s  O rel %s max %s  LSE rel %s max %s  spot %s/%s  "

@@ -79,6 +79,7 @@
 // The example's header, found through -Iexamples/<example>: angle brackets,
 // because "gemm.h" would find examples/gemm/gemm.h beside this file first.
 #include <gemm.h>
+#include "../common/report.h"
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -497,14 +498,6 @@ void Runner::graph_check(const Shape &s, Operands &ops, const Element *ref,
   result.graph_rel_err = replay.rel_err;
 }
 
-double percentile(std::vector<float> v, double q) {
-  std::sort(v.begin(), v.end());
-  const double at = q * double(v.size() - 1);
-  const std::size_t lo = static_cast<std::size_t>(std::floor(at));
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return double(v[lo]) + (at - double(lo)) * (double(v[hi]) - double(v[lo]));
-}
-
 void Runner::time(const Shape &s, const std::vector<Operands *> &sets,
                   Result &result) {
   std::size_t call = 0;
@@ -619,41 +612,6 @@ Result Runner::run(const Shape &shape, std::uint64_t seed, bool timing) {
 }
 
 //===--- Output -----------------------------------------------------------===//
-
-std::string json_string(const std::string &s) {
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-      out += buf;
-    } else {
-      out += ch;
-    }
-  }
-  return out + "\"";
-}
-
-std::string json_number(double x) {
-  if (!std::isfinite(x))
-    return "null";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
-
-std::string short_number(double x) {
-  if (std::isnan(x))
-    return "-";
-  if (std::isinf(x))
-    return "inf";
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.2e", x);
-  return buf;
-}
 
 void print_line(const std::string &label, const Result &r) {
   std::printf("%-12s %-18s rel_err %-9s spot %-9s %s", label.c_str(),

@@ -55,7 +55,7 @@ struct AttentionProgram {
   /// Loop-local values besides S (declared in the loop), in order.
   std::vector<unsigned> Locals;
   ElementType Elem = ElementType::BF16; ///< of Q, K, V and the P operand
-  int BM = 0; ///< queries per tile (rows of Q, S, O)
+  int BM = 0;                           ///< queries per tile (rows of Q, S, O)
   int BN = 0; ///< keys per iteration (rows of K and V, columns of S)
   int D = 0;  ///< head dimension of Q and K
   int DV = 0; ///< head dimension of V and O

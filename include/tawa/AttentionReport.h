@@ -36,9 +36,8 @@ void printAttentionDot(const TileProgram &P, const AttentionProgram &A,
 
 /// --explain of an attention tile loop (the format of tawa/Explain.h):
 /// `Failure` is the message that stopped the conversion, "" if rewritten.
-void printAttentionExplanation(const TileProgram &P,
-                               const AttentionProgram *A, const ArefGraph *G,
-                               const AttentionPlan *Plan,
+void printAttentionExplanation(const TileProgram &P, const AttentionProgram *A,
+                               const ArefGraph *G, const AttentionPlan *Plan,
                                llvm::StringRef Failure,
                                const clang::SourceManager &SM,
                                llvm::raw_ostream &OS);

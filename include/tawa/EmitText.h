@@ -1,10 +1,11 @@
-//===- tawa/EmitText.h - source text helpers of the emitters --------------===//
+//===- tawa/EmitText.h - source text helpers of the emitters and reports --===//
 //
 // What every kernel family's emitter needs to write the replacement of a
 // kernel: the source text of user expressions with the block coordinates of
 // the original launch read from the tile walk, an indenting line writer,
 // the kernel as written (the fallback), its signature split for the
-// rewritten kernel and its launcher.
+// rewritten kernel and its launcher, the launcher's shared lines; and what
+// the reports (--explain, --dump-arefs) print locations and graphs with.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAWA_EMITTEXT_H
@@ -84,6 +85,25 @@ struct KernelSignature {
 KernelSignature kernelSignature(const TileProgram &P,
                                 const clang::SourceManager &SM,
                                 const clang::LangOptions &LO);
+
+/// `file:line:col` of `Loc` (its expansion), "?" where it has none.
+std::string locationText(clang::SourceLocation Loc,
+                         const clang::SourceManager &SM);
+
+/// `S` as a double-quoted graphviz string.
+std::string dotQuote(llvm::StringRef S);
+
+/// The launcher's lines that copy the operands TMA cannot read in place
+/// (`Operands`, each matrix once, not empty) to aligned buffers and start the
+/// chain of errors `maps` with those copies: `cudaError_t maps =
+/// copies.aligned(...)`, then `if (maps == cudaSuccess) maps = ...` lines
+/// the caller continues with its tensor maps.
+void writeOperandCopies(Writer &W, const std::vector<std::string> &Operands);
+
+/// The launcher's lines that raise kernel `Kernel`'s dynamic shared-memory
+/// limit to `shared_bytes`, the size of its storage struct `Storage`.
+void writeSharedMemoryLimit(Writer &W, llvm::StringRef Storage,
+                            llvm::StringRef Kernel);
 
 } // namespace tawa
 

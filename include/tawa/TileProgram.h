@@ -57,8 +57,8 @@ struct TileLoad {
   const clang::Expr *Row0 = nullptr,
                     *Col0 = nullptr;  ///< window origin, elements
   const clang::Expr *Batch = nullptr; ///< b of `Matrix.batch(b)`, else null
-  Region Where = Region::Loop; ///< prologue: loaded once per tile
-  unsigned Value = 0;          ///< index into TileProgram::Values
+  Region Where = Region::Loop;        ///< prologue: loaded once per tile
+  unsigned Value = 0;                 ///< index into TileProgram::Values
 };
 
 /// `tawa::mma(Acc, A, B)` or `tawa::mma(Acc, A, tawa::transpose(B))`.
@@ -129,9 +129,9 @@ struct ElemExpr {
   enum class Shape { Matrix, Row, Scalar };
   Kind K = Kind::Scalar;
   Shape S = Shape::Scalar;
-  unsigned Value = 0;                ///< Kind::Value: index into Values
-  const clang::Expr *E = nullptr;    ///< the source expression
-  std::vector<ElemExpr> Args;        ///< operands, in order
+  unsigned Value = 0;             ///< Kind::Value: index into Values
+  const clang::Expr *E = nullptr; ///< the source expression
+  std::vector<ElemExpr> Args;     ///< operands, in order
   /// Whether the expression reads value `V`.
   bool reads(unsigned V) const;
 };

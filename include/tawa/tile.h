@@ -98,18 +98,24 @@ template <class TileT> struct Transposed {
 
 namespace detail {
 
-template <class T> struct Element { static constexpr bool supported = false; };
-template <> struct Element<float> { static constexpr bool supported = true; };
-template <> struct Element<__half> { static constexpr bool supported = true; };
+template <class T> struct Element {
+  static constexpr bool supported = false;
+};
+template <> struct Element<float> {
+  static constexpr bool supported = true;
+};
+template <> struct Element<__half> {
+  static constexpr bool supported = true;
+};
 template <> struct Element<__nv_bfloat16> {
   static constexpr bool supported = true;
 };
 template <class T>
 constexpr bool is_element = Element<std::remove_const_t<T>>::supported;
 template <class T>
-constexpr bool is_16bit = std::is_same<std::remove_const_t<T>, __half>::value ||
-                          std::is_same<std::remove_const_t<T>,
-                                       __nv_bfloat16>::value;
+constexpr bool is_16bit =
+    std::is_same<std::remove_const_t<T>, __half>::value ||
+    std::is_same<std::remove_const_t<T>, __nv_bfloat16>::value;
 
 __device__ inline float to_float(float x) { return x; }
 __device__ inline float to_float(__half x) { return __half2float(x); }
@@ -197,8 +203,8 @@ __device__ Run<std::remove_const_t<T>> window_column(const Tile<T, R, C> &t,
     return Run<E>{nullptr, 0, 0, 0};
   const int begin = t.row0 < 0 ? -t.row0 : 0;
   const int end = m.rows - t.row0 < R ? m.rows - t.row0 : R;
-  return Run<E>{m.data + static_cast<long long>(t.row0) * m.ld + c, m.ld,
-                begin, end};
+  return Run<E>{m.data + static_cast<long long>(t.row0) * m.ld + c, m.ld, begin,
+                end};
 }
 
 /// sum over k of a(k) * b(k), in float, where both runs hold elements.
@@ -450,24 +456,24 @@ __device__ Accumulator<float, R, C> operator-(const Accumulator<float, R, C> &a,
   return detail::map(a, [s](float x, int) { return x - s; });
 }
 template <int R, int C>
-__device__ Accumulator<float, R, C>
-operator-(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+__device__ Accumulator<float, R, C> operator-(const Accumulator<float, R, C> &a,
+                                              const RowVector<float, R> &v) {
   return detail::map(
       a, [&v](float x, int k) { return detail::minus_row(x, v.slot(k)); });
 }
 template <int R, int C>
-__device__ Accumulator<float, R, C>
-operator+(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+__device__ Accumulator<float, R, C> operator+(const Accumulator<float, R, C> &a,
+                                              const RowVector<float, R> &v) {
   return detail::map(a, [&v](float x, int k) { return x + v.slot(k); });
 }
 template <int R, int C>
-__device__ Accumulator<float, R, C>
-operator*(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+__device__ Accumulator<float, R, C> operator*(const Accumulator<float, R, C> &a,
+                                              const RowVector<float, R> &v) {
   return detail::map(a, [&v](float x, int k) { return x * v.slot(k); });
 }
 template <int R, int C>
-__device__ Accumulator<float, R, C>
-operator/(const Accumulator<float, R, C> &a, const RowVector<float, R> &v) {
+__device__ Accumulator<float, R, C> operator/(const Accumulator<float, R, C> &a,
+                                              const RowVector<float, R> &v) {
   return detail::map(a, [&v](float x, int k) { return x / v.slot(k); });
 }
 
@@ -579,8 +585,7 @@ struct Predicate {
   bool strict;
   __host__ __device__ bool holds(int i, int j) const {
     const long long v = static_cast<long long>(form.row_coef) * i +
-                        static_cast<long long>(form.col_coef) * j +
-                        form.offset;
+                        static_cast<long long>(form.col_coef) * j + form.offset;
     return strict ? v < 0 : v <= 0;
   }
 };
@@ -677,8 +682,8 @@ __device__ void store(Matrix<U> m, int row0, int col0,
     if (detail::owned_row(k) >= R || r < 0 || r >= m.rows || col0 < 0 ||
         col0 >= m.cols)
       continue;
-    detail::convert(v.slot(k), m.data[static_cast<std::int64_t>(r) * m.ld +
-                                      col0]);
+    detail::convert(v.slot(k),
+                    m.data[static_cast<std::int64_t>(r) * m.ld + col0]);
   }
   __syncthreads();
 }

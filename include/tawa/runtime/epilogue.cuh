@@ -98,21 +98,6 @@ stmatrix_x4(uint32_t addr, uint32_t r0, uint32_t r1, uint32_t r2, uint32_t r3) {
 #endif
 }
 
-template <class U>
-__device__ __forceinline__ uint32_t pack2(float v0, float v1) {
-  uint32_t packed = 0;
-#if TAWA_DEVICE_PASS
-  if constexpr (std::is_same_v<U, __nv_bfloat16>) {
-    __nv_bfloat162 p = __floats2bfloat162_rn(v0, v1);
-    packed = *reinterpret_cast<uint32_t *>(&p);
-  } else {
-    __half2 p = __floats2half2_rn(v0, v1);
-    packed = *reinterpret_cast<uint32_t *>(&p);
-  }
-#endif
-  return packed;
-}
-
 /// Writes column chunk `Chunk` (128 bytes per row) of the accumulator,
 /// converted to U, into the 128-byte swizzled staging buffer at shared
 /// address `buf`. 16-bit outputs go through stmatrix: register pair p of the
@@ -138,8 +123,8 @@ stage_chunk(uint32_t buf, const WgmmaAccumulator<MTiles, N> &acc, bool zero) {
 #pragma unroll
         for (int j = 0; j < 4; ++j)
           v[j] = zero ? 0u
-                      : pack2<U>(acc.d[mt][2 * (p + j)],
-                                 acc.d[mt][2 * (p + j) + 1]);
+                      : pack_pair<U>(acc.d[mt][2 * (p + j)],
+                                     acc.d[mt][2 * (p + j) + 1]);
         stmatrix_x4(out, v[0], v[1], v[2], v[3]);
       }
   } else {

@@ -108,15 +108,14 @@ template <int RowCoef, int ColCoef, bool Strict> struct LinearPredicate {
   template <int Rows, int Cols>
   static __device__ __forceinline__ bool holds_everywhere(int offset) {
     const int top = offset + (RowCoef > 0 ? RowCoef * (Rows - 1) : 0) +
-                          (ColCoef > 0 ? ColCoef * (Cols - 1) : 0);
+                    (ColCoef > 0 ? ColCoef * (Cols - 1) : 0);
     return holds(top);
   }
   /// Whether it holds nowhere in that block.
   template <int Rows, int Cols>
   static __device__ __forceinline__ bool holds_nowhere(int offset) {
-    const int bottom = offset +
-                             (RowCoef < 0 ? RowCoef * (Rows - 1) : 0) +
-                             (ColCoef < 0 ? ColCoef * (Cols - 1) : 0);
+    const int bottom = offset + (RowCoef < 0 ? RowCoef * (Rows - 1) : 0) +
+                       (ColCoef < 0 ? ColCoef * (Cols - 1) : 0);
     return !holds(bottom);
   }
 };

@@ -154,9 +154,8 @@ struct OrderedTileSchedule {
 
   __host__ __device__ OrderedTileSchedule(dim3 grid, bool longest_first,
                                           int group = 1)
-      : tiles(grid), longest_first(longest_first),
-        group(group < 1 ? 1 : group), per_x(grid.x > 0 ? grid.x : 1),
-        per_y(grid.y > 0 ? grid.y : 1),
+      : tiles(grid), longest_first(longest_first), group(group < 1 ? 1 : group),
+        per_x(grid.x > 0 ? grid.x : 1), per_y(grid.y > 0 ? grid.y : 1),
         per_group(grid.x * static_cast<uint32_t>(group < 1 ? 1 : group)) {
     const uint32_t planes = grid.y * grid.z;
     const uint32_t g = static_cast<uint32_t>(this->group);

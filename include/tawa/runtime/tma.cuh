@@ -120,8 +120,8 @@ __device__ __forceinline__ void tma_load_2d_hint(void *dst,
 template <int Boxes, int Rows, bool Batched, L2Hint Hint = L2Hint::None,
           class T>
 __device__ __forceinline__ void tma_load_boxes(T *dst, const CUtensorMap *map,
-                                               uint64_t *bar, int col0, int row0,
-                                               int batch) {
+                                               uint64_t *bar, int col0,
+                                               int row0, int batch) {
   const uint64_t policy = l2_policy<Hint>();
 #pragma unroll
   for (int b = 0; b < Boxes; ++b) {

@@ -39,7 +39,8 @@ __device__ __forceinline__ uint64_t smem_descriptor_sw128(const void *tile) {
 __device__ __forceinline__ uint64_t
 smem_descriptor_sw128_mn(const void *tile, uint32_t box_bytes) {
   const uint64_t addr = smem_addr(tile);
-  return ((addr & 0x3FFFF) >> 4) | (uint64_t{(box_bytes & 0x3FFFF) >> 4} << 16) |
+  return ((addr & 0x3FFFF) >> 4) |
+         (uint64_t{(box_bytes & 0x3FFFF) >> 4} << 16) |
          (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
 }
 
@@ -120,7 +121,9 @@ template <int MTiles, int N> struct WgmmaAccumulator {
   /// Registers in all, and register e of the flat order (tile e / (N / 2),
   /// register e % (N / 2)), for element-wise code.
   static constexpr int kSize = MTiles * N / 2;
-  __device__ __forceinline__ float &at(int e) { return d[e / (N / 2)][e % (N / 2)]; }
+  __device__ __forceinline__ float &at(int e) {
+    return d[e / (N / 2)][e % (N / 2)];
+  }
   __device__ __forceinline__ float at(int e) const {
     return d[e / (N / 2)][e % (N / 2)];
   }
@@ -175,8 +178,9 @@ __device__ __forceinline__ uint32_t pack_pair(float lo, float hi) {
 
 /// `acc` converted to T as an A operand: the P of O += P V.
 template <class T, int MTiles, int K>
-__device__ __forceinline__ void convert_operand(WgmmaOperandA<MTiles, K> &out,
-                                                const WgmmaAccumulator<MTiles, K> &acc) {
+__device__ __forceinline__ void
+convert_operand(WgmmaOperandA<MTiles, K> &out,
+                const WgmmaAccumulator<MTiles, K> &acc) {
 #pragma unroll
   for (int m = 0; m < MTiles; ++m)
 #pragma unroll
@@ -222,9 +226,9 @@ __device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
 /// reads 64*MTiles rows. Issues K/16 x MTiles wgmma as one group; the caller
 /// waits with wgmma_wait<>(). `accumulate` false computes acc = a * b^T.
 template <int K, int ABoxRows, int BBoxRows, class T, int MTiles, int N>
-__device__ __forceinline__ void wgmma_ss_kmajor(WgmmaAccumulator<MTiles, N> &acc,
-                                                const T *a, const T *b,
-                                                bool accumulate) {
+__device__ __forceinline__ void
+wgmma_ss_kmajor(WgmmaAccumulator<MTiles, N> &acc, const T *a, const T *b,
+                bool accumulate) {
   static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
                 "wgmma operands: bf16 or fp16");
   static_assert(K % 64 == 0, "K: whole 128-byte boxes");
@@ -251,9 +255,9 @@ __device__ __forceinline__ void wgmma_ss_kmajor(WgmmaAccumulator<MTiles, N> &acc
 /// columns, 128-byte swizzled: the V of O += P V as TMA loads it). Issues
 /// K/16 x MTiles wgmma as one group.
 template <class T, int MTiles, int K, int N>
-__device__ __forceinline__ void wgmma_rs_mnmajor(WgmmaAccumulator<MTiles, N> &acc,
-                                                 const WgmmaOperandA<MTiles, K> &a,
-                                                 const T *b) {
+__device__ __forceinline__ void
+wgmma_rs_mnmajor(WgmmaAccumulator<MTiles, N> &acc,
+                 const WgmmaOperandA<MTiles, K> &a, const T *b) {
   static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
                 "wgmma operands: bf16 or fp16");
   static_assert(N % 64 == 0, "N: whole 128-byte boxes");
@@ -262,12 +266,11 @@ __device__ __forceinline__ void wgmma_rs_mnmajor(WgmmaAccumulator<MTiles, N> &ac
   wgmma_fence();
 #pragma unroll
   for (int k = 0; k < K / 16; ++k) {
-    const uint64_t db =
-        smem_descriptor_sw128_mn(b + k * 16 * 64, K * 128);
+    const uint64_t db = smem_descriptor_sw128_mn(b + k * 16 * 64, K * 128);
 #pragma unroll
     for (int m = 0; m < MTiles; ++m) {
       const uint32_t (&ak)[4] =
-          *reinterpret_cast<const uint32_t(*)[4]>(&a.a[m][4 * k]);
+          *reinterpret_cast<const uint32_t (*)[4]>(&a.a[m][4 * k]);
       WgmmaM64<N>::template mma_rs<kBf16, 1>(acc.d[m], ak, db, 1u);
     }
   }
