@@ -102,8 +102,9 @@ void printArefGraph(const TileProgram &P, const ArefGraph &G,
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
     const TileLoad &T = P.Loads[L];
     OS << "  producer: load " << T.Var << " = " << T.Matrix->getName() << "["
-       << T.Rows << " x " << T.Cols << " " << elementName(T.Elem) << "] at ("
-       << text(T.Row0, SM, LO) << ", " << text(T.Col0, SM, LO) << ") -> aref "
+       << T.Rows << " x " << T.Cols << " " << elementName(T.Elem)
+       << (T.MnMajor ? ", MN-major" : "") << "] at (" << text(T.Row0, SM, LO)
+       << ", " << text(T.Col0, SM, LO) << ") -> aref "
        << G.Arefs[G.ArefOfLoad[L]].Name << "\n";
   }
   for (const Aref &A : G.Arefs) {
@@ -116,8 +117,9 @@ void printArefGraph(const TileProgram &P, const ArefGraph &G,
     OS << "\n";
   }
   for (const TileMma &M : P.Mmas)
-    OS << "  consumer: mma " << P.Acc.Var << " += " << P.Loads[M.A].Var << " * "
-       << P.Loads[M.B].Var << (M.TransposeB ? "^T" : "") << " <- aref "
+    OS << "  consumer: mma " << P.Acc.Var << " += " << P.Loads[M.A].Var
+       << (M.TransposeA ? "^T" : "") << " * " << P.Loads[M.B].Var
+       << (M.TransposeB ? "^T" : "") << " <- aref "
        << G.Arefs[G.ArefOfLoad[M.A]].Name << "\n";
   OS << "  accumulator " << P.Acc.Var << ": f32 " << P.Acc.Rows << " x "
      << P.Acc.Cols << ", loop-carried, in consumer registers";
@@ -158,6 +160,7 @@ void printArefGraphJson(const TileProgram &P, const ArefGraph &G,
                                  {"type", elementName(T.Elem)},
                                  {"row0", text(T.Row0, SM, LO)},
                                  {"col0", text(T.Col0, SM, LO)},
+                                 {"major", T.MnMajor ? "mn" : "k"},
                                  {"aref", G.Arefs[G.ArefOfLoad[L]].Name}});
   }
   for (const Aref &A : G.Arefs) {
@@ -175,6 +178,7 @@ void printArefGraphJson(const TileProgram &P, const ArefGraph &G,
     Mmas.push_back(json::Object{{"acc", P.Acc.Var},
                                 {"a", P.Loads[M.A].Var},
                                 {"b", P.Loads[M.B].Var},
+                                {"transpose_a", M.TransposeA},
                                 {"transpose_b", M.TransposeB},
                                 {"aref", G.Arefs[G.ArefOfLoad[M.A]].Name}});
   json::Object Root{
@@ -235,8 +239,8 @@ void printArefGraphDot(const TileProgram &P, const ArefGraph &G,
        << dotQuote("TMA load " + T.Var + " = " + T.Matrix->getName().str() +
                    "[" + std::to_string(T.Rows) + " x " +
                    std::to_string(T.Cols) + " " + elementName(T.Elem).str() +
-                   "]\nat (" + text(T.Row0, SM, LO) + ", " +
-                   text(T.Col0, SM, LO) + ")")
+                   (T.MnMajor ? ", MN-major" : "") + "]\nat (" +
+                   text(T.Row0, SM, LO) + ", " + text(T.Col0, SM, LO) + ")")
        << "];\n";
   }
   OS << "  }\n";
@@ -254,8 +258,9 @@ void printArefGraphDot(const TileProgram &P, const ArefGraph &G,
   for (unsigned M = 0; M < P.Mmas.size(); ++M) {
     const TileMma &X = P.Mmas[M];
     OS << "    mma" << M << " [label="
-       << dotQuote("wgmma " + P.Acc.Var + " += " + P.Loads[X.A].Var + " * " +
-                   P.Loads[X.B].Var + (X.TransposeB ? "^T" : ""))
+       << dotQuote("wgmma " + P.Acc.Var + " += " + P.Loads[X.A].Var +
+                   (X.TransposeA ? "^T" : "") + " * " + P.Loads[X.B].Var +
+                   (X.TransposeB ? "^T" : ""))
        << "];\n";
   }
   OS << "    acc [shape=ellipse, label="

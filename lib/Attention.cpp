@@ -54,14 +54,14 @@ private:
     A.ScoreMma = M[0];
     A.OutputMma = M[1];
     const TileOp &Score = P.Ops[M[0]], &Out = P.Ops[M[1]];
-    if (Score.AConvert || !Score.TransposeB ||
+    if (Score.AConvert || Score.TransposeA || !Score.TransposeB ||
         value(Score.Target).Where != Region::Loop)
       return fail(at(M[0]),
                   "the first 'tawa::mma' of attention's tile loop computes "
                   "the scores, 'tawa::mma(s, q, tawa::transpose(k))', into "
                   "an accumulator declared in the loop, q loaded before the "
                   "loop and k in it");
-    if (!Out.AConvert || Out.TransposeB ||
+    if (!Out.AConvert || Out.TransposeA || Out.TransposeB ||
         value(Out.Target).Where != Region::Prologue)
       return fail(at(M[1]),
                   "the second 'tawa::mma' of attention's tile loop "

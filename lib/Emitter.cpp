@@ -127,14 +127,15 @@ private:
   std::string coord(const Expr *E) const {
     return renameBuiltins(exprText(E, SM, LO), LO);
   }
-  /// The row origin of load `L`'s window; the B of the mma's moves by the
-  /// part's columns of a narrow tile.
-  std::string rowOf(unsigned L) const {
+  /// The M (or N) origin of load `L`'s window; the B of the mma's moves by
+  /// the part's columns of a narrow tile.
+  std::string mnOriginOf(unsigned L) const {
     const TileLoad &T = P.Loads[L];
     if (!P.Merge.narrow() || L != Mma.B)
-      return coord(T.Row0);
-    return formatv("{0} + part * {1}", parenthesized(coord(T.Row0), T.Row0),
-                   T.Rows)
+      return coord(T.mnOrigin());
+    return formatv("{0} + part * {1}",
+                   parenthesized(coord(T.mnOrigin()), T.mnOrigin()),
+                   T.mnExtent())
         .str();
   }
   /// The column origin of the store, moved by the part's columns.
@@ -299,10 +300,13 @@ void KernelEmitter::reference() {
 /// The shared storage: the aref ring, its barriers, the epilogue staging.
 void KernelEmitter::storage() {
   std::string Tiles;
-  for (unsigned I = 0; I < R.Loads.size(); ++I)
-    Tiles +=
-        formatv("{0}{1}: {2} x {3}", I ? ", " : "", P.Loads[R.Loads[I]].Var,
-                P.Loads[R.Loads[I]].Rows, P.Loads[R.Loads[I]].Cols);
+  for (unsigned I = 0; I < R.Loads.size(); ++I) {
+    const TileLoad &T = P.Loads[R.Loads[I]];
+    Tiles += formatv("{0}{1}: {2} x {3}", I ? ", " : "", T.Var, T.Rows, T.Cols);
+    if (T.MnMajor)
+      Tiles += formatv(" as {0} box{1} of {2} x 64", T.Cols / 64,
+                       T.Cols == 64 ? "" : "es", T.Rows);
+  }
   W.line(formatv("/// Shared memory of {0}: aref `{1}`, {2} stages of {{{3}} "
                  "({4} bytes each).",
                  K, R.Name, Plan.Stages, Tiles, R.BytesPerSlot)
@@ -457,16 +461,26 @@ void KernelEmitter::producer() {
                      "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
                      "rank * {2}{8}, /*cta_mask=*/0b{9});",
                      T.Batch ? 3 : 2, T.Var, Part, T.Cols, tensorMapName(P, L),
-                     R.Name, coord(T.Col0), parenthesized(rowOf(L), T.Row0),
+                     R.Name, coord(T.Col0),
+                     parenthesized(mnOriginOf(L), T.Row0),
                      T.Batch ? ", " + coord(T.Batch) : "",
                      std::string(Plan.Cluster, '1'))
+                 .str());
+      continue;
+    }
+    if (T.MnMajor) {
+      W.line(formatv("tawa::rt::tma_load_boxes<{0}, {1}, {2}>(slot.{3}, &{4}, "
+                     "smem.{5}_aref.full_barrier({5}), {6}, {7}, {8});",
+                     T.Cols / 64, T.Rows, T.Batch ? "true" : "false", T.Var,
+                     tensorMapName(P, L), R.Name, mnOriginOf(L),
+                     coord(T.kOrigin()), T.Batch ? coord(T.Batch) : "0")
                  .str());
       continue;
     }
     W.line(formatv("tawa::rt::tma_load_{0}d(slot.{1}, &{2}, "
                    "smem.{3}_aref.full_barrier({3}), {4}, {5}{6});",
                    T.Batch ? 3 : 2, T.Var, tensorMapName(P, L), R.Name,
-                   coord(T.Col0), rowOf(L),
+                   coord(T.Col0), mnOriginOf(L),
                    T.Batch ? ", " + coord(T.Batch) : "")
                .str());
   }
@@ -533,14 +547,23 @@ void KernelEmitter::consumers() {
              .str());
   W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
   const TileLoad &A = P.Loads[Mma.A], &B = P.Loads[Mma.B];
-  W.line(formatv("tawa::rt::wgmma_nt<{0}>({1}, slot.{2}{3}, slot.{4}, "
+  // Both operands K-major: wgmma_nt; a K x MN window sets wgmma's transpose
+  // bit for its operand.
+  const std::string Wgmma =
+      A.MnMajor || B.MnMajor
+          ? formatv("wgmma_ss<{0}, /*a_mn_major=*/{1}, /*b_mn_major=*/{2}>",
+                    Plan.BK, A.MnMajor ? "true" : "false",
+                    B.MnMajor ? "true" : "false")
+                .str()
+          : formatv("wgmma_nt<{0}>", Plan.BK).str();
+  W.line(formatv("tawa::rt::{5}({1}, slot.{2}{3}, slot.{4}, "
                  "/*accumulate=*/k_steps > 0);",
                  Plan.BK, P.Acc.Var, A.Var,
                  Plan.PingPong ? ""
                                : formatv(" + consumer * {0} * {1}",
                                          64 * Plan.MTiles, Plan.BK)
                                      .str(),
-                 B.Var)
+                 B.Var, Wgmma)
              .str());
   W.line("tawa::rt::wgmma_wait<1>();");
   release("if (k_steps++ > 0)");
@@ -737,13 +760,18 @@ void KernelEmitter::launcher() {
   auto Step = [&](const Twine &Call) {
     W.line("if (maps == cudaSuccess) maps = " + Call + ";");
   };
-  for (unsigned L = 0; L < P.Loads.size(); ++L)
+  // Boxes of 128 bytes along the stored rows: a K-major window is one box
+  // (rows x K), a K x MN window one box per 64 columns.
+  for (unsigned L = 0; L < P.Loads.size(); ++L) {
+    const TileLoad &T = P.Loads[L];
+    const int BoxRows = T.MnMajor                 ? T.Rows
+                        : Clustered && L == Mma.B ? T.Rows / Plan.Cluster
+                                                  : T.Rows;
     Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}_aligned, {2}, {3}{4})",
-                 tensorMapName(P, L), P.Loads[L].Matrix->getName(),
-                 Clustered && L == Mma.B ? P.Loads[L].Rows / Plan.Cluster
-                                         : P.Loads[L].Rows,
-                 P.Loads[L].Cols, P.Loads[L].Batch ? ", /*batched=*/true" : "")
+                 tensorMapName(P, L), T.Matrix->getName(), BoxRows,
+                 T.MnMajor ? 64 : T.Cols, T.Batch ? ", /*batched=*/true" : "")
              .str());
+  }
   W.open("if (maps != cudaSuccess)");
   W.line("// TMA cannot address this data: run the kernel as written.");
   runAsWritten(

@@ -59,6 +59,17 @@ private:
   std::vector<std::string> Printed;
 };
 
+/// "a K-major (M x K)" or "b MN-major (K x N, 4 TMA boxes of 64 x 64)".
+std::string operandLayout(llvm::StringRef Name, const TileLoad &T,
+                          llvm::StringRef MN) {
+  if (!T.MnMajor)
+    return (Name + " K-major (" + MN + " x K)").str();
+  return (Name + " MN-major (K x " + MN + ", " +
+          llvm::Twine(T.mnExtent() / 64) + " TMA boxes of " +
+          llvm::Twine(T.kExtent()) + " x 64)")
+      .str();
+}
+
 } // namespace
 
 void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
@@ -92,6 +103,12 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
                     llvm::Twine(B.Rows) + " x " + llvm::Twine(B.Cols) +
                     ") of the mma")
                        .str());
+    X.choice("layout",
+             operandLayout("a", A, "M") + ", " + operandLayout("b", B, "N"),
+             None, "",
+             "from the mma: a tile loaded K x MN is read by wgmma MN-major "
+             "(its transpose bit, PTX ISA 9.7.15.5.1), one loaded MN x K "
+             "K-major; no copy or transpose of the matrices");
   }
   if (G)
     for (const Aref &R : G->Arefs) {

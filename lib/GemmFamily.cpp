@@ -87,7 +87,19 @@ bool loop(TileProgram &P, DiagReporter &Diags) {
       return unsupported(Diags, Op.S->getBeginLoc(),
                          "mma operands must be tiles loaded with 'tawa::load' "
                          "in the same iteration");
-    P.Mmas.push_back({cast<CallExpr>(Op.S), *A, *B, Op.TransposeB});
+    // The layout each operand is read in: MN x K windows are K-major, K x MN
+    // windows (B not transposed, A transposed) MN-major.
+    const bool AMn = Op.TransposeA, BMn = !Op.TransposeB;
+    if (*A == *B && AMn != BMn)
+      return unsupported(Diags, Op.S->getBeginLoc(),
+                         "tile '" + P.Loads[*A].Var +
+                             "' is both operands of the mma, read once along "
+                             "its rows and once along its columns; load it "
+                             "twice");
+    P.Loads[*A].MnMajor = AMn;
+    P.Loads[*B].MnMajor = BMn;
+    P.Mmas.push_back(
+        {cast<CallExpr>(Op.S), *A, *B, Op.TransposeA, Op.TransposeB});
   }
   return true;
 }

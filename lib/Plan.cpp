@@ -99,18 +99,18 @@ static void checkKWalk(const TileProgram &P, const TileLoad &A,
                        const TileLoad &B, int BK, DiagReporter &Diags) {
   ASTContext &Ctx = P.Kernel->getASTContext();
   llvm::FoldingSetNodeID IA, IB;
-  A.Col0->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
-  B.Col0->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  A.kOrigin()->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B.kOrigin()->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
   if (IA != IB) {
-    Diags.warning(B.Col0->getBeginLoc(), DiagCategory::Shape,
+    Diags.warning(B.kOrigin()->getBeginLoc(), DiagCategory::Shape,
                   "tiles '" + A.Var + "' and '" + B.Var +
                       "' are contracted over K but loaded at different K "
                       "offsets");
-    Diags.note(A.Col0->getBeginLoc(), "the K offset of '" + A.Var + "'");
+    Diags.note(A.kOrigin()->getBeginLoc(), "the K offset of '" + A.Var + "'");
     return;
   }
   // The loop variable and its constant step: `v += C`, `v = v + C`, `++v`.
-  auto *Col = dyn_cast<DeclRefExpr>(A.Col0->IgnoreParenImpCasts());
+  auto *Col = dyn_cast<DeclRefExpr>(A.kOrigin()->IgnoreParenImpCasts());
   const Expr *Inc = P.Loop->getInc();
   if (!Col || !Inc)
     return;
@@ -146,9 +146,9 @@ static void checkKWalk(const TileProgram &P, const TileLoad &A,
                 "the loop advances '" + Col->getDecl()->getName() + "' by " +
                     Twine(Step->getExtValue()) + " but tiles '" + A.Var +
                     "' and '" + B.Var + "' cover " + Twine(BK) +
-                    " columns of K: consecutive iterations " +
-                    (Step->getExtValue() < BK ? "overlap" : "skip columns"));
-  Diags.note(A.Col0->getBeginLoc(), "the K offset of '" + A.Var + "'");
+                    " elements of K: consecutive iterations " +
+                    (Step->getExtValue() < BK ? "overlap" : "skip elements"));
+  Diags.note(A.kOrigin()->getBeginLoc(), "the K offset of '" + A.Var + "'");
 }
 
 /// Records why each choice the planner made by default was made (choices
@@ -260,13 +260,6 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     return std::nullopt;
   };
 
-  if (!M.TransposeB) {
-    Diags.error(MmaLoc, DiagCategory::Unsupported,
-                "'tawa::mma(acc, a, b)' with an N-major B is not rewritten "
-                "yet; store B as N x K "
-                "and write 'tawa::mma(acc, a, tawa::transpose(b))'");
-    return std::nullopt;
-  }
   if (A.Elem != B.Elem || A.Elem == ElementType::F32)
     return shape(MmaLoc, "wgmma operands must both be bf16 or both f16; got " +
                              elementName(A.Elem) + " and " +
@@ -274,16 +267,18 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
 
   PipelinePlan Plan;
   Plan.Elem = A.Elem;
-  Plan.BM = A.Rows;
-  Plan.BK = A.Cols;
-  Plan.BN = B.Rows;
+  Plan.BM = A.mnExtent();
+  Plan.BK = A.kExtent();
+  Plan.BN = B.mnExtent();
   const unsigned Bytes = elementBytes(A.Elem);
-  if (B.Cols != A.Cols)
+  auto Dims = [](const TileLoad &T) {
+    return "'" + T.Var + "' (" + std::to_string(T.Rows) + " x " +
+           std::to_string(T.Cols) + (T.MnMajor ? ", K x MN" : ", MN x K") + ")";
+  };
+  if (B.kExtent() != Plan.BK)
     return shape(B.Decl->getLocation(),
-                 "tiles '" + A.Var + "' (" + Twine(A.Rows) + " x " +
-                     Twine(A.Cols) + ") and '" + B.Var + "' (" + Twine(B.Rows) +
-                     " x " + Twine(B.Cols) +
-                     ") disagree on K: a * b^T needs equal column counts");
+                 "tiles " + Dims(A) + " and " + Dims(B) +
+                     " disagree on K, the extent the mma contracts");
   if (Plan.BK * Bytes != 128)
     return shape(A.Decl->getLocation(),
                  "tile '" + A.Var + "' has K extent " + Twine(Plan.BK) +
@@ -295,14 +290,22 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   if (Plan.BM % 64 != 0 || Plan.BM > 256)
     return shape(A.Decl->getLocation(),
                  "tile '" + A.Var + "' has " + Twine(Plan.BM) +
-                     " rows; expected a multiple of 64 (the M of wgmma per "
-                     "warpgroup) up to "
-                     "256 (the TMA box limit)");
-  if (Plan.BN % 8 != 0 || Plan.BN < 8 || Plan.BN > 256)
+                     (A.MnMajor ? " columns" : " rows") +
+                     ", the M of the mma; expected a multiple of 64 (the M of "
+                     "wgmma per warpgroup) up to 256 (the TMA box limit)");
+  if (!B.MnMajor && (Plan.BN % 8 != 0 || Plan.BN < 8 || Plan.BN > 256))
     return shape(
         B.Decl->getLocation(),
         "tile '" + B.Var + "' has " + Twine(Plan.BN) +
             " rows, the N of wgmma; expected a multiple of 8 from 8 to 256");
+  // A K x N window is read by wgmma in 64-column swizzle atoms (PTX ISA
+  // 9.7.15.5.1.2, MN-major layouts), which TMA writes one box each.
+  if (B.MnMajor && (Plan.BN % 64 != 0 || Plan.BN > 256))
+    return shape(B.Decl->getLocation(),
+                 "tile '" + B.Var + "' has " + Twine(Plan.BN) +
+                     " columns, the N of wgmma; a K x N tile (B read "
+                     "MN-major) needs a multiple of 64 (one 128-byte swizzle "
+                     "atom) up to 256");
 
   // The K windows of both operands move with the loop: the same K offset, and
   // a loop step equal to their K extent (else iterations overlap or skip).
@@ -467,6 +470,16 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
                 "cluster(" + Twine(Plan.Cluster) +
                     ") is not supported with schedule(pingpong)");
+    return std::nullopt;
+  }
+  if (Plan.Cluster > 1 && P.Loads[M.B].MnMajor) {
+    Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
+                "cluster(" + Twine(Plan.Cluster) +
+                    ") multicasts B in parts of its N x K rows; a K x N "
+                    "tile '" +
+                    P.Loads[M.B].Var +
+                    "' (B read MN-major) is not split that way yet");
+    Diags.note(P.Loads[M.B].Decl->getLocation(), "the K x N tile");
     return std::nullopt;
   }
   if (Plan.Cluster > 1) {

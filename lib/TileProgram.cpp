@@ -755,15 +755,14 @@ private:
     return Parsed::Ok;
   }
 
-  /// An operand of an mma: a tile, `tawa::transpose(tile)` (B only), or
+  /// An operand of an mma: a tile, `tawa::transpose(tile)`, or
   /// `tawa::convert<T>(accumulator)` (A only).
   bool mmaOperand(const Expr *E, bool IsA, TileOp &Op) {
     const Expr *X = strip(E);
-    if (!IsA)
-      if (const CallExpr *T = asCallTo(X, "tawa::transpose")) {
-        Op.TransposeB = true;
-        X = strip(T->getArg(0));
-      }
+    if (const CallExpr *T = asCallTo(X, "tawa::transpose")) {
+      (IsA ? Op.TransposeA : Op.TransposeB) = true;
+      X = strip(T->getArg(0));
+    }
     if (IsA)
       if (const CallExpr *C = asCallTo(X, "tawa::convert")) {
         const TemplateArgumentList *Args =
@@ -788,7 +787,8 @@ private:
     if (!V || P.Values[*V].Kind != ValueKind::Tile) {
       unsupported(E->getBeginLoc(),
                   IsA ? "the A operand of an mma is a tile loaded with "
-                        "'tawa::load', or 'tawa::convert<T>(acc)'"
+                        "'tawa::load', 'tawa::transpose(tile)', or "
+                        "'tawa::convert<T>(acc)'"
                       : "the B operand of an mma is a tile loaded with "
                         "'tawa::load', or 'tawa::transpose(tile)'",
                   E->getSourceRange());

@@ -144,11 +144,11 @@ bool checkTileCode(const TileProgram &P, SourceLocation Loc, const Twine &Lead,
       Diags.note(At->getBeginLoc(), Note);
     return false;
   };
-  if (P.Acc.Rows != A.Rows || P.Acc.Cols != B.Rows)
+  if (P.Acc.Rows != A.mnExtent() || P.Acc.Cols != B.mnExtent())
     return refuse("the accumulator '" + P.Acc.Var + "' is " +
                       Twine(P.Acc.Rows) + " x " + Twine(P.Acc.Cols) +
-                      ", not the mma's " + Twine(A.Rows) + " x " +
-                      Twine(B.Rows),
+                      ", not the mma's " + Twine(A.mnExtent()) + " x " +
+                      Twine(B.mnExtent()),
                   nullptr, "");
   if (const Expr *G = findBuiltinRead(P.Kernel->getBody(), "gridDim"))
     return refuse("the kernel reads gridDim, which the new walk changes", G,
@@ -207,13 +207,14 @@ bool checkMoves(const TileProgram &P, bool X, int Extent, SourceLocation Loc,
       Offset = *L->Offset;
     return true;
   };
-  if (!stride(Load.Row0, "the origin of tile '" + Load.Var + "'", false) ||
+  if (!stride(Load.mnOrigin(), "the origin of tile '" + Load.Var + "'",
+              false) ||
       !stride(Stored, "the origin of the store", true))
     return false;
   // Everything else of the tile loop is the same for the blocks along it.
-  const Stmt *Same[] = {A.Col0,
-                        B.Col0,
-                        X ? A.Row0 : B.Row0,
+  const Stmt *Same[] = {A.kOrigin(),
+                        B.kOrigin(),
+                        X ? A.mnOrigin() : B.mnOrigin(),
                         X ? P.Store.Row0 : P.Store.Col0,
                         A.Batch,
                         B.Batch,
@@ -251,13 +252,15 @@ std::optional<TileProgram> merged(const TileProgram &P, int BM, int BN,
   const TileMma &M = P.Mmas.front();
   TileProgram Q = P;
   TileMerge &Merge = Q.Merge;
-  Merge.KernelBM = P.Loads[M.A].Rows;
-  Merge.KernelBN = P.Loads[M.B].Rows;
+  Merge.KernelBM = P.Loads[M.A].mnExtent();
+  Merge.KernelBN = P.Loads[M.B].mnExtent();
   if (BM % Merge.KernelBM != 0 || BN % Merge.KernelBN != 0) {
     Diags.error(Loc, DiagCategory::Shape,
                 Clause + " is not a multiple of the kernel's tile: " +
-                    Twine(Merge.KernelBM) + " rows of '" + P.Loads[M.A].Var +
-                    "' by " + Twine(Merge.KernelBN) + " rows of '" +
+                    Twine(Merge.KernelBM) +
+                    (P.Loads[M.A].MnMajor ? " columns" : " rows") + " of '" +
+                    P.Loads[M.A].Var + "' by " + Twine(Merge.KernelBN) +
+                    (P.Loads[M.B].MnMajor ? " columns" : " rows") + " of '" +
                     P.Loads[M.B].Var + "'");
     return std::nullopt;
   }
@@ -265,8 +268,8 @@ std::optional<TileProgram> merged(const TileProgram &P, int BM, int BN,
   Merge.Y = BM / Merge.KernelBM;
   if (!checkMerge(P, Merge.X, Merge.Y, Loc, Clause, Merge, Diags))
     return std::nullopt;
-  Q.Loads[M.A].Rows = BM;
-  Q.Loads[M.B].Rows = BN;
+  Q.Loads[M.A].setMnExtent(BM);
+  Q.Loads[M.B].setMnExtent(BN);
   Q.Acc.Rows = BM;
   Q.Acc.Cols = BN;
   return Q;
@@ -285,7 +288,7 @@ std::optional<TileProgram> applyTileShape(const TileProgram &P,
     return P;
   const TileShapeClause *C = &*Clause;
   const TileMma &M = P.Mmas.front();
-  const int KM = P.Loads[M.A].Rows, KN = P.Loads[M.B].Rows;
+  const int KM = P.Loads[M.A].mnExtent(), KN = P.Loads[M.B].mnExtent();
   if (!C->Auto) {
     const std::string Text =
         "shape(" + std::to_string(C->BM) + ", " + std::to_string(C->BN) + ")";
@@ -374,7 +377,7 @@ narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
   if (checkTileCode(Q, Loc, Lead, D) &&
       (!Across || Merge.X > 1 ||
        checkMoves(Q, /*X=*/true, BlockCols, Loc, Lead, Merge.ColOffset, D))) {
-    Q.Loads[M.B].Rows = Width;
+    Q.Loads[M.B].setMnExtent(Width);
     Q.Acc.Cols = Width;
     // The choices the pragma left open are made again for the narrow tile,
     // and the ring keeps the bytes in flight a stages clause gives the

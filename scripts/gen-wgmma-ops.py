@@ -2,7 +2,8 @@
 """Writes include/tawa/runtime/wgmma_ops.inc: one specialization of
 tawa::rt::WgmmaM64<N> per legal N (8..256, step 8; PTX ISA 9.7.15.5.1,
 "wgmma.mma_async" shapes for .f16/.bf16 inputs), each with `mma` (A and B
-in shared memory, through descriptors) and `mma_rs` (A in registers: four
+in shared memory, through descriptors, each K-major or, with its transpose
+operand, MN-major) and `mma_rs` (A in registers: four
 .b32 registers of two 16-bit elements each, B through a descriptor; the
 register form has no transpose-A operand). An inline-asm operand list
 cannot be built by the C++ preprocessor, hence this generator.
@@ -14,19 +15,19 @@ def op(n: int) -> str:
     regs = n // 2  # fp32 accumulator registers per thread for m64nNk16
     dlist = ", ".join(f"%{i}" for i in range(regs))
     outs = ", ".join(f'"+f"(d[{i}])' for i in range(regs))
-    a, b, s, tb = regs, regs + 1, regs + 2, regs + 3
+    a, b, s, ta, tb = regs, regs + 1, regs + 2, regs + 3, regs + 4
     ra = ", ".join(f"%{regs + i}" for i in range(4))
     rb, rs, rtb = regs + 4, regs + 5, regs + 6
     return f"""#define TAWA_WGMMA_M64N{n}(TYPES) \\
-  asm volatile(TAWA_WGMMA_ASM("m64n{n}k16.f32." TYPES, "{dlist}", "%{a}", "%{b}", "%{s}", "%{tb}") \\
+  asm volatile(TAWA_WGMMA_ASM("m64n{n}k16.f32." TYPES, "{dlist}", "%{a}", "%{b}", "%{s}", "%{ta}", "%{tb}") \\
                : {outs} \\
-               : "l"(a), "l"(b), "r"(scale_d), "n"(TransB))
+               : "l"(a), "l"(b), "r"(scale_d), "n"(TransA), "n"(TransB))
 #define TAWA_WGMMA_RS_M64N{n}(TYPES) \\
   asm volatile(TAWA_WGMMA_RS_ASM("m64n{n}k16.f32." TYPES, "{dlist}", "{ra}", "%{rb}", "%{rs}", "%{rtb}") \\
                : {outs} \\
                : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), "r"(scale_d), "n"(TransB))
 template <> struct WgmmaM64<{n}> {{
-  template <bool Bf16, int TransB>
+  template <bool Bf16, int TransB, int TransA = 0>
   __device__ __forceinline__ static void mma(float (&d)[{regs}], uint64_t a, uint64_t b, uint32_t scale_d) {{
 #if TAWA_DEVICE_PASS
     if constexpr (Bf16)

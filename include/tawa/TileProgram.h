@@ -59,13 +59,26 @@ struct TileLoad {
   const clang::Expr *Batch = nullptr; ///< b of `Matrix.batch(b)`, else null
   Region Where = Region::Loop;        ///< prologue: loaded once per tile
   unsigned Value = 0;                 ///< index into TileProgram::Values
+  /// In the GEMM view: the window is stored K x MN, so wgmma reads the
+  /// operand MN-major (its transpose bit, PTX ISA 9.7.15.5.1): B loaded
+  /// K x N for `mma(acc, a, b)`, A loaded K x M for
+  /// `mma(acc, tawa::transpose(a), b)`. Otherwise MN x K, K-major.
+  bool MnMajor = false;
+  /// The operand's M (or N) extent and its K extent, elements.
+  int mnExtent() const { return MnMajor ? Cols : Rows; }
+  int kExtent() const { return MnMajor ? Rows : Cols; }
+  void setMnExtent(int E) { (MnMajor ? Cols : Rows) = E; }
+  /// The window's origin along M (or N) and along K.
+  const clang::Expr *mnOrigin() const { return MnMajor ? Col0 : Row0; }
+  const clang::Expr *kOrigin() const { return MnMajor ? Row0 : Col0; }
 };
 
-/// `tawa::mma(Acc, A, B)` or `tawa::mma(Acc, A, tawa::transpose(B))`.
+/// `tawa::mma(Acc, A, B)`, with A and B each a tile or
+/// `tawa::transpose(tile)`.
 struct TileMma {
   const clang::CallExpr *Call = nullptr;
   unsigned A = 0, B = 0; ///< indices into TileProgram::Loads
-  bool TransposeB = false;
+  bool TransposeA = false, TransposeB = false;
 };
 
 /// `tawa::Accumulator<float, Rows, Cols> Var;` declared before the loop.
@@ -171,7 +184,7 @@ struct TileOp {
   /// Kind::Mma: the operands (values); A is a tile, or an accumulator
   /// converted to AConvert (`tawa::convert<T>(acc)`, a register operand).
   unsigned A = 0, B = 0;
-  bool TransposeB = false;
+  bool TransposeA = false, TransposeB = false;
   std::optional<ElementType> AConvert;
   MaskPredicate Predicate; ///< Kind::Mask
   TileStore Store;         ///< Kind::Store (its Call is the store)

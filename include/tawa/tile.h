@@ -374,6 +374,27 @@ __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
       [&](int j) { return detail::window_row(b.tile, j); });
 }
 
+/// acc += a^T * b, with a: K x M (A stored column-major: the "TN" GEMM),
+/// b: K x N, acc: M x N; products and sums in float.
+template <class T, int M, int N, int K>
+__device__ void mma(Accumulator<float, M, N> &acc,
+                    const Transposed<Tile<T, K, M>> &a,
+                    const Tile<T, K, N> &b) {
+  detail::contract(
+      acc, [&](int i, int) { return detail::window_column(a.tile, i); },
+      [&](int j) { return detail::window_column(b, j); });
+}
+
+/// acc += a^T * b^T, with a: K x M, b: N x K, acc: M x N.
+template <class T, int M, int N, int K>
+__device__ void mma(Accumulator<float, M, N> &acc,
+                    const Transposed<Tile<T, K, M>> &a,
+                    const Transposed<Tile<T, N, K>> &b) {
+  detail::contract(
+      acc, [&](int i, int) { return detail::window_column(a.tile, i); },
+      [&](int j) { return detail::window_row(b.tile, j); });
+}
+
 /// acc += a * b with a: M x K in registers (an accumulator converted with
 /// `convert`), b: K x N, acc: M x N.
 template <class T, class U, int M, int N, int K>

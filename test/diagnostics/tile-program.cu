@@ -51,7 +51,7 @@ __global__ void foreign_operand(In A, In B, Out C, tawa::Tile<const bf16, 128, 6
 #pragma tawa tile
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
     auto b = tawa::load<256, 64>(B, 0, k0);
-    // CHECK: tile-program.cu:[[@LINE+1]]:20: warning: the A operand of an mma is a tile loaded with 'tawa::load', or 'tawa::convert<T>(acc)' [tawa-unsupported]
+    // CHECK: tile-program.cu:[[@LINE+1]]:20: warning: the A operand of an mma is a tile loaded with 'tawa::load', 'tawa::transpose(tile)', or 'tawa::convert<T>(acc)' [tawa-unsupported]
     tawa::mma(acc, t, tawa::transpose(b));
   }
   tawa::store(C, 0, 0, acc);

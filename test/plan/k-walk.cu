@@ -12,7 +12,7 @@ using Out = tawa::Matrix<__nv_bfloat16>;
 __global__ void overlap(In A, In B, Out C) {
   tawa::Accumulator<float, 128, 256> acc;
 #pragma tawa tile
-  // CHECK: k-walk.cu:[[@LINE+1]]:33: warning: the loop advances 'k0' by 32 but tiles 'a' and 'b' cover 64 columns of K: consecutive iterations overlap [tawa-shape]
+  // CHECK: k-walk.cu:[[@LINE+1]]:33: warning: the loop advances 'k0' by 32 but tiles 'a' and 'b' cover 64 elements of K: consecutive iterations overlap [tawa-shape]
   for (int k0 = 0; k0 < A.cols; k0 += 32) {
     // CHECK: k-walk.cu:[[@LINE+1]]:40: note: the K offset of 'a'
     auto a = tawa::load<128, 64>(A, 0, k0);
@@ -25,7 +25,7 @@ __global__ void overlap(In A, In B, Out C) {
 __global__ void skip(In A, In B, Out C) {
   tawa::Accumulator<float, 128, 256> acc;
 #pragma tawa tile
-  // CHECK: k-walk.cu:[[@LINE+1]]:31: warning: the loop advances 'k' by 128 but tiles 'a' and 'b' cover 64 columns of K: consecutive iterations skip columns [tawa-shape]
+  // CHECK: k-walk.cu:[[@LINE+1]]:31: warning: the loop advances 'k' by 128 but tiles 'a' and 'b' cover 64 elements of K: consecutive iterations skip elements [tawa-shape]
   for (int k = 0; k < A.cols; k = k + 128) {
     // CHECK: k-walk.cu:[[@LINE+1]]:40: note: the K offset of 'a'
     auto a = tawa::load<128, 64>(A, 0, k);

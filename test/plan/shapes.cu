@@ -42,7 +42,7 @@ __global__ void odd_m(In A, In B, Out C) {
   tawa::Accumulator<float, 96, 128> acc;
 #pragma tawa tile
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
-    // CHECK: shapes.cu:[[@LINE+1]]:10: warning: tile 'a' has 96 rows; expected a multiple of 64 (the M of wgmma per warpgroup) up to 256 (the TMA box limit) [tawa-shape]
+    // CHECK: shapes.cu:[[@LINE+1]]:10: warning: tile 'a' has 96 rows, the M of the mma; expected a multiple of 64 (the M of wgmma per warpgroup) up to 256 (the TMA box limit) [tawa-shape]
     auto a = tawa::load<96, 64>(A, 0, k0);
     auto b = tawa::load<128, 64>(B, 0, k0);
     tawa::mma(acc, a, tawa::transpose(b));
@@ -94,6 +94,19 @@ __global__ void greedy(In A, In B, Out C) {
     auto a = tawa::load<128, 64>(A, 0, k0);
     auto b = tawa::load<256, 64>(B, 0, k0);
     tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
+
+// A K x N tile of B is read MN-major in 64-column swizzle atoms.
+__global__ void narrow_kn(In A, In B, Out C) {
+  tawa::Accumulator<float, 128, 96> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    // CHECK: shapes.cu:[[@LINE+1]]:10: warning: tile 'b' has 96 columns, the N of wgmma; a K x N tile (B read MN-major) needs a multiple of 64 (one 128-byte swizzle atom) up to 256 [tawa-shape]
+    auto b = tawa::load<64, 96>(B, k0, 0);
+    tawa::mma(acc, a, b);
   }
   tawa::store(C, 0, 0, acc);
 }

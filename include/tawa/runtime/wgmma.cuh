@@ -1,9 +1,10 @@
 //===- tawa/runtime/wgmma.cuh - warpgroup matrix multiply-accumulate ------===//
 //
-// wgmma.mma_async with both operands in shared memory, 128-byte swizzled and
-// K-major, as TMA writes them (PTX ISA 9.7.15, "Asynchronous Warpgroup Level
-// Matrix Multiply-Accumulate"). One instruction computes a 64 x N x 16 product
-// per warpgroup; the fp32 accumulator is N/2 registers per thread.
+// wgmma.mma_async with both operands in shared memory, 128-byte swizzled,
+// K-major or MN-major, as TMA writes them (PTX ISA 9.7.15, "Asynchronous
+// Warpgroup Level Matrix Multiply-Accumulate"). One instruction computes a 64 x
+// N x 16 product per warpgroup; the fp32 accumulator is N/2 registers per
+// thread.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -28,7 +29,7 @@ __device__ __forceinline__ uint64_t smem_descriptor_sw128(const void *tile) {
          (uint64_t{1024 >> 4} << 32) | (uint64_t{1} << 62);
 }
 
-/// Shared-memory matrix descriptor of an MN-major B operand with 128-byte
+/// Shared-memory matrix descriptor of an MN-major operand with 128-byte
 /// swizzle (PTX ISA 9.7.15.5.1.2, canonical layout ((T,8,m),(8,k)) :
 /// ((1,T,LBO),(8T,SBO)) under Swizzle<3,4,3>): the K x N tile is stored as
 /// N / 64 boxes of K rows x 64 columns (16-bit elements, 128 bytes per row),
@@ -72,11 +73,12 @@ __device__ __forceinline__ void fence_operand(float &r) {
 }
 
 // %-operand strings of one wgmma: D registers, A and B descriptors, scale-d
-// (a predicate: 0 computes D = A*B, 1 computes D += A*B), transpose-B.
-#define TAWA_WGMMA_ASM(SHAPE_TYPES, D, A, B, SCALE_D, TRANS_B)                 \
+// (a predicate: 0 computes D = A*B, 1 computes D += A*B), transpose-A and
+// transpose-B (1: the operand is MN-major in shared memory).
+#define TAWA_WGMMA_ASM(SHAPE_TYPES, D, A, B, SCALE_D, TRANS_A, TRANS_B)        \
   "{\n .reg .pred p;\n setp.ne.b32 p, " SCALE_D ", 0;\n"                       \
   " wgmma.mma_async.sync.aligned." SHAPE_TYPES " {" D "}, " A ", " B           \
-  ", p, 1, 1, 0, " TRANS_B ";\n}\n"
+  ", p, 1, 1, " TRANS_A ", " TRANS_B ";\n}\n"
 
 // The same with A in registers (four .b32 registers), which has no
 // transpose-A operand.
@@ -213,6 +215,50 @@ __device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
       WgmmaM64<N>::template mma<kBf16, 0>(
           acc.d[m], smem_descriptor_sw128(a + m * 64 * K + 16 * k), db,
           k == 0 ? static_cast<uint32_t>(accumulate) : 1u);
+  }
+  wgmma_commit();
+  acc.fence();
+}
+
+/// acc (+)= a * b for one stage, each operand K-major or MN-major, 16-bit,
+/// 128-byte swizzled, as TMA writes them (PTX ISA 9.7.15.5.1.2):
+///   a: the warpgroup's 64*MTiles rows of M. K-major (`AMnMajor` false): an
+///      M x K tile, 64*MTiles rows of K elements (128 bytes). MN-major: a
+///      K x M tile stored as boxes of K rows x 64 columns of M, one per
+///      64-row wgmma tile, `a` at the warpgroup's first box.
+///   b: K-major, an N x K tile (the b^T of the NT GEMM); MN-major, a K x N
+///      tile stored as N / 64 boxes of K rows x 64 columns.
+/// Both layouts take 64 * K elements per 64 rows of M, so the warpgroup's
+/// offset into the tile is the same. K * sizeof(T) is 128 bytes. Issues
+/// K/16 x MTiles wgmma as one group; `accumulate` false computes acc = a * b.
+template <int K, bool AMnMajor, bool BMnMajor, class T, int MTiles, int N>
+__device__ __forceinline__ void wgmma_ss(WgmmaAccumulator<MTiles, N> &acc,
+                                         const T *a, const T *b,
+                                         bool accumulate) {
+  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
+                "wgmma operands: bf16 or fp16");
+  static_assert(K * sizeof(T) == 128, "K: one 128-byte swizzle row");
+  static_assert(!BMnMajor || N % 64 == 0, "MN-major B: whole 64-column boxes");
+  constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
+  constexpr uint32_t kBoxBytes = K * 128; // one K x 64 box
+  acc.fence();
+  wgmma_fence();
+#pragma unroll
+  for (int k = 0; k < K / 16; ++k) {
+    // A k16 step is 16 elements along a K-major row, 16 rows of an MN-major
+    // box.
+    const uint64_t db =
+        BMnMajor ? smem_descriptor_sw128_mn(b + k * 16 * 64, kBoxBytes)
+                 : smem_descriptor_sw128(b + 16 * k);
+#pragma unroll
+    for (int m = 0; m < MTiles; ++m) {
+      const T *am = a + m * 64 * K;
+      const uint64_t da =
+          AMnMajor ? smem_descriptor_sw128_mn(am + k * 16 * 64, kBoxBytes)
+                   : smem_descriptor_sw128(am + 16 * k);
+      WgmmaM64<N>::template mma<kBf16, BMnMajor ? 1 : 0, AMnMajor ? 1 : 0>(
+          acc.d[m], da, db, k == 0 ? static_cast<uint32_t>(accumulate) : 1u);
+    }
   }
   wgmma_commit();
   acc.fence();
