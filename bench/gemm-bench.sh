@@ -4,13 +4,19 @@
 # usage: bash bench/gemm-bench.sh [GEN_DIR [OUT_DIR]]
 #   GEN_DIR  where tawa-rewrite wrote the examples (default: gen/, relative to
 #            the repository root): gemm.ws.cu, gemm-f16.ws.cu,
-#            gemm-batched.ws.cu
+#            gemm-batched.ws.cu, and for the layouts of
+#            examples/gemm-layouts gemm-<layout>.ws.cu (rewritten as is) and
+#            gemm-<layout>-f16.ws.cu (rewritten with -DGEMM_ELEMENT=half),
+#            layout nn, tn or tt
 #   OUT_DIR  logs, JSON and the chart (default: ${OUT:-results/bench})
 # environment:
-#   VARIANTS        which variants, of: bf16 fp16 bf16-batched (default: all)
+#   VARIANTS        which variants, of: bf16 fp16 bf16-batched, and
+#                   bf16-<layout> fp16-<layout> for layout nn, tn, tt
+#                   (default: bf16 fp16 bf16-batched)
 #   PAIRS, WARMUP   timed and warm-up (ours, cuBLAS) pairs per shape
 #                   (default 50 and 5)
-#   DENSE_SHAPES    shapes of bf16 and fp16 (default: the list below)
+#   DENSE_SHAPES    shapes of bf16, fp16 and the layouts (default: the list
+#                   below)
 #   BATCHED_SHAPES  shapes of bf16-batched, BxMxNxK (default 8x2048x2048x2048)
 #   NVCC (default nvcc), BUILD_DIR (default build/bench),
 #   BUILD_TIMEOUT (s per build, default 150), RUN_TIMEOUT (s per variant's
@@ -19,7 +25,8 @@
 # Per variant (each one runs even when another failed):
 #   1. build examples/gemm/main.cu with the rewritten file (the builds run in
 #      parallel): nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a
-#      -Iinclude -Iexamples/<example> -DGEMM_ELEMENT=<element> -Xptxas -v
+#      -Iinclude -Iexamples/<example> -DGEMM_ELEMENT=<element>
+#      -DGEMM_LAYOUT=<layout> -Xptxas -v
 #      ... -lcublas, keeping the output in OUT_DIR/build-<variant>.log; a
 #      ptxas warning, a "(C7xxx)" remark (setmaxnreg ignored, wgmma
 #      serialized...) or a non-zero spill fails the variant;
@@ -81,20 +88,31 @@ dense_shapes=${DENSE_SHAPES:-4096x4096x4096,6144x6144x6144,8192x8192x512,8192x81
 # the two rows compare; 8 x 128 tiles of 128 x 256, about 7.8 waves on 132 SMs.
 batched_shapes=${BATCHED_SHAPES:-8x2048x2048x2048}
 
+# Per variant: the example directory, the rewritten file's name in GEN_DIR,
+# the element type and the operand layout.
 declare -A example=([bf16]=gemm [fp16]=gemm-f16 [bf16-batched]=gemm-batched)
+declare -A rewritten=([bf16]=gemm [fp16]=gemm-f16 [bf16-batched]=gemm-batched)
 declare -A element=([bf16]=bf16 [fp16]=half [bf16-batched]=bf16)
+declare -A layout=([bf16]=nt [fp16]=nt [bf16-batched]=nt)
 declare -A shapes=([bf16]=$dense_shapes [fp16]=$dense_shapes [bf16-batched]=$batched_shapes)
+for l in nn tn tt; do
+  example[bf16-$l]=gemm-layouts example[fp16-$l]=gemm-layouts
+  rewritten[bf16-$l]=gemm-$l rewritten[fp16-$l]=gemm-$l-f16
+  element[bf16-$l]=bf16 element[fp16-$l]=half
+  layout[bf16-$l]=$l layout[fp16-$l]=$l
+  shapes[bf16-$l]=$dense_shapes shapes[fp16-$l]=$dense_shapes
+done
 
 for v in "${variants[@]}"; do
   if [[ -z ${example[$v]+set} ]]; then
-    echo "gemm-bench: unknown variant '$v' (want bf16, fp16, bf16-batched)" >&2
+    echo "gemm-bench: unknown variant '$v' (want one of: ${!example[*]})" >&2
     exit 2
   fi
 done
 
 mkdir -p "$out" "$build"
 # Leave nothing of an earlier run that this one might not overwrite.
-for v in bf16 fp16 bf16-batched; do
+for v in "${!example[@]}"; do
   rm -f "$out/build-$v.log" "$out/run-$v.log" "$out/$v.json"
 done
 rm -f "$out"/{status.tsv,gemm-bench.json,gemm-bench.png,nvidia-smi.csv}
@@ -123,7 +141,7 @@ nvcc_flags=(-O3 -std=c++17 "-gencode=arch=compute_90a,code=sm_90a" -Iinclude)
 declare -A build_pid
 for v in "${variants[@]}"; do
   ex=${example[$v]}
-  src[$v]=$gen/$ex.ws.cu
+  src[$v]=$gen/${rewritten[$v]}.ws.cu
   sha[$v]=
   log=$out/build-$v.log
   if [[ ! -f ${src[$v]} ]]; then
@@ -132,6 +150,7 @@ for v in "${variants[@]}"; do
   fi
   sha[$v]=$(sha256sum "${src[$v]}" | cut -d' ' -f1)
   cmd=("$nvcc" "${nvcc_flags[@]}" "-Iexamples/$ex" "-DGEMM_ELEMENT=${element[$v]}"
+    "-DGEMM_LAYOUT=${layout[$v]}"
     -Xptxas -v "${src[$v]}" examples/gemm/main.cu -o "$build/gemm-check-$v" -lcublas)
   echo "== build $v: ${cmd[*]}"
   {

@@ -12,26 +12,34 @@
 //   - the element type is chosen at compile time with -DGEMM_ELEMENT=bf16
 //     (the default: __nv_bfloat16, CUDA_R_16BF) or -DGEMM_ELEMENT=half
 //     (__half, CUDA_R_16F; `fp16` and `f16` are accepted too). It must match
-//     the example's gemm(): a mismatch does not compile.
-// gemm() is called as C[z] = A[z] * B[z]^T for z < batches, every matrix
-// row-major and dense, matrix z at z * rows * cols elements of its buffer
+//     the example's gemm(): a mismatch does not compile;
+//   - the operand layout with -DGEMM_LAYOUT=nt (the default: A is M x K, B
+//     is N x K), nn (B is K x N), tn (A is K x M, B is K x N) or tt (A is
+//     K x M): C = op(A) * op(B), op N the matrix as stored, T its transpose
+//     (examples/gemm-layouts). It must match the linked gemm(), which
+//     checks the shapes it is given.
+// gemm() is called as C[z] = op(A[z]) * op(B[z]) for z < batches, every
+// matrix row-major and dense, matrix z at z * rows * cols elements of its
+// buffer
 // (Matrix{data, rows, cols, ld, batches, batch_stride}; a single matrix has
 // batches 1, batch_stride 0). An example without batch support computes only
 // matrix 0, and the check then fails on the poisoned rest.
 //
 // For each shape (MxNxK, or BxMxNxK for B matrices; MxNxK takes --batches):
-//   - A (B x M x K) and B (B x N x K) are fresh random normal values,
+//   - A (B x M x K or B x K x M) and B (B x N x K or B x K x N) are fresh
+//     random normal values,
 //     generated on the device from a seed that differs per run and per shape;
 //     C is filled with a quiet NaN of the element type first (bf16 0x7FC0,
 //     fp16 0x7E00), so an element gemm() leaves unwritten fails;
-//   - C_ref = A * B^T from cuBLAS (cublasGemmEx, or cublasGemmStridedBatchedEx
+//   - C_ref = op(A) * op(B) from cuBLAS (cublasGemmEx, or
+//   cublasGemmStridedBatchedEx
 //     for B > 1; element type in and out, CUBLAS_COMPUTE_32F); the check
 //     passes when ||C - C_ref||_F / ||C_ref||_F < 1e-2 (computed in double,
 //     over all matrices), no element of C is NaN or infinite, and
 //   - the fp64 spot check passes: 256 output elements (the corners of the
 //     first and last matrix, the rest uniformly random) are recomputed on the
-//     host in double from copies of the A and B rows they need. With
-//     t_k = a_ik * b_jk, ref = sum_k t_k and mag = sqrt(sum_k t_k^2) (the
+//     host in double from copies of the A and B rows (or columns) they need.
+//     With t_k = a_ik * b_kj, ref = sum_k t_k and mag = sqrt(sum_k t_k^2) (the
 //     size of a sum of K random terms), an element's error is
 //     |c - ref| / (|ref| + mag); the largest must be under 1e-2. Rounding the
 //     output costs at most 2^-8 (bf16) of |ref|, fp32 accumulation about
@@ -76,10 +84,23 @@
 #error "GEMM_ELEMENT must be bf16 (the default) or half"
 #endif
 
+// The operand layout: GEMM_LAYOUT names one of nt, nn, tn, tt.
+#define GEMM_LAYOUT_ID_nt 1
+#define GEMM_LAYOUT_ID_nn 2
+#define GEMM_LAYOUT_ID_tn 3
+#define GEMM_LAYOUT_ID_tt 4
+#ifndef GEMM_LAYOUT
+#define GEMM_LAYOUT nt
+#endif
+#define GEMM_LAYOUT_ID GEMM_PASTE(GEMM_LAYOUT_ID_, GEMM_LAYOUT)
+#if GEMM_LAYOUT_ID < 1 || GEMM_LAYOUT_ID > 4
+#error "GEMM_LAYOUT must be nt (the default), nn, tn or tt"
+#endif
+
 // The example's header, found through -Iexamples/<example>: angle brackets,
 // because "gemm.h" would find examples/gemm/gemm.h beside this file first.
-#include <gemm.h>
 #include "../common/report.h"
+#include <gemm.h>
 
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -128,6 +149,14 @@ static_assert(
                              cudaStream_t)>::value,
     "GEMM_ELEMENT does not match the gemm() of the example's header "
     "(examples/gemm-f16 wants -DGEMM_ELEMENT=half)");
+
+/// A is stored K x M (else M x K); B is stored N x K (else K x N).
+constexpr bool kATransposed = GEMM_LAYOUT_ID == 3 || GEMM_LAYOUT_ID == 4;
+constexpr bool kBTransposed = GEMM_LAYOUT_ID == 1 || GEMM_LAYOUT_ID == 4;
+constexpr const char *kLayoutName = GEMM_LAYOUT_ID == 1   ? "nt"
+                                    : GEMM_LAYOUT_ID == 2 ? "nn"
+                                    : GEMM_LAYOUT_ID == 3 ? "tn"
+                                                          : "tt";
 
 constexpr double kTolerance = 1e-2;
 constexpr int kDefaultWarmupPairs = 5;
@@ -307,6 +336,8 @@ private:
   void poison(DeviceBuffer<Element> &buf);
   cudaError_t ours(const Shape &s, const Operands &ops, Element *c);
   void cublas(const Shape &s, const Operands &ops, Element *c);
+  void copy_operand_line(Element *dst, const Element *x, int z, int rows, int k,
+                         int i, bool transposed);
   void compare(const Shape &s, const Element *c, const Element *ref,
                Result &result);
   void graph_check(const Shape &s, Operands &ops, const Element *ref,
@@ -342,32 +373,57 @@ cudaError_t Runner::ours(const Shape &s, const Operands &ops, Element *c) {
   const long long a_stride = batched ? (long long)s.m * s.k : 0;
   const long long b_stride = batched ? (long long)s.n * s.k : 0;
   const long long c_stride = batched ? (long long)s.m * s.n : 0;
-  return gemm(tawa::Matrix<const Element>{ops.a.get(), s.m, s.k, s.k, s.batches,
-                                          a_stride},
-              tawa::Matrix<const Element>{ops.b.get(), s.n, s.k, s.k, s.batches,
-                                          b_stride},
+  const int a_rows = kATransposed ? s.k : s.m,
+            a_cols = kATransposed ? s.m : s.k;
+  const int b_rows = kBTransposed ? s.n : s.k,
+            b_cols = kBTransposed ? s.k : s.n;
+  return gemm(tawa::Matrix<const Element>{ops.a.get(), a_rows, a_cols, a_cols,
+                                          s.batches, a_stride},
+              tawa::Matrix<const Element>{ops.b.get(), b_rows, b_cols, b_cols,
+                                          s.batches, b_stride},
               tawa::Matrix<Element>{c, s.m, s.n, s.n, s.batches, c_stride},
               stream_);
 }
 
-/// Row-major C = A * B^T is column-major C^T (N x M, ld N) = B^T' * A' where
-/// B' = B seen column-major (K x N, ld K, transposed by the op) and A' = A
-/// seen column-major (K x M, ld K). Batched: the same per matrix, matrix z at
-/// z * (rows * cols) elements.
+/// Row-major C = op(A) * op(B) is column-major C^T (N x M, ld N) =
+/// op(B)^T * op(A)^T. A row-major R x C matrix is a column-major C x R one,
+/// so B stored N x K (column-major K x N, ld K) is transposed by the op and
+/// B stored K x N (column-major N x K, ld N) is not; A stored M x K
+/// (column-major K x M, ld K) is not, A stored K x M (column-major M x K,
+/// ld M) is. Batched: the same per matrix, matrix z at z * (rows * cols)
+/// elements.
 void Runner::cublas(const Shape &s, const Operands &ops, Element *c) {
   const float alpha = 1.0f, beta = 0.0f;
+  const cublasOperation_t op_b = kBTransposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t op_a = kATransposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const int ldb = kBTransposed ? s.k : s.n, lda = kATransposed ? s.m : s.k;
   if (s.batches == 1) {
-    CHECK(cublasGemmEx(cublas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha,
-                       ops.b.get(), kCudaType, s.k, ops.a.get(), kCudaType, s.k,
-                       &beta, c, kCudaType, s.n, CUBLAS_COMPUTE_32F,
+    CHECK(cublasGemmEx(cublas_, op_b, op_a, s.n, s.m, s.k, &alpha, ops.b.get(),
+                       kCudaType, ldb, ops.a.get(), kCudaType, lda, &beta, c,
+                       kCudaType, s.n, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
   } else {
     CHECK(cublasGemmStridedBatchedEx(
-        cublas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha, ops.b.get(),
-        kCudaType, s.k, (long long)s.n * s.k, ops.a.get(), kCudaType, s.k,
-        (long long)s.m * s.k, &beta, c, kCudaType, s.n, (long long)s.m * s.n,
-        s.batches, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        cublas_, op_b, op_a, s.n, s.m, s.k, &alpha, ops.b.get(), kCudaType, ldb,
+        (long long)s.n * s.k, ops.a.get(), kCudaType, lda, (long long)s.m * s.k,
+        &beta, c, kCudaType, s.n, (long long)s.m * s.n, s.batches,
+        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   }
+}
+
+/// Copies the K elements op(X)(i, 0..K) of matrix z of `x` (M x K, stored
+/// row-major M x K, or K x M when `transposed`) to `dst`.
+void Runner::copy_operand_line(Element *dst, const Element *x, int z, int rows,
+                               int k, int i, bool transposed) {
+  const Element *base = x + std::size_t(z) * rows * k;
+  if (!transposed) {
+    CHECK(cudaMemcpyAsync(dst, base + std::size_t(i) * k, k * sizeof(Element),
+                          cudaMemcpyDeviceToHost, stream_));
+    return;
+  }
+  CHECK(cudaMemcpy2DAsync(dst, sizeof(Element), base + i,
+                          std::size_t(rows) * sizeof(Element), sizeof(Element),
+                          k, cudaMemcpyDeviceToHost, stream_));
 }
 
 void Runner::compare(const Shape &s, const Element *c, const Element *ref,
@@ -420,15 +476,12 @@ void Runner::spot_check(const Shape &s, const Operands &ops, const Element *ref,
   std::vector<Element> c_ours(count), c_ref(count);
   for (std::size_t t = 0; t < count; ++t) {
     const Sample &x = samples[t];
-    const std::size_t a_row = std::size_t(x.z) * s.m + x.i;
-    const std::size_t b_row = std::size_t(x.z) * s.n + x.j;
-    const std::size_t c_at = a_row * s.n + x.j;
-    CHECK(cudaMemcpyAsync(&a_rows[t * k], ops.a.get() + a_row * k,
-                          k * sizeof(Element), cudaMemcpyDeviceToHost,
-                          stream_));
-    CHECK(cudaMemcpyAsync(&b_rows[t * k], ops.b.get() + b_row * k,
-                          k * sizeof(Element), cudaMemcpyDeviceToHost,
-                          stream_));
+    const std::size_t c_at = (std::size_t(x.z) * s.m + x.i) * s.n + x.j;
+    // Row i of op(A) and column j of op(B), each K elements.
+    copy_operand_line(&a_rows[t * k], ops.a.get(), x.z, s.m, s.k, x.i,
+                      kATransposed);
+    copy_operand_line(&b_rows[t * k], ops.b.get(), x.z, s.n, s.k, x.j,
+                      !kBTransposed);
     CHECK(cudaMemcpyAsync(&c_ours[t], ops.c.get() + c_at, sizeof(Element),
                           cudaMemcpyDeviceToHost, stream_));
     CHECK(cudaMemcpyAsync(&c_ref[t], ref + c_at, sizeof(Element),
@@ -641,6 +694,7 @@ bool write_json(const std::string &path, const std::string &label,
   std::fprintf(f, "{\n  \"label\": %s,\n  \"device\": %s,\n",
                json_string(label).c_str(), json_string(device).c_str());
   std::fprintf(f, "  \"element\": %s,\n", json_string(kElementName).c_str());
+  std::fprintf(f, "  \"layout\": %s,\n", json_string(kLayoutName).c_str());
   std::fprintf(f, "  \"seed\": %llu,\n  \"tolerance\": %s,\n",
                static_cast<unsigned long long>(seed),
                json_number(kTolerance).c_str());
@@ -879,8 +933,9 @@ int main(int argc, char **argv) {
   }
   std::printf("gemm-check %s on %s, seed %llu\n", opt.label.c_str(),
               device.c_str(), static_cast<unsigned long long>(opt.seed));
-  std::printf("element %s; spot check: %d elements in fp64; tolerance %g\n",
-              kElementName, kSpotSamples, kTolerance);
+  std::printf(
+      "element %s, layout %s; spot check: %d elements in fp64; tolerance %g\n",
+      kElementName, kLayoutName, kSpotSamples, kTolerance);
 
   Runner runner(stream, handle, l2_bytes, opt.warmup_pairs, opt.timed_pairs);
   std::vector<Result> results;

@@ -1,0 +1,28 @@
+#include "gemm.h"
+
+// C[M,N] = A[K,M]^T * B[K,N]: A stored K x M (column-major M x K), B K x N.
+__global__ void gemm_tn(tawa::Matrix<const gemm_element> A,
+                        tawa::Matrix<const gemm_element> B,
+                        tawa::Matrix<gemm_element> C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.rows; k0 += 64) {
+    auto a = tawa::load<64, 128>(A, k0, m0);
+    auto b = tawa::load<64, 256>(B, k0, n0);
+    tawa::mma(acc, tawa::transpose(a), b);
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+cudaError_t gemm(tawa::Matrix<const gemm_element> A,
+                 tawa::Matrix<const gemm_element> B,
+                 tawa::Matrix<gemm_element> C, cudaStream_t stream) {
+  if (A.rows != B.rows || A.cols != C.rows || B.cols != C.cols)
+    return cudaErrorInvalidValue;
+  if (C.rows == 0 || C.cols == 0)
+    return cudaSuccess;
+  dim3 grid(tawa::ceil_div(C.cols, 256), tawa::ceil_div(C.rows, 128));
+  gemm_tn<<<grid, 128, 0, stream>>>(A, B, C);
+  return cudaGetLastError();
+}
