@@ -208,6 +208,18 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return fn;
 }
 
+/// The L2 promotion of a map whose rows are `row_bytes` apart: 256 bytes
+/// where rows start on 32-byte sectors, else 128. Rows at an odd multiple
+/// of 16 bytes (a bf16 K of 7000, 4104 or 1000) make every other 128-byte
+/// box row straddle five sectors; there 256-byte promotion fetched more than
+/// the loads use and the GEMM ran 10-20% slower than with 128-byte
+/// promotion (H100, results/h100/layouts/README.md). Either is as fast on
+/// aligned rows.
+inline CUtensorMapL2promotion l2_promotion(unsigned long long row_bytes) {
+  return row_bytes % 32 == 0 ? CU_TENSOR_MAP_L2_PROMOTION_L2_256B
+                             : CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+}
+
 /// Encodes the tensor map of row-major `m` for TMA boxes of `box_rows` x
 /// `box_cols` elements with 128-byte swizzle (the layout wgmma's shared-memory
 /// descriptors expect). With `batched`, the map has a third dimension, the
@@ -247,11 +259,11 @@ cudaError_t make_tensor_map(CUtensorMap *map, Matrix<T> m, int box_rows,
   const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_cols),
                              static_cast<cuuint32_t>(box_rows), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
-  CUresult r = encode(
-      map, TensorMapType<E>::value, batched ? 3 : 2, const_cast<E *>(m.data),
-      dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult r =
+      encode(map, TensorMapType<E>::value, batched ? 3 : 2,
+             const_cast<E *>(m.data), dims, strides, box, element_strides,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+             l2_promotion(row_bytes), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
