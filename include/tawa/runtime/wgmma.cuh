@@ -190,36 +190,6 @@ convert_operand(WgmmaOperandA<MTiles, K> &out,
       out.a[m][x] = pack_pair<T>(acc.d[m][2 * x], acc.d[m][2 * x + 1]);
 }
 
-/// acc += a * b^T for one stage: `a` is the warpgroup's 64*MTiles x K rows,
-/// `b` is N x K, both K-major bf16/fp16 with 128-byte swizzle and K = 64
-/// elements (one swizzle atom, 128 bytes). Issues K/16 x MTiles wgmma and
-/// commits them as one group; the caller waits with wgmma_wait<>().
-/// `accumulate` false computes acc = a * b^T (scale-d 0 on the first k16
-/// step), which spares zeroing the accumulators before a tile.
-template <int K, class T, int MTiles, int N>
-__device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
-                                         const T *a, const T *b,
-                                         bool accumulate = true) {
-  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
-                "wgmma operands: bf16 or fp16");
-  static_assert(K * sizeof(T) == 128,
-                "one 128-byte swizzle atom of K per stage");
-  constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
-  acc.fence();
-  wgmma_fence();
-#pragma unroll
-  for (int k = 0; k < K / 16; ++k) {
-    const uint64_t db = smem_descriptor_sw128(b + 16 * k);
-#pragma unroll
-    for (int m = 0; m < MTiles; ++m)
-      WgmmaM64<N>::template mma<kBf16, 0>(
-          acc.d[m], smem_descriptor_sw128(a + m * 64 * K + 16 * k), db,
-          k == 0 ? static_cast<uint32_t>(accumulate) : 1u);
-  }
-  wgmma_commit();
-  acc.fence();
-}
-
 /// acc (+)= a * b for one stage, each operand K-major or MN-major, 16-bit,
 /// 128-byte swizzled, as TMA writes them (PTX ISA 9.7.15.5.1.2):
 ///   a: the warpgroup's 64*MTiles rows of M. K-major (`AMnMajor` false): an
@@ -262,6 +232,19 @@ __device__ __forceinline__ void wgmma_ss(WgmmaAccumulator<MTiles, N> &acc,
   }
   wgmma_commit();
   acc.fence();
+}
+
+/// acc += a * b^T for one stage: `a` is the warpgroup's 64*MTiles x K rows,
+/// `b` is N x K, both K-major bf16/fp16 with 128-byte swizzle and K = 64
+/// elements (one swizzle atom, 128 bytes). Issues K/16 x MTiles wgmma and
+/// commits them as one group; the caller waits with wgmma_wait<>().
+/// `accumulate` false computes acc = a * b^T (scale-d 0 on the first k16
+/// step), which spares zeroing the accumulators before a tile.
+template <int K, class T, int MTiles, int N>
+__device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
+                                         const T *a, const T *b,
+                                         bool accumulate = true) {
+  wgmma_ss<K, /*AMnMajor=*/false, /*BMnMajor=*/false>(acc, a, b, accumulate);
 }
 
 /// acc (+)= a * b^T for K-major 128-byte swizzled operands of any K (a
