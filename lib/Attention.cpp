@@ -256,6 +256,9 @@ private:
         continue;
       if (Op.Value.S == ElemExpr::Shape::Matrix && !Op.Value.reads(A.O))
         return fail(at(I), "the stored accumulator is the output " + name(A.O));
+      if (!P.EpilogueLoads.empty())
+        return fail(at(I), "attention's stores take no epilogue operands "
+                           "('tawa::load' in the stored value) yet");
       A.Stores.push_back(I);
     }
     if (A.Stores.empty())

@@ -381,6 +381,16 @@ std::string AttentionWriter::print(const ElemExpr &E, bool Matrix,
     return "tawa::rt::exp2(" + print(E.Args[0], Matrix, Target, 0) + ")";
   case K::Log2:
     return "log2f(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::Relu:
+    return "tawa::relu(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::Gelu:
+    return "tawa::gelu(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::GeluTanh:
+    return "tawa::gelu_tanh(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::Silu:
+    return "tawa::silu(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::Tile:
+    return "?"; // refused by the attention analysis
   case K::Max:
     return "fmaxf(" + print(E.Args[0], Matrix, Target, 0) + ", " +
            print(E.Args[1], Matrix, Target, 0) + ")";

@@ -1,6 +1,7 @@
 //===- Emitter.cpp - writing the warp-specialized kernel ------------------===//
 #include "tawa/Emitter.h"
 #include "tawa/EmitText.h"
+#include "tawa/GemmEpilogue.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Lex/Lexer.h"
@@ -56,22 +57,39 @@ std::string prologueText(const TileProgram &P, const SourceManager &SM,
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
   // Locals and parameters of the emitted kernel and launcher.
-  std::vector<std::string> N = {
-      "kStages",      "kConsumers",
-      "kCluster",     "tawa_smem",
-      "smem",         "consumer",
-      "slot",         "t",
-      "tile",         "schedule",
-      "k_steps",      "k_iter",
-      "walk",         "work",
-      "split_tail",   "tma_store",
-      "ctas",         "rank",
-      "maps",         "noted",
-      "grid",         "block",
-      "shared",       "stream",
-      "shared_bytes", "part",
-      "trips",        "narrow",
-      "turn",         P.Store.Matrix->getName().str() + "_store_map"};
+  std::vector<std::string> N = {"kStages",
+                                "kConsumers",
+                                "kCluster",
+                                "tawa_smem",
+                                "smem",
+                                "consumer",
+                                "slot",
+                                "t",
+                                "tile",
+                                "schedule",
+                                "k_steps",
+                                "k_iter",
+                                "walk",
+                                "work",
+                                "split_tail",
+                                "tma_store",
+                                "ctas",
+                                "rank",
+                                "maps",
+                                "noted",
+                                "grid",
+                                "block",
+                                "shared",
+                                "stream",
+                                "shared_bytes",
+                                "part",
+                                "trips",
+                                "narrow",
+                                "turn",
+                                "tawa_acc",
+                                "tawa_row",
+                                "tawa_col",
+                                P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -121,6 +139,7 @@ private:
   void kernelHead();
   void producer();
   void consumers();
+  void epilogueOps(const std::string &Row0);
   void launcher();
 
   /// The text of `E` with the block coordinates read from the tile walk.
@@ -491,6 +510,27 @@ void KernelEmitter::producer() {
   W.close(" else {");
 }
 
+/// The epilogue's element-wise ops (GemmEpilogue.h), applied to the
+/// consumer's accumulator registers, whose rows start at `Row0`.
+void KernelEmitter::epilogueOps(const std::string &Row0) {
+  W.line(
+      "// The epilogue: " +
+      llvm::join(
+          llvm::split(sourceText(P.Epilogue.E->getSourceRange(), SM, LO), '\n'),
+          " "));
+  W.line(formatv("tawa::rt::apply_epilogue({0}, {1}, {2}, /*zero=*/k_steps == "
+                 "0, [&](float tawa_acc, int tawa_row, int tawa_col) {{",
+                 P.Acc.Var, Row0, storeCol())
+             .str());
+  ++W.Depth;
+  W.line("return " +
+         epilogueElement(P, P.Epilogue, "tawa_acc", "tawa_row", "tawa_col",
+                         [&](const Expr *E) { return coord(E); }) +
+         ";");
+  --W.Depth;
+  W.line("});");
+}
+
 /// The consumer warpgroups: wgmma over the ring, then the epilogue.
 void KernelEmitter::consumers() {
   ++W.Depth;
@@ -597,21 +637,27 @@ void KernelEmitter::consumers() {
     W.close();
   }
   const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
+  // An epilogue's ops write the registers, zero where the K loop ran no step.
+  std::string Zero = "k_steps == 0";
+  if (!plainEpilogue(P)) {
+    epilogueOps(Row0 + RowsOffset);
+    Zero = "false";
+  }
   auto directStore = [&] {
     W.line(formatv("tawa::rt::store_accumulator({0}, {1}{2}, "
-                   "{3}, {4}, /*zero=*/k_steps == 0);",
+                   "{3}, {4}, /*zero=*/{5});",
                    coord(P.Store.MatrixArg), Row0, RowsOffset, storeCol(),
-                   P.Acc.Var)
+                   P.Acc.Var, Zero)
                .str());
   };
   if (Plan.TmaStore) {
     W.open("if (tma_store)");
     W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "
                    "smem.epilogue[consumer], {2}{3}, {4}, {5}, "
-                   "{6}, /*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
+                   "{6}, /*zero=*/{7}, /*barrier=*/1 + consumer);",
                    P.Store.Batch ? "true" : "false", StoreMap, Row0, RowsOffset,
                    storeCol(), P.Store.Batch ? coord(P.Store.Batch) : "0",
-                   P.Acc.Var)
+                   P.Acc.Var, Zero)
                .str());
     W.close(" else {");
     ++W.Depth;
@@ -619,9 +665,9 @@ void KernelEmitter::consumers() {
            "staged rows.");
     W.line(formatv("tawa::rt::store_accumulator_staged({0}, "
                    "smem.epilogue[consumer], {1}{2}, {3}, {4}, "
-                   "/*zero=*/k_steps == 0, /*barrier=*/1 + consumer);",
+                   "/*zero=*/{5}, /*barrier=*/1 + consumer);",
                    coord(P.Store.MatrixArg), Row0, RowsOffset, storeCol(),
-                   P.Acc.Var)
+                   P.Acc.Var, Zero)
                .str());
     W.close();
   } else {

@@ -6,6 +6,7 @@
 // op that breaks it.
 //
 //===----------------------------------------------------------------------===//
+#include "tawa/GemmEpilogue.h"
 #include "tawa/TileProgram.h"
 
 #include "clang/AST/Stmt.h"
@@ -104,19 +105,26 @@ bool loop(TileProgram &P, DiagReporter &Diags) {
   return true;
 }
 
-/// The epilogue: one store of the accumulator.
+/// The epilogue: one store of the accumulator, or of an element-wise
+/// expression of it (GemmEpilogue.h).
 bool epilogue(TileProgram &P, DiagReporter &Diags) {
+  unsigned Acc = 0;
+  while (P.Values[Acc].Decl != P.Acc.Decl)
+    ++Acc;
   for (const TileOp &Op : P.Ops) {
     if (Op.K != TileOp::Kind::Store)
       continue;
-    const bool Plain = Op.Value.K == ElemExpr::Kind::Value &&
-                       P.Values[Op.Value.Value].Decl == P.Acc.Decl;
-    if (P.Store.Call || !Plain)
+    if (P.Store.Call || !Op.Value.reads(Acc))
       return unsupported(Diags, Op.S->getBeginLoc(),
                          "statement not supported after the tile loop; "
-                         "expected one 'tawa::store(C, row0, col0, " +
-                             P.Acc.Var + ")'");
+                         "expected one 'tawa::store(C, row0, col0, value)' "
+                         "of '" +
+                             P.Acc.Var +
+                             "' or an element-wise expression of it");
+    if (!checkGemmEpilogue(P, Op.Store, Op.Value, Diags))
+      return false;
     P.Store = Op.Store;
+    P.Epilogue = Op.Value;
   }
   if (!P.Store.Call)
     return unsupported(Diags, P.Loop->getForLoc(),

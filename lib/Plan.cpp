@@ -1,5 +1,7 @@
 //===- Plan.cpp - choosing and checking the pipeline plan -----------------===//
 #include "tawa/Plan.h"
+#include "tawa/EmitText.h"
+#include "tawa/GemmEpilogue.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -229,24 +231,31 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit,
   else
     Add("tail", Twine("whole -- ") + NoSplit);
   const int Chunks = Plan.StoreChunkCols ? Plan.BN / Plan.StoreChunkCols : 0;
-  Add("epilogue", Plan.TmaStore
-                      ? "TMA stores through " + Twine(Plan.StagingBuffers) +
-                            " " + Twine(64 * Plan.MTiles) + " x " +
-                            Twine(Plan.StoreChunkCols) + " staging buffer" +
-                            (Plan.StagingBuffers == 1 ? "" : "s") +
-                            " per consumer warpgroup (" +
-                            (Plan.StagingBuffers >= Chunks
-                                 ? Twine("one per column chunk: the tile is "
-                                         "staged at once")
-                                 : Twine(Chunks) + " column chunks, " +
-                                       Twine(Plan.StagingBuffers) +
-                                       " at a time; a buffer per "
-                                       "chunk would not fit beside " +
-                                       Twine(Plan.Stages) + " stages") +
-                            ")"
-                      : "direct stores from registers: " + Twine(Plan.BN) +
-                            " columns do not split into 128-byte chunks of " +
-                            Twine(Plan.StoreChunkCols));
+  const SourceManager &SM = P.Kernel->getASTContext().getSourceManager();
+  const LangOptions &LO = P.Kernel->getASTContext().getLangOpts();
+  std::string Ops =
+      describeEpilogue(P, [&](const Expr *E) { return exprText(E, SM, LO); });
+  if (!Ops.empty())
+    Ops += "; ";
+  Add("epilogue",
+      Twine(Ops) + (Plan.TmaStore
+                        ? "TMA stores through " + Twine(Plan.StagingBuffers) +
+                              " " + Twine(64 * Plan.MTiles) + " x " +
+                              Twine(Plan.StoreChunkCols) + " staging buffer" +
+                              (Plan.StagingBuffers == 1 ? "" : "s") +
+                              " per consumer warpgroup (" +
+                              (Plan.StagingBuffers >= Chunks
+                                   ? Twine("one per column chunk: the tile is "
+                                           "staged at once")
+                                   : Twine(Chunks) + " column chunks, " +
+                                         Twine(Plan.StagingBuffers) +
+                                         " at a time; a buffer per "
+                                         "chunk would not fit beside " +
+                                         Twine(Plan.Stages) + " stages") +
+                              ")"
+                        : "direct stores from registers: " + Twine(Plan.BN) +
+                              " columns do not split into 128-byte chunks of " +
+                              Twine(Plan.StoreChunkCols)));
 }
 
 std::optional<PipelinePlan>

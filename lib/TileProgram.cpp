@@ -417,6 +417,9 @@ public:
   unsigned ErrorsAtStart = 0;
 
 private:
+  /// Parsing the value of a store (where epilogue operands may appear).
+  bool InStore = false;
+
   /// The copied code must use blockIdx/gridDim where the rewrite can rename
   /// them.
   bool builtinsAreVisible(const CompoundStmt *Body) {
@@ -644,6 +647,7 @@ private:
     }
     L.Rows = *R;
     L.Cols = *C;
+    L.MatrixArg = Call->getArg(0);
     L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
     // The value exists even when its load was reported, so that its uses
     // are not reported again.
@@ -903,7 +907,9 @@ private:
                   "expected 'tawa::store(C, row0, col0, value)'");
       return false;
     }
+    InStore = true;
     std::optional<ElemExpr> V = elem(Call->getArg(3));
+    InStore = false;
     if (!V)
       return false;
     if (V->S == ElemExpr::Shape::Scalar) {
@@ -926,9 +932,50 @@ private:
     return true;
   }
 
-  /// An element-wise expression over accumulators, row vectors and scalars.
+  /// `tawa::load<R, C>(matrix, row0, col0)` in the value of a store: an
+  /// epilogue operand.
+  std::optional<ElemExpr> epilogueLoad(const CallExpr *Call) {
+    if (!InStore) {
+      unsupported(Call->getBeginLoc(),
+                  "'tawa::load' inside an expression is an epilogue operand, "
+                  "allowed in the value of 'tawa::store' only; in the loop, "
+                  "declare tiles as 'auto t = tawa::load<R, C>(...)'",
+                  Call->getSourceRange());
+      return std::nullopt;
+    }
+    const FunctionDecl *FD = Call->getDirectCallee();
+    auto R = integralArg(FD->getTemplateSpecializationArgs(), 0);
+    auto C = integralArg(FD->getTemplateSpecializationArgs(), 1);
+    if (!R || !C || Call->getNumArgs() != 3) {
+      unsupported(Call->getBeginLoc(),
+                  "expected 'tawa::load<ROWS, COLS>(matrix, row0, col0)'");
+      return std::nullopt;
+    }
+    TileLoad L;
+    L.Rows = *R;
+    L.Cols = *C;
+    L.Where = Region::Epilogue;
+    L.MatrixArg = Call->getArg(0);
+    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
+    if (!L.Matrix)
+      return std::nullopt;
+    L.Row0 = Call->getArg(1);
+    L.Col0 = Call->getArg(2);
+    P.EpilogueLoads.push_back(L);
+    ElemExpr Out;
+    Out.E = Call;
+    Out.K = ElemExpr::Kind::Tile;
+    Out.S = ElemExpr::Shape::Matrix;
+    Out.Load = P.EpilogueLoads.size() - 1;
+    return Out;
+  }
+
+  /// An element-wise expression over accumulators, row vectors, scalars and
+  /// (in the value of a store) epilogue operands.
   std::optional<ElemExpr> elem(const Expr *E) {
     const Expr *X = strip(E);
+    if (const CallExpr *Load = asCallTo(X, "tawa::load"))
+      return epilogueLoad(Load);
     ElemExpr Out;
     Out.E = X;
     if (std::optional<unsigned> V = valueOf(X)) {
@@ -949,11 +996,19 @@ private:
     const std::string Callee = tawaCallee(X);
     auto *Call = dyn_cast<CallExpr>(X);
     static const std::pair<const char *, ElemExpr::Kind> Ops[] = {
-        {"operator+", ElemExpr::Kind::Add}, {"operator-", ElemExpr::Kind::Sub},
-        {"operator*", ElemExpr::Kind::Mul}, {"operator/", ElemExpr::Kind::Div},
-        {"max", ElemExpr::Kind::Max},       {"exp2", ElemExpr::Kind::Exp2},
-        {"log2", ElemExpr::Kind::Log2},     {"row_max", ElemExpr::Kind::RowMax},
-        {"row_sum", ElemExpr::Kind::RowSum}};
+        {"operator+", ElemExpr::Kind::Add},
+        {"operator-", ElemExpr::Kind::Sub},
+        {"operator*", ElemExpr::Kind::Mul},
+        {"operator/", ElemExpr::Kind::Div},
+        {"max", ElemExpr::Kind::Max},
+        {"exp2", ElemExpr::Kind::Exp2},
+        {"log2", ElemExpr::Kind::Log2},
+        {"row_max", ElemExpr::Kind::RowMax},
+        {"row_sum", ElemExpr::Kind::RowSum},
+        {"relu", ElemExpr::Kind::Relu},
+        {"gelu", ElemExpr::Kind::Gelu},
+        {"gelu_tanh", ElemExpr::Kind::GeluTanh},
+        {"silu", ElemExpr::Kind::Silu}};
     for (auto [Name, K] : Ops) {
       if (Callee != Name)
         continue;
@@ -981,8 +1036,10 @@ private:
     unsupported(X->getBeginLoc(),
                 "expression not supported in a tile op; expected accumulators, "
                 "row vectors and scalars combined with + - * /, 'tawa::exp2', "
-                "'tawa::log2', 'tawa::max', 'tawa::row_max' and "
-                "'tawa::row_sum'",
+                "'tawa::log2', 'tawa::max', 'tawa::row_max', "
+                "'tawa::row_sum', 'tawa::relu', 'tawa::gelu', "
+                "'tawa::gelu_tanh' and 'tawa::silu' (and, in the value of "
+                "'tawa::store', tiles 'tawa::load<R, C>(...)')",
                 X->getSourceRange());
     return std::nullopt;
   }

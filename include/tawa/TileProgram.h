@@ -55,10 +55,11 @@ struct TileLoad {
   ElementType Elem = ElementType::BF16;
   int Rows = 0, Cols = 0; ///< window extent, elements
   const clang::Expr *Row0 = nullptr,
-                    *Col0 = nullptr;  ///< window origin, elements
-  const clang::Expr *Batch = nullptr; ///< b of `Matrix.batch(b)`, else null
-  Region Where = Region::Loop;        ///< prologue: loaded once per tile
-  unsigned Value = 0;                 ///< index into TileProgram::Values
+                    *Col0 = nullptr;      ///< window origin, elements
+  const clang::Expr *Batch = nullptr;     ///< b of `Matrix.batch(b)`, else null
+  const clang::Expr *MatrixArg = nullptr; ///< the matrix argument as written
+  Region Where = Region::Loop;            ///< prologue: loaded once per tile
+  unsigned Value = 0;                     ///< index into TileProgram::Values
   /// In the GEMM view: the window is stored K x MN, so wgmma reads the
   /// operand MN-major (its transpose bit, PTX ISA 9.7.15.5.1): B loaded
   /// K x N for `mma(acc, a, b)`, A loaded K x M for
@@ -136,13 +137,21 @@ struct ElemExpr {
     Log2,
     RowMax, ///< tawa::row_max of an accumulator
     RowSum, ///< tawa::row_sum of an accumulator
+    /// An epilogue operand: `tawa::load<R, C>(...)` in the value of a store,
+    /// read as float (TileProgram::EpilogueLoads)
+    Tile,
+    Relu,     ///< tawa::relu
+    Gelu,     ///< tawa::gelu (erf form)
+    GeluTanh, ///< tawa::gelu_tanh
+    Silu,     ///< tawa::silu
   };
   /// What the expression is: one element per tile element, one per row, or
   /// one for all.
   enum class Shape { Matrix, Row, Scalar };
   Kind K = Kind::Scalar;
   Shape S = Shape::Scalar;
-  unsigned Value = 0;             ///< Kind::Value: index into Values
+  unsigned Value = 0; ///< Kind::Value: index into Values
+  unsigned Load = 0;  ///< Kind::Tile: index into TileProgram::EpilogueLoads
   const clang::Expr *E = nullptr; ///< the source expression
   std::vector<ElemExpr> Args;     ///< operands, in order
   /// Whether the expression reads value `V`.
@@ -244,6 +253,9 @@ struct TileProgram {
   std::vector<TileOp> Ops;
   /// Every `tawa::load`, in program order (prologue and loop).
   std::vector<TileLoad> Loads;
+  /// The `tawa::load`s in the values of stores (epilogue operands: read by
+  /// the epilogue, not through the aref ring), in program order.
+  std::vector<TileLoad> EpilogueLoads;
   /// The statements of the prologue that are not tile ops (declarations of
   /// block coordinates, say), copied into every role of the rewritten kernel.
   std::vector<const clang::Stmt *> PlainPrologue;
@@ -251,6 +263,9 @@ struct TileProgram {
   TileAccumulator Acc;
   std::vector<TileMma> Mmas;
   TileStore Store;
+  /// The stored value: the accumulator, or an element-wise expression of it
+  /// (an epilogue: scales, epilogue operands, activations).
+  ElemExpr Epilogue;
   std::vector<LaunchSite> Launches;
   /// A `return` in the prologue (skips a tile: no persistent walk then).
   const clang::Stmt *PrologueReturn = nullptr;

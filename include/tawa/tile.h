@@ -449,6 +449,40 @@ __device__ RowVector<float, R> map(const RowVector<float, R> &x, F f) {
   return out;
 }
 
+/// out(i, j) = f(x(i, j), k, j) for the caller's rows i = owned_row(k).
+template <int R, int C, class F>
+__device__ Accumulator<float, R, C> map_ij(const Accumulator<float, R, C> &x,
+                                           F f) {
+  Accumulator<float, R, C> out;
+  for (int k = 0; k < Accumulator<float, R, C>::kSlots; ++k)
+    for (int j = 0; j < C; ++j)
+      out.slot(k)[j] = f(x.slot(k)[j], k, j);
+  return out;
+}
+
+/// Element (i, j) of an R x C value taken from tile `t`, whose dimensions of
+/// extent 1 are broadcast, as float; 0 outside t's matrix.
+template <class T, int TR, int TC>
+__device__ float tile_element(const Tile<T, TR, TC> &t, int i, int j) {
+  const Matrix<T> &m = t.matrix;
+  const int r = t.row0 + (TR == 1 ? 0 : i), c = t.col0 + (TC == 1 ? 0 : j);
+  if (r < 0 || r >= m.rows || c < 0 || c >= m.cols)
+    return 0.0f;
+  return to_float(m.data[static_cast<std::int64_t>(r) * m.ld + c]);
+}
+
+/// out(i, j) = op(a(i, j), t(i, j)), t an R x C, 1 x C or R x 1 tile.
+template <int R, int C, class T, int TR, int TC, class Op>
+__device__ Accumulator<float, R, C> combine(const Accumulator<float, R, C> &a,
+                                            const Tile<T, TR, TC> &t, Op op) {
+  static_assert((TR == R || TR == 1) && (TC == C || TC == 1),
+                "tawa: a tile combined with an R x C accumulator is R x C, "
+                "1 x C or R x 1");
+  return map_ij(a, [&](float x, int k, int j) {
+    return op(x, tile_element(t, owned_row(k), j));
+  });
+}
+
 } // namespace detail
 
 // Element-wise arithmetic on accumulators and row vectors. A row vector
@@ -502,6 +536,150 @@ __device__ Accumulator<float, R, C> operator/(const Accumulator<float, R, C> &a,
 template <int R, int C>
 __device__ Accumulator<float, R, C> exp2(const Accumulator<float, R, C> &a) {
   return detail::map(a, [](float x, int) { return exp2f(x); });
+}
+
+// Accumulators of one shape combine element-wise.
+
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator+(const Accumulator<float, R, C> &a,
+          const Accumulator<float, R, C> &b) {
+  return detail::map_ij(
+      a, [&b](float x, int k, int j) { return x + b.slot(k)[j]; });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator-(const Accumulator<float, R, C> &a,
+          const Accumulator<float, R, C> &b) {
+  return detail::map_ij(
+      a, [&b](float x, int k, int j) { return x - b.slot(k)[j]; });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+operator*(const Accumulator<float, R, C> &a,
+          const Accumulator<float, R, C> &b) {
+  return detail::map_ij(
+      a, [&b](float x, int k, int j) { return x * b.slot(k)[j]; });
+}
+
+// Epilogue operands: a tile read as float values (0 outside its matrix)
+// combines element-wise with an R x C accumulator. The tile is R x C (C's own
+// window in `alpha * acc + beta * load<R, C>(C, m0, n0)`), 1 x C (one row
+// applied to every row: a bias per column) or R x 1 (one column applied to
+// every column: a bias per row). `s * t` of a tile and a scalar is an
+// accumulator of the tile's shape.
+
+template <int R, int C, class T, int TR, int TC>
+__device__ Accumulator<float, R, C> operator+(const Accumulator<float, R, C> &a,
+                                              const Tile<T, TR, TC> &t) {
+  return detail::combine(a, t, [](float x, float y) { return x + y; });
+}
+template <int R, int C, class T, int TR, int TC>
+__device__ Accumulator<float, R, C>
+operator+(const Tile<T, TR, TC> &t, const Accumulator<float, R, C> &a) {
+  return detail::combine(a, t, [](float x, float y) { return y + x; });
+}
+template <int R, int C, class T, int TR, int TC>
+__device__ Accumulator<float, R, C> operator-(const Accumulator<float, R, C> &a,
+                                              const Tile<T, TR, TC> &t) {
+  return detail::combine(a, t, [](float x, float y) { return x - y; });
+}
+template <int R, int C, class T, int TR, int TC>
+__device__ Accumulator<float, R, C>
+operator-(const Tile<T, TR, TC> &t, const Accumulator<float, R, C> &a) {
+  return detail::combine(a, t, [](float x, float y) { return y - x; });
+}
+template <int R, int C, class T, int TR, int TC>
+__device__ Accumulator<float, R, C> operator*(const Accumulator<float, R, C> &a,
+                                              const Tile<T, TR, TC> &t) {
+  return detail::combine(a, t, [](float x, float y) { return x * y; });
+}
+template <int R, int C, class T, int TR, int TC>
+__device__ Accumulator<float, R, C>
+operator*(const Tile<T, TR, TC> &t, const Accumulator<float, R, C> &a) {
+  return detail::combine(a, t, [](float x, float y) { return y * x; });
+}
+template <int R, int C, class T, int TR, int TC>
+__device__ Accumulator<float, R, C> operator/(const Accumulator<float, R, C> &a,
+                                              const Tile<T, TR, TC> &t) {
+  return detail::combine(a, t, [](float x, float y) { return x / y; });
+}
+template <class T, int R, int C>
+__device__ Accumulator<float, R, C> operator*(const Tile<T, R, C> &t, float s) {
+  return detail::combine(Accumulator<float, R, C>(), t,
+                         [s](float, float y) { return y * s; });
+}
+template <class T, int R, int C>
+__device__ Accumulator<float, R, C> operator*(float s, const Tile<T, R, C> &t) {
+  return t * s;
+}
+
+/// max(x, 0) element-wise.
+__host__ __device__ inline float relu(float x) { return fmaxf(x, 0.0f); }
+/// GELU, x * Phi(x) with Phi the normal distribution's CDF, in erf form
+/// (Hendrycks and Gimpel, arXiv 1606.08415; PyTorch's default).
+__host__ __device__ inline float gelu(float x) {
+  return 0.5f * x * (1.0f + erff(x * 0.70710678118654752f));
+}
+namespace detail {
+
+/// x / d for 1 <= d <= e^80, on the device as x times the correctly
+/// rounded reciprocal of d (rcp.rn.f32, which stays on its fast path for
+/// such d: no infinity, no denormal result).
+__host__ __device__ inline float divide_fast(float x, float d) {
+#ifdef __CUDA_ARCH__
+  return x * __frcp_rn(d);
+#else
+  return x / d;
+#endif
+}
+/// e^x, on the device with the fast exponential __expf (ex2.approx.ftz.f32 of
+/// x log2(e): a maximum error of 2 + 1.16 |x| ulp, CUDA C++ Programming
+/// Guide, "Intrinsic Functions").
+__host__ __device__ inline float exp_fast(float x) {
+#ifdef __CUDA_ARCH__
+  return __expf(x);
+#else
+  return expf(x);
+#endif
+}
+/// x / (1 + e^y), with y at most 80: beyond it the quotient is below
+/// 2^-115 |x|, so that the clamp changes nothing a 16-bit output or a sum
+/// with other terms can show.
+__host__ __device__ inline float divide_by_one_plus_exp(float x, float y) {
+  return divide_fast(x, 1.0f + exp_fast(fminf(y, 80.0f)));
+}
+} // namespace detail
+
+/// GELU's tanh approximation, 0.5 x (1 + tanh(u)) with u = sqrt(2 / pi) (x +
+/// 0.044715 x^3) (arXiv 1606.08415; PyTorch's approximate='tanh'), computed
+/// as x / (1 + e^(-2u)), the same function: one exponential and one
+/// reciprocal.
+__host__ __device__ inline float gelu_tanh(float x) {
+  return detail::divide_by_one_plus_exp(x, -1.5957691216057308f *
+                                               (x + 0.044715f * x * x * x));
+}
+/// SiLU (swish), x / (1 + e^-x) (Elfwing et al., arXiv 1702.03118).
+__host__ __device__ inline float silu(float x) {
+  return detail::divide_by_one_plus_exp(x, -x);
+}
+
+template <int R, int C>
+__device__ Accumulator<float, R, C> relu(const Accumulator<float, R, C> &a) {
+  return detail::map(a, [](float x, int) { return relu(x); });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C> gelu(const Accumulator<float, R, C> &a) {
+  return detail::map(a, [](float x, int) { return gelu(x); });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+gelu_tanh(const Accumulator<float, R, C> &a) {
+  return detail::map(a, [](float x, int) { return gelu_tanh(x); });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C> silu(const Accumulator<float, R, C> &a) {
+  return detail::map(a, [](float x, int) { return silu(x); });
 }
 
 template <int R>

@@ -63,6 +63,40 @@ store_accumulator(Matrix<U> m, int row0, int col0,
     }
 }
 
+/// Element (row, col) of `m` as float, 0 outside it: an epilogue operand's
+/// element (tawa/tile.h reads it the same way).
+template <class T>
+__device__ __forceinline__ float epilogue_element(const Matrix<T> &m, int row,
+                                                  int col) {
+  if (row < 0 || row >= m.rows || col < 0 || col >= m.cols)
+    return 0.0f;
+  return tawa::detail::to_float(m.data[static_cast<size_t>(row) * m.ld + col]);
+}
+
+/// The epilogue's element-wise ops: replaces each element x of a consumer
+/// warpgroup's accumulator, the (64*MTiles) x N window at (row0, col0) of the
+/// stored matrix (elements), by f(x, row, col), with row and col the
+/// element's in the stored matrix; x is 0 where `zero` (a tile whose K loop
+/// ran no step). Register i of m-tile mt holds row 16 (t / 32) + (t % 32) / 4
+/// + 8 ((i / 2) % 2) and column 8 (i / 4) + 2 (t % 4) + i % 2 of the window
+/// (PTX ISA 9.7.15.5.1, wgmma's m64nNk16 D fragment), as store_accumulator
+/// writes them.
+template <int MTiles, int N, class F>
+__device__ __forceinline__ void apply_epilogue(WgmmaAccumulator<MTiles, N> &acc,
+                                               int row0, int col0, bool zero,
+                                               F f) {
+  const int t = warpgroup_thread();
+  const int warp_row = row0 + 16 * (t / 32) + (t % 32) / 4;
+  const int lane_col = col0 + 2 * (t % 4);
+#pragma unroll
+  for (int mt = 0; mt < MTiles; ++mt)
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i)
+      acc.d[mt][i] =
+          f(zero ? 0.0f : acc.d[mt][i], warp_row + 64 * mt + 8 * ((i / 2) % 2),
+            lane_col + 8 * (i / 4) + i % 2);
+}
+
 /// Orders this thread's generic-proxy writes to shared memory before later
 /// async-proxy reads of it (TMA store, wgmma): PTX ISA, fence.proxy.async.
 __device__ __forceinline__ void fence_proxy_async_shared() {

@@ -1,0 +1,249 @@
+//===- GemmEpilogue.cpp - element-wise ops between mma and store ----------===//
+#include "tawa/GemmEpilogue.h"
+#include "tawa/EmitText.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "llvm/ADT/FoldingSet.h"
+
+using namespace clang;
+
+namespace tawa {
+
+namespace {
+
+using K = ElemExpr::Kind;
+
+/// Whether `A` and `B` are the same expression (same structure, same
+/// declarations), so that they have the same value in one statement.
+bool sameExpr(const Expr *A, const Expr *B, const ASTContext &Ctx) {
+  if (!A || !B)
+    return A == B;
+  llvm::FoldingSetNodeID IA, IB;
+  A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+  B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+  return IA == IB;
+}
+
+class Checker {
+public:
+  Checker(const TileProgram &P, const TileStore &Store, DiagReporter &Diags)
+      : P(P), Store(Store), Diags(Diags), Ctx(P.Kernel->getASTContext()) {}
+
+  bool expr(const ElemExpr &E) {
+    switch (E.K) {
+    case K::Value:
+      return true; // the accumulator: row vectors are refused before
+    case K::Scalar:
+      return uniform(E.E, "a scalar of the epilogue") &&
+             pure(E.E, "a scalar of the epilogue");
+    case K::Tile:
+      return tile(P.EpilogueLoads[E.Load], E.E);
+    case K::Max:
+    case K::Log2:
+    case K::RowMax:
+    case K::RowSum:
+      return fail(E.E, "row reductions and row vectors are not epilogue ops "
+                       "of a GEMM; its epilogue applies + - * /, "
+                       "'tawa::exp2', 'tawa::relu', 'tawa::gelu', "
+                       "'tawa::gelu_tanh' and 'tawa::silu' to each element "
+                       "of the accumulator, with scalars and tiles loaded "
+                       "in the store");
+    default:
+      for (const ElemExpr &A : E.Args)
+        if (!expr(A))
+          return false;
+      return true;
+    }
+  }
+
+private:
+  bool fail(const Expr *E, const Twine &Msg) {
+    Diags.error(E->getBeginLoc(), DiagCategory::Unsupported, Msg,
+                E->getSourceRange());
+    return false;
+  }
+
+  /// Same value in every thread and every tile of the walk.
+  bool uniform(const Expr *E, StringRef What) {
+    for (auto [B, M] : {std::pair<StringRef, StringRef>{"threadIdx", ""},
+                        {"blockDim", ""},
+                        {"blockIdx", "x"},
+                        {"blockIdx", "y"},
+                        {"gridDim", "x"},
+                        {"gridDim", "y"}})
+      if (const Expr *Read = findBuiltinRead(E, B, M))
+        return fail(Read, What + " reads '" + B + (M.empty() ? "" : ".") + M +
+                              "'; the rewritten kernel's threads and tiles "
+                              "are not the kernel's, so only its parameters, "
+                              "constants and blockIdx.z may be read there "
+                              "(an origin that moves with the tile is the "
+                              "store's own)");
+    return true;
+  }
+
+  bool pure(const Expr *E, StringRef What) {
+    if (!E->HasSideEffects(Ctx))
+      return true;
+    return fail(E, What + " has side effects (a call or an assignment); "
+                          "the epilogue evaluates it per element");
+  }
+
+  /// An epilogue operand: R x C, 1 x C or R x 1 of the accumulator; an
+  /// extent R (C) at the store's row (column) origin, an extent of 1 at a
+  /// uniform one.
+  bool tile(const TileLoad &L, const Expr *E) {
+    const int R = P.Acc.Rows, C = P.Acc.Cols;
+    if ((L.Rows != R && L.Rows != 1) || (L.Cols != C && L.Cols != 1))
+      return fail(E, "an epilogue operand of the " + Twine(R) + " x " +
+                         Twine(C) + " accumulator is " + Twine(R) + " x " +
+                         Twine(C) + ", 1 x " + Twine(C) +
+                         " (a row for every "
+                         "row) or " +
+                         Twine(R) +
+                         " x 1 (a column for every "
+                         "column); this one is " +
+                         Twine(L.Rows) + " x " + Twine(L.Cols));
+    if (L.Matrix == Store.Matrix &&
+        (L.Rows != R || L.Cols != C || !sameExpr(L.Batch, Store.Batch, Ctx)))
+      return fail(E, "an epilogue operand of the stored matrix '" +
+                         Store.Matrix->getName() +
+                         "' is the stored window itself (" + Twine(R) + " x " +
+                         Twine(C) +
+                         " at the store's origin); another window "
+                         "of it is written by other tiles");
+    return origin(L.Row0, L.Rows == R, Store.Row0, "row") &&
+           origin(L.Col0, L.Cols == C, Store.Col0, "column") &&
+           (!L.Batch || (uniform(L.Batch, "the batch of an epilogue operand") &&
+                         pure(L.Batch, "the batch of an epilogue operand")));
+  }
+
+  bool origin(const Expr *O, bool Full, const Expr *StoreO, StringRef Dim) {
+    if (Full && !sameExpr(O, StoreO, Ctx))
+      return fail(O, "the " + Dim +
+                         " origin of an epilogue operand as wide "
+                         "as the accumulator must be the store's, '" +
+                         Twine(exprText(StoreO)) +
+                         "', so that its elements are those of the stored "
+                         "window; a " +
+                         Dim +
+                         " of one element may be taken "
+                         "at any origin");
+    if (Full)
+      return true;
+    return uniform(O, "the origin of a broadcast epilogue operand") &&
+           pure(O, "the origin of a broadcast epilogue operand");
+  }
+
+  std::string exprText(const Expr *E) const {
+    return tawa::exprText(E, Ctx.getSourceManager(), Ctx.getLangOpts());
+  }
+
+  const TileProgram &P;
+  const TileStore &Store;
+  DiagReporter &Diags;
+  const ASTContext &Ctx;
+};
+
+/// The C++ expression of an epilogue element, precedence-aware.
+class Printer {
+public:
+  Printer(const TileProgram &P, StringRef Acc, StringRef Row, StringRef Col,
+          llvm::function_ref<std::string(const Expr *)> Text)
+      : P(P), Acc(Acc), Row(Row), Col(Col), Text(Text) {}
+
+  std::string print(const ElemExpr &E, int MinPrec) const {
+    auto Wrap = [&](int Prec, const std::string &S) {
+      return Prec < MinPrec ? "(" + S + ")" : S;
+    };
+    auto Call = [&](StringRef F) {
+      return (F + "(" + print(E.Args[0], 0) + ")").str();
+    };
+    switch (E.K) {
+    case K::Value:
+      return Acc.str();
+    case K::Scalar:
+      return scalar(E.E);
+    case K::Tile:
+      return tile(P.EpilogueLoads[E.Load]);
+    case K::Add:
+      return Wrap(1, print(E.Args[0], 1) + " + " + print(E.Args[1], 1));
+    case K::Sub:
+      return Wrap(1, print(E.Args[0], 1) + " - " + print(E.Args[1], 2));
+    case K::Mul:
+      return Wrap(2, print(E.Args[0], 2) + " * " + print(E.Args[1], 2));
+    case K::Div:
+      return Wrap(2, print(E.Args[0], 2) + " / " + print(E.Args[1], 3));
+    case K::Exp2:
+      return Call("exp2f");
+    case K::Relu:
+      return Call("tawa::relu");
+    case K::Gelu:
+      return Call("tawa::gelu");
+    case K::GeluTanh:
+      return Call("tawa::gelu_tanh");
+    case K::Silu:
+      return Call("tawa::silu");
+    default:
+      return "?"; // refused by checkGemmEpilogue
+    }
+  }
+
+private:
+  /// The operand's element of the stored element: along an extent of the
+  /// accumulator's (checked: any extent but 1, the accumulator's being at
+  /// least 8), the same row (column); along an extent of 1, its origin.
+  std::string tile(const TileLoad &L) const {
+    const std::string R = L.Rows != 1 ? Row.str() : scalar(L.Row0);
+    const std::string C = L.Cols != 1 ? Col.str() : scalar(L.Col0);
+    return "tawa::rt::epilogue_element(" + Text(L.MatrixArg) + ", " + R + ", " +
+           C + ")";
+  }
+
+  std::string scalar(const Expr *E) const { return parenthesized(Text(E), E); }
+
+  const TileProgram &P;
+  StringRef Acc, Row, Col;
+  llvm::function_ref<std::string(const Expr *)> Text;
+};
+
+} // namespace
+
+bool plainEpilogue(const TileProgram &P) { return P.Epilogue.K == K::Value; }
+
+bool checkGemmEpilogue(const TileProgram &P, const TileStore &Store,
+                       const ElemExpr &Value, DiagReporter &Diags) {
+  return Checker(P, Store, Diags).expr(Value);
+}
+
+std::string
+epilogueElement(const TileProgram &P, const ElemExpr &E, StringRef Acc,
+                StringRef Row, StringRef Col,
+                llvm::function_ref<std::string(const Expr *)> Text) {
+  return Printer(P, Acc, Row, Col, Text).print(E, 0);
+}
+
+std::string
+describeEpilogue(const TileProgram &P,
+                 llvm::function_ref<std::string(const Expr *)> Text) {
+  if (plainEpilogue(P))
+    return "";
+  std::string Out = "ops " + Text(P.Epilogue.E) +
+                    ", applied to the accumulator's registers before the "
+                    "store";
+  for (const TileLoad &L : P.EpilogueLoads) {
+    Out += "; " + Text(L.MatrixArg) + " " + std::to_string(L.Rows) + " x " +
+           std::to_string(L.Cols);
+    if (L.Rows != 1 && L.Cols != 1)
+      Out += " (the stored window)";
+    else if (L.Rows == 1 && L.Cols == 1)
+      Out += " (one element for the tile)";
+    else
+      Out += L.Rows == 1 ? " (one row, for every row)"
+                         : " (one column, for every column)";
+    Out += " read from global memory per element";
+  }
+  return Out;
+}
+
+} // namespace tawa
