@@ -626,6 +626,29 @@ private:
     return PV;
   }
 
+  /// The window of `tawa::load<R, C>(matrix, row0, col0)` (Matrix null
+  /// where the matrix was reported); nullopt where the call is malformed
+  /// (reported).
+  std::optional<TileLoad> loadCall(const CallExpr *Call, Region Where) {
+    const FunctionDecl *FD = Call->getDirectCallee();
+    auto R = integralArg(FD->getTemplateSpecializationArgs(), 0);
+    auto C = integralArg(FD->getTemplateSpecializationArgs(), 1);
+    if (!R || !C || Call->getNumArgs() != 3) {
+      unsupported(Call->getBeginLoc(),
+                  "expected 'tawa::load<ROWS, COLS>(matrix, row0, col0)'");
+      return std::nullopt;
+    }
+    TileLoad L;
+    L.Where = Where;
+    L.Rows = *R;
+    L.Cols = *C;
+    L.MatrixArg = Call->getArg(0);
+    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
+    L.Row0 = Call->getArg(1);
+    L.Col0 = Call->getArg(2);
+    return L;
+  }
+
   bool load(const DeclStmt *DS, const VarDecl *VD, const CallExpr *Call,
             Region Where) {
     if (Where == Region::Epilogue) {
@@ -633,33 +656,20 @@ private:
                   "only 'tawa::store' may follow the tile loop");
       return false;
     }
-    TileLoad L;
-    L.Var = VD->getNameAsString();
-    L.Decl = VD;
-    L.Where = Where;
-    const FunctionDecl *FD = Call->getDirectCallee();
-    auto R = integralArg(FD->getTemplateSpecializationArgs(), 0);
-    auto C = integralArg(FD->getTemplateSpecializationArgs(), 1);
-    if (!R || !C || Call->getNumArgs() != 3) {
-      unsupported(Call->getBeginLoc(),
-                  "expected 'tawa::load<ROWS, COLS>(matrix, row0, col0)'");
+    std::optional<TileLoad> L = loadCall(Call, Where);
+    if (!L)
       return false;
-    }
-    L.Rows = *R;
-    L.Cols = *C;
-    L.MatrixArg = Call->getArg(0);
-    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
+    L->Var = VD->getNameAsString();
+    L->Decl = VD;
     // The value exists even when its load was reported, so that its uses
     // are not reported again.
-    L.Value =
-        addValue(VD, TileType{ValueKind::Tile, L.Rows, L.Cols, L.Elem}, Where);
-    if (!L.Matrix)
+    L->Value = addValue(
+        VD, TileType{ValueKind::Tile, L->Rows, L->Cols, L->Elem}, Where);
+    if (!L->Matrix)
       return false;
-    L.Row0 = Call->getArg(1);
-    L.Col0 = Call->getArg(2);
-    P.Loads.push_back(L);
+    P.Loads.push_back(*L);
     TileOp &Op = addOp(TileOp::Kind::Load, Where, DS);
-    Op.Target = L.Value;
+    Op.Target = L->Value;
     Op.Load = P.Loads.size() - 1;
     return true;
   }
@@ -943,25 +953,10 @@ private:
                   Call->getSourceRange());
       return std::nullopt;
     }
-    const FunctionDecl *FD = Call->getDirectCallee();
-    auto R = integralArg(FD->getTemplateSpecializationArgs(), 0);
-    auto C = integralArg(FD->getTemplateSpecializationArgs(), 1);
-    if (!R || !C || Call->getNumArgs() != 3) {
-      unsupported(Call->getBeginLoc(),
-                  "expected 'tawa::load<ROWS, COLS>(matrix, row0, col0)'");
+    std::optional<TileLoad> L = loadCall(Call, Region::Epilogue);
+    if (!L || !L->Matrix)
       return std::nullopt;
-    }
-    TileLoad L;
-    L.Rows = *R;
-    L.Cols = *C;
-    L.Where = Region::Epilogue;
-    L.MatrixArg = Call->getArg(0);
-    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
-    if (!L.Matrix)
-      return std::nullopt;
-    L.Row0 = Call->getArg(1);
-    L.Col0 = Call->getArg(2);
-    P.EpilogueLoads.push_back(L);
+    P.EpilogueLoads.push_back(*L);
     ElemExpr Out;
     Out.E = Call;
     Out.K = ElemExpr::Kind::Tile;
