@@ -110,10 +110,11 @@ private:
         return fail(P.Loads[L].Decl->getLocation(),
                     "the queries, keys and values of attention have one "
                     "element type");
-    if (A.Elem == ElementType::F32)
+    if (A.Elem == ElementType::F32 || isFp8(A.Elem))
       return fail(P.Loads[*Q].Decl->getLocation(),
                   "attention's tiles are __nv_bfloat16 or __half (wgmma's "
-                  "16-bit inputs)");
+                  "16-bit inputs); got " +
+                      elementName(A.Elem));
     if (*P.Ops[A.OutputMma].AConvert != A.Elem)
       return fail(at(A.OutputMma),
                   "'tawa::convert<T>(p)' converts to the element type of the "

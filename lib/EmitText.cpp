@@ -30,6 +30,10 @@ std::string cxxElement(ElementType T) {
     return "__half";
   case ElementType::F32:
     return "float";
+  case ElementType::E4M3:
+    return "__nv_fp8_e4m3";
+  case ElementType::E5M2:
+    return "__nv_fp8_e5m2";
   }
   return "?";
 }

@@ -181,7 +181,7 @@ private:
   const TileMma &Mma;
   const Aref &R;
   /// The kernel's name, and that of the kernel emitted (with the suffix).
-  const std::string Base, K, Storage, Elem, Slot, StoreMap;
+  const std::string Base, K, Storage, Slot, StoreMap;
   const bool Clustered;
   /// The kernel's parameters as written, without their default arguments
   /// (the kernel's signature) and with them (the launcher's, where they
@@ -205,8 +205,7 @@ KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
                              const LangOptions &LO, const std::string &Suffix)
     : P(P), Plan(Plan), SM(SM), LO(LO), Mma(P.Mmas.front()),
       R(G.Arefs[G.ArefOfLoad[Mma.A]]), Base(P.Kernel->getNameAsString()),
-      K(Base + Suffix), Storage(K + "_shared"), Elem(cxxElement(Plan.Elem)),
-      Slot(R.Name + "_slot"),
+      K(Base + Suffix), Storage(K + "_shared"), Slot(R.Name + "_slot"),
       StoreMap(P.Store.Matrix->getName().str() + "_store_map"),
       Clustered(Plan.Cluster > 1) {
   PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
@@ -333,8 +332,9 @@ void KernelEmitter::storage() {
   W.open("struct " + Storage);
   W.open("struct " + Slot);
   for (unsigned L : R.Loads)
-    W.line(formatv("alignas(1024) {0} {1}[{2} * {3}];", Elem, P.Loads[L].Var,
-                   P.Loads[L].Rows, P.Loads[L].Cols)
+    W.line(formatv("alignas(1024) {0} {1}[{2} * {3}];",
+                   cxxElement(P.Loads[L].Elem), P.Loads[L].Var, P.Loads[L].Rows,
+                   P.Loads[L].Cols)
                .str());
   W.close(";");
   W.line(formatv("{0} {1}[{2}];", Slot, R.Name, Plan.Stages).str());

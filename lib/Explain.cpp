@@ -94,6 +94,9 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
     X.choice("tile",
              llvm::Twine(Plan->BM) + " x " + llvm::Twine(Plan->BN) + " x " +
                  llvm::Twine(Plan->BK) + " " + elementName(Plan->Elem) +
+                 (Plan->ElemB != Plan->Elem
+                      ? " x " + elementName(Plan->ElemB).str()
+                      : std::string()) +
                  " (BM x BN x BK, elements)",
              None, "",
              !P->Merge.Reason.empty()

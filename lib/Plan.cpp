@@ -269,13 +269,35 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     return std::nullopt;
   };
 
-  if (A.Elem != B.Elem || A.Elem == ElementType::F32)
-    return shape(MmaLoc, "wgmma operands must both be bf16 or both f16; got " +
+  // wgmma's inputs (PTX ISA 9.7.15.5.1): both bf16, both f16, or each e4m3
+  // or e5m2.
+  const bool Fp8 = isFp8(A.Elem) && isFp8(B.Elem);
+  if ((A.Elem != B.Elem && !Fp8) || A.Elem == ElementType::F32)
+    return shape(MmaLoc, "wgmma operands must both be bf16, both f16, or both "
+                         "fp8 (e4m3 or e5m2); got " +
                              elementName(A.Elem) + " and " +
                              elementName(B.Elem));
+  // wgmma reads fp8 operands K-major only: it has no transpose for 8-bit
+  // types (PTX ISA 9.7.15.5.1, imm-trans-a/b apply to .f16/.bf16).
+  for (const TileLoad *T : {&A, &B})
+    if (Fp8 && T->MnMajor)
+      return shape(T->Decl->getLocation(),
+                   "tile '" + T->Var + "' is " + elementName(T->Elem) +
+                       " stored K x " + (T == &A ? "M" : "N") +
+                       "; wgmma reads fp8 operands K-major only (it has no "
+                       "transpose for 8-bit types). Store the matrix " +
+                       (T == &A ? "M" : "N") +
+                       " x K (transpose it once, ahead of the GEMM) and load "
+                       "the window with K as its columns");
+  if (isFp8(P.Store.Elem))
+    return shape(P.Store.Call->getBeginLoc(),
+                 "the stored matrix is " + elementName(P.Store.Elem) +
+                     "; a GEMM stores bf16, f16 or f32 (convert to fp8 in a "
+                     "later pass)");
 
   PipelinePlan Plan;
   Plan.Elem = A.Elem;
+  Plan.ElemB = B.Elem;
   Plan.BM = A.mnExtent();
   Plan.BK = A.kExtent();
   Plan.BN = B.mnExtent();

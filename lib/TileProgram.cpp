@@ -20,11 +20,21 @@ StringRef elementName(ElementType T) {
     return "f16";
   case ElementType::F32:
     return "f32";
+  case ElementType::E4M3:
+    return "e4m3";
+  case ElementType::E5M2:
+    return "e5m2";
   }
   return "?";
 }
 
-unsigned elementBytes(ElementType T) { return T == ElementType::F32 ? 4 : 2; }
+bool isFp8(ElementType T) {
+  return T == ElementType::E4M3 || T == ElementType::E5M2;
+}
+
+unsigned elementBytes(ElementType T) {
+  return T == ElementType::F32 ? 4 : isFp8(T) ? 1 : 2;
+}
 
 StringRef regionName(Region R) {
   switch (R) {
@@ -147,6 +157,10 @@ std::optional<ElementType> classify(QualType T) {
       return ElementType::BF16;
     if (N == "__half")
       return ElementType::F16;
+    if (N == "__nv_fp8_e4m3")
+      return ElementType::E4M3;
+    if (N == "__nv_fp8_e5m2")
+      return ElementType::E5M2;
   }
   return std::nullopt;
 }
@@ -618,7 +632,8 @@ private:
       unsupported(
           E->getBeginLoc(),
           "element type of '" + PV->getName() +
-              "' is not supported; expected __nv_bfloat16, __half or float",
+              "' is not supported; expected __nv_bfloat16, __half, float, "
+              "__nv_fp8_e4m3 or __nv_fp8_e5m2",
           E->getSourceRange());
       return nullptr;
     }
@@ -785,7 +800,7 @@ private:
                                            ? classify(Args->get(0).getAsType())
                                            : std::nullopt;
         std::optional<unsigned> V = valueOf(C->getArg(0));
-        if (!T || *T == ElementType::F32 || !V ||
+        if (!T || *T == ElementType::F32 || isFp8(*T) || !V ||
             P.Values[*V].Kind != ValueKind::Accumulator) {
           unsupported(C->getBeginLoc(),
                       "expected 'tawa::convert<T>(acc)' of an accumulator, T "

@@ -27,9 +27,10 @@ inline constexpr unsigned kSharedAlignSlack = 1024;
 } // namespace hopper
 
 struct PipelinePlan {
-  ElementType Elem = ElementType::BF16; ///< operand type of the mma
-  int BM = 0, BN = 0, BK = 0;           ///< CTA tile, elements
-  int Consumers = 0;                    ///< consumer warpgroups
+  ElementType Elem = ElementType::BF16;  ///< A's element type
+  ElementType ElemB = ElementType::BF16; ///< B's (differs only for fp8)
+  int BM = 0, BN = 0, BK = 0;            ///< CTA tile, elements
+  int Consumers = 0;                     ///< consumer warpgroups
   int MTiles = 0;           ///< 64-row wgmma tiles per consumer warpgroup
   int Stages = 0;           ///< aref ring depth
   RegisterSplit Regs{0, 0}; ///< setmaxnreg values

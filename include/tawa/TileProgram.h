@@ -37,10 +37,15 @@
 
 namespace tawa {
 
-/// Element types of tiles (16-bit inputs of wgmma) and of stored matrices.
-enum class ElementType { BF16, F16, F32 };
-llvm::StringRef elementName(ElementType T); ///< "bf16", "f16", "f32"
-unsigned elementBytes(ElementType T);
+/// Element types of tiles (the 16-bit and 8-bit inputs of wgmma) and of
+/// stored matrices. E4M3 and E5M2 are the fp8 formats of `__nv_fp8_e4m3` and
+/// `__nv_fp8_e5m2` (cuda_fp8.h; PTX ISA 5.2.5.1, "Alternate Floating Point
+/// Data Formats").
+enum class ElementType { BF16, F16, F32, E4M3, E5M2 };
+/// "bf16", "f16", "f32", "e4m3", "e5m2"
+llvm::StringRef elementName(ElementType T);
+unsigned elementBytes(ElementType T); ///< 4, 2 or 1
+bool isFp8(ElementType T);            ///< E4M3 or E5M2
 
 /// The parts of a kernel's body around its tile loop.
 enum class Region { Prologue, Loop, Epilogue };

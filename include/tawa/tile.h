@@ -4,7 +4,8 @@
 // is CTA-collective: all threads of the block execute it, in block-uniform
 // control flow, and it behaves as if it completed before the next op starts.
 // Shapes are template arguments, counted in elements; element types are
-// __nv_bfloat16, __half and float; accumulation is in float.
+// __nv_bfloat16, __half, float and, as mma inputs, the fp8 types
+// __nv_fp8_e4m3 and __nv_fp8_e5m2; accumulation is in float.
 //
 // This header is also the portable reference implementation: a kernel that
 // includes it compiles with nvcc as written and runs correctly on any CUDA GPU
@@ -30,6 +31,7 @@
 #include <cstdio>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <type_traits>
 
 // nvcc warns about every `#pragma tawa` in device code (#20199-D,
@@ -110,17 +112,39 @@ template <> struct Element<__half> {
 template <> struct Element<__nv_bfloat16> {
   static constexpr bool supported = true;
 };
+template <> struct Element<__nv_fp8_e4m3> {
+  static constexpr bool supported = true;
+};
+template <> struct Element<__nv_fp8_e5m2> {
+  static constexpr bool supported = true;
+};
 template <class T>
 constexpr bool is_element = Element<std::remove_const_t<T>>::supported;
 template <class T>
 constexpr bool is_16bit =
     std::is_same<std::remove_const_t<T>, __half>::value ||
     std::is_same<std::remove_const_t<T>, __nv_bfloat16>::value;
+template <class T>
+constexpr bool is_fp8 =
+    std::is_same<std::remove_const_t<T>, __nv_fp8_e4m3>::value ||
+    std::is_same<std::remove_const_t<T>, __nv_fp8_e5m2>::value;
+/// Whether tiles of T and U multiply: one 16-bit type or float for both, or
+/// each an fp8 type (wgmma takes e4m3 x e5m2; PTX ISA 9.7.15.5.1).
+template <class T, class U>
+constexpr bool mma_operands =
+    std::is_same<std::remove_const_t<T>, std::remove_const_t<U>>::value ||
+    (is_fp8<T> && is_fp8<U>);
 
 __device__ inline float to_float(float x) { return x; }
 __device__ inline float to_float(__half x) { return __half2float(x); }
 __device__ inline float to_float(__nv_bfloat16 x) {
   return __bfloat162float(x);
+}
+__device__ inline float to_float(__nv_fp8_e4m3 x) {
+  return static_cast<float>(x);
+}
+__device__ inline float to_float(__nv_fp8_e5m2 x) {
+  return static_cast<float>(x);
 }
 
 /// Rounds to nearest even.
@@ -314,12 +338,13 @@ private:
 
 /// The R x C window of `m` whose element (0, 0) is m(row0, col0); row0 and
 /// col0 are in elements and may be negative or past the end. Window elements
-/// outside `m` read as 0. T: __nv_bfloat16, __half or float, possibly const.
+/// outside `m` read as 0. T: __nv_bfloat16, __half, float, __nv_fp8_e4m3 or
+/// __nv_fp8_e5m2, possibly const.
 template <int R, int C, class T>
 __device__ Tile<T, R, C> load(Matrix<T> m, int row0, int col0) {
   static_assert(detail::is_element<T>,
-                "tawa::load: the element type must be __nv_bfloat16, __half "
-                "or float");
+                "tawa::load: the element type must be __nv_bfloat16, __half, "
+                "float, __nv_fp8_e4m3 or __nv_fp8_e5m2");
   return Tile<T, R, C>{m, row0, col0};
 }
 
@@ -355,10 +380,14 @@ __device__ auto fragment_row(const Fragment<T, M, K> &f) {
 } // namespace detail
 
 /// acc += a * b, with a: M x K, b: K x N, acc: M x N; products and sums in
-/// float.
-template <class T, int M, int N, int K>
+/// float. The tiles have one element type, or each an fp8 type (e4m3 x
+/// e5m2).
+template <class T, class U, int M, int N, int K>
 __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
-                    const Tile<T, K, N> &b) {
+                    const Tile<U, K, N> &b) {
+  static_assert(detail::mma_operands<T, U>,
+                "tawa::mma: both operands must have one element type, or "
+                "each an fp8 type");
   detail::contract(
       acc, [&](int i, int) { return detail::window_row(a, i); },
       [&](int j) { return detail::window_column(b, j); });
@@ -366,9 +395,12 @@ __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
 
 /// acc += a * b^T, with a: M x K, b: N x K (both operands K-major: the "NT"
 /// GEMM), acc: M x N; products and sums in float.
-template <class T, int M, int N, int K>
+template <class T, class U, int M, int N, int K>
 __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
-                    const Transposed<Tile<T, N, K>> &b) {
+                    const Transposed<Tile<U, N, K>> &b) {
+  static_assert(detail::mma_operands<T, U>,
+                "tawa::mma: both operands must have one element type, or "
+                "each an fp8 type");
   detail::contract(
       acc, [&](int i, int) { return detail::window_row(a, i); },
       [&](int j) { return detail::window_row(b.tile, j); });
@@ -376,20 +408,26 @@ __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
 
 /// acc += a^T * b, with a: K x M (A stored column-major: the "TN" GEMM),
 /// b: K x N, acc: M x N; products and sums in float.
-template <class T, int M, int N, int K>
+template <class T, class U, int M, int N, int K>
 __device__ void mma(Accumulator<float, M, N> &acc,
                     const Transposed<Tile<T, K, M>> &a,
-                    const Tile<T, K, N> &b) {
+                    const Tile<U, K, N> &b) {
+  static_assert(detail::mma_operands<T, U>,
+                "tawa::mma: both operands must have one element type, or "
+                "each an fp8 type");
   detail::contract(
       acc, [&](int i, int) { return detail::window_column(a.tile, i); },
       [&](int j) { return detail::window_column(b, j); });
 }
 
 /// acc += a^T * b^T, with a: K x M, b: N x K, acc: M x N.
-template <class T, int M, int N, int K>
+template <class T, class U, int M, int N, int K>
 __device__ void mma(Accumulator<float, M, N> &acc,
                     const Transposed<Tile<T, K, M>> &a,
-                    const Transposed<Tile<T, N, K>> &b) {
+                    const Transposed<Tile<U, N, K>> &b) {
+  static_assert(detail::mma_operands<T, U>,
+                "tawa::mma: both operands must have one element type, or "
+                "each an fp8 type");
   detail::contract(
       acc, [&](int i, int) { return detail::window_column(a.tile, i); },
       [&](int j) { return detail::window_row(b.tile, j); });
@@ -848,7 +886,7 @@ __device__ void store(Matrix<U> m, int row0, int col0,
                       const Accumulator<float, R, C> &acc) {
   static_assert(!std::is_const<U>::value,
                 "tawa::store: the destination Matrix must not be const");
-  static_assert(detail::is_element<U>,
+  static_assert(detail::is_element<U> && !detail::is_fp8<U>,
                 "tawa::store: the element type must be __nv_bfloat16, __half "
                 "or float");
   for (int k = 0; k < Accumulator<float, R, C>::kSlots; ++k) {
@@ -873,7 +911,7 @@ __device__ void store(Matrix<U> m, int row0, int col0,
                       const RowVector<float, R> &v) {
   static_assert(!std::is_const<U>::value,
                 "tawa::store: the destination Matrix must not be const");
-  static_assert(detail::is_element<U>,
+  static_assert(detail::is_element<U> && !detail::is_fp8<U>,
                 "tawa::store: the element type must be __nv_bfloat16, __half "
                 "or float");
   for (int k = 0; k < RowVector<float, R>::kSlots; ++k) {

@@ -14,6 +14,7 @@
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <tawa/tile.h>
 
 namespace tawa::rt {
@@ -191,6 +192,14 @@ template <> struct TensorMapType<__half> {
 };
 template <> struct TensorMapType<float> {
   static constexpr CUtensorMapDataType value = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+};
+// TMA copies fp8 as bytes; its zero fill of out-of-bounds elements is +0 in
+// e4m3 and e5m2 alike.
+template <> struct TensorMapType<__nv_fp8_e4m3> {
+  static constexpr CUtensorMapDataType value = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+};
+template <> struct TensorMapType<__nv_fp8_e5m2> {
+  static constexpr CUtensorMapDataType value = CU_TENSOR_MAP_DATA_TYPE_UINT8;
 };
 
 /// The driver's cuTensorMapEncodeTiled, or null when the driver lacks it.

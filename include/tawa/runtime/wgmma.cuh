@@ -3,8 +3,8 @@
 // wgmma.mma_async with both operands in shared memory, 128-byte swizzled,
 // K-major or MN-major, as TMA writes them (PTX ISA 9.7.15, "Asynchronous
 // Warpgroup Level Matrix Multiply-Accumulate"). One instruction computes a 64 x
-// N x 16 product per warpgroup; the fp32 accumulator is N/2 registers per
-// thread.
+// N x 16 product per warpgroup for 16-bit inputs, 64 x N x 32 for fp8 (e4m3,
+// e5m2); the fp32 accumulator is N/2 registers per thread.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -13,6 +13,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <type_traits>
 
 namespace tawa::rt {
@@ -87,11 +88,41 @@ __device__ __forceinline__ void fence_operand(float &r) {
   " wgmma.mma_async.sync.aligned." SHAPE_TYPES " {" D "}, {" A "}, " B         \
   ", p, 1, 1, " TRANS_B ";\n}\n"
 
-/// One `wgmma.mma_async.m64nNk16` with fp32 accumulators; N in 8..256, step 8.
+// The fp8 form (m64nNk32, .e4m3/.e5m2 inputs): both operands K-major, so no
+// transpose operands (PTX ISA 9.7.15.5.1: imm-trans-a/b are for .f16/.bf16).
+#define TAWA_WGMMA_K32_ASM(SHAPE_TYPES, D, A, B, SCALE_D)                      \
+  "{\n .reg .pred p;\n setp.ne.b32 p, " SCALE_D ", 0;\n"                       \
+  " wgmma.mma_async.sync.aligned." SHAPE_TYPES " {" D "}, " A ", " B           \
+  ", p, 1, 1;\n}\n"
+
+/// One `wgmma.mma_async.m64nNk16` (16-bit inputs) or `m64nNk32` (fp8 inputs,
+/// `mma_k32`) with fp32 accumulators; N in 8..256, step 8.
 template <int N> struct WgmmaM64;
 #include "wgmma_ops.inc"
 #undef TAWA_WGMMA_ASM
 #undef TAWA_WGMMA_RS_ASM
+#undef TAWA_WGMMA_K32_ASM
+
+template <class T>
+inline constexpr bool kIsFp8 = std::is_same_v<T, __nv_fp8_e4m3> ||
+                               std::is_same_v<T, __nv_fp8_e5m2>;
+template <class T>
+inline constexpr bool kIs16Bit =
+    std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>;
+
+/// One wgmma of a 64 x N x (32 bytes of K) step: k16 for 16-bit TA = TB,
+/// k32 for fp8 TA, TB (only K-major, TransA = TransB = 0).
+template <int N, class TA, class TB, int TransA, int TransB>
+__device__ __forceinline__ void wgmma_step(float (&d)[N / 2], uint64_t a,
+                                           uint64_t b, uint32_t scale_d) {
+  if constexpr (kIsFp8<TA>)
+    WgmmaM64<N>::template mma_k32<std::is_same_v<TA, __nv_fp8_e4m3>,
+                                  std::is_same_v<TB, __nv_fp8_e4m3>>(d, a, b,
+                                                                     scale_d);
+  else
+    WgmmaM64<N>::template mma<std::is_same_v<TA, __nv_bfloat16>, TransB,
+                              TransA>(d, a, b, scale_d);
+}
 
 /// The fp32 accumulator of one consumer warpgroup: MTiles stacked 64 x N
 /// fragments in the register layout of wgmma's D operand (PTX ISA 9.7.15.5.1,
@@ -190,43 +221,49 @@ convert_operand(WgmmaOperandA<MTiles, K> &out,
       out.a[m][x] = pack_pair<T>(acc.d[m][2 * x], acc.d[m][2 * x + 1]);
 }
 
-/// acc (+)= a * b for one stage, each operand K-major or MN-major, 16-bit,
-/// 128-byte swizzled, as TMA writes them (PTX ISA 9.7.15.5.1.2):
+/// acc (+)= a * b for one stage, each operand K-major or MN-major, 128-byte
+/// swizzled, as TMA writes them (PTX ISA 9.7.15.5.1.2):
 ///   a: the warpgroup's 64*MTiles rows of M. K-major (`AMnMajor` false): an
 ///      M x K tile, 64*MTiles rows of K elements (128 bytes). MN-major: a
 ///      K x M tile stored as boxes of K rows x 64 columns of M, one per
 ///      64-row wgmma tile, `a` at the warpgroup's first box.
 ///   b: K-major, an N x K tile (the b^T of the NT GEMM); MN-major, a K x N
 ///      tile stored as N / 64 boxes of K rows x 64 columns.
-/// Both layouts take 64 * K elements per 64 rows of M, so the warpgroup's
-/// offset into the tile is the same. K * sizeof(T) is 128 bytes. Issues
-/// K/16 x MTiles wgmma as one group; `accumulate` false computes acc = a * b.
-template <int K, bool AMnMajor, bool BMnMajor, class T, int MTiles, int N>
+/// Element types: TA = TB, bf16 or fp16 (K = 64), or each of TA, TB e4m3 or
+/// e5m2 (K = 128, both operands K-major: wgmma has no transpose for 8-bit
+/// types). Both layouts take 64 * K elements per 64 rows of M, so the
+/// warpgroup's offset into the tile is the same. Issues K * sizeof(TA) / 32
+/// x MTiles wgmma (one per 32 bytes of K) as one group; `accumulate` false
+/// computes acc = a * b.
+template <int K, bool AMnMajor, bool BMnMajor, class TA, class TB, int MTiles,
+          int N>
 __device__ __forceinline__ void wgmma_ss(WgmmaAccumulator<MTiles, N> &acc,
-                                         const T *a, const T *b,
+                                         const TA *a, const TB *b,
                                          bool accumulate) {
-  static_assert(std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>,
-                "wgmma operands: bf16 or fp16");
-  static_assert(K * sizeof(T) == 128, "K: one 128-byte swizzle row");
+  static_assert((kIs16Bit<TA> && std::is_same_v<TA, TB>) ||
+                    (kIsFp8<TA> && kIsFp8<TB>),
+                "wgmma operands: both bf16, both fp16, or each e4m3/e5m2");
+  static_assert(!kIsFp8<TA> || (!AMnMajor && !BMnMajor),
+                "fp8 wgmma operands are K-major only");
+  static_assert(K * sizeof(TA) == 128, "K: one 128-byte swizzle row");
   static_assert(!BMnMajor || N % 64 == 0, "MN-major B: whole 64-column boxes");
-  constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
-  constexpr uint32_t kBoxBytes = K * 128; // one K x 64 box
+  constexpr int kStep = 32 / sizeof(TA); // elements of K per wgmma: 16 or 32
+  constexpr uint32_t kBoxBytes = K * 128; // one K x 64 box (16-bit)
   acc.fence();
   wgmma_fence();
 #pragma unroll
-  for (int k = 0; k < K / 16; ++k) {
-    // A k16 step is 16 elements along a K-major row, 16 rows of an MN-major
-    // box.
+  for (int k = 0; k < K / kStep; ++k) {
+    // A step is 32 bytes along a K-major row, 16 rows of an MN-major box.
     const uint64_t db =
-        BMnMajor ? smem_descriptor_sw128_mn(b + k * 16 * 64, kBoxBytes)
-                 : smem_descriptor_sw128(b + 16 * k);
+        BMnMajor ? smem_descriptor_sw128_mn(b + k * kStep * 64, kBoxBytes)
+                 : smem_descriptor_sw128(b + kStep * k);
 #pragma unroll
     for (int m = 0; m < MTiles; ++m) {
-      const T *am = a + m * 64 * K;
+      const TA *am = a + m * 64 * K;
       const uint64_t da =
-          AMnMajor ? smem_descriptor_sw128_mn(am + k * 16 * 64, kBoxBytes)
-                   : smem_descriptor_sw128(am + 16 * k);
-      WgmmaM64<N>::template mma<kBf16, BMnMajor ? 1 : 0, AMnMajor ? 1 : 0>(
+          AMnMajor ? smem_descriptor_sw128_mn(am + k * kStep * 64, kBoxBytes)
+                   : smem_descriptor_sw128(am + kStep * k);
+      wgmma_step<N, TA, TB, AMnMajor ? 1 : 0, BMnMajor ? 1 : 0>(
           acc.d[m], da, db, k == 0 ? static_cast<uint32_t>(accumulate) : 1u);
     }
   }
@@ -235,14 +272,14 @@ __device__ __forceinline__ void wgmma_ss(WgmmaAccumulator<MTiles, N> &acc,
 }
 
 /// acc += a * b^T for one stage: `a` is the warpgroup's 64*MTiles x K rows,
-/// `b` is N x K, both K-major bf16/fp16 with 128-byte swizzle and K = 64
-/// elements (one swizzle atom, 128 bytes). Issues K/16 x MTiles wgmma and
-/// commits them as one group; the caller waits with wgmma_wait<>().
-/// `accumulate` false computes acc = a * b^T (scale-d 0 on the first k16
-/// step), which spares zeroing the accumulators before a tile.
-template <int K, class T, int MTiles, int N>
+/// `b` is N x K, both K-major with 128-byte swizzle and K * sizeof(TA) = 128
+/// bytes (one swizzle atom: 64 bf16/fp16 or 128 fp8 elements). Issues 4 x
+/// MTiles wgmma and commits them as one group; the caller waits with
+/// wgmma_wait<>(). `accumulate` false computes acc = a * b^T (scale-d 0 on
+/// the first step), which spares zeroing the accumulators before a tile.
+template <int K, class TA, class TB, int MTiles, int N>
 __device__ __forceinline__ void wgmma_nt(WgmmaAccumulator<MTiles, N> &acc,
-                                         const T *a, const T *b,
+                                         const TA *a, const TB *b,
                                          bool accumulate = true) {
   wgmma_ss<K, /*AMnMajor=*/false, /*BMnMajor=*/false>(acc, a, b, accumulate);
 }
