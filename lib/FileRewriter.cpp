@@ -1,5 +1,6 @@
 //===- FileRewriter.cpp - the rewrite of one main file, for any driver ----===//
 #include "tawa/FileRewriter.h"
+#include "tawa/DeviceOnlyPragmas.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -134,6 +135,8 @@ void FileRewriter::registerPPCallbacks(Preprocessor &PP) {
   PP.AddPragmaHandler(new TawaPragmaHandler(Pragmas, Diags));
   PP.addPPCallbacks(
       std::make_unique<IncludeFinder>(PP.getSourceManager(), Includes));
+  PP.addPPCallbacks(std::make_unique<DeviceOnlyPragmaFinder>(
+      PP.getSourceManager(), PP.getLangOpts(), Diags));
 }
 
 void FileRewriter::run(ASTContext &Ctx) {

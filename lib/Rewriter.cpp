@@ -6,6 +6,7 @@
 #include "tawa/Emitter.h"
 #include "tawa/Explain.h"
 #include "tawa/FileRewriter.h"
+#include "tawa/LegacyLoop.h"
 #include "tawa/Plan.h"
 #include "tawa/Pragma.h"
 #include "tawa/TileProgram.h"
@@ -218,8 +219,17 @@ private:
           !configuresKernel(Ctx, E))
         OtherUses.push_back(E);
     std::optional<TileProgram> P;
-    if (isEditable(Ctx, Pragma, Kernel, Launches, OtherUses))
+    // A hand-written loop gets one verdict; --explain adds every construct
+    // the tile vocabulary does not accept after it.
+    std::string Verdict;
+    if (std::optional<LegacyLoop> Legacy = classifyLegacyLoop(Kernel, Loop)) {
+      reportLegacyLoop(*Legacy, Loop, Diags);
+      Verdict = Diags.lastError();
+      if (Opts.Explain)
+        (void)extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
+    } else if (isEditable(Ctx, Pragma, Kernel, Launches, OtherUses)) {
       P = extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
+    }
     if (P && P->Family == KernelFamily::Attention) {
       rewriteAttention(Ctx, *P, Launches);
       return;
@@ -259,8 +269,11 @@ private:
     if (Opts.Explain) {
       llvm::raw_string_ostream OS(Result.Explanation);
       printExplanation(Kernel, Loop, P ? &*P : nullptr, G ? &*G : nullptr,
-                       Plan ? &*Plan : nullptr, Ok ? "" : Diags.lastError(), SM,
-                       LO, OS);
+                       Plan ? &*Plan : nullptr,
+                       Ok                ? ""
+                       : Verdict.empty() ? Diags.lastError()
+                                         : Verdict,
+                       SM, LO, OS);
     }
     if (!Ok)
       return;

@@ -1,0 +1,82 @@
+//===- tawa/DeviceOnlyPragmas.h - pragmas the host pass never sees --------===//
+//
+// tawa-rewrite parses the host compilation of a CUDA file, where __CUDA_ARCH__
+// is undefined. A `#pragma tawa` inside a region whose condition reads
+// __CUDA_ARCH__ (`#if __CUDA_ARCH__ >= 800`, `#ifdef __CUDA_ARCH__`, the
+// guard tensor-core samples put around whole kernel bodies) is skipped by the
+// preprocessor there, so its loop would silently stay as written. This
+// callback finds such pragmas in the skipped text and reports each one
+// (a [tawa-unsupported] warning at the pragma, an error under --werror) with
+// the condition that hides it and the accepted forms.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_DEVICEONLYPRAGMAS_H
+#define TAWA_DEVICEONLYPRAGMAS_H
+
+#include "tawa/Diagnostics.h"
+
+#include "clang/Lex/PPCallbacks.h"
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class SourceManager;
+class LangOptions;
+} // namespace clang
+
+namespace tawa {
+
+/// Register on the Preprocessor before the main file is lexed. Regions of
+/// system headers and regions skipped under conditions that do not read a
+/// `__CUDA_ARCH` macro (`#if 0`, feature switches) are not reported.
+class DeviceOnlyPragmaFinder : public clang::PPCallbacks {
+public:
+  DeviceOnlyPragmaFinder(const clang::SourceManager &SM,
+                         const clang::LangOptions &LO, DiagReporter &Diags)
+      : SM(SM), LO(LO), Diags(Diags) {}
+
+  void If(clang::SourceLocation Loc, clang::SourceRange ConditionRange,
+          ConditionValueKind) override;
+  void Elif(clang::SourceLocation Loc, clang::SourceRange ConditionRange,
+            ConditionValueKind, clang::SourceLocation) override;
+  void Ifdef(clang::SourceLocation Loc, const clang::Token &MacroNameTok,
+             const clang::MacroDefinition &) override;
+  void Ifndef(clang::SourceLocation Loc, const clang::Token &MacroNameTok,
+              const clang::MacroDefinition &) override;
+  void Elifdef(clang::SourceLocation Loc, const clang::Token &MacroNameTok,
+               const clang::MacroDefinition &) override;
+  void Elifndef(clang::SourceLocation Loc, const clang::Token &MacroNameTok,
+                const clang::MacroDefinition &) override;
+  void Else(clang::SourceLocation Loc, clang::SourceLocation) override;
+  void Endif(clang::SourceLocation Loc, clang::SourceLocation) override;
+  void SourceRangeSkipped(clang::SourceRange Range,
+                          clang::SourceLocation EndifLoc) override;
+
+private:
+  /// One open conditional: its directives' text so far ("#if X", then
+  /// "#elif Y"...) and whether any of them reads a __CUDA_ARCH macro.
+  struct Conditional {
+    clang::SourceLocation Loc;
+    std::string Text;
+    bool ReadsArch = false;
+  };
+  void open(clang::SourceLocation Loc, llvm::StringRef Directive,
+            llvm::StringRef Condition);
+  void extend(llvm::StringRef Directive, llvm::StringRef Condition);
+  std::string conditionText(clang::SourceRange R) const;
+
+  const clang::SourceManager &SM;
+  const clang::LangOptions &LO;
+  DiagReporter &Diags;
+  std::vector<Conditional> Open;
+  /// The conditional whose #endif was seen last. The preprocessor reports
+  /// the #endif that ends a skipped region before the region itself, so
+  /// that region belongs to this one while JustClosed holds.
+  Conditional Closed;
+  bool JustClosed = false;
+};
+
+} // namespace tawa
+
+#endif

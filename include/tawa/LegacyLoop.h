@@ -1,0 +1,65 @@
+//===- tawa/LegacyLoop.h - what a hand-written annotated loop looks like --===//
+//
+// A `#pragma tawa tile` loop without any tile-vocabulary op (no tawa::load,
+// tawa::mma, ...) is hand-written SIMT code: a shared-memory tiled GEMM, a
+// register-blocked SGEMM, a WMMA kernel. tawa-rewrite rewrites loops written
+// in the tile vocabulary; for such a loop it gives one verdict naming the
+// pattern the loop is closest to and the constructs that show it, instead of
+// one warning per statement the tile vocabulary does not accept.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_LEGACYLOOP_H
+#define TAWA_LEGACYLOOP_H
+
+#include "tawa/Diagnostics.h"
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+class ForStmt;
+} // namespace clang
+
+namespace tawa {
+
+/// The patterns of hand-written GEMM loops, closest first.
+enum class LegacyPattern {
+  Wmma,             ///< nvcuda::wmma fragments: load_matrix_sync, mma_sync
+  SharedTiled,      ///< tiles staged in __shared__, a scalar product loop
+  SharedRegBlocked, ///< the same with a register micro-tile of accumulators
+  GlobalProduct,    ///< a product accumulated from global memory directly
+  None,             ///< no product accumulated over the loop
+};
+llvm::StringRef legacyPatternName(LegacyPattern P);
+
+/// A construct that shows the pattern: where, and what it is.
+struct LegacyEvidence {
+  clang::SourceLocation Loc;
+  std::string What;
+};
+
+/// The verdict on a hand-written loop.
+struct LegacyLoop {
+  LegacyPattern Pattern = LegacyPattern::None;
+  std::vector<LegacyEvidence> Evidence; ///< in source order
+};
+
+/// Classifies the body of `Loop` (in `Kernel`): nullopt where the loop uses
+/// a tile-vocabulary op (`tawa::` function), is empty, or is not in a
+/// __global__ function, so the tile-program analysis applies and says what
+/// is missing; else the pattern it is closest to and its evidence.
+std::optional<LegacyLoop> classifyLegacyLoop(const clang::FunctionDecl *Kernel,
+                                             const clang::ForStmt *Loop);
+
+/// Reports `L` as one [tawa-unsupported] warning at the loop, then a note
+/// at each piece of evidence.
+void reportLegacyLoop(const LegacyLoop &L, const clang::ForStmt *Loop,
+                      DiagReporter &Diags);
+
+} // namespace tawa
+
+#endif

@@ -1,0 +1,134 @@
+//===- DeviceOnlyPragmas.cpp - pragmas the host pass never sees -----------===//
+#include "tawa/DeviceOnlyPragmas.h"
+
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Lex/Token.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+bool readsArch(StringRef Condition) {
+  return Condition.contains("__CUDA_ARCH");
+}
+
+/// The offsets in `Text` of the lines that start (after blanks) with
+/// `#pragma tawa` (blanks allowed around `#`).
+std::vector<size_t> tawaPragmaLines(StringRef Text) {
+  std::vector<size_t> Found;
+  size_t Line = 0;
+  while (Line < Text.size()) {
+    size_t End = Text.find('\n', Line);
+    if (End == StringRef::npos)
+      End = Text.size();
+    StringRef L = Text.slice(Line, End).ltrim(" \t");
+    if (L.consume_front("#")) {
+      L = L.ltrim(" \t");
+      if (L.consume_front("pragma") && !L.empty() &&
+          (L.front() == ' ' || L.front() == '\t')) {
+        L = L.ltrim(" \t");
+        if (L.consume_front("tawa") &&
+            (L.empty() || (!llvm::isAlnum(L.front()) && L.front() != '_')))
+          Found.push_back(Text.slice(Line, End).find('#') + Line);
+      }
+    }
+    Line = End + 1;
+  }
+  return Found;
+}
+
+} // namespace
+
+std::string DeviceOnlyPragmaFinder::conditionText(SourceRange R) const {
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(R), SM, LO)
+      .trim()
+      .str();
+}
+
+void DeviceOnlyPragmaFinder::open(SourceLocation Loc, StringRef Directive,
+                                  StringRef Condition) {
+  JustClosed = false;
+  Open.push_back(
+      {Loc, ("#" + Directive + " " + Condition).str(), readsArch(Condition)});
+}
+
+void DeviceOnlyPragmaFinder::extend(StringRef Directive, StringRef Condition) {
+  JustClosed = false;
+  if (Open.empty())
+    return;
+  Open.back().Text += (", #" + Directive + " " + Condition).str();
+  Open.back().ReadsArch |= readsArch(Condition);
+}
+
+void DeviceOnlyPragmaFinder::If(SourceLocation Loc, SourceRange Cond,
+                                ConditionValueKind) {
+  open(Loc, "if", conditionText(Cond));
+}
+void DeviceOnlyPragmaFinder::Elif(SourceLocation, SourceRange Cond,
+                                  ConditionValueKind, SourceLocation) {
+  extend("elif", conditionText(Cond));
+}
+void DeviceOnlyPragmaFinder::Ifdef(SourceLocation Loc, const Token &Name,
+                                   const MacroDefinition &) {
+  open(Loc, "ifdef", Name.getIdentifierInfo()->getName());
+}
+void DeviceOnlyPragmaFinder::Ifndef(SourceLocation Loc, const Token &Name,
+                                    const MacroDefinition &) {
+  open(Loc, "ifndef", Name.getIdentifierInfo()->getName());
+}
+void DeviceOnlyPragmaFinder::Elifdef(SourceLocation, const Token &Name,
+                                     const MacroDefinition &) {
+  extend("elifdef", Name.getIdentifierInfo()->getName());
+}
+void DeviceOnlyPragmaFinder::Elifndef(SourceLocation, const Token &Name,
+                                      const MacroDefinition &) {
+  extend("elifndef", Name.getIdentifierInfo()->getName());
+}
+void DeviceOnlyPragmaFinder::Else(SourceLocation, SourceLocation) {
+  JustClosed = false;
+}
+void DeviceOnlyPragmaFinder::Endif(SourceLocation, SourceLocation) {
+  JustClosed = !Open.empty();
+  if (JustClosed) {
+    Closed = Open.back();
+    Open.pop_back();
+  }
+}
+
+void DeviceOnlyPragmaFinder::SourceRangeSkipped(SourceRange Range,
+                                                SourceLocation) {
+  // The skipped region belongs to the conditional just closed where it ends
+  // at an #endif, else to the innermost open one (it ends at #else/#elif).
+  const Conditional *Owner = JustClosed     ? &Closed
+                             : Open.empty() ? nullptr
+                                            : &Open.back();
+  JustClosed = false;
+  if (!Owner || !Owner->ReadsArch)
+    return;
+  SourceLocation Begin = SM.getExpansionLoc(Range.getBegin());
+  if (SM.isInSystemHeader(Begin))
+    return;
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(
+      CharSourceRange::getCharRange(Begin, SM.getExpansionLoc(Range.getEnd())),
+      SM, LO, &Invalid);
+  if (Invalid)
+    return;
+  const Conditional &C = *Owner;
+  for (size_t Offset : tawaPragmaLines(Text)) {
+    Diags.warning(
+        Begin.getLocWithOffset(Offset), DiagCategory::Unsupported,
+        "'#pragma tawa' in a region the host compilation skips ('" + C.Text +
+            "' at line " + llvm::Twine(SM.getPresumedLineNumber(C.Loc)) +
+            " reads __CUDA_ARCH__, which only the device compilation "
+            "defines): tawa-rewrite reads the host compilation, so this "
+            "loop is not rewritten. Put the guard inside the loop's "
+            "statements, or let the host see the region: '#if "
+            "!defined(__CUDA_ARCH__) || (<condition>)'");
+  }
+}
+
+} // namespace tawa

@@ -1,0 +1,252 @@
+//===- LegacyLoop.cpp - what a hand-written annotated loop looks like -----===//
+#include "tawa/LegacyLoop.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace tawa {
+
+StringRef legacyPatternName(LegacyPattern P) {
+  switch (P) {
+  case LegacyPattern::Wmma:
+    return "WMMA GEMM";
+  case LegacyPattern::SharedTiled:
+    return "shared-memory tiled GEMM";
+  case LegacyPattern::SharedRegBlocked:
+    return "register-blocked shared-memory GEMM";
+  case LegacyPattern::GlobalProduct:
+    return "GEMM reading its operands from global memory";
+  case LegacyPattern::None:
+    return "no GEMM pattern";
+  }
+  return "?";
+}
+
+namespace {
+
+/// The variables an expression reads or writes through DeclRefExprs.
+class VarsOf : public RecursiveASTVisitor<VarsOf> {
+public:
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+      Vars.insert(VD);
+    return true;
+  }
+  std::set<const VarDecl *> Vars;
+};
+
+std::set<const VarDecl *> varsOf(const Expr *E) {
+  VarsOf V;
+  V.TraverseStmt(const_cast<Expr *>(E));
+  return V.Vars;
+}
+
+bool isShared(const VarDecl *VD) { return VD->hasAttr<CUDASharedAttr>(); }
+/// A pointer into global memory: a pointer parameter of the kernel, or a
+/// local pointer (typically derived from one).
+bool isGlobalPointer(const VarDecl *VD) {
+  return !isShared(VD) && VD->getType()->isPointerType();
+}
+
+/// Whether `E` multiplies: `x * y`, or fmaf / __fmaf_rn / __hfma / fma.
+bool multiplies(const Expr *E) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= B->getOpcode() == BO_Mul;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *F = C->getDirectCallee()) {
+        StringRef N = F->getName();
+        Found |= N == "fmaf" || N == "fma" || N.starts_with("__fmaf") ||
+                 N.starts_with("__hfma") || N == "__fma_rn";
+      }
+      return !Found;
+    }
+    bool Found = false;
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+std::string names(const std::set<const VarDecl *> &Vars,
+                  bool (*Keep)(const VarDecl *)) {
+  std::string Out;
+  for (const VarDecl *VD : Vars)
+    if (Keep(VD))
+      Out += (Out.empty() ? "'" : ", '") + VD->getName().str() + "'";
+  return Out;
+}
+
+/// Walks the loop body, collecting the evidence of each pattern.
+class Classifier : public RecursiveASTVisitor<Classifier> {
+public:
+  bool TraverseForStmt(ForStmt *F) {
+    ++ForDepth;
+    bool Ok = RecursiveASTVisitor::TraverseForStmt(F);
+    --ForDepth;
+    return Ok;
+  }
+
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (!F)
+      return true;
+    const std::string Q = F->getQualifiedNameAsString();
+    if (StringRef(Q).starts_with("tawa::")) {
+      TileVocabulary = true;
+      return false;
+    }
+    StringRef N = F->getName();
+    if (N == "__syncthreads")
+      add(Barriers, C->getBeginLoc(),
+          "__syncthreads(): a barrier between "
+          "the staging and the product");
+    else if (StringRef(Q).starts_with("nvcuda::wmma::")) {
+      if (N == "mma_sync")
+        add(WmmaMma, C->getBeginLoc(), "wmma::mma_sync: a fragment product");
+      else if (N == "load_matrix_sync")
+        add(WmmaLoads, C->getBeginLoc(),
+            "wmma::load_matrix_sync: an operand fragment loaded");
+    } else if (N == "__pipeline_memcpy_async" || N == "memcpy_async")
+      add(Staging, C->getBeginLoc(), "an asynchronous copy into shared memory");
+    return true;
+  }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+    if (StringRef(A->getAsmString()).contains("cp.async"))
+      add(Staging, A->getBeginLoc(),
+          "cp.async: an asynchronous copy into shared memory");
+    return true;
+  }
+
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign)
+      assignment(B->getBeginLoc(), B->getLHS(), B->getRHS());
+    return true;
+  }
+
+  /// `=` and `+=` of class types (bf16, half) are operator calls.
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->getNumArgs() != 2)
+      return true;
+    if (C->getOperator() == OO_Equal)
+      assignment(C->getBeginLoc(), C->getArg(0), C->getArg(1));
+    else if (C->getOperator() == OO_PlusEqual && multiplies(C->getArg(1)))
+      product(C, C->getArg(0), C->getArg(1));
+    return true;
+  }
+
+  bool VisitCompoundAssignOperator(CompoundAssignOperator *B) {
+    if (B->getOpcode() == BO_AddAssign && multiplies(B->getRHS()))
+      product(B, B->getLHS(), B->getRHS());
+    return true;
+  }
+
+  bool TileVocabulary = false;
+  std::vector<LegacyEvidence> Staging, Barriers, Products, WmmaMma, WmmaLoads;
+  bool ProductFromShared = false, RegisterBlocked = false;
+
+private:
+  void add(std::vector<LegacyEvidence> &To, SourceLocation L,
+           const std::string &What) {
+    To.push_back({L, What});
+  }
+
+  /// `smem[...] = ...global[...]...`: a staging copy; `acc = acc + x * y`
+  /// or `acc = fmaf(x, y, acc)`: a product.
+  void assignment(SourceLocation At, const Expr *LHS, const Expr *RHS) {
+    std::set<const VarDecl *> L = varsOf(LHS), R = varsOf(RHS);
+    bool ToShared = llvm::any_of(L, isShared);
+    bool FromGlobal = llvm::any_of(R, isGlobalPointer);
+    if (ToShared && FromGlobal) {
+      add(Staging, At,
+          "a staging copy from " + names(R, isGlobalPointer) +
+              " into __shared__ " + names(L, isShared));
+      return;
+    }
+    if (multiplies(RHS))
+      for (const VarDecl *VD : L)
+        if (R.count(VD)) {
+          product(LHS, LHS, RHS);
+          return;
+        }
+  }
+
+  void product(const Expr *At, const Expr *Acc, const Expr *Value) {
+    if (ForDepth == 0)
+      return; // a product once per iteration of the tile loop itself
+    std::set<const VarDecl *> R = varsOf(Value);
+    const bool Shared = llvm::any_of(R, isShared);
+    ProductFromShared |= Shared;
+    RegisterBlocked |= isa<ArraySubscriptExpr>(Acc->IgnoreParenImpCasts());
+    add(Products, At->getBeginLoc(),
+        std::string("a product accumulated in an inner loop, reading ") +
+            (Shared ? "__shared__ " + names(R, isShared) : "global memory"));
+  }
+
+  int ForDepth = 0;
+};
+
+} // namespace
+
+std::optional<LegacyLoop> classifyLegacyLoop(const FunctionDecl *Kernel,
+                                             const ForStmt *Loop) {
+  // Outside a kernel, and for an empty loop, the tile-program analysis says
+  // what is missing.
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Loop->getBody());
+  if (!Kernel->hasAttr<CUDAGlobalAttr>() || (Body && Body->body_empty()))
+    return std::nullopt;
+  Classifier C;
+  C.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
+  if (C.TileVocabulary)
+    return std::nullopt;
+  LegacyLoop L;
+  auto take = [&](std::vector<LegacyEvidence> &From) {
+    L.Evidence.insert(L.Evidence.end(), From.begin(), From.end());
+  };
+  if (!C.WmmaMma.empty()) {
+    L.Pattern = LegacyPattern::Wmma;
+    take(C.WmmaLoads);
+    take(C.WmmaMma);
+    take(C.Staging);
+    take(C.Barriers);
+  } else if (!C.Products.empty() && C.ProductFromShared) {
+    L.Pattern = C.RegisterBlocked ? LegacyPattern::SharedRegBlocked
+                                  : LegacyPattern::SharedTiled;
+    take(C.Staging);
+    take(C.Barriers);
+    take(C.Products);
+  } else if (!C.Products.empty()) {
+    L.Pattern = LegacyPattern::GlobalProduct;
+    take(C.Products);
+  }
+  llvm::sort(L.Evidence, [](const LegacyEvidence &A, const LegacyEvidence &B) {
+    return A.Loc < B.Loc;
+  });
+  return L;
+}
+
+void reportLegacyLoop(const LegacyLoop &L, const ForStmt *Loop,
+                      DiagReporter &Diags) {
+  std::string Msg =
+      "this loop is not written in the tile vocabulary (no tawa::load or "
+      "tawa::mma), and tawa-rewrite rewrites only loops that are";
+  if (L.Pattern == LegacyPattern::None)
+    Msg += "; it accumulates no product, so it is no GEMM loop either";
+  else
+    Msg += "; it is a hand-written " + legacyPatternName(L.Pattern).str() +
+           ". Write its tiles with tawa::load and its product with "
+           "tawa::mma (docs/tile-language.md, docs/migration.md)";
+  Diags.error(Loop->getForLoc(), DiagCategory::Unsupported, Msg);
+  for (const LegacyEvidence &E : L.Evidence)
+    Diags.note(E.Loc, E.What);
+}
+
+} // namespace tawa

@@ -1,0 +1,131 @@
+// A '#pragma tawa tile' on the K loop of a hand-written kernel (no tile
+// vocabulary in it) gets one verdict at the loop, naming the pattern it is
+// closest to, with a note at each construct that shows it, instead of a
+// warning per construct the tile vocabulary does not accept; the file is left
+// as written. --explain adds those warnings after the verdict.
+// RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not=note:
+// RUN: diff %s %t.cu
+// RUN: %tawa-rewrite %s --explain -o %t2.cu -- %cuda-stub > %t.explain 2> %t.err
+// RUN: FileCheck %s --check-prefix=EXPLAIN < %t.explain
+// RUN: FileCheck %s --check-prefix=DETAILS < %t.err
+#include <cuda_bf16.h>
+
+#define TILE 32
+
+namespace nvcuda {
+namespace wmma {
+struct matrix_a;
+struct matrix_b;
+struct accumulator;
+struct row_major;
+template <class Use, int M, int N, int K, class T, class Layout = void>
+struct fragment {};
+template <class F, class T> __device__ void load_matrix_sync(F &, const T *, unsigned);
+template <class D, class A, class B, class C>
+__device__ void mma_sync(D &, const A &, const B &, const C &);
+} // namespace wmma
+} // namespace nvcuda
+
+using bf16 = __nv_bfloat16;
+__device__ float fmaf(float, float, float);
+
+// EXPLAIN-LABEL: kernel smem_tiled:
+// EXPLAIN: result: left unchanged: this loop is not written in the tile vocabulary (no tawa::load or tawa::mma), and tawa-rewrite rewrites only loops that are; it is a hand-written shared-memory tiled GEMM
+__global__ void smem_tiled(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
+                           int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: legacy.cu:[[@LINE+2]]:3: warning: this loop is not written in the tile vocabulary (no tawa::load or tawa::mma), and tawa-rewrite rewrites only loops that are; it is a hand-written shared-memory tiled GEMM. Write its tiles with tawa::load and its product with tawa::mma (docs/tile-language.md, docs/migration.md) [tawa-unsupported]
+  // DETAILS: legacy.cu:[[@LINE+1]]:3: warning: this loop is not written in the tile vocabulary
+  for (int t = 0; t < K; t += TILE) {
+    // CHECK: legacy.cu:[[@LINE+1]]:5: note: a staging copy from 'A' into __shared__ 'As'
+    As[ty][tx] = (row < M && t + tx < K) ? A[row * K + t + tx] : bf16();
+    // CHECK: legacy.cu:[[@LINE+1]]:5: note: a staging copy from 'B' into __shared__ 'Bs'
+    Bs[ty][tx] = (t + ty < K && col < N) ? B[(t + ty) * N + col] : bf16();
+    // CHECK: legacy.cu:[[@LINE+1]]:5: note: __syncthreads(): a barrier between the staging and the product
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      // CHECK: legacy.cu:[[@LINE+1]]:7: note: a product accumulated in an inner loop, reading __shared__ 'As', 'Bs'
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    // CHECK: legacy.cu:[[@LINE+1]]:5: note: __syncthreads(): a barrier
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'smem_tiled' is left unchanged
+// The details, after the verdict, with --explain.
+// DETAILS: warning: __shared__ variables are not supported in tile kernels
+// DETAILS: warning: the code before the tile loop uses 'threadIdx'
+
+__global__ void register_blocked(const float *A, const float *B, float *C,
+                                 int N, int K) {
+  __shared__ float As[8][128];
+  __shared__ float Bs[8][128];
+  float acc[8][8] = {};
+  const float *a = A + blockIdx.y * 128 * K;
+#pragma tawa tile
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it is a hand-written register-blocked shared-memory GEMM.
+  for (int k0 = 0; k0 < K; k0 += 8) {
+    // CHECK: note: a staging copy from 'a' into __shared__ 'As'
+    As[threadIdx.x % 8][threadIdx.x / 8] = a[(threadIdx.x / 8) * K + k0 + threadIdx.x % 8];
+    // CHECK: note: a staging copy from 'B' into __shared__ 'Bs'
+    Bs[threadIdx.x / 128][threadIdx.x % 128] = B[(k0 + threadIdx.x / 128) * N + blockIdx.x * 128 + threadIdx.x % 128];
+    // CHECK: note: __syncthreads()
+    __syncthreads();
+    for (int k = 0; k < 8; ++k)
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+          // CHECK: note: a product accumulated in an inner loop, reading __shared__ 'As', 'Bs'
+          acc[i][j] = fmaf(As[k][threadIdx.x / 16 * 8 + i], Bs[k][threadIdx.x % 16 * 8 + j], acc[i][j]);
+    // CHECK: note: __syncthreads()
+    __syncthreads();
+  }
+  C[threadIdx.x] = acc[0][0];
+}
+// CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'register_blocked' is left unchanged
+
+__global__ void wmma_kernel(const bf16 *A, const bf16 *B, float *C, int K) {
+  using namespace nvcuda;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+#pragma tawa tile
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it is a hand-written WMMA GEMM.
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    // CHECK: note: wmma::load_matrix_sync: an operand fragment loaded
+    wmma::load_matrix_sync(a, A + blockIdx.y * 16 * K + k0, K);
+    // CHECK: note: wmma::load_matrix_sync: an operand fragment loaded
+    wmma::load_matrix_sync(b, B + k0 * 64 + blockIdx.x * 16, 64);
+    // CHECK: note: wmma::mma_sync: a fragment product
+    wmma::mma_sync(c, a, b, c);
+  }
+  C[0] = 0;
+}
+// CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'wmma_kernel' is left unchanged
+
+__global__ void naive(const float *A, const float *B, float *C, int N, int K) {
+  const int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
+  float acc = 0;
+#pragma tawa tile
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it is a hand-written GEMM reading its operands from global memory.
+  for (int k0 = 0; k0 < K; k0 += 4) {
+    for (int k = k0; k < k0 + 4; ++k)
+      // CHECK: note: a product accumulated in an inner loop, reading global memory
+      acc += A[row * K + k] * B[k * N + col];
+  }
+  C[row * N + col] = acc;
+}
+// CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'naive' is left unchanged
+
+__global__ void no_product(float *x, int n) {
+#pragma tawa tile
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it accumulates no product, so it is no GEMM loop either [tawa-unsupported]
+  for (int i = 0; i < n; i += 32)
+    x[i + threadIdx.x] = 0;
+}
+// CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'no_product' is left unchanged
