@@ -234,16 +234,42 @@ std::optional<LegacyLoop> classifyLegacyLoop(const FunctionDecl *Kernel,
 }
 
 void reportLegacyLoop(const LegacyLoop &L, const ForStmt *Loop,
-                      DiagReporter &Diags) {
-  std::string Msg =
-      "this loop is not written in the tile vocabulary (no tawa::load or "
-      "tawa::mma), and tawa-rewrite rewrites only loops that are";
+                      const LiftAttempt *Lift, DiagReporter &Diags) {
+  const std::string Pattern = legacyPatternName(L.Pattern).str();
+  if (Lift) {
+    if (Lift->Lifted && !Lift->Message.empty())
+      Diags.error(Loop->getForLoc(), DiagCategory::Unsupported,
+                  "this loop is a hand-written " + Pattern +
+                      " that tawa-rewrite lifts, but the statement at line " +
+                      llvm::Twine(Lift->Line) +
+                      " stops its migration: " + Lift->Message);
+    else if (Lift->Lifted)
+      Diags.error(Loop->getForLoc(), DiagCategory::Unsupported,
+                  "this loop is a hand-written " + Pattern +
+                      " that tawa-rewrite lifts: 'tawa-rewrite --migrate' "
+                      "adds its tile-vocabulary form and launches it "
+                      "(docs/migration.md); rewrite that result");
+    else
+      Diags.error(Loop->getForLoc(), DiagCategory::Unsupported,
+                  "this loop does not match a liftable pattern: it is "
+                  "closest to a hand-written " +
+                      Pattern + ", and the statement at line " +
+                      llvm::Twine(Lift->Line) + " breaks it: " + Lift->Message);
+    if (!Lift->Message.empty())
+      Diags.note(Lift->Loc, Lift->Message);
+    for (const LegacyEvidence &E : L.Evidence)
+      Diags.note(E.Loc, E.What);
+    return;
+  }
+  std::string Msg = "this loop does not match a liftable pattern: ";
   if (L.Pattern == LegacyPattern::None)
-    Msg += "; it accumulates no product, so it is no GEMM loop either";
+    Msg += "it is not written in the tile vocabulary (no tawa::load or "
+           "tawa::mma) and accumulates no product, so it is no GEMM loop";
   else
-    Msg += "; it is a hand-written " + legacyPatternName(L.Pattern).str() +
-           ". Write its tiles with tawa::load and its product with "
-           "tawa::mma (docs/tile-language.md, docs/migration.md)";
+    Msg += "it is a hand-written " + Pattern +
+           ", and tawa-rewrite lifts shared-memory tiled GEMMs only. Write "
+           "its tiles with tawa::load and its product with tawa::mma "
+           "(docs/tile-language.md, docs/migration.md)";
   Diags.error(Loop->getForLoc(), DiagCategory::Unsupported, Msg);
   for (const LegacyEvidence &E : L.Evidence)
     Diags.note(E.Loc, E.What);

@@ -7,6 +7,8 @@
 #include "tawa/Explain.h"
 #include "tawa/FileRewriter.h"
 #include "tawa/LegacyLoop.h"
+#include "tawa/Lift.h"
+#include "tawa/Migrate.h"
 #include "tawa/Plan.h"
 #include "tawa/Pragma.h"
 #include "tawa/TileProgram.h"
@@ -222,8 +224,24 @@ private:
     // A hand-written loop gets one verdict; --explain adds every construct
     // the tile vocabulary does not accept after it.
     std::string Verdict;
-    if (std::optional<LegacyLoop> Legacy = classifyLegacyLoop(Kernel, Loop)) {
-      reportLegacyLoop(*Legacy, Loop, Diags);
+    std::optional<LegacyLoop> Legacy = classifyLegacyLoop(Kernel, Loop);
+    if (Opts.Migrate && !Legacy)
+      return; // already in the tile vocabulary
+    if (Legacy) {
+      std::optional<LiftAttempt> Lift;
+      if (Legacy->Pattern == LegacyPattern::SharedTiled) {
+        LiftFailure Why;
+        std::optional<LiftedGemm> G = liftSharedGemm(Kernel, Loop, Ctx, Why);
+        if (G && Opts.Migrate &&
+            migrate(Ctx, Pragma, Kernel, *G, Launches, Why))
+          return;
+        Lift = LiftAttempt{G.has_value(), Why.Loc,
+                           Why.Loc.isValid() ? SM.getPresumedLineNumber(
+                                                   SM.getExpansionLoc(Why.Loc))
+                                             : 0,
+                           Why.Message};
+      }
+      reportLegacyLoop(*Legacy, Loop, Lift ? &*Lift : nullptr, Diags);
       Verdict = Diags.lastError();
       if (Opts.Explain)
         (void)extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
@@ -344,6 +362,54 @@ private:
       edit(SM, SM.getExpansionRange(L->getSourceRange()), Text, LO);
     }
     ++Result.Rewritten;
+  }
+
+  /// Adds the tile-vocabulary form of lifted kernel `Kernel` after it, drops
+  /// its pragma, and turns its launches into calls of the launcher
+  /// (Migrate.h). Returns false, with the obstacle in `Why`, where a launch
+  /// cannot be edited.
+  bool migrate(ASTContext &Ctx, const TilePragma &Pragma,
+               const FunctionDecl *Kernel, const LiftedGemm &G,
+               llvm::ArrayRef<const CUDAKernelCallExpr *> Launches,
+               LiftFailure &Why) {
+    SourceManager &SM = Ctx.getSourceManager();
+    const LangOptions &LO = Ctx.getLangOpts();
+    for (const CUDAKernelCallExpr *L : Launches)
+      if (L->getBeginLoc().isMacroID() || L->getEndLoc().isMacroID() ||
+          !enclosingFunction(Ctx, *L) ||
+          enclosingFunction(Ctx, *L)->hasAttr<CUDAGlobalAttr>() ||
+          enclosingFunction(Ctx, *L)->hasAttr<CUDADeviceAttr>()) {
+        Why = {L->getBeginLoc(),
+               "this launch of '" + Kernel->getName().str() +
+                   "' cannot become a call of its migrated launcher (a host "
+                   "function): write it as 'k<<<...>>>(...)' in host code, "
+                   "outside a macro"};
+        return false;
+      }
+    SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
+    if (Pragma.Loc.isMacroID() || Kernel->getEndLoc().isMacroID())
+      return false;
+    // The pragma's whole line goes: the migrated kernel carries it.
+    FileID F = SM.getFileID(PragmaLoc);
+    unsigned Line = SM.getSpellingLineNumber(PragmaLoc);
+    SourceLocation LineBegin = SM.translateLineCol(F, Line, 1);
+    SourceLocation NextLine = SM.translateLineCol(F, Line + 1, 1);
+    if (NextLine == LineBegin)
+      return false;
+    includeHeader(Ctx, Kernel->getBeginLoc(), "tawa/tile.h");
+    edit(SM, CharSourceRange::getCharRange(LineBegin, NextLine), "", LO);
+    CharSourceRange KernelRange =
+        SM.getExpansionRange(Kernel->getSourceRange());
+    SourceLocation After = KernelRange.getEnd();
+    if (KernelRange.isTokenRange())
+      After = Lexer::getLocForEndOfToken(After, 0, SM, LO);
+    edit(SM, CharSourceRange::getCharRange(After, After),
+         migratedKernelText(Kernel, G, SM, LO), LO);
+    for (const CUDAKernelCallExpr *L : Launches)
+      edit(SM, SM.getExpansionRange(L->getSourceRange()),
+           migratedLaunchText(L, Kernel, SM, LO), LO);
+    ++Result.Rewritten;
+    return true;
   }
 
   /// Whether the kernel, its pragma and its launches can be edited in place:
@@ -528,6 +594,15 @@ private:
     if (RuntimeIncluded)
       return;
     RuntimeIncluded = true;
+    includeHeader(Ctx, Kernel, "tawa/runtime.cuh");
+  }
+
+  /// Inserts `#include <Header>` at file scope before `Kernel`, as
+  /// includeRuntime does; <tawa/tile.h> only where the file lacks it.
+  void includeHeader(ASTContext &Ctx, SourceLocation Kernel, StringRef Header) {
+    if (Header == "tawa/tile.h" && (Includes.Tile.isValid() || TileIncluded))
+      return;
+    TileIncluded |= Header == "tawa/tile.h";
     SourceManager &SM = Ctx.getSourceManager();
     // An #include inside a namespace, a linkage block or a function is not
     // at file scope.
@@ -550,10 +625,10 @@ private:
         if (Usable(L))
           At = L;
     }
-    StringRef Text = "\n#include <tawa/runtime.cuh>";
+    std::string Text = ("\n#include <" + Header + ">").str();
     if (At.isInvalid()) {
       At = SM.getLocForStartOfFile(SM.getMainFileID());
-      Text = "#include <tawa/runtime.cuh>\n";
+      Text = ("#include <" + Header + ">\n").str();
     }
     edit(SM, CharSourceRange::getCharRange(At, At), Text, Ctx.getLangOpts());
   }
@@ -608,6 +683,7 @@ private:
   DiagReporter &Diags;
   bool CRLF = false;            ///< the file's lines end in "\r\n"
   bool RuntimeIncluded = false; ///< <tawa/runtime.cuh> is inserted
+  bool TileIncluded = false;    ///< <tawa/tile.h> is inserted
 };
 
 } // namespace

@@ -55,10 +55,21 @@ struct LegacyLoop {
 std::optional<LegacyLoop> classifyLegacyLoop(const clang::FunctionDecl *Kernel,
                                              const clang::ForStmt *Loop);
 
-/// Reports `L` as one [tawa-unsupported] warning at the loop, then a note
-/// at each piece of evidence.
+/// The outcome of lifting a loop of a pattern that has a lifting (Lift.h):
+/// lifted, or not; where lifted, a Message says what stopped its migration.
+struct LiftAttempt {
+  bool Lifted = false;
+  clang::SourceLocation Loc; ///< the statement that breaks the pattern
+  unsigned Line = 0;         ///< its line
+  std::string Message;       ///< what is expected there
+};
+
+/// Reports `L` as one [tawa-unsupported] warning at the loop, then (where
+/// `Lift` failed) a note at the statement that breaks the pattern, then a
+/// note at each piece of evidence. `Lift` is null for patterns without a
+/// lifting.
 void reportLegacyLoop(const LegacyLoop &L, const clang::ForStmt *Loop,
-                      DiagReporter &Diags);
+                      const LiftAttempt *Lift, DiagReporter &Diags);
 
 } // namespace tawa
 

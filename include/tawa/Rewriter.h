@@ -22,7 +22,10 @@ enum class ArefDumpFormat { None, Text, Json, Dot };
 
 struct RewriteOptions {
   ArefDumpFormat DumpArefs = ArefDumpFormat::None; ///< fill ArefDumps
-  bool Explain = false;          ///< fill FileResult::Explanation
+  bool Explain = false; ///< fill FileResult::Explanation
+  /// Lifted hand-written loops get their tile-vocabulary form (Migrate.h);
+  /// tile-vocabulary kernels are left as they are.
+  bool Migrate = false;
   bool WarningsAsErrors = false; ///< conversion warnings become errors
   /// Where clang's closing line ("1 warning generated when compiling for
   /// host.") goes; stderr when null.

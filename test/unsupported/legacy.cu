@@ -1,8 +1,9 @@
 // A '#pragma tawa tile' on the K loop of a hand-written kernel (no tile
 // vocabulary in it) gets one verdict at the loop, naming the pattern it is
-// closest to, with a note at each construct that shows it, instead of a
-// warning per construct the tile vocabulary does not accept; the file is left
-// as written. --explain adds those warnings after the verdict.
+// closest to (and, for a liftable one, that it lifts: test/migrate/), with a
+// note at each construct that shows it, instead of a warning per construct
+// the tile vocabulary does not accept; the file is left as written.
+// --explain adds those warnings after the verdict.
 // RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error: --implicit-check-not=note:
 // RUN: diff %s %t.cu
 // RUN: %tawa-rewrite %s --explain -o %t2.cu -- %cuda-stub > %t.explain 2> %t.err
@@ -30,7 +31,7 @@ using bf16 = __nv_bfloat16;
 __device__ float fmaf(float, float, float);
 
 // EXPLAIN-LABEL: kernel smem_tiled:
-// EXPLAIN: result: left unchanged: this loop is not written in the tile vocabulary (no tawa::load or tawa::mma), and tawa-rewrite rewrites only loops that are; it is a hand-written shared-memory tiled GEMM
+// EXPLAIN: result: left unchanged: this loop is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts
 __global__ void smem_tiled(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
                            int K) {
   __shared__ bf16 As[TILE][TILE];
@@ -39,8 +40,8 @@ __global__ void smem_tiled(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
   int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+2]]:3: warning: this loop is not written in the tile vocabulary (no tawa::load or tawa::mma), and tawa-rewrite rewrites only loops that are; it is a hand-written shared-memory tiled GEMM. Write its tiles with tawa::load and its product with tawa::mma (docs/tile-language.md, docs/migration.md) [tawa-unsupported]
-  // DETAILS: legacy.cu:[[@LINE+1]]:3: warning: this loop is not written in the tile vocabulary
+  // CHECK: legacy.cu:[[@LINE+2]]:3: warning: this loop is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form and launches it (docs/migration.md); rewrite that result [tawa-unsupported]
+  // DETAILS: legacy.cu:[[@LINE+1]]:3: warning: this loop is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts
   for (int t = 0; t < K; t += TILE) {
     // CHECK: legacy.cu:[[@LINE+1]]:5: note: a staging copy from 'A' into __shared__ 'As'
     As[ty][tx] = (row < M && t + tx < K) ? A[row * K + t + tx] : bf16();
@@ -69,7 +70,7 @@ __global__ void register_blocked(const float *A, const float *B, float *C,
   float acc[8][8] = {};
   const float *a = A + blockIdx.y * 128 * K;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it is a hand-written register-blocked shared-memory GEMM.
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written register-blocked shared-memory GEMM, and tawa-rewrite lifts shared-memory tiled GEMMs only. Write its tiles with tawa::load and its product with tawa::mma (docs/tile-language.md, docs/migration.md) [tawa-unsupported]
   for (int k0 = 0; k0 < K; k0 += 8) {
     // CHECK: note: a staging copy from 'a' into __shared__ 'As'
     As[threadIdx.x % 8][threadIdx.x / 8] = a[(threadIdx.x / 8) * K + k0 + threadIdx.x % 8];
@@ -95,7 +96,7 @@ __global__ void wmma_kernel(const bf16 *A, const bf16 *B, float *C, int K) {
   wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major> b;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it is a hand-written WMMA GEMM.
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written WMMA GEMM, and
   for (int k0 = 0; k0 < K; k0 += 16) {
     // CHECK: note: wmma::load_matrix_sync: an operand fragment loaded
     wmma::load_matrix_sync(a, A + blockIdx.y * 16 * K + k0, K);
@@ -112,7 +113,7 @@ __global__ void naive(const float *A, const float *B, float *C, int N, int K) {
   const int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
   float acc = 0;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it is a hand-written GEMM reading its operands from global memory.
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written GEMM reading its operands from global memory, and
   for (int k0 = 0; k0 < K; k0 += 4) {
     for (int k = k0; k < k0 + 4; ++k)
       // CHECK: note: a product accumulated in an inner loop, reading global memory
@@ -124,7 +125,7 @@ __global__ void naive(const float *A, const float *B, float *C, int N, int K) {
 
 __global__ void no_product(float *x, int n) {
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: {{.*}}; it accumulates no product, so it is no GEMM loop either [tawa-unsupported]
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is not written in the tile vocabulary (no tawa::load or tawa::mma) and accumulates no product, so it is no GEMM loop [tawa-unsupported]
   for (int i = 0; i < n; i += 32)
     x[i + threadIdx.x] = 0;
 }

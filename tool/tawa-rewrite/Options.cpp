@@ -113,6 +113,11 @@ std::optional<int> parseCommandLine(int argc, char **argv, Options &O) {
   App.add_option("--write-depfile", O.Depfile,
                  "Write a Make-style depfile: each file that -o or --out-dir "
                  "writes depends on its source and every header it read");
+  App.add_flag("--migrate", O.Migrate,
+               "Add the tile-vocabulary form of each annotated hand-written "
+               "GEMM loop that can be lifted, and launch it from the "
+               "kernel's launch sites (docs/migration.md); write no "
+               "warp-specialized code");
   App.add_flag("--explain", O.Explain,
                "Print, per tile loop, each choice of the plan and why");
   App.add_option("--dump-arefs", O.DumpArefs,

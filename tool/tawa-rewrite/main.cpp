@@ -117,6 +117,7 @@ int main(int argc, char **argv) {
                        .Case("dot", tawa::ArefDumpFormat::Dot)
                        .Default(tawa::ArefDumpFormat::None);
   Opts.Explain = O.Explain;
+  Opts.Migrate = O.Migrate;
   Opts.WarningsAsErrors = O.Werror;
   std::map<std::string, tawa::FileResult> Results =
       runJobs(Jobs, Opts, O.Jobs, O.Quiet);

@@ -1,0 +1,73 @@
+#include "legacy.h"
+
+#define TILE 32
+
+// The classic kernel: each thread computes one element of C, each
+// iteration stages a 32 x 32 tile of A and of B in shared memory.
+__global__ void gemm_smem(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                          __nv_bfloat16 *C, int M, int N, int K) {
+  __shared__ __nv_bfloat16 As[TILE][TILE];
+  __shared__ __nv_bfloat16 Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty;
+  int col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] =
+        (row < M && t + tx < K) ? A[row * K + t + tx] : __float2bfloat16(0.0f);
+    Bs[ty][tx] = (t + ty < K && col < N) ? B[(t + ty) * N + col]
+                                         : __float2bfloat16(0.0f);
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16(acc);
+}
+
+// Another style: B stored N x K (each block stages 32 rows of B), the loop
+// counts tiles, if/else staging, fmaf, and C = alpha * A B^T + beta * C.
+__global__ void gemm_smem_nt(const __half *A, const __half *B, float *C, int M,
+                             int N, int K, float alpha, float beta) {
+  __shared__ __half As[TILE][TILE + 1];
+  __shared__ __half Bs[TILE][TILE + 1];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  const int brow = blockIdx.x * TILE + threadIdx.y;
+  float sum = 0;
+#pragma tawa tile
+  for (int t = 0; t < (K + TILE - 1) / TILE; ++t) {
+    if (row < M && t * TILE + threadIdx.x < K)
+      As[threadIdx.y][threadIdx.x] = A[row * K + t * TILE + threadIdx.x];
+    else
+      As[threadIdx.y][threadIdx.x] = __float2half(0.0f);
+    if (brow < N && t * TILE + threadIdx.x < K)
+      Bs[threadIdx.y][threadIdx.x] = B[brow * K + t * TILE + threadIdx.x];
+    else
+      Bs[threadIdx.y][threadIdx.x] = __float2half(0.0f);
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < TILE; ++k)
+      sum = fmaf(__half2float(As[threadIdx.y][k]),
+                 __half2float(Bs[threadIdx.x][k]), sum);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = alpha * sum + beta * C[row * N + col];
+}
+
+void smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
+               int M, int N, int K, cudaStream_t stream) {
+  dim3 block(TILE, TILE);
+  dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+  gemm_smem<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
+}
+
+void smem_gemm_nt(const __half *A, const __half *B, float *C, int M, int N,
+                  int K, float alpha, float beta, cudaStream_t stream) {
+  dim3 block(TILE, TILE);
+  dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+  gemm_smem_nt<<<grid, block, 0, stream>>>(A, B, C, M, N, K, alpha, beta);
+}

@@ -1,0 +1,402 @@
+//===- examples/legacy/main.cu - the legacy GEMMs, as written and migrated
+//-===//
+//
+// legacy-check --label NAME [--shapes MxNxK,...] [--time] [--json FILE]
+//
+// Linked with two builds of examples/legacy/legacy.cu: the file as written,
+// compiled with its functions renamed orig_* (-Dsmem_gemm=orig_smem_gemm
+// ...), and a migrated one: the output of `tawa-rewrite --migrate` (the
+// tile-vocabulary form, run by tile.h's reference) or that output rewritten
+// by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape:
+//   - A, B (and C's input, for smem_gemm_nt) are random normal values made
+//     on the device from a seed per shape; outputs start as quiet NaN (C's
+//     input where the GEMM reads it);
+//   - the reference is cuBLAS's fp32-accumulated product (cublasGemmEx,
+//     CUBLAS_COMPUTE_32F) with the same alpha and beta;
+//   - both builds pass when no output is NaN or infinite, the relative
+//     Frobenius error is under 1e-2 and the largest element error
+//     |c - ref| / (|ref| + rms(ref)) under 2e-2;
+//   - with --time: medians of alternating rounds of 10 calls of the original
+//     and of the migrated function, and of cuBLAS; the speed-up is the
+//     original's time over the migrated one's.
+//
+//===----------------------------------------------------------------------===//
+#include "../common/report.h"
+#include "legacy.h"
+
+#include <cublas_v2.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// The file as written, renamed at compile time.
+void orig_smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                    __nv_bfloat16 *C, int M, int N, int K, cudaStream_t stream);
+void orig_smem_gemm_nt(const __half *A, const __half *B, float *C, int M, int N,
+                       int K, float alpha, float beta, cudaStream_t stream);
+
+namespace {
+
+constexpr double kRelTolerance = 1e-2, kElemTolerance = 2e-2;
+constexpr int kRounds = 5, kCallsPerRound = 10;
+constexpr float kAlpha = 0.75f, kBeta = -0.5f;
+
+void check(cudaError_t s, const char *what) {
+  if (s != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(s));
+}
+void check(cublasStatus_t s, const char *what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string(what) + ": cuBLAS status " +
+                             std::to_string(int(s)));
+}
+#define CHECK(x) check((x), #x)
+
+template <class T> struct Buffer {
+  T *p = nullptr;
+  std::size_t n = 0;
+  explicit Buffer(std::size_t count) : n(count) {
+    CHECK(cudaMalloc(&p, sizeof(T) * (count ? count : 1)));
+  }
+  ~Buffer() { cudaFree(p); }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+};
+
+__device__ float normal(std::uint64_t seed, std::size_t i) {
+  auto mix = [](std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+  };
+  const std::uint64_t h = mix(seed ^ mix(i));
+  const float u1 = ((h >> 40) + 1) * (1.0f / 16777217.0f);
+  const float u2 = ((h >> 16) & 0xFFFFFF) * (1.0f / 16777216.0f);
+  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
+}
+
+template <class T>
+__global__ void fill_normal(T *x, std::size_t n, std::uint64_t seed) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    x[i] = T(normal(seed, i));
+}
+
+template <class T> __global__ void fill_nan(T *x, std::size_t n) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    x[i] = T(NAN);
+}
+
+template <class T>
+__global__ void to_float_kernel(const T *c, float *out, std::size_t n) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += gridDim.x * blockDim.x)
+    out[i] = float(c[i]);
+}
+
+struct Errors {
+  double rel = NAN, elem = NAN;
+  long long nonfinite = 0;
+  bool ok() const {
+    return nonfinite == 0 && rel < kRelTolerance && elem < kElemTolerance;
+  }
+};
+
+Errors compare(const float *c, const float *ref, std::size_t n) {
+  std::vector<float> hc(n), hr(n);
+  CHECK(cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(hr.data(), ref, n * sizeof(float), cudaMemcpyDeviceToHost));
+  double num = 0, den = 0;
+  Errors e;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(hc[i]))
+      ++e.nonfinite;
+    else
+      num += (double(hc[i]) - hr[i]) * (double(hc[i]) - hr[i]);
+    den += double(hr[i]) * hr[i];
+  }
+  const double rms = std::sqrt(den / double(n ? n : 1));
+  e.rel = e.nonfinite ? NAN : std::sqrt(num / (den > 0 ? den : 1));
+  e.elem = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::isfinite(hc[i]))
+      e.elem = std::max(e.elem, std::fabs(double(hc[i]) - hr[i]) /
+                                    (std::fabs(double(hr[i])) + rms));
+  return e;
+}
+
+enum class Gemm { Smem, SmemNt };
+const char *gemm_name(Gemm g) {
+  return g == Gemm::Smem ? "smem_gemm" : "smem_gemm_nt";
+}
+
+struct Shape {
+  int m, n, k;
+  std::string text() const {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" +
+           std::to_string(k);
+  }
+};
+
+struct Result {
+  Gemm gemm;
+  Shape shape;
+  Errors orig, migrated;
+  bool timed = false;
+  double orig_ms = NAN, ms = NAN, cublas_ms = NAN;
+  std::string error;
+  bool pass() const { return error.empty() && orig.ok() && migrated.ok(); }
+};
+
+class Runner {
+public:
+  Runner() {
+    CHECK(cudaStreamCreate(&stream_));
+    CHECK(cublasCreate(&blas_));
+    CHECK(cublasSetStream(blas_, stream_));
+  }
+  ~Runner() {
+    cublasDestroy(blas_);
+    cudaStreamDestroy(stream_);
+  }
+  Result run(Gemm g, const Shape &s, std::uint64_t seed, bool timing);
+
+private:
+  struct Data {
+    const Shape s;
+    Buffer<__nv_bfloat16> a16, b16, c16;
+    Buffer<__half> ah, bh;
+    Buffer<float> c_in, c32, ref, out;
+    explicit Data(const Shape &s)
+        : s(s), a16(std::size_t(s.m) * s.k), b16(std::size_t(s.k) * s.n),
+          c16(std::size_t(s.m) * s.n), ah(std::size_t(s.m) * s.k),
+          bh(std::size_t(s.n) * s.k), c_in(std::size_t(s.m) * s.n),
+          c32(std::size_t(s.m) * s.n), ref(std::size_t(s.m) * s.n),
+          out(std::size_t(s.m) * s.n) {}
+  };
+  void call(Gemm g, Data &x, bool original);
+  void cublas(Gemm g, Data &x, float *d);
+  void prepare(Gemm g, Data &x);
+  double round_ms(const std::function<void()> &f);
+
+  cudaStream_t stream_{};
+  cublasHandle_t blas_{};
+};
+
+void Runner::call(Gemm g, Data &x, bool original) {
+  const Shape &s = x.s;
+  if (g == Gemm::Smem)
+    (original ? orig_smem_gemm : smem_gemm)(x.a16.p, x.b16.p, x.c16.p, s.m, s.n,
+                                            s.k, stream_);
+  else
+    (original ? orig_smem_gemm_nt : smem_gemm_nt)(
+        x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, kAlpha, kBeta, stream_);
+  CHECK(cudaGetLastError());
+}
+
+/// d = the GEMM in fp32 (row-major: the column-major product of the
+/// transposes), with d holding C's input for smem_gemm_nt.
+void Runner::cublas(Gemm g, Data &x, float *d) {
+  const Shape &s = x.s;
+  if (g == Gemm::Smem) {
+    const float one = 1, zero = 0;
+    CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
+                       x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
+                       &zero, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT));
+  } else {
+    CHECK(cublasGemmEx(blas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &kAlpha,
+                       x.bh.p, CUDA_R_16F, s.k, x.ah.p, CUDA_R_16F, s.k, &kBeta,
+                       d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT));
+  }
+}
+
+/// The output poisoned (smem_gemm) or reset to C's input (smem_gemm_nt).
+void Runner::prepare(Gemm g, Data &x) {
+  const std::size_t mn = std::size_t(x.s.m) * x.s.n;
+  if (g == Gemm::Smem)
+    fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
+  else
+    CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
+                          cudaMemcpyDeviceToDevice, stream_));
+  CHECK(cudaGetLastError());
+}
+
+double Runner::round_ms(const std::function<void()> &f) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  CHECK(cudaEventRecord(start, stream_));
+  for (int i = 0; i < kCallsPerRound; ++i)
+    f();
+  CHECK(cudaEventRecord(stop, stream_));
+  CHECK(cudaEventSynchronize(stop));
+  float ms = 0;
+  CHECK(cudaEventElapsedTime(&ms, start, stop));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms / kCallsPerRound;
+}
+
+Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {
+  Result r;
+  r.gemm = g;
+  r.shape = s;
+  try {
+    Data x(s);
+    const std::size_t mn = std::size_t(s.m) * s.n;
+    fill_normal<<<1024, 256, 0, stream_>>>(x.a16.p, x.a16.n, seed + 1);
+    fill_normal<<<1024, 256, 0, stream_>>>(x.b16.p, x.b16.n, seed + 2);
+    fill_normal<<<1024, 256, 0, stream_>>>(x.ah.p, x.ah.n, seed + 3);
+    fill_normal<<<1024, 256, 0, stream_>>>(x.bh.p, x.bh.n, seed + 4);
+    fill_normal<<<1024, 256, 0, stream_>>>(x.c_in.p, mn, seed + 5);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpyAsync(x.ref.p, x.c_in.p, mn * sizeof(float),
+                          cudaMemcpyDeviceToDevice, stream_));
+    cublas(g, x, x.ref.p);
+    for (bool original : {true, false}) {
+      prepare(g, x);
+      call(g, x, original);
+      CHECK(cudaStreamSynchronize(stream_));
+      if (g == Gemm::Smem)
+        to_float_kernel<<<1024, 256, 0, stream_>>>(x.c16.p, x.out.p, mn);
+      else
+        CHECK(cudaMemcpyAsync(x.out.p, x.c32.p, mn * sizeof(float),
+                              cudaMemcpyDeviceToDevice, stream_));
+      CHECK(cudaStreamSynchronize(stream_));
+      (original ? r.orig : r.migrated) = compare(x.out.p, x.ref.p, mn);
+    }
+    if (timing && r.orig.ok() && r.migrated.ok()) {
+      call(g, x, true);
+      call(g, x, false);
+      cublas(g, x, x.out.p);
+      std::vector<float> t_orig, t_ours, t_blas;
+      for (int p = 0; p < kRounds; ++p) {
+        t_orig.push_back(float(round_ms([&] { call(g, x, true); })));
+        t_ours.push_back(float(round_ms([&] { call(g, x, false); })));
+        t_blas.push_back(float(round_ms([&] { cublas(g, x, x.out.p); })));
+      }
+      r.orig_ms = percentile(t_orig, 0.5);
+      r.ms = percentile(t_ours, 0.5);
+      r.cublas_ms = percentile(t_blas, 0.5);
+      r.timed = true;
+    }
+    CHECK(cudaDeviceSynchronize());
+  } catch (const std::exception &ex) {
+    r.error = ex.what();
+  }
+  return r;
+}
+
+double tflops(const Shape &s, double ms) {
+  return 2.0 * s.m * double(s.n) * s.k / (ms * 1e-3) / 1e12;
+}
+
+void print(const std::string &label, const Result &r) {
+  std::printf("%-10s %-13s %-16s %s orig rel %-9s migrated rel %-9s elem %-9s",
+              label.c_str(), gemm_name(r.gemm), r.shape.text().c_str(),
+              r.pass() ? "PASS" : "FAIL", short_number(r.orig.rel).c_str(),
+              short_number(r.migrated.rel).c_str(),
+              short_number(r.migrated.elem).c_str());
+  if (r.timed)
+    std::printf("  orig %7.1f TFLOP/s  migrated %7.1f  speed-up %6.1fx  "
+                "cuBLAS %7.1f",
+                tflops(r.shape, r.orig_ms), tflops(r.shape, r.ms),
+                r.orig_ms / r.ms, tflops(r.shape, r.cublas_ms));
+  if (!r.error.empty())
+    std::printf(" error: %s", r.error.c_str());
+  std::printf("\n");
+}
+
+std::string json(const std::string &label, const Result &r) {
+  std::string o = "{\"label\": " + json_string(label) +
+                  ", \"gemm\": " + json_string(gemm_name(r.gemm)) +
+                  ", \"shape\": " + json_string(r.shape.text()) +
+                  ", \"pass\": " + (r.pass() ? "true" : "false") +
+                  ", \"orig_rel_err\": " + json_number(r.orig.rel) +
+                  ", \"rel_err\": " + json_number(r.migrated.rel) +
+                  ", \"elem_err\": " + json_number(r.migrated.elem) +
+                  ", \"nonfinite\": " + std::to_string(r.migrated.nonfinite);
+  if (r.timed)
+    o += ", \"orig_ms\": " + json_number(r.orig_ms) +
+         ", \"ms\": " + json_number(r.ms) +
+         ", \"cublas_ms\": " + json_number(r.cublas_ms) +
+         ", \"speedup\": " + json_number(r.orig_ms / r.ms) +
+         ", \"tflops\": " + json_number(tflops(r.shape, r.ms)) +
+         ", \"vs_cublas\": " + json_number(r.cublas_ms / r.ms);
+  if (!r.error.empty())
+    o += ", \"error\": " + json_string(r.error);
+  return o + "}";
+}
+
+bool parse_shapes(const std::string &list, std::vector<Shape> &out) {
+  std::size_t at = 0;
+  while (at <= list.size()) {
+    const std::size_t end = std::min(list.find(',', at), list.size());
+    Shape s{};
+    if (std::sscanf(list.substr(at, end - at).c_str(), "%dx%dx%d", &s.m, &s.n,
+                    &s.k) != 3 ||
+        s.m <= 0 || s.n <= 0 || s.k <= 0)
+      return false;
+    out.push_back(s);
+    at = end + 1;
+  }
+  return !out.empty();
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string label = "ours", shapes = "129x257x73,1000x1016x520", json_path;
+  bool timing = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--time")
+      timing = true;
+    else if ((a == "--label" || a == "--shapes" || a == "--json") &&
+             i + 1 < argc)
+      (a == "--label"    ? label
+       : a == "--shapes" ? shapes
+                         : json_path) = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: legacy-check --label NAME [--shapes "
+                           "MxNxK,...] [--time] [--json FILE]\n");
+      return 2;
+    }
+  }
+  std::vector<Shape> list;
+  if (!parse_shapes(shapes, list)) {
+    std::fprintf(stderr, "legacy-check: bad --shapes '%s'\n", shapes.c_str());
+    return 2;
+  }
+  Runner runner;
+  std::vector<std::string> lines;
+  bool all = true;
+  std::uint64_t seed = 0x1E6;
+  for (Gemm g : {Gemm::Smem, Gemm::SmemNt})
+    for (const Shape &s : list) {
+      const Result r = runner.run(g, s, seed += 101, timing);
+      print(label, r);
+      lines.push_back(json(label, r));
+      all &= r.pass();
+    }
+  if (!json_path.empty()) {
+    FILE *f = std::fopen(json_path.c_str(), "w");
+    if (!f)
+      return 1;
+    std::fprintf(f, "[\n");
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      std::fprintf(f, "  %s%s\n", lines[i].c_str(),
+                   i + 1 < lines.size() ? "," : "");
+    std::fprintf(f, "]\n");
+    std::fclose(f);
+  }
+  return all ? 0 : 1;
+}

@@ -1,0 +1,86 @@
+//===- tawa/Affine.h - index arithmetic as integer polynomials ------------===//
+//
+// The index expressions of hand-written kernels (`(blockIdx.y * TILE +
+// threadIdx.y) * K + t + threadIdx.x`) as integer polynomials over symbols:
+// the thread and block coordinates, loop variables and integer kernel
+// parameters. Two index expressions compute the same element for every
+// thread, block, iteration and parameter value where their polynomials are
+// equal, which is how the lifting front end (Lift.h) proves that a staging
+// copy and a product read the elements it claims. Division, remainder,
+// shifts, calls and loads are not polynomials: such an expression has none.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_AFFINE_H
+#define TAWA_AFFINE_H
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class Expr;
+class VarDecl;
+} // namespace clang
+
+namespace tawa {
+
+/// A symbol: a VarDecl (parameter, loop variable) or a built-in coordinate.
+using Symbol = const void *;
+
+/// The built-in coordinates, as symbols: threadIdx.{x,y,z}, blockIdx.{x,y,z}.
+Symbol threadIdxSymbol(char Dim);
+Symbol blockIdxSymbol(char Dim);
+
+/// sum of Coefficient * product of Symbols, in a canonical form (sorted
+/// monomials, no zero coefficients), so that == is equality of polynomials.
+class Poly {
+public:
+  using Monomial = std::vector<Symbol>; ///< sorted, with repeats for powers
+
+  static Poly constant(int64_t C);
+  static Poly symbol(Symbol S);
+
+  Poly operator+(const Poly &O) const;
+  Poly operator-(const Poly &O) const;
+  Poly operator*(const Poly &O) const;
+  bool operator==(const Poly &O) const { return Terms == O.Terms; }
+  bool operator!=(const Poly &O) const { return !(*this == O); }
+
+  /// The constant value, where the polynomial is one.
+  std::optional<int64_t> constantValue() const;
+  bool dependsOn(Symbol S) const;
+  /// This polynomial with `S` replaced by `By`.
+  Poly substitute(Symbol S, const Poly &By) const;
+  /// Whether every coefficient is positive (then the value is >= 0 for
+  /// symbols that are >= 0).
+  bool nonNegativeCoefficients() const;
+
+private:
+  std::map<Monomial, int64_t> Terms;
+};
+
+/// Evaluates integer index expressions to polynomials. Kernel parameters
+/// and the variables given symbols are symbols; other local variables are
+/// replaced by their initializers where they are never assigned after it
+/// (`Bindings`, filled by the caller).
+class IndexEvaluator {
+public:
+  /// Local variables and what they stand for.
+  llvm::DenseMap<const clang::VarDecl *, Poly> Bindings;
+  /// Variables that are symbols themselves (loop variables).
+  void addSymbol(const clang::VarDecl *VD) {
+    Bindings.try_emplace(VD, Poly::symbol(VD));
+  }
+  /// The polynomial of `E`, or nullopt where it is not one (the reason in
+  /// `Why`, naming the construct).
+  std::optional<Poly> eval(const clang::Expr *E) const;
+  mutable std::string Why;
+};
+
+} // namespace tawa
+
+#endif

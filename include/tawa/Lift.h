@@ -1,0 +1,92 @@
+//===- tawa/Lift.h - lifting a hand-written shared-memory GEMM loop -------===//
+//
+// Recognises the classic shared-memory tiled GEMM under `#pragma tawa tile`
+// and proves, with index arithmetic as polynomials (Affine.h), what it
+// computes:
+//
+//   __global__ void k(const T *A, const T *B, T2 *C, int M, int N, int K) {
+//     __shared__ T As[TILE][TILE], Bs[TILE][TILE];
+//     int row = blockIdx.y * TILE + threadIdx.y, col = ... threadIdx.x;
+//     float acc = 0;
+//   #pragma tawa tile
+//     for (int t = 0; t < K; t += TILE) {       // or ++t, t < (K+TILE-1)/TILE
+//       As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0;
+//       Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0;
+//       __syncthreads();
+//       for (int k = 0; k < TILE; ++k)
+//         acc += float(As[ty][k]) * float(Bs[k][tx]);
+//       __syncthreads();
+//     }
+//     if (row < M && col < N)
+//       C[row * N + col] = T2(acc);               // or alpha * acc (+ beta *
+//       C)
+//   }
+//
+// Any thread mapping of the staging copies that is a permutation of
+// (threadIdx.y, threadIdx.x), A stored M x K or K x M, B stored K x N or
+// N x K, any leading dimension parameter, `if`/`else` or `?:` guards, and
+// the conversions of cuda_bf16.h/cuda_fp16.h. What is proved: with a block
+// of TILE x TILE threads, thread (tx, ty) of block (bx, by) computes
+// C[by*TILE + ty][bx*TILE + tx] = sum over k < K of A[.][k] * B[k][.] where
+// inside the extents, reading 0 outside (as TMA's zero fill does). The
+// element types must be bf16 or fp16 (an fp32 SGEMM is refused: the tensor
+// cores would change its precision).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_LIFT_H
+#define TAWA_LIFT_H
+
+#include "tawa/TileProgram.h"
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <optional>
+#include <string>
+
+namespace clang {
+class FunctionDecl;
+class ForStmt;
+class ParmVarDecl;
+} // namespace clang
+
+namespace tawa {
+
+/// One operand of the lifted GEMM: the pointer parameter and how the matrix
+/// is stored (a row-major view of Rows x Cols with leading dimension Ld).
+struct LiftedOperand {
+  const clang::ParmVarDecl *Data = nullptr;
+  const clang::ParmVarDecl *Ld = nullptr; ///< leading dimension, elements
+  /// A: stored M x K (KMajor) or K x M; B: stored N x K (KMajor) or K x N.
+  bool KMajor = true;
+};
+
+/// What a lifted kernel computes, in terms of its parameters.
+struct LiftedGemm {
+  int Tile = 0;       ///< the kernel's TILE: its blocks are TILE x TILE
+  ElementType Elem{}; ///< A's and B's element type (bf16 or f16)
+  ElementType Out{};  ///< C's element type
+  const clang::ParmVarDecl *M = nullptr, *N = nullptr, *K = nullptr;
+  LiftedOperand A, B;
+  const clang::ParmVarDecl *C = nullptr, *Ldc = nullptr;
+  /// The stored value in the tile vocabulary: "acc", "alpha * acc",
+  /// "alpha * acc + beta * tawa::load<BM, BN>(C, m0, n0)" (BM, BN filled
+  /// by the printer).
+  const clang::ParmVarDecl *Alpha = nullptr, *Beta = nullptr;
+};
+
+/// Where and why a loop does not match: the statement that breaks the
+/// pattern and the form expected there.
+struct LiftFailure {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
+/// Lifts `Loop` in `Kernel`, or says which statement breaks the pattern.
+std::optional<LiftedGemm> liftSharedGemm(const clang::FunctionDecl *Kernel,
+                                         const clang::ForStmt *Loop,
+                                         clang::ASTContext &Ctx,
+                                         LiftFailure &Why);
+
+} // namespace tawa
+
+#endif

@@ -1,0 +1,47 @@
+//===- tawa/Migrate.h - a lifted kernel re-expressed in the tile vocabulary
+//===//
+//
+// `--migrate` keeps a lifted kernel (Lift.h) and adds its tile-vocabulary
+// form after it: `<kernel>_tiled`, a GEMM of 128 x 256 x 64 tiles over
+// tawa::Matrix views, and `<kernel>_migrated_launch`, a host function that
+// takes the original launch configuration and arguments. Where the block is
+// TILE x TILE threads (the mapping the lift proved), it launches the tiled
+// kernel over the window of C the original grid covers; otherwise it
+// launches the original kernel, unchanged. Each `<kernel><<<...>>>(...)`
+// launch becomes a call of the launcher. The result is portable CUDA (tile.h's
+// reference runs it anywhere) that tawa-rewrite turns into the
+// warp-specialized kernel.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_MIGRATE_H
+#define TAWA_MIGRATE_H
+
+#include "tawa/Lift.h"
+
+#include <string>
+
+namespace clang {
+class CUDAKernelCallExpr;
+class FunctionDecl;
+class LangOptions;
+class SourceManager;
+} // namespace clang
+
+namespace tawa {
+
+/// The tiled kernel and the launcher, to insert after the kernel (starts
+/// and ends with a newline).
+std::string migratedKernelText(const clang::FunctionDecl *Kernel,
+                               const LiftedGemm &G,
+                               const clang::SourceManager &SM,
+                               const clang::LangOptions &LO);
+
+/// The call of the launcher that replaces launch `L` of `Kernel`.
+std::string migratedLaunchText(const clang::CUDAKernelCallExpr *L,
+                               const clang::FunctionDecl *Kernel,
+                               const clang::SourceManager &SM,
+                               const clang::LangOptions &LO);
+
+} // namespace tawa
+
+#endif

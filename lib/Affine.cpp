@@ -1,0 +1,181 @@
+//===- Affine.cpp - index arithmetic as integer polynomials ---------------===//
+#include "tawa/Affine.h"
+#include "tawa/TileProgram.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace tawa {
+
+namespace {
+const char ThreadIdx[3] = {}, BlockIdx[3] = {};
+int dimIndex(char D) { return D == 'x' ? 0 : D == 'y' ? 1 : 2; }
+} // namespace
+
+Symbol threadIdxSymbol(char Dim) { return &ThreadIdx[dimIndex(Dim)]; }
+Symbol blockIdxSymbol(char Dim) { return &BlockIdx[dimIndex(Dim)]; }
+
+Poly Poly::constant(int64_t C) {
+  Poly P;
+  if (C)
+    P.Terms[{}] = C;
+  return P;
+}
+
+Poly Poly::symbol(Symbol S) {
+  Poly P;
+  P.Terms[{S}] = 1;
+  return P;
+}
+
+Poly Poly::operator+(const Poly &O) const {
+  Poly R = *this;
+  for (const auto &[M, C] : O.Terms)
+    if ((R.Terms[M] += C) == 0)
+      R.Terms.erase(M);
+  return R;
+}
+
+Poly Poly::operator-(const Poly &O) const { return *this + O * constant(-1); }
+
+Poly Poly::operator*(const Poly &O) const {
+  Poly R;
+  for (const auto &[MA, CA] : Terms)
+    for (const auto &[MB, CB] : O.Terms) {
+      Monomial M = MA;
+      M.insert(M.end(), MB.begin(), MB.end());
+      std::sort(M.begin(), M.end());
+      if ((R.Terms[M] += CA * CB) == 0)
+        R.Terms.erase(M);
+    }
+  return R;
+}
+
+std::optional<int64_t> Poly::constantValue() const {
+  if (Terms.empty())
+    return 0;
+  if (Terms.size() == 1 && Terms.begin()->first.empty())
+    return Terms.begin()->second;
+  return std::nullopt;
+}
+
+bool Poly::dependsOn(Symbol S) const {
+  for (const auto &T : Terms)
+    if (std::find(T.first.begin(), T.first.end(), S) != T.first.end())
+      return true;
+  return false;
+}
+
+Poly Poly::substitute(Symbol S, const Poly &By) const {
+  Poly R;
+  for (const auto &[M, C] : Terms) {
+    Poly Term = constant(C);
+    for (Symbol X : M)
+      Term = Term * (X == S ? By : symbol(X));
+    R = R + Term;
+  }
+  return R;
+}
+
+bool Poly::nonNegativeCoefficients() const {
+  for (const auto &T : Terms)
+    if (T.second < 0)
+      return false;
+  return true;
+}
+
+/// threadIdx.<d> or blockIdx.<d>, as a symbol.
+static std::optional<Symbol> builtinCoordinate(const Expr *E) {
+  const Expr *Base = nullptr;
+  StringRef Member;
+  if (auto *MP = dyn_cast<MSPropertyRefExpr>(E)) {
+    Base = MP->getBaseExpr();
+    Member = MP->getPropertyDecl()->getName();
+  } else if (auto *ME = dyn_cast<MemberExpr>(E)) {
+    Base = ME->getBase();
+    Member = ME->getMemberDecl()->getName();
+  }
+  auto *R = Base ? dyn_cast<DeclRefExpr>(ignoreOpaque(Base)) : nullptr;
+  if (!R || Member.size() != 1 || Member[0] < 'x' || Member[0] > 'z')
+    return std::nullopt;
+  StringRef Name = R->getDecl()->getName();
+  if (Name == "threadIdx")
+    return threadIdxSymbol(Member[0]);
+  if (Name == "blockIdx")
+    return blockIdxSymbol(Member[0]);
+  return std::nullopt;
+}
+
+std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
+  if (!E)
+    return std::nullopt;
+  E = E->IgnoreParenImpCasts();
+  if (auto *PO = dyn_cast<PseudoObjectExpr>(E))
+    E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  if (auto *C = dyn_cast<ExplicitCastExpr>(E)) {
+    if (!C->getType()->isIntegerType()) {
+      Why = "a cast to a type that is not an integer";
+      return std::nullopt;
+    }
+    return eval(C->getSubExpr());
+  }
+  if (auto *L = dyn_cast<IntegerLiteral>(E))
+    return Poly::constant(L->getValue().getSExtValue());
+  if (std::optional<Symbol> S = builtinCoordinate(E))
+    return Poly::symbol(*S);
+  if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    if (VD) {
+      auto It = Bindings.find(VD);
+      if (It != Bindings.end())
+        return It->second;
+      if (isa<ParmVarDecl>(VD) && VD->getType()->isIntegerType())
+        return Poly::symbol(VD);
+      if (VD->getType().isConstQualified() && VD->hasInit())
+        return eval(VD->getInit());
+    }
+    Why = "'" + R->getNameInfo().getAsString() +
+          "', which is neither an integer parameter nor a variable with a "
+          "known value";
+    return std::nullopt;
+  }
+  if (auto *U = dyn_cast<UnaryOperator>(E)) {
+    std::optional<Poly> X = eval(U->getSubExpr());
+    if (X && U->getOpcode() == UO_Plus)
+      return X;
+    if (X && U->getOpcode() == UO_Minus)
+      return Poly::constant(0) - *X;
+    if (X)
+      Why = "the operator '" +
+            std::string(UnaryOperator::getOpcodeStr(U->getOpcode())) + "'";
+    return std::nullopt;
+  }
+  if (auto *B = dyn_cast<BinaryOperator>(E)) {
+    std::optional<Poly> L = eval(B->getLHS());
+    if (!L)
+      return std::nullopt;
+    std::optional<Poly> R = eval(B->getRHS());
+    if (!R)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_Add:
+      return *L + *R;
+    case BO_Sub:
+      return *L - *R;
+    case BO_Mul:
+      return *L * *R;
+    default:
+      Why = "the operator '" + B->getOpcodeStr().str() + "'";
+      return std::nullopt;
+    }
+  }
+  Why = std::string("a ") + E->getStmtClassName();
+  return std::nullopt;
+}
+
+} // namespace tawa

@@ -1,0 +1,747 @@
+//===- Lift.cpp - lifting a hand-written shared-memory GEMM loop ----------===//
+#include "tawa/Lift.h"
+#include "tawa/Affine.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+const Expr *bare(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    if (auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    if (auto *C = dyn_cast<CXXConstructExpr>(E);
+        C && C->getNumArgs() == 1 &&
+        C->getConstructor()->isCopyOrMoveConstructor())
+      E = C->getArg(0);
+    if (E == Prev)
+      break;
+  }
+  return E;
+}
+
+/// E without value conversions: casts, converting constructors, conversion
+/// operators, and the round-to-nearest conversion functions of
+/// cuda_bf16.h/cuda_fp16.h (float to bf16/fp16 rounds to nearest even, as
+/// tawa::store does; bf16/fp16 to float is exact).
+const Expr *unconverted(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E = bare(E);
+    if (auto *C = dyn_cast<ExplicitCastExpr>(E))
+      E = C->getSubExpr();
+    else if (auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (auto *M = dyn_cast<CXXMemberCallExpr>(E);
+             M && isa_and_nonnull<CXXConversionDecl>(M->getMethodDecl()))
+      E = M->getImplicitObjectArgument();
+    else if (auto *C = dyn_cast<CallExpr>(E);
+             C && C->getNumArgs() == 1 && C->getDirectCallee()) {
+      StringRef N = C->getDirectCallee()->getName();
+      if (N == "__bfloat162float" || N == "__half2float" ||
+          N == "__float2bfloat16" || N == "__float2bfloat16_rn" ||
+          N == "__float2half" || N == "__float2half_rn")
+        E = C->getArg(0);
+    }
+    if (E == Prev)
+      break;
+  }
+  return E;
+}
+
+bool isZero(const Expr *E) {
+  E = unconverted(E);
+  if (auto *I = dyn_cast<IntegerLiteral>(E))
+    return I->getValue().isZero();
+  if (auto *F = dyn_cast<FloatingLiteral>(E))
+    return F->getValue().isZero();
+  if (auto *C = dyn_cast<CXXConstructExpr>(E))
+    return C->getNumArgs() == 0;
+  if (auto *L = dyn_cast<InitListExpr>(E))
+    return L->getNumInits() == 0;
+  return isa<CXXScalarValueInitExpr>(E);
+}
+
+/// `L = R` of a built-in or class type.
+bool assignment(const Stmt *S, const Expr *&L, const Expr *&R) {
+  if (auto *E = dyn_cast_or_null<Expr>(S))
+    S = E->IgnoreImplicit()->IgnoreParens();
+  if (auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
+    L = B->getLHS();
+    R = B->getRHS();
+    return true;
+  }
+  if (auto *C = dyn_cast<CXXOperatorCallExpr>(S);
+      C && C->getOperator() == OO_Equal && C->getNumArgs() == 2) {
+    L = C->getArg(0);
+    R = C->getArg(1);
+    return true;
+  }
+  return false;
+}
+
+/// The only statement of a block, or the statement itself.
+const Stmt *single(const Stmt *S) {
+  if (auto *C = dyn_cast_or_null<CompoundStmt>(S))
+    S = C->size() == 1 ? C->body_front() : nullptr;
+  if (auto *E = dyn_cast_or_null<Expr>(S))
+    S = E->IgnoreImplicit();
+  return S;
+}
+
+const ParmVarDecl *intParam(const Expr *E) {
+  auto *R = dyn_cast<DeclRefExpr>(bare(E));
+  auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+  return P && P->getType()->isIntegerType() ? P : nullptr;
+}
+
+std::optional<ElementType> elementOf(QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T->isSpecificBuiltinType(BuiltinType::Float))
+    return ElementType::F32;
+  if (const auto *RD = T->getAsCXXRecordDecl()) {
+    if (RD->getName() == "__nv_bfloat16")
+      return ElementType::BF16;
+    if (RD->getName() == "__half")
+      return ElementType::F16;
+  }
+  return std::nullopt;
+}
+
+/// Whether `VD` is written anywhere in `S` after its declaration.
+bool isModified(const VarDecl *VD, const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *VD;
+    bool Found = false;
+    bool refers(const Expr *E) {
+      auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return R && R->getDecl() == VD;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= B->isAssignmentOp() && refers(B->getLHS());
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+               refers(U->getSubExpr());
+      return !Found;
+    }
+  } F;
+  F.VD = VD;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+/// `Array[I1][I2]` of a 2-D array variable.
+struct Access {
+  const VarDecl *Array = nullptr;
+  const Expr *I1 = nullptr, *I2 = nullptr;
+};
+std::optional<Access> access2D(const Expr *E) {
+  auto *Outer = dyn_cast<ArraySubscriptExpr>(bare(E));
+  auto *Inner =
+      Outer ? dyn_cast<ArraySubscriptExpr>(bare(Outer->getBase())) : nullptr;
+  auto *R = Inner ? dyn_cast<DeclRefExpr>(bare(Inner->getBase())) : nullptr;
+  auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  if (!VD)
+    return std::nullopt;
+  return Access{VD, Inner->getIdx(), Outer->getIdx()};
+}
+
+/// `Ptr[Index]` of a pointer parameter.
+struct GlobalAccess {
+  const ParmVarDecl *Ptr = nullptr;
+  const Expr *Index = nullptr;
+};
+std::optional<GlobalAccess> globalAccess(const Expr *E) {
+  auto *S = dyn_cast<ArraySubscriptExpr>(bare(E));
+  auto *R = S ? dyn_cast<DeclRefExpr>(bare(S->getBase())) : nullptr;
+  auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+  if (!P || !P->getType()->isPointerType())
+    return std::nullopt;
+  return GlobalAccess{P, S->getIdx()};
+}
+
+/// A bounds check `X < P && Y < Q` (P, Q integer parameters), as pairs.
+using Guard = std::vector<std::pair<Poly, const ParmVarDecl *>>;
+
+class Lifter {
+public:
+  Lifter(const FunctionDecl *Kernel, const ForStmt *Loop, ASTContext &Ctx,
+         LiftFailure &Why)
+      : Kernel(Kernel), Loop(Loop), Ctx(Ctx), Why(Why) {}
+
+  std::optional<LiftedGemm> run() {
+    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+    if (!Body)
+      return std::nullopt;
+    auto It = llvm::find(Body->body(), Loop);
+    if (It == Body->body_end())
+      return fail(Loop->getForLoc(),
+                  "the annotated loop must be a statement of the kernel body");
+    if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
+        !loopHeader() || !loopBody() ||
+        !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
+        !operands())
+      return std::nullopt;
+    return G;
+  }
+
+private:
+  /// false, or an empty optional: the result of a check that failed.
+  struct Failed {
+    operator bool() const { return false; }
+    template <class T> operator std::optional<T>() const {
+      return std::nullopt;
+    }
+  };
+  Failed fail(SourceLocation L, const std::string &Msg) {
+    Why = {L, Msg};
+    return {};
+  }
+
+  std::optional<Poly> eval(const Expr *E, const char *What) {
+    std::optional<Poly> P = Ev.eval(E);
+    if (!P)
+      fail(E->getBeginLoc(), std::string(What) +
+                                 " is not a polynomial of threadIdx, "
+                                 "blockIdx, the loop variables and integer "
+                                 "parameters: it uses " +
+                                 Ev.Why);
+    return P;
+  }
+
+  bool prologue(llvm::ArrayRef<Stmt *> Stmts) {
+    const char *Expected =
+        "expected before the loop only declarations: the __shared__ tiles, "
+        "index variables computed from threadIdx, blockIdx and the "
+        "parameters, and one float accumulator set to 0";
+    for (const Stmt *S : Stmts) {
+      auto *DS = dyn_cast<DeclStmt>(S);
+      if (!DS)
+        return fail(S->getBeginLoc(), Expected);
+      for (const Decl *D : DS->decls()) {
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !declaration(VD))
+          return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
+      }
+    }
+    if (!G.Tile && !Acc)
+      return fail(Loop->getForLoc(), Expected);
+    if (Shared.size() != 2 || !Acc)
+      return fail(Loop->getForLoc(),
+                  "expected two __shared__ tiles and a float accumulator "
+                  "declared before the loop");
+    return true;
+  }
+
+  bool declaration(const VarDecl *VD) {
+    if (VD->hasAttr<CUDASharedAttr>()) {
+      auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
+      auto *Inner =
+          Outer ? Ctx.getAsConstantArrayType(Outer->getElementType()) : nullptr;
+      if (!Inner)
+        return fail(VD->getLocation(),
+                    "expected a __shared__ tile of two constant dimensions");
+      Shared.push_back(VD);
+      return true;
+    }
+    QualType T = VD->getType();
+    if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() && !Acc) {
+      if (!isZero(VD->getInit()))
+        return fail(VD->getLocation(),
+                    "the accumulator must start at 0 (the tile vocabulary's "
+                    "accumulators do)");
+      Acc = VD;
+      return true;
+    }
+    if (T->isIntegerType() && VD->hasInit()) {
+      if (isModified(VD, Kernel->getBody()))
+        return fail(VD->getLocation(), "the index variable '" +
+                                           VD->getName().str() +
+                                           "' is changed after its "
+                                           "declaration");
+      std::optional<Poly> P = eval(VD->getInit(), "its value");
+      if (!P)
+        return false;
+      Ev.Bindings.try_emplace(VD, *P);
+      return true;
+    }
+    return false;
+  }
+
+  /// `for (int t = 0; t < K; t += TILE)` or
+  /// `for (int t = 0; t < (K + TILE - 1) / TILE; ++t)`.
+  bool loopHeader() {
+    const char *Expected = "expected 'for (int t = 0; t < K; t += TILE)' or "
+                           "'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)'";
+    auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+    auto *T = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+    if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
+        Cond->getOpcode() != BO_LT || !Loop->getInc())
+      return fail(Loop->getForLoc(), Expected);
+    auto *CondVar = dyn_cast<DeclRefExpr>(bare(Cond->getLHS()));
+    if (!CondVar || CondVar->getDecl() != T || isModified(T, Loop->getBody()))
+      return fail(Loop->getForLoc(), Expected);
+    Ev.addSymbol(T);
+    const Expr *Inc = bare(Loop->getInc());
+    std::optional<int64_t> Step;
+    if (auto *U = dyn_cast<UnaryOperator>(Inc); U && U->isIncrementOp())
+      Step = 1;
+    else if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
+             C && C->getOpcode() == BO_AddAssign)
+      if (std::optional<Poly> P = Ev.eval(C->getRHS()))
+        Step = P->constantValue();
+    if (!Step || *Step <= 0)
+      return fail(Loop->getInc()->getBeginLoc(), Expected);
+    if (*Step > 1) {
+      // t counts elements of K.
+      G.K = intParam(Cond->getRHS());
+      G.Tile = int(*Step);
+      KOffset = Poly::symbol(T);
+    } else if (auto *Div = dyn_cast<BinaryOperator>(bare(Cond->getRHS()));
+               Div && Div->getOpcode() == BO_Div) {
+      // t counts tiles: the bound must be ceil(K / TILE).
+      std::optional<Poly> Den = Ev.eval(Div->getRHS());
+      std::optional<Poly> Num = Ev.eval(Div->getLHS());
+      std::optional<int64_t> Tile = Den ? Den->constantValue() : std::nullopt;
+      if (Tile && *Tile > 1 && Num)
+        for (const ParmVarDecl *P : Kernel->parameters())
+          if (P->getType()->isIntegerType() &&
+              *Num == Poly::symbol(P) + Poly::constant(*Tile - 1))
+            G.K = P;
+      G.Tile = Tile ? int(*Tile) : 0;
+      KOffset = Poly::constant(G.Tile) * Poly::symbol(T);
+    }
+    if (!G.K)
+      return fail(Cond->getRHS()->getBeginLoc(),
+                  std::string(Expected) +
+                      ", K an integer parameter: the loop must cover K "
+                      "whole (a floor division drops its last partial tile)");
+    return true;
+  }
+
+  /// A staging copy: `S[e1][e2] = guard ? G[L] : 0`, its `if`/`else` form,
+  /// or an unguarded `S[e1][e2] = G[L]`.
+  struct Staging {
+    const VarDecl *Array;
+    Poly E1, E2, L;
+    const ParmVarDecl *Ptr;
+    Guard Bounds;
+    bool Guarded = false;
+  };
+
+  bool guard(const Expr *E, Guard &Out) {
+    E = bare(E);
+    if (auto *B = dyn_cast<BinaryOperator>(E)) {
+      if (B->getOpcode() == BO_LAnd)
+        return guard(B->getLHS(), Out) && guard(B->getRHS(), Out);
+      const Expr *X = B->getLHS(), *P = B->getRHS();
+      if (B->getOpcode() == BO_GT)
+        std::swap(X, P);
+      if ((B->getOpcode() == BO_LT || B->getOpcode() == BO_GT) && intParam(P)) {
+        std::optional<Poly> XP = Ev.eval(X);
+        if (XP) {
+          Out.push_back({*XP, intParam(P)});
+          return true;
+        }
+      }
+    }
+    fail(E->getBeginLoc(), "expected a bounds check 'row < M && col < K' of "
+                           "integer parameters");
+    return false;
+  }
+
+  bool staging(const Stmt *S) {
+    const char *Expected =
+        "expected a staging copy 'tile[i][j] = r < R && c < C ? "
+        "matrix[index] : 0' (or its if/else form) of a 2-D __shared__ tile "
+        "from a pointer parameter";
+    const Expr *L = nullptr, *R = nullptr;
+    Staging St{};
+    const Expr *Cond = nullptr, *Read = nullptr;
+    if (auto *If = dyn_cast<IfStmt>(S)) {
+      const Expr *L2 = nullptr, *R2 = nullptr;
+      if (!If->getElse() || !single(If->getThen()) || !single(If->getElse()) ||
+          !assignment(single(If->getThen()), L, R) ||
+          !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
+        return fail(S->getBeginLoc(), Expected);
+      std::optional<Access> A1 = access2D(L), A2 = access2D(L2);
+      if (!A1 || !A2 || A1->Array != A2->Array ||
+          Ev.eval(A1->I1) != Ev.eval(A2->I1) ||
+          Ev.eval(A1->I2) != Ev.eval(A2->I2))
+        return fail(S->getBeginLoc(), Expected);
+      Cond = If->getCond();
+      Read = R;
+    } else if (assignment(S, L, R)) {
+      if (auto *C = dyn_cast<ConditionalOperator>(bare(R))) {
+        if (!isZero(C->getFalseExpr()))
+          return fail(C->getFalseExpr()->getBeginLoc(),
+                      "elements outside the matrix must read as 0");
+        Cond = C->getCond();
+        Read = C->getTrueExpr();
+      } else {
+        Read = R;
+      }
+    } else {
+      return fail(S->getBeginLoc(), Expected);
+    }
+    std::optional<Access> A = access2D(L);
+    std::optional<GlobalAccess> GA = globalAccess(unconverted(Read));
+    if (!A || !llvm::is_contained(Shared, A->Array) || !GA)
+      return fail(S->getBeginLoc(), Expected);
+    St.Array = A->Array;
+    St.Ptr = GA->Ptr;
+    std::optional<Poly> E1 = eval(A->I1, "the tile's row index");
+    std::optional<Poly> E2 =
+        E1 ? eval(A->I2, "the tile's column index") : std::nullopt;
+    std::optional<Poly> LP =
+        E2 ? eval(GA->Index, "the matrix index") : std::nullopt;
+    if (!LP)
+      return false;
+    St.E1 = *E1;
+    St.E2 = *E2;
+    St.L = *LP;
+    const Poly TX = Poly::symbol(threadIdxSymbol('x')),
+               TY = Poly::symbol(threadIdxSymbol('y'));
+    if (!((St.E1 == TY && St.E2 == TX) || (St.E1 == TX && St.E2 == TY)))
+      return fail(A->I1->getBeginLoc(),
+                  "the staging copy must write element [threadIdx.y]"
+                  "[threadIdx.x] or [threadIdx.x][threadIdx.y] of the tile, "
+                  "one per thread of a TILE x TILE block");
+    if (Cond) {
+      if (!guard(Cond, St.Bounds))
+        return false;
+      St.Guarded = true;
+    }
+    for (const Staging &O : Stagings)
+      if (O.Array == St.Array)
+        return fail(S->getBeginLoc(), "a second staging copy of the tile '" +
+                                          St.Array->getName().str() + "'");
+    Stagings.push_back(St);
+    return true;
+  }
+
+  static bool isBarrier(const Stmt *S) {
+    auto *C = dyn_cast<CallExpr>(S);
+    return C && C->getDirectCallee() &&
+           C->getDirectCallee()->getName() == "__syncthreads";
+  }
+
+  bool loopBody() {
+    auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
+    const char *Expected =
+        "expected the loop body: two staging copies, '__syncthreads();', the "
+        "product loop, '__syncthreads();'";
+    if (!Body || Body->size() != 5)
+      return fail(Body ? Body->getBeginLoc() : Loop->getForLoc(), Expected);
+    Stmt *const *S = Body->body_begin();
+    if (!staging(S[0]) || !staging(S[1]))
+      return false;
+    if (!isBarrier(S[2]))
+      return fail(S[2]->getBeginLoc(), "expected '__syncthreads();' between "
+                                       "the staging copies and the product");
+    if (!isBarrier(S[4]))
+      return fail(S[4]->getBeginLoc(),
+                  "expected '__syncthreads();' after the product loop, before "
+                  "the next iteration overwrites the tiles");
+    const Stmt *Inner = S[3];
+    if (auto *A = dyn_cast<AttributedStmt>(Inner))
+      Inner = A->getSubStmt();
+    return productLoop(dyn_cast<ForStmt>(Inner), S[3]);
+  }
+
+  /// `for (int k = 0; k < TILE; ++k) acc += x[..][..] * y[..][..];`
+  bool productLoop(const ForStmt *F, const Stmt *At) {
+    const char *Expected = "expected the product loop 'for (int k = 0; k < "
+                           "TILE; ++k) acc += As[i][k] * Bs[k][j];'";
+    if (!F)
+      return fail(At->getBeginLoc(), Expected);
+    auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    auto *K = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+    auto *Inc =
+        F->getInc() ? dyn_cast<UnaryOperator>(bare(F->getInc())) : nullptr;
+    if (!K || !K->hasInit() || !isZero(K->getInit()) || !Cond ||
+        Cond->getOpcode() != BO_LT || !Inc || !Inc->isIncrementOp())
+      return fail(F->getForLoc(), Expected);
+    std::optional<Poly> Bound = Ev.eval(Cond->getRHS());
+    if (!Bound || Bound->constantValue() != std::optional<int64_t>(G.Tile))
+      return fail(Cond->getRHS()->getBeginLoc(),
+                  "the product loop must run over the " +
+                      std::to_string(G.Tile) +
+                      " elements of K that one iteration stages");
+    Ev.addSymbol(K);
+    KVar = Poly::symbol(K);
+    const Stmt *S = single(F->getBody());
+    const Expr *Prod = nullptr;
+    if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign && refersTo(CA->getLHS(), Acc))
+      Prod = CA->getRHS();
+    const Expr *L = nullptr, *R = nullptr;
+    if (!Prod && S && assignment(S, L, R) && refersTo(L, Acc)) {
+      if (auto *Sum = dyn_cast<BinaryOperator>(bare(R));
+          Sum && Sum->getOpcode() == BO_Add && refersTo(Sum->getLHS(), Acc))
+        Prod = Sum->getRHS();
+      else if (auto *Call = dyn_cast<CallExpr>(bare(R));
+               Call && Call->getNumArgs() == 3 && Call->getDirectCallee() &&
+               (Call->getDirectCallee()->getName() == "fmaf" ||
+                Call->getDirectCallee()->getName() == "__fmaf_rn") &&
+               refersTo(Call->getArg(2), Acc)) {
+        Factors = {Call->getArg(0), Call->getArg(1)};
+        return true;
+      }
+    }
+    auto *Mul = Prod ? dyn_cast<BinaryOperator>(bare(Prod)) : nullptr;
+    if (!Mul || Mul->getOpcode() != BO_Mul)
+      return fail(S ? S->getBeginLoc() : F->getForLoc(), Expected);
+    Factors = {Mul->getLHS(), Mul->getRHS()};
+    return true;
+  }
+
+  static bool refersTo(const Expr *E, const VarDecl *VD) {
+    auto *R = dyn_cast<DeclRefExpr>(bare(E));
+    return R && R->getDecl() == VD;
+  }
+
+  /// `if (row < M && col < N) C[row * ldc + col] = value;`
+  bool epilogue(llvm::ArrayRef<Stmt *> Stmts) {
+    const char *Expected =
+        "expected one store after the loop: 'if (row < M && col < N) "
+        "C[row * N + col] = acc;' (or alpha * acc, or alpha * acc + beta * "
+        "C[row * N + col])";
+    auto *If = Stmts.size() == 1 ? dyn_cast<IfStmt>(Stmts[0]) : nullptr;
+    if (!If || If->getElse() || !single(If->getThen()))
+      return fail(Stmts.empty() ? Loop->getEndLoc() : Stmts[0]->getBeginLoc(),
+                  Expected);
+    Guard Bounds;
+    if (!guard(If->getCond(), Bounds))
+      return false;
+    const Expr *L = nullptr, *R = nullptr;
+    if (!assignment(single(If->getThen()), L, R))
+      return fail(If->getThen()->getBeginLoc(), Expected);
+    std::optional<GlobalAccess> Out = globalAccess(L);
+    if (!Out)
+      return fail(L->getBeginLoc(), Expected);
+    G.C = Out->Ptr;
+    std::optional<ElementType> OutElem =
+        elementOf(G.C->getType()->getPointeeType());
+    if (!OutElem || G.C->getType()->getPointeeType().isConstQualified())
+      return fail(G.C->getLocation(), "C must point to __nv_bfloat16, __half "
+                                      "or float");
+    G.Out = *OutElem;
+    std::optional<Poly> LC = eval(Out->Index, "the store's index");
+    if (!LC || !value(R, *LC))
+      return false;
+    // The store's bounds name the rows and columns of C: M and N.
+    if (Bounds.size() != 2)
+      return fail(If->getCond()->getBeginLoc(), Expected);
+    const Poly BX = Poly::symbol(blockIdxSymbol('x')),
+               BY = Poly::symbol(blockIdxSymbol('y'));
+    const Poly TX = Poly::symbol(threadIdxSymbol('x')),
+               TY = Poly::symbol(threadIdxSymbol('y'));
+    const Poly T = Poly::constant(G.Tile);
+    for (int Order = 0; Order < 2 && !G.M; ++Order) {
+      const auto &RowB = Bounds[Order], &ColB = Bounds[1 - Order];
+      const Poly Rho = RowB.first - T * BY, Gamma = ColB.first - T * BX;
+      if (!((Rho == TY && Gamma == TX) || (Rho == TX && Gamma == TY)))
+        continue;
+      for (const ParmVarDecl *Ld : Kernel->parameters())
+        if (Ld->getType()->isIntegerType() &&
+            *LC == RowB.first * Poly::symbol(Ld) + ColB.first) {
+          G.M = RowB.second;
+          G.N = ColB.second;
+          G.Ldc = Ld;
+          Row = RowB.first;
+          Col = ColB.first;
+          break;
+        }
+    }
+    if (!G.M)
+      return fail(Out->Index->getBeginLoc(),
+                  "the store must write C[row * ldc + col] with row = "
+                  "blockIdx.y * TILE + threadIdx.y and col = blockIdx.x * "
+                  "TILE + threadIdx.x (or the two thread coordinates "
+                  "swapped), checked against 'row < M && col < N'");
+    return true;
+  }
+
+  /// The stored value: acc, alpha * acc, alpha * acc + beta * C[same].
+  bool value(const Expr *V, const Poly &LC) {
+    const char *Expected =
+        "expected the stored value 'acc', 'alpha * acc' or 'alpha * acc + "
+        "beta * C[index]' (alpha, beta float parameters), converted to C's "
+        "type with rounding to nearest";
+    V = unconverted(V);
+    auto floatParam = [](const Expr *E) -> const ParmVarDecl * {
+      auto *R = dyn_cast<DeclRefExpr>(unconverted(E));
+      auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+      return P && P->getType()->isSpecificBuiltinType(BuiltinType::Float)
+                 ? P
+                 : nullptr;
+    };
+    auto scaled = [&](const Expr *E, const VarDecl *Of,
+                      const ParmVarDecl *&Scale) {
+      auto *M = dyn_cast<BinaryOperator>(unconverted(E));
+      if (!M || M->getOpcode() != BO_Mul)
+        return false;
+      for (auto [X, Y] : {std::pair(M->getLHS(), M->getRHS()),
+                          std::pair(M->getRHS(), M->getLHS())})
+        if ((Scale = floatParam(X)) && Of && refersTo(unconverted(Y), Of))
+          return true;
+      return false;
+    };
+    if (refersTo(V, Acc))
+      return true;
+    if (scaled(V, Acc, G.Alpha))
+      return true;
+    auto *Sum = dyn_cast<BinaryOperator>(V);
+    if (Sum && Sum->getOpcode() == BO_Add &&
+        scaled(Sum->getLHS(), Acc, G.Alpha)) {
+      auto *M = dyn_cast<BinaryOperator>(unconverted(Sum->getRHS()));
+      if (M && M->getOpcode() == BO_Mul)
+        for (auto [X, Y] : {std::pair(M->getLHS(), M->getRHS()),
+                            std::pair(M->getRHS(), M->getLHS())}) {
+          std::optional<GlobalAccess> Old = globalAccess(unconverted(Y));
+          if ((G.Beta = floatParam(X)) && Old && Old->Ptr == G.C &&
+              Ev.eval(Old->Index) == LC)
+            return true;
+        }
+    }
+    G.Alpha = G.Beta = nullptr;
+    return fail(V->getBeginLoc(), Expected);
+  }
+
+  /// Proves which staged matrix is A and which is B, and their layouts.
+  bool operands() {
+    std::optional<Access> X = access2D(unconverted(Factors[0]));
+    std::optional<Access> Y = access2D(unconverted(Factors[1]));
+    if (!X || !Y || X->Array == Y->Array)
+      return fail(Factors[0]->getBeginLoc(),
+                  "the product must multiply an element of each __shared__ "
+                  "tile");
+    for (const Access *AX : {&*X, &*Y}) {
+      const Access *AY = AX == &*X ? &*Y : &*X;
+      if (operand(*AX, true, G.A) && operand(*AY, false, G.B))
+        return elementTypes();
+    }
+    return fail(Factors[0]->getBeginLoc(),
+                "the product does not read A[row][k] and B[k][col] of the "
+                "staged tiles: with the staging copies' indices and bounds "
+                "checks, no layout of A (M x K or K x M) and B (K x N or "
+                "N x K) gives the element the store writes");
+  }
+
+  /// Whether reading `R` in the product gives, for the reading thread,
+  /// A(row, kk) (IsA) or B(kk, col), kk = the K offset + k, where the
+  /// staging copy of R's tile was bounds-checked against the extents.
+  bool operand(const Access &R, bool IsA, LiftedOperand &Out) {
+    const Staging *St = nullptr;
+    for (const Staging &S : Stagings)
+      if (S.Array == R.Array)
+        St = &S;
+    std::optional<Poly> P1 = Ev.eval(R.I1), P2 = Ev.eval(R.I2);
+    if (!St || !P1 || !P2 || !St->Guarded)
+      return false;
+    // The thread that staged element [P1][P2]: substitute its coordinates.
+    const Symbol TX = threadIdxSymbol('x'), TY = threadIdxSymbol('y');
+    static const char FreshX = 0, FreshY = 0;
+    auto staged = [&](const Poly &E) {
+      Poly F = E.substitute(TX, Poly::symbol(&FreshX))
+                   .substitute(TY, Poly::symbol(&FreshY));
+      const bool RowIsY = St->E1 == Poly::symbol(TY);
+      return F.substitute(&FreshY, RowIsY ? *P1 : *P2)
+          .substitute(&FreshX, RowIsY ? *P2 : *P1);
+    };
+    const Poly KK = KOffset + KVar;
+    const Poly &MN = IsA ? Row : Col;
+    const ParmVarDecl *MNBound = IsA ? G.M : G.N;
+    Guard Expected = {{MN, MNBound}, {KK, G.K}};
+    Guard Got;
+    for (const auto &[X, P] : St->Bounds)
+      Got.push_back({staged(X), P});
+    auto sameGuard = [&] {
+      if (Got.size() != 2)
+        return false;
+      return (Got[0] == Expected[0] && Got[1] == Expected[1]) ||
+             (Got[0] == Expected[1] && Got[1] == Expected[0]);
+    };
+    if (!sameGuard())
+      return false;
+    const Poly L = staged(St->L);
+    for (const ParmVarDecl *Ld : Kernel->parameters()) {
+      if (!Ld->getType()->isIntegerType())
+        continue;
+      const Poly LdP = Poly::symbol(Ld);
+      if (L == MN * LdP + KK || L == KK * LdP + MN) {
+        Out.Data = St->Ptr;
+        Out.Ld = Ld;
+        Out.KMajor = L == MN * LdP + KK;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  bool elementTypes() {
+    QualType TA = G.A.Data->getType()->getPointeeType();
+    QualType TB = G.B.Data->getType()->getPointeeType();
+    std::optional<ElementType> EA = elementOf(TA), EB = elementOf(TB);
+    for (const VarDecl *S : Shared) {
+      QualType E = Ctx.getBaseElementType(S->getType());
+      if (elementOf(E) != EA)
+        return fail(S->getLocation(), "the tiles and the matrices they stage "
+                                      "must have one element type");
+    }
+    if (!EA || EA != EB)
+      return fail(G.A.Data->getLocation(),
+                  "A and B must have one element type, __nv_bfloat16 or "
+                  "__half");
+    if (*EA == ElementType::F32)
+      return fail(
+          G.A.Data->getLocation(),
+          "the kernel computes in fp32 (an SGEMM); the tensor cores take "
+          "bf16 or fp16 inputs, which would change its results. Convert the "
+          "inputs to bf16 or fp16 yourself where that precision is "
+          "acceptable (docs/migration.md, 'Precision')");
+    G.Elem = *EA;
+    return true;
+  }
+
+  const FunctionDecl *Kernel;
+  const ForStmt *Loop;
+  ASTContext &Ctx;
+  LiftFailure &Why;
+  IndexEvaluator Ev;
+  LiftedGemm G;
+  std::vector<const VarDecl *> Shared;
+  const VarDecl *Acc = nullptr;
+  Poly KOffset, KVar, Row, Col;
+  std::vector<Staging> Stagings;
+  std::array<const Expr *, 2> Factors{};
+};
+
+} // namespace
+
+std::optional<LiftedGemm> liftSharedGemm(const FunctionDecl *Kernel,
+                                         const ForStmt *Loop, ASTContext &Ctx,
+                                         LiftFailure &Why) {
+  return Lifter(Kernel, Loop, Ctx, Why).run();
+}
+
+} // namespace tawa

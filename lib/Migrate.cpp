@@ -1,0 +1,173 @@
+//===- Migrate.cpp - a lifted kernel re-expressed in the tile vocabulary --===//
+#include "tawa/Migrate.h"
+#include "tawa/EmitText.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace clang;
+using llvm::formatv;
+
+namespace tawa {
+namespace {
+
+// The tile of the tiled kernel: the GEMM shape the planner runs fastest
+// (results/README.md).
+constexpr int kBM = 128, kBN = 256, kBK = 64;
+
+std::string name(const ParmVarDecl *P) { return P->getName().str(); }
+
+/// `tawa::Matrix<T>{data, rows, cols, ld}` of an operand.
+std::string view(const LiftedOperand &O, const std::string &Elem,
+                 const std::string &Rows, const std::string &Cols) {
+  return formatv("tawa::Matrix<const {0}>{{{1}, {2}, {3}, {4}}", Elem,
+                 name(O.Data), Rows, Cols, name(O.Ld))
+      .str();
+}
+
+/// A name of the tiled kernel's body that no parameter takes.
+std::string freshName(const FunctionDecl *Kernel, std::string N) {
+  for (bool Clash = true; Clash;) {
+    Clash = false;
+    for (const ParmVarDecl *P : Kernel->parameters())
+      if (P->getName() == N) {
+        N += "_";
+        Clash = true;
+      }
+  }
+  return N;
+}
+
+std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
+  const std::string K = Kernel->getName().str(), Elem = cxxElement(G.Elem),
+                    Out = cxxElement(G.Out);
+  const std::string A = name(G.A.Data), B = name(G.B.Data), C = name(G.C);
+  const std::string M0 = freshName(Kernel, "m0"), N0 = freshName(Kernel, "n0"),
+                    K0 = freshName(Kernel, "k0"),
+                    Acc = freshName(Kernel, "acc"),
+                    ATile = freshName(Kernel, "a"),
+                    BTile = freshName(Kernel, "b");
+  std::string Params = formatv("tawa::Matrix<const {0}> {1}, "
+                               "tawa::Matrix<const {0}> {2}, "
+                               "tawa::Matrix<{3}> {4}",
+                               Elem, A, B, Out, C);
+  if (G.Alpha)
+    Params += ", float " + name(G.Alpha);
+  if (G.Beta)
+    Params += ", float " + name(G.Beta);
+  const std::string LoadA =
+      G.A.KMajor
+          ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBM, kBK, A, M0, K0)
+          : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBK, kBM, A, K0, M0);
+  const std::string LoadB =
+      G.B.KMajor
+          ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBN, kBK, B, N0, K0)
+          : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBK, kBN, B, K0, N0);
+  const std::string OpA = G.A.KMajor ? ATile : "tawa::transpose(" + ATile + ")";
+  const std::string OpB = G.B.KMajor ? "tawa::transpose(" + BTile + ")" : BTile;
+  const std::string What =
+      std::string(G.Alpha ? "C = alpha * A * B" : "C = A * B") +
+      (G.Beta ? " + beta * C" : "");
+  std::string Value = Acc;
+  if (G.Alpha)
+    Value = name(G.Alpha) + " * " + Acc;
+  if (G.Beta)
+    Value += formatv(" + {0} * tawa::load<{1}, {2}>({3}, {4}, {5})",
+                     name(G.Beta), kBM, kBN, C, M0, N0)
+                 .str();
+  return formatv(R"(
+/// '{0}' in the tile vocabulary: {19} over the window of C that the launch
+/// of '{0}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
+__global__ void {0}_tiled({1}) {{
+  const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4};
+  tawa::Accumulator<float, {3}, {4}> {7};
+#pragma tawa tile
+  for (int {8} = 0; {8} < {9}.{10}; {8} += {2}) {{
+    auto {13} = {14};
+    auto {15} = {16};
+    tawa::mma({7}, {17}, {18});
+  }
+  tawa::store({11}, {5}, {6}, {12});
+}
+)",
+                 K, Params, kBK, kBM, kBN, M0, N0, Acc, K0, A,
+                 G.A.KMajor ? "cols" : "rows", C, Value, ATile, LoadA, BTile,
+                 LoadB, OpA, OpB, What)
+      .str();
+}
+
+std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
+                     const SourceManager &SM, const LangOptions &LO) {
+  const std::string K = Kernel->getName().str(), Elem = cxxElement(G.Elem),
+                    Out = cxxElement(G.Out);
+  std::string Params, Args;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    SourceRange R = P->hasDefaultArg()
+                        ? SourceRange(P->getBeginLoc(), P->getLocation())
+                        : P->getSourceRange();
+    Params += ", " + sourceText(R, SM, LO);
+    Args += (Args.empty() ? "" : ", ") + name(P);
+  }
+  const std::string M = name(G.M), N = name(G.N), Kx = name(G.K);
+  const std::string AView =
+      G.A.KMajor ? view(G.A, Elem, M, Kx) : view(G.A, Elem, Kx, M);
+  const std::string BView =
+      G.B.KMajor ? view(G.B, Elem, N, Kx) : view(G.B, Elem, Kx, N);
+  std::string Scalars;
+  if (G.Alpha)
+    Scalars += ", " + name(G.Alpha);
+  if (G.Beta)
+    Scalars += ", " + name(G.Beta);
+  return formatv(R"(
+/// Launches '{0}' as the launch `{0}<<<tawa_grid, tawa_block, tawa_shared,
+/// tawa_stream>>>(...)` would: its tile-vocabulary form where the block is
+/// {1} x {1} threads (the thread mapping tawa-rewrite proved), computing the
+/// rows of C below min({2}, tawa_grid.y * {1}) and the columns below
+/// min({3}, tawa_grid.x * {1}), which those blocks compute; '{0}' itself for
+/// any other block, and where that window is empty.
+static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
+                                size_t tawa_shared, cudaStream_t tawa_stream{4}) {{
+  const long long tawa_rows_covered = 1LL * tawa_grid.y * {1},
+                  tawa_cols_covered = 1LL * tawa_grid.x * {1};
+  const int tawa_rows = {2} < tawa_rows_covered ? {2} : int(tawa_rows_covered);
+  const int tawa_cols = {3} < tawa_cols_covered ? {3} : int(tawa_cols_covered);
+  if (tawa_block.x != {1} || tawa_block.y != {1} || tawa_block.z != 1 ||
+      tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0) {{
+    {0}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
+    return;
+  }
+  {0}_tiled<<<dim3(tawa::ceil_div(tawa_cols, {6}), tawa::ceil_div(tawa_rows, {7})),
+            128, 0, tawa_stream>>>(
+      {8}, {9},
+      tawa::Matrix<{10}>{{{11}, tawa_rows, tawa_cols, {12}}{13});
+}
+)",
+                 K, G.Tile, M, N, Params, Args, kBN, kBM, AView, BView, Out,
+                 name(G.C), name(G.Ldc), Scalars)
+      .str();
+}
+
+} // namespace
+
+std::string migratedKernelText(const FunctionDecl *Kernel, const LiftedGemm &G,
+                               const SourceManager &SM, const LangOptions &LO) {
+  return tiledKernel(Kernel, G) + launcher(Kernel, G, SM, LO);
+}
+
+std::string migratedLaunchText(const CUDAKernelCallExpr *L,
+                               const FunctionDecl *Kernel,
+                               const SourceManager &SM, const LangOptions &LO) {
+  const CallExpr *Config = L->getConfig();
+  std::string Text = Kernel->getName().str() + "_migrated_launch(";
+  for (unsigned I = 0; I < 4; ++I) {
+    const Expr *E = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
+    Text += I ? ", " : "";
+    Text += !E || isa<CXXDefaultArgExpr>(E) ? "0" : exprText(E, SM, LO);
+  }
+  for (const Expr *A : L->arguments())
+    Text += ", " + exprText(A, SM, LO);
+  return Text + ")";
+}
+
+} // namespace tawa

@@ -1,0 +1,202 @@
+// Hand-written shared-memory GEMMs that are not the liftable form: each gets
+// one verdict at its loop, naming the statement that breaks the pattern (with
+// a note there), and is left exactly as written, with --migrate too.
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: diff %s %t.cu
+#include <cuda_bf16.h>
+
+#define TILE 32
+#define LAUNCH(k) k<<<dim3(4, 4), dim3(TILE, TILE)>>>(A, B, C, M, N, K)
+
+using bf16 = __nv_bfloat16;
+__device__ float fmaf(float, float, float);
+
+// The classic kernel with one change each; CHANGE marks it.
+#define PROLOGUE(T)                                                            \
+  __shared__ T As[TILE][TILE];                                                 \
+  __shared__ T Bs[TILE][TILE];                                                 \
+  int tx = threadIdx.x, ty = threadIdx.y;                                      \
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+
+__global__ void no_second_barrier(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                                  int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[@LINE+1]] breaks it: expected the loop body: two staging copies, '__syncthreads();', the product loop, '__syncthreads();' [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: expected the loop body
+// CHECK: note: kernel 'no_second_barrier' is left unchanged
+
+__global__ void floor_bound(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
+                            int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must cover K whole (a floor division drops its last partial tile)
+  // CHECK: refusals.cu:[[@LINE+1]]:23: note: expected 'for
+  for (int t = 0; t < K / TILE; ++t) {
+    As[ty][tx] = row < M && t * TILE + tx < K ? A[row * K + t * TILE + tx] : bf16();
+    Bs[ty][tx] = t * TILE + ty < K && col < N ? B[(t * TILE + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'floor_bound' is left unchanged
+
+__global__ void sgemm(const float *A, const float *B, float *C, int M, int N,
+                      int K) {
+  PROLOGUE(float)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Convert the inputs to bf16 or fp16 yourself where that precision is acceptable (docs/migration.md, 'Precision')
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+// CHECK: note: the kernel computes in fp32
+// CHECK: note: kernel 'sgemm' is left unchanged
+
+__global__ void off_by_one(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
+                           int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx + 1] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      // CHECK: refusals.cu:[[@LINE+1]]:14: note: the product does not read A[row][k] and B[k][col] of the staged tiles: with the staging copies' indices and bounds checks, no layout of A (M x K or K x M) and B (K x N or N x K) gives the element the store writes
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'off_by_one' is left unchanged
+
+__global__ void wrong_guard(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
+                            int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it
+  for (int t = 0; t < K; t += TILE) {
+    // CHANGE: A's rows checked against N
+    As[ty][tx] = row < N && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      // CHECK: refusals.cu:[[@LINE+1]]:14: note: the product does not read A[row][k] and B[k][col]
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'wrong_guard' is left unchanged
+
+__global__ void halved_index(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                             int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it
+  for (int t = 0; t < K; t += TILE) {
+    // CHECK: refusals.cu:[[@LINE+1]]:12: note: the tile's column index is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses the operator '/'
+    As[ty][tx / 2] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'halved_index' is left unchanged
+
+__global__ void unguarded_store(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                                int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  // CHECK: refusals.cu:[[@LINE+1]]:3: note: expected one store after the loop: 'if (row < M && col < N) C[row * N + col] = acc;'
+  C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'unguarded_store' is left unchanged
+
+__global__ void half_product(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                             int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    // CHECK: refusals.cu:[[@LINE+1]]:25: note: the product loop must run over the 32 elements of K that one iteration stages
+    for (int k = 0; k < TILE / 2; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'half_product' is left unchanged
+
+__global__ void launched_in_macro(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                                  int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts, but the statement at line {{[0-9]+}} stops its migration: this launch of 'launched_in_macro' cannot become a call of its migrated launcher (a host function): write it as 'k<<<...>>>(...)' in host code, outside a macro [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+
+void launch(const bf16 *A, const bf16 *B, bf16 *C, int M, int N, int K) {
+  // CHECK: refusals.cu:[[@LINE+2]]:10: note: this launch of 'launched_in_macro' cannot become
+  // CHECK: note: kernel 'launched_in_macro' is left unchanged
+  LAUNCH(launched_in_macro);
+}
