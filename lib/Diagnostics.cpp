@@ -17,6 +17,8 @@ StringRef categoryTag(DiagCategory C) {
     return "tawa-unsupported";
   case DiagCategory::Internal:
     return "tawa-internal";
+  case DiagCategory::Candidate:
+    return "tawa-candidate";
   }
   return "tawa";
 }
@@ -62,11 +64,12 @@ void DiagReporter::error(SourceLocation Loc, DiagCategory C,
 }
 
 void DiagReporter::warning(SourceLocation Loc, DiagCategory C,
-                           const llvm::Twine &Msg, SourceRange Range) {
+                           const llvm::Twine &Msg, SourceRange Range,
+                           llvm::ArrayRef<FixItHint> Fixes) {
   Fatal += WarningsAsErrors;
   report(WarningsAsErrors ? DiagnosticsEngine::Error
                           : DiagnosticsEngine::Warning,
-         C, Loc, Msg, Range);
+         C, Loc, Msg, Range, Fixes);
 }
 
 void DiagReporter::note(SourceLocation Loc, const llvm::Twine &Msg,

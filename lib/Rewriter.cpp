@@ -127,6 +127,8 @@ public:
       Taken.push_back({Kernel, P.Loc});
       rewriteAndRecord(Ctx, P, Kernel, Loop, C);
     }
+    if (Opts.Suggest)
+      suggest(Ctx, C, Taken);
     // Conversion findings are warnings (their kernel is left as written);
     // errors, including promoted warnings, fail the whole file.
     if (Diags.fatalCount() || Ctx.getDiagnostics().hasErrorOccurred())
@@ -134,6 +136,47 @@ public:
   }
 
 private:
+  /// --suggest: each loop of the body of a kernel without a pragma that is a
+  /// shared-memory tiled GEMM the tool lifts is a [tawa-candidate] finding,
+  /// with the fix-it and the edit that put '#pragma tawa tile' before it.
+  void
+  suggest(ASTContext &Ctx, const Collector &C,
+          const std::vector<std::pair<const FunctionDecl *, SourceLocation>>
+              &Taken) {
+    SourceManager &SM = Ctx.getSourceManager();
+    for (const FunctionDecl *FD : C.Functions) {
+      auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
+      if (!Body || !FD->hasAttr<CUDAGlobalAttr>() || FD->isTemplated() ||
+          llvm::any_of(Taken, [&](const auto &T) { return T.first == FD; }))
+        continue;
+      for (const Stmt *S : Body->body()) {
+        auto *Loop = dyn_cast<ForStmt>(S);
+        if (!Loop || Loop->getForLoc().isMacroID())
+          continue;
+        std::optional<LegacyLoop> L = classifyLegacyLoop(FD, Loop);
+        LiftFailure Why;
+        if (!L || L->Pattern != LegacyPattern::SharedTiled ||
+            !liftSharedGemm(FD, Loop, Ctx, Why))
+          continue;
+        const SourceLocation For = Loop->getForLoc();
+        const SourceLocation LineStart =
+            For.getLocWithOffset(1 - int(SM.getSpellingColumnNumber(For)));
+        const std::string Pragma = "#pragma tawa tile\n";
+        Diags.warning(For, DiagCategory::Candidate,
+                      "this loop of kernel '" + FD->getName() +
+                          "' is a hand-written shared-memory tiled GEMM that "
+                          "tawa-rewrite lifts; '#pragma tawa tile' before it "
+                          "lets 'tawa-rewrite --migrate' re-express it in the "
+                          "tile vocabulary (docs/migration.md)",
+                      SourceRange(),
+                      {FixItHint::CreateInsertion(LineStart, Pragma)});
+        edit(SM, CharSourceRange::getCharRange(LineStart, LineStart), Pragma,
+             Ctx.getLangOpts());
+        ++Result.Candidates;
+      }
+    }
+  }
+
   /// Finds the statement that follows the pragma in its innermost block.
   bool bind(const TilePragma &P, Collector &C, SourceManager &SM,
             const ForStmt *&Loop, const FunctionDecl *&Kernel) {

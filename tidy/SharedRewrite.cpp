@@ -14,6 +14,7 @@ namespace {
 RewriteOptions tidyOptions() {
   RewriteOptions O;
   O.Explain = true; // tawa-warp-specialize's Explain option shows it
+  O.Suggest = true; // tawa-candidate's findings and fixes
   return O;
 }
 

@@ -38,12 +38,13 @@ enum class DiagCategory {
   Budget, ///< shared-memory or register budget exceeded
   Unsupported, ///< a construct the rewriter does not convert (yet)
   Internal,    ///< an inconsistency of the tool itself (a bug)
+  Candidate,   ///< --suggest: a loop without a pragma that the tool lifts
 };
 
 /// Every category: the clang-tidy module has one check for each (tidy/).
 inline constexpr DiagCategory AllCategories[] = {
-    DiagCategory::Pragma, DiagCategory::Shape, DiagCategory::Budget,
-    DiagCategory::Unsupported, DiagCategory::Internal};
+    DiagCategory::Pragma,      DiagCategory::Shape,    DiagCategory::Budget,
+    DiagCategory::Unsupported, DiagCategory::Internal, DiagCategory::Candidate};
 
 /// The tag text without brackets, e.g. "tawa-pragma".
 llvm::StringRef categoryTag(DiagCategory C);
@@ -86,7 +87,8 @@ public:
   /// A warning that stops nothing (promoted to an error under
   /// WarningsAsErrors).
   void warning(clang::SourceLocation Loc, DiagCategory C,
-               const llvm::Twine &Msg, clang::SourceRange Range = {});
+               const llvm::Twine &Msg, clang::SourceRange Range = {},
+               llvm::ArrayRef<clang::FixItHint> Fixes = {});
   /// A note attached to the diagnostic just reported (no tag).
   void note(clang::SourceLocation Loc, const llvm::Twine &Msg,
             clang::SourceRange Range = {});

@@ -26,6 +26,9 @@ struct RewriteOptions {
   /// Lifted hand-written loops get their tile-vocabulary form (Migrate.h);
   /// tile-vocabulary kernels are left as they are.
   bool Migrate = false;
+  /// Report each loop of a kernel without a pragma that the tool lifts, with
+  /// the fix-it (and edit) inserting '#pragma tawa tile' before it.
+  bool Suggest = false;
   bool WarningsAsErrors = false; ///< conversion warnings become errors
   /// Where clang's closing line ("1 warning generated when compiling for
   /// host.") goes; stderr when null.
@@ -51,6 +54,7 @@ struct FileResult {
   std::vector<std::string> ArefDumps;
   std::string Explanation; ///< --explain text of every tile loop
   unsigned TileLoops = 0;  ///< annotated loops found
+  unsigned Candidates = 0; ///< --suggest: loops given a pragma
   unsigned Rewritten = 0;  ///< kernels rewritten
   bool Failed = false;     ///< an error was reported: write nothing
   /// Each annotated kernel that reached the pipeline, in source order. The

@@ -118,6 +118,10 @@ std::optional<int> parseCommandLine(int argc, char **argv, Options &O) {
                "GEMM loop that can be lifted, and launch it from the "
                "kernel's launch sites (docs/migration.md); write no "
                "warp-specialized code");
+  App.add_flag("--suggest", O.Suggest,
+               "Report each loop of a kernel without a pragma that "
+               "tawa-rewrite lifts ([tawa-candidate]), with the fix-it that "
+               "inserts '#pragma tawa tile'; -o/-i/--export-fixes apply it");
   App.add_flag("--explain", O.Explain,
                "Print, per tile loop, each choice of the plan and why");
   App.add_option("--dump-arefs", O.DumpArefs,

@@ -20,7 +20,7 @@ struct Options {
   std::string BuildPath, Output, OutDir, ExportFixes, DumpArefs, Depfile;
   std::string ResourceDir, CudaPath;
   bool InPlace = false, Check = false, Explain = false, Werror = false;
-  bool Migrate = false;
+  bool Migrate = false, Suggest = false;
   bool PrintCommand = false, Quiet = false;
   unsigned Jobs = 1; ///< files parsed at a time; 0: one per hardware thread
   /// The compile flags after `--`, if it was given.

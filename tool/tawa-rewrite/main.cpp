@@ -118,6 +118,7 @@ int main(int argc, char **argv) {
                        .Default(tawa::ArefDumpFormat::None);
   Opts.Explain = O.Explain;
   Opts.Migrate = O.Migrate;
+  Opts.Suggest = O.Suggest;
   Opts.WarningsAsErrors = O.Werror;
   std::map<std::string, tawa::FileResult> Results =
       runJobs(Jobs, Opts, O.Jobs, O.Quiet);
