@@ -57,6 +57,8 @@ void DiagReporter::error(SourceLocation Loc, DiagCategory C,
   ++Errors;
   std::string Text = Msg.str();
   LastError = Text + " [" + categoryTag(C).str() + "]";
+  if (!Quiet)
+    Findings.push_back({Loc, C, Text});
   bool AsError = !isConversionFinding(C) || WarningsAsErrors;
   Fatal += AsError;
   report(AsError ? DiagnosticsEngine::Error : DiagnosticsEngine::Warning, C,

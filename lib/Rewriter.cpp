@@ -129,6 +129,19 @@ public:
     }
     if (Opts.Suggest)
       suggest(Ctx, C, Taken);
+    // The kernels without a pragma, for the report.
+    for (const FunctionDecl *FD : C.Functions)
+      if (FD->hasAttr<CUDAGlobalAttr>() &&
+          llvm::none_of(Taken, [&](const auto &T) { return T.first == FD; }))
+        record(Ctx, FD,
+               llvm::is_contained(Candidates, FD)
+                   ? KernelRecord::Status::Candidate
+                   : KernelRecord::Status::NotAnnotated,
+               Diags.findings().size());
+    llvm::sort(Result.Records,
+               [](const KernelRecord &A, const KernelRecord &B) {
+                 return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+               });
     // Conversion findings are warnings (their kernel is left as written);
     // errors, including promoted warnings, fail the whole file.
     if (Diags.fatalCount() || Ctx.getDiagnostics().hasErrorOccurred())
@@ -136,6 +149,34 @@ public:
   }
 
 private:
+  /// Adds the record of `Kernel`, with the first finding reported since
+  /// `Found` findings as the reason where it was refused.
+  void record(ASTContext &Ctx, const FunctionDecl *Kernel,
+              KernelRecord::Status State, size_t Found) {
+    SourceManager &SM = Ctx.getSourceManager();
+    KernelRecord R;
+    R.Name = Kernel->getNameAsString();
+    PresumedLoc P =
+        SM.getPresumedLoc(SM.getExpansionLoc(Kernel->getLocation()));
+    R.Line = P.isValid() ? P.getLine() : 0;
+    R.Column = P.isValid() ? P.getColumn() : 0;
+    R.State = State;
+    if (State == KernelRecord::Status::Refused) {
+      R.Reason = Opts.Migrate ? "already in the tile vocabulary; --migrate "
+                                "leaves it as it is"
+                              : "left unchanged";
+      if (Found < Diags.findings().size()) {
+        const DiagReporter::Finding &F = Diags.findings()[Found];
+        R.Category = categoryTag(F.Category).str();
+        R.Reason = F.Message;
+        PresumedLoc FP = SM.getPresumedLoc(SM.getExpansionLoc(F.Loc));
+        R.ReasonLine = FP.isValid() ? FP.getLine() : 0;
+        R.ReasonColumn = FP.isValid() ? FP.getColumn() : 0;
+      }
+    }
+    Result.Records.push_back(std::move(R));
+  }
+
   /// --suggest: each loop of the body of a kernel without a pragma that is a
   /// shared-memory tiled GEMM the tool lifts is a [tawa-candidate] finding,
   /// with the fix-it and the edit that put '#pragma tawa tile' before it.
@@ -173,6 +214,7 @@ private:
         edit(SM, CharSourceRange::getCharRange(LineStart, LineStart), Pragma,
              Ctx.getLangOpts());
         ++Result.Candidates;
+        Candidates.push_back(FD);
       }
     }
   }
@@ -232,7 +274,14 @@ private:
     tooling::Replacements Before = Result.Edits;
     size_t Explained = Result.Explanation.size();
     unsigned Rewritten = Result.Rewritten;
+    const size_t Found = Diags.findings().size();
     rewrite(Ctx, Pragma, Kernel, Loop, C);
+    record(Ctx, Kernel,
+           Result.Rewritten > Rewritten
+               ? (Opts.Migrate ? KernelRecord::Status::Migrated
+                               : KernelRecord::Status::Rewritten)
+               : KernelRecord::Status::Refused,
+           Found);
     KernelResult K;
     K.Name = Kernel->getName().str();
     K.Loc = Ctx.getSourceManager().getExpansionLoc(Kernel->getLocation());
@@ -727,6 +776,7 @@ private:
   bool CRLF = false;            ///< the file's lines end in "\r\n"
   bool RuntimeIncluded = false; ///< <tawa/runtime.cuh> is inserted
   bool TileIncluded = false;    ///< <tawa/tile.h> is inserted
+  std::vector<const FunctionDecl *> Candidates; ///< --suggest's kernels
 };
 
 } // namespace
@@ -736,6 +786,22 @@ void runRewritePipeline(ASTContext &Ctx, const RewriteOptions &Opts,
                         const MainIncludes &Includes, DiagReporter &Diags) {
   RewriteConsumer(Opts, Result, Pragmas, Includes, Diags)
       .HandleTranslationUnit(Ctx);
+}
+
+StringRef statusName(KernelRecord::Status S) {
+  switch (S) {
+  case KernelRecord::Status::Rewritten:
+    return "rewritten";
+  case KernelRecord::Status::Migrated:
+    return "migrated";
+  case KernelRecord::Status::Refused:
+    return "refused";
+  case KernelRecord::Status::NotAnnotated:
+    return "not annotated";
+  case KernelRecord::Status::Candidate:
+    return "candidate";
+  }
+  return "?";
 }
 
 llvm::Expected<tooling::Replacements> finalReplacements(const FileResult &R) {

@@ -27,6 +27,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tawa {
 
@@ -100,6 +101,14 @@ public:
   unsigned fatalCount() const { return Fatal; }
   /// The message (with its tag) of the last call of error(); "" before any.
   const std::string &lastError() const { return LastError; }
+  /// Each printed call of error(), in order: what the batch report says a
+  /// kernel was left unchanged for.
+  struct Finding {
+    clang::SourceLocation Loc;
+    DiagCategory Category;
+    std::string Message; ///< without the tag
+  };
+  const std::vector<Finding> &findings() const { return Findings; }
 
   /// A reporter that counts like this one but prints nothing: for trying a
   /// configuration the caller may discard (TileShape.h's shape(auto)).
@@ -121,6 +130,7 @@ private:
   unsigned Errors = 0;
   unsigned Fatal = 0;
   std::string LastError;
+  std::vector<Finding> Findings;
 };
 
 } // namespace tawa

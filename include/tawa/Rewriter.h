@@ -35,6 +35,20 @@ struct RewriteOptions {
   llvm::raw_ostream *Log = nullptr;
 };
 
+/// One kernel of the main file, for the batch report (tawa-rewrite
+/// --report): what became of it and, where it was left unchanged, the first
+/// finding that says why (line and column are 1-based, 0 where unknown).
+struct KernelRecord {
+  enum class Status { Rewritten, Migrated, Refused, NotAnnotated, Candidate };
+  std::string Name;
+  unsigned Line = 0, Column = 0;
+  Status State = Status::NotAnnotated;
+  std::string Category; ///< the finding's tag, e.g. "tawa-unsupported"
+  std::string Reason;
+  unsigned ReasonLine = 0, ReasonColumn = 0;
+};
+llvm::StringRef statusName(KernelRecord::Status S); ///< "rewritten", ...
+
 /// What the rewrite of one annotated kernel added to its file's result.
 struct KernelResult {
   std::string Name;                   ///< the kernel's name
@@ -61,6 +75,8 @@ struct FileResult {
   /// edits of the first one rewritten include the runtime's #include (as
   /// clang-tidy's include inserter does: once per file, first fix first).
   std::vector<KernelResult> Kernels;
+  /// Every __global__ function defined in the main file, in source order.
+  std::vector<KernelRecord> Records;
   /// Every file the parse read: the main file, then the headers in the order
   /// they were entered (system headers included); for --write-depfile.
   std::vector<std::string> Dependencies;

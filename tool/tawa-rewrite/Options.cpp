@@ -122,6 +122,12 @@ std::optional<int> parseCommandLine(int argc, char **argv, Options &O) {
                "Report each loop of a kernel without a pragma that "
                "tawa-rewrite lifts ([tawa-candidate]), with the fix-it that "
                "inserts '#pragma tawa tile'; -o/-i/--export-fixes apply it");
+  App.add_flag("--all", O.All,
+               "Run on every file of the compilation database of -p (no "
+               "FILE), continuing past files that fail");
+  App.add_option("--report", O.Report,
+                 "Write the batch report of every kernel as REPORT.md, "
+                 "REPORT.json and REPORT.csv; prints progress on stderr");
   App.add_flag("--explain", O.Explain,
                "Print, per tile loop, each choice of the plan and why");
   App.add_option("--dump-arefs", O.DumpArefs,
@@ -149,7 +155,13 @@ std::optional<int> parseCommandLine(int argc, char **argv, Options &O) {
   } catch (const CLI::ParseError &E) {
     return App.exit(E) == 0 ? 0 : 1;
   }
-  if (O.Files.empty()) {
+  if (O.All && !O.Files.empty())
+    return fail("--all takes the files of the compilation database; give "
+                "no FILE");
+  if (O.All && O.BuildPath.empty())
+    return fail("--all needs -p BUILD_DIR, the compilation database to "
+                "read");
+  if (O.Files.empty() && !O.All) {
     llvm::errs() << "tawa-rewrite: error: no FILE given\nUsage: " << kUsage
                  << "\nRun with --help for more information.\n";
     return 1;

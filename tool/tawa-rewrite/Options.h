@@ -21,6 +21,8 @@ struct Options {
   std::string ResourceDir, CudaPath;
   bool InPlace = false, Check = false, Explain = false, Werror = false;
   bool Migrate = false, Suggest = false;
+  bool All = false;   ///< every file of the compilation database (-p)
+  std::string Report; ///< batch report: REPORT.md, REPORT.json, REPORT.csv
   bool PrintCommand = false, Quiet = false;
   unsigned Jobs = 1; ///< files parsed at a time; 0: one per hardware thread
   /// The compile flags after `--`, if it was given.

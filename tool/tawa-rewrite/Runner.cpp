@@ -5,6 +5,7 @@
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -107,15 +108,53 @@ std::string runOne(const Job &J, const RewriteOptions &Base, bool Quiet,
   return Text;
 }
 
+/// Counts finished files on stderr: `[=====>    ] 12/40 path` redrawn in
+/// place on a terminal (cleared before a file's diagnostics), else
+/// `tawa-rewrite: [12/40] path` lines.
+class ProgressLine {
+public:
+  ProgressLine(size_t Total, bool On)
+      : Total(Total), On(On), Tty(llvm::errs().is_displayed()) {}
+  /// Prints a finished file's diagnostics `Text` and counts it.
+  void done(const std::string &Path, const std::string &Text) {
+    if (On && Tty && Drawn)
+      llvm::errs() << "\r\033[K";
+    llvm::errs() << Text;
+    if (!On)
+      return;
+    ++Done;
+    if (!Tty) {
+      llvm::errs() << "tawa-rewrite: [" << Done << "/" << Total << "] " << Path
+                   << "\n";
+      return;
+    }
+    const size_t Width = 30, Filled = Total ? Width * Done / Total : Width;
+    llvm::errs() << "[" << std::string(Filled, '=')
+                 << (Filled < Width ? ">" : "")
+                 << std::string(Width - Filled - (Filled < Width), ' ') << "] "
+                 << Done << "/" << Total << " "
+                 << llvm::sys::path::filename(Path);
+    Drawn = true;
+    if (Done == Total)
+      llvm::errs() << "\n";
+  }
+
+private:
+  size_t Total, Done = 0;
+  bool On, Tty, Drawn = false;
+};
+
 } // namespace
 
 std::map<std::string, FileResult> runJobs(const std::vector<Job> &Jobs,
                                           const RewriteOptions &Opts,
-                                          unsigned Threads, bool Quiet) {
+                                          unsigned Threads, bool Quiet,
+                                          bool Progress) {
   std::map<std::string, FileResult> Results;
+  ProgressLine Line(Jobs.size(), Progress);
   if (Threads == 1 || Jobs.size() < 2) {
     for (const Job &J : Jobs)
-      llvm::errs() << runOne(J, Opts, Quiet, Results);
+      Line.done(J.Path, runOne(J, Opts, Quiet, Results));
     return Results;
   }
   std::mutex Lock;
@@ -125,7 +164,7 @@ std::map<std::string, FileResult> runJobs(const std::vector<Job> &Jobs,
       std::map<std::string, FileResult> Mine;
       std::string Text = runOne(J, Opts, Quiet, Mine);
       std::lock_guard<std::mutex> Guard(Lock);
-      llvm::errs() << Text;
+      Line.done(J.Path, Text);
       for (auto &[Path, R] : Mine)
         Results[Path] = std::move(R);
     });

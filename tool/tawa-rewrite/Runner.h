@@ -27,10 +27,12 @@ struct Job {
 /// when it is done: in the order of the jobs with one at a time, else as
 /// they finish. With `Quiet`, only errors and the [tawa-*] diagnostics are
 /// printed. Results are keyed by FileResult::Path; a file that could not be
-/// parsed has none.
+/// parsed has none. With `Progress`, each finished file is counted on
+/// stderr: a bar redrawn in place on a terminal, a line per file otherwise.
 std::map<std::string, FileResult> runJobs(const std::vector<Job> &Jobs,
                                           const RewriteOptions &Opts,
-                                          unsigned Threads, bool Quiet);
+                                          unsigned Threads, bool Quiet,
+                                          bool Progress = false);
 
 } // namespace tawa::tool
 

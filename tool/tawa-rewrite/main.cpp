@@ -14,15 +14,19 @@
 #include "Commands.h"
 #include "Inputs.h"
 #include "Options.h"
+#include "Report.h"
 #include "Runner.h"
 
 #include "tawa/Output.h"
 #include "tawa/Rewriter.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <chrono>
 #include <set>
 
 using namespace clang;
@@ -83,6 +87,39 @@ std::vector<std::string> readableInputs(const Options &O,
   return Inputs;
 }
 
+/// `Path` relative to the current directory where it lies below it.
+std::string shownPath(const std::string &Path) {
+  llvm::SmallString<256> Cwd;
+  if (llvm::sys::fs::current_path(Cwd))
+    return Path;
+  llvm::StringRef P(Path);
+  if (P.consume_front(Cwd) && P.consume_front("/"))
+    return P.str();
+  return Path;
+}
+
+/// Writes the batch report of `Inputs` (Report.h); false, reported, where a
+/// file cannot be written.
+bool writeBatchReport(const std::string &Prefix,
+                      const std::vector<std::string> &Inputs,
+                      const std::map<std::string, tawa::FileResult> &Results,
+                      std::chrono::steady_clock::time_point Start) {
+  std::vector<FileReport> Files;
+  for (const std::string &Input : Inputs) {
+    auto It = Results.find(inputPath(Input));
+    const tawa::FileResult *R = It == Results.end() ? nullptr : &It->second;
+    Files.push_back({shownPath(Input), R, !R || R->Failed});
+  }
+  const double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  if (llvm::Error E = writeReports(Prefix, Files, Seconds)) {
+    fail(llvm::toString(std::move(E)));
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -91,13 +128,23 @@ int main(int argc, char **argv) {
   if (std::optional<int> Exit = parseCommandLine(argc, argv, O))
     return *Exit;
 
+  const auto Start = std::chrono::steady_clock::now();
   bool Failed = false;
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  if (O.All) {
+    // Every file of the database, each once, in order.
+    if (!(DB = loadDatabase(O, ".")))
+      return 1;
+    O.Files = DB->getAllFiles();
+    llvm::sort(O.Files);
+    O.Files.erase(std::unique(O.Files.begin(), O.Files.end()), O.Files.end());
+  }
   std::optional<std::string> Stdin;
   std::vector<std::string> Inputs = readableInputs(O, Stdin, Failed);
   if (Inputs.empty())
     return 1;
-  std::unique_ptr<tooling::CompilationDatabase> DB =
-      loadDatabase(O, Inputs.front());
+  if (!DB)
+    DB = loadDatabase(O, Inputs.front());
   if (!DB)
     return 1;
   std::vector<Job> Jobs = makeJobs(Inputs, *DB, toolFlags(O, argv[0]), Stdin);
@@ -121,7 +168,7 @@ int main(int argc, char **argv) {
   Opts.Suggest = O.Suggest;
   Opts.WarningsAsErrors = O.Werror;
   std::map<std::string, tawa::FileResult> Results =
-      runJobs(Jobs, Opts, O.Jobs, O.Quiet);
+      runJobs(Jobs, Opts, O.Jobs, O.Quiet, O.All || !O.Report.empty());
 
   std::vector<tooling::Replacement> Fixes;
   std::vector<std::string> Dumps;
@@ -178,6 +225,8 @@ int main(int argc, char **argv) {
       fail(llvm::toString(std::move(E)));
       Failed = true;
     }
+  if (!O.Report.empty())
+    Failed |= !writeBatchReport(O.Report, Inputs, Results, Start);
   // The depfile describes a successful run: a build reruns a failed one.
   if (!O.Depfile.empty() && !Failed)
     if (llvm::Error E = tawa::writeDepfile(O.Depfile, Depfile)) {
