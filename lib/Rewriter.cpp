@@ -466,6 +466,10 @@ private:
                LiftFailure &Why) {
     SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
+    if (std::string H = headerMessage(SM, Kernel); !H.empty()) {
+      Why = {Kernel->getLocation(), H};
+      return false;
+    }
     for (const CUDAKernelCallExpr *L : Launches)
       if (L->getBeginLoc().isMacroID() || L->getEndLoc().isMacroID() ||
           !enclosingFunction(Ctx, *L) ||
@@ -504,6 +508,25 @@ private:
     return true;
   }
 
+  /// Where the main file is a header (.cuh, .h, .hpp, ...), why its kernel
+  /// is not rewritten: the files that include it launch the kernel, and
+  /// their launches, which this run does not see, would keep the old
+  /// parameters (and a kernel added to a header is defined in each of them).
+  static std::string headerMessage(const SourceManager &SM,
+                                   const FunctionDecl *Kernel) {
+    OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+    StringRef Ext =
+        Main ? llvm::sys::path::extension(Main->getName()) : StringRef();
+    if (!llvm::is_contained({".cuh", ".h", ".hpp", ".hh", ".hxx", ".inl"}, Ext))
+      return "";
+    return "kernel '" + Kernel->getNameAsString() + "' is defined in a " +
+           Ext.str() +
+           " header, which other files include and launch it from; their "
+           "launches would keep the kernel's old parameters. Move the "
+           "kernel and its launches into one .cu file and run tawa-rewrite "
+           "on that file";
+  }
+
   /// Whether the kernel, its pragma and its launches can be edited in place:
   /// reports why not, at the first obstacle.
   bool isEditable(ASTContext &Ctx, const TilePragma &Pragma,
@@ -511,6 +534,10 @@ private:
                   llvm::ArrayRef<const CUDAKernelCallExpr *> Launches,
                   llvm::ArrayRef<const DeclRefExpr *> OtherUses) {
     SourceManager &SM = Ctx.getSourceManager();
+    if (std::string H = headerMessage(SM, Kernel); !H.empty()) {
+      Diags.error(Kernel->getLocation(), DiagCategory::Unsupported, H);
+      return false;
+    }
     // The emitter drops the pragma's line from its copy of the kernel.
     SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
     auto [File, Offset] = SM.getDecomposedLoc(PragmaLoc);
