@@ -720,6 +720,15 @@ private:
           "inputs to bf16 or fp16 yourself where that precision is "
           "acceptable (docs/migration.md, 'Precision')");
     G.Elem = *EA;
+    // tawa::Matrix's extents and leading dimension are int: a wider or
+    // unsigned parameter could hold a value the view would change.
+    for (const ParmVarDecl *P : {G.M, G.N, G.K, G.A.Ld, G.B.Ld, G.Ldc})
+      if (!Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy))
+        return fail(P->getLocation(),
+                    "the extents and leading dimensions must be 'int' "
+                    "parameters, as tawa::Matrix's are; '" +
+                        P->getNameAsString() + "' is '" +
+                        P->getType().getAsString() + "'");
     return true;
   }
 

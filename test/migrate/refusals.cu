@@ -177,6 +177,26 @@ __global__ void half_product(const bf16 *A, const bf16 *B, bf16 *C, int M,
 }
 // CHECK: note: kernel 'half_product' is left unchanged
 
+__global__ void wide_extent(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                            int N, unsigned long K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}: the extents and leading dimensions must be 'int' parameters, as tawa::Matrix's are; 'K' is 'unsigned long'
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: the extents and leading dimensions must be 'int'
+// CHECK: note: kernel 'wide_extent' is left unchanged
+
 __global__ void launched_in_macro(const bf16 *A, const bf16 *B, bf16 *C, int M,
                                   int N, int K) {
   PROLOGUE(bf16)
