@@ -25,6 +25,7 @@
 // Prints one line per epilogue and shape, and writes them as JSON.
 //
 //===----------------------------------------------------------------------===//
+#include "../common/check.cuh"
 #include "../common/report.h"
 #include "epilogue.h"
 
@@ -43,56 +44,9 @@
 
 namespace {
 
-constexpr double kRelTolerance = 1e-2, kElemTolerance = 2e-2;
+using namespace check;
+
 constexpr int kWarmupPairs = 5, kTimedPairs = 50;
-
-void check(cudaError_t s, const char *what) {
-  if (s != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(s));
-}
-void check(cublasStatus_t s, const char *what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(what) + ": cuBLAS status " +
-                             std::to_string(int(s)));
-}
-#define CHECK(x) check((x), #x)
-
-template <class T> struct Buffer {
-  T *p = nullptr;
-  std::size_t n = 0;
-  explicit Buffer(std::size_t count) : n(count) {
-    CHECK(cudaMalloc(&p, sizeof(T) * (count ? count : 1)));
-  }
-  ~Buffer() { cudaFree(p); }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-};
-
-__device__ float normal(std::uint64_t seed, std::size_t i) {
-  auto mix = [](std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-  };
-  const std::uint64_t h = mix(seed ^ mix(i));
-  const float u1 = ((h >> 40) + 1) * (1.0f / 16777217.0f);
-  const float u2 = ((h >> 16) & 0xFFFFFF) * (1.0f / 16777216.0f);
-  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
-}
-
-template <class T>
-__global__ void fill_normal(T *x, std::size_t n, std::uint64_t seed) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    x[i] = T(normal(seed, i));
-}
-
-template <class T> __global__ void fill_nan(T *x, std::size_t n) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    x[i] = T(NAN);
-}
 
 enum class Epi { AlphaBeta, BiasRelu, BiasGelu, RowBiasSilu };
 const char *epi_name(Epi e) {
@@ -145,54 +99,6 @@ __global__ void silu_pass(const float *d, const float *row_bias, __half *out,
        i += gridDim.x * blockDim.x)
     out[i] = __float2half_rn(tawa::silu(kAlpha * d[i] + row_bias[i / n]));
 }
-
-/// Sums for the check: [0] sum (c - ref)^2, [1] sum ref^2, [2] non-finite
-/// count; [3] max |c - ref| / (|ref| + rms) is taken on the host.
-template <class T>
-__global__ void to_float_kernel(const T *c, float *out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    out[i] = float(c[i]);
-}
-
-struct Errors {
-  double rel = NAN, elem = NAN;
-  long long nonfinite = 0;
-  bool ok() const {
-    return nonfinite == 0 && rel < kRelTolerance && elem < kElemTolerance;
-  }
-};
-
-Errors compare(const float *c, const float *ref, std::size_t n) {
-  std::vector<float> hc(n), hr(n);
-  CHECK(cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(hr.data(), ref, n * sizeof(float), cudaMemcpyDeviceToHost));
-  double num = 0, den = 0;
-  Errors e;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(hc[i]))
-      ++e.nonfinite;
-    else
-      num += (double(hc[i]) - hr[i]) * (double(hc[i]) - hr[i]);
-    den += double(hr[i]) * hr[i];
-  }
-  const double rms = std::sqrt(den / double(n ? n : 1));
-  e.rel = e.nonfinite ? NAN : std::sqrt(num / (den > 0 ? den : 1));
-  e.elem = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (std::isfinite(hc[i]))
-      e.elem = std::max(e.elem, std::fabs(double(hc[i]) - hr[i]) /
-                                    (std::fabs(double(hr[i])) + rms));
-  return e;
-}
-
-struct Shape {
-  int m, n, k;
-  std::string text() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k);
-  }
-};
 
 struct Result {
   Epi epi;
@@ -275,9 +181,8 @@ cudaError_t Runner::ours(Epi e, Data &x) {
 void Runner::gemm_f32(Data &x, float *d, float alpha, float beta) {
   const Shape &s = x.s;
   CHECK(cublasGemmEx(blas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &alpha,
-                     x.b.p, CUDA_R_16BF, s.k, x.a.p, CUDA_R_16BF, s.k, &beta,
-                     d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
-                     CUBLAS_GEMM_DEFAULT));
+                     x.b.p, CUDA_R_16BF, s.k, x.a.p, CUDA_R_16BF, s.k, &beta, d,
+                     CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 /// cuBLASLt with a fused bias epilogue: the bias of the column-major N x M
@@ -301,8 +206,8 @@ void Runner::lt_fused(Epi e, Data &x) {
   CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
                                        &bias, sizeof(bias)));
   const cudaDataType_t bias_type = CUDA_R_16BF;
-  CHECK(cublasLtMatmulDescSetAttribute(
-      op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof(bias_type)));
+  CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                                       &bias_type, sizeof(bias_type)));
   CHECK(cublasLtMatrixLayoutCreate(&la, CUDA_R_16BF, s.k, s.n, s.k));
   CHECK(cublasLtMatrixLayoutCreate(&lb, CUDA_R_16BF, s.k, s.m, s.k));
   CHECK(cublasLtMatrixLayoutCreate(&lc, CUDA_R_16BF, s.n, s.m, s.n));
@@ -434,10 +339,6 @@ Result Runner::run(Epi e, const Shape &s, std::uint64_t seed, bool timing) {
   return r;
 }
 
-double tflops(const Shape &s, double ms) {
-  return 2.0 * s.m * double(s.n) * s.k / (ms * 1e-3) / 1e12;
-}
-
 void print(const std::string &label, const Result &r) {
   std::printf("%-10s %-14s %-16s %s rel %-9s elem %-9s base_rel %-9s",
               label.c_str(), epi_name(r.epi), r.shape.text().c_str(),
@@ -473,26 +374,11 @@ std::string json(const std::string &label, const Result &r) {
   return o + "}";
 }
 
-bool parse_shapes(const std::string &list, std::vector<Shape> &out) {
-  std::size_t at = 0;
-  while (at <= list.size()) {
-    const std::size_t end = std::min(list.find(',', at), list.size());
-    Shape s{};
-    if (std::sscanf(list.substr(at, end - at).c_str(), "%dx%dx%d", &s.m, &s.n,
-                    &s.k) != 3 ||
-        s.m <= 0 || s.n <= 0 || s.k <= 0)
-      return false;
-    out.push_back(s);
-    at = end + 1;
-  }
-  return !out.empty();
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string label = "ours", shapes = "129x257x73,1000x1016x520,2048x2048x2048",
-              json_path;
+  std::string label = "ours",
+              shapes = "129x257x73,1000x1016x520,2048x2048x2048", json_path;
   bool timing = false;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -500,19 +386,18 @@ int main(int argc, char **argv) {
       timing = true;
     else if ((a == "--label" || a == "--shapes" || a == "--json") &&
              i + 1 < argc)
-      (a == "--label" ? label : a == "--shapes" ? shapes : json_path) =
-          argv[++i];
+      (a == "--label"    ? label
+       : a == "--shapes" ? shapes
+                         : json_path) = argv[++i];
     else {
-      std::fprintf(stderr,
-                   "usage: epilogue-check --label NAME [--shapes "
-                   "MxNxK,...] [--time] [--json FILE]\n");
+      std::fprintf(stderr, "usage: epilogue-check --label NAME [--shapes "
+                           "MxNxK,...] [--time] [--json FILE]\n");
       return 2;
     }
   }
   std::vector<Shape> list;
   if (!parse_shapes(shapes, list)) {
-    std::fprintf(stderr, "epilogue-check: bad --shapes '%s'\n",
-                 shapes.c_str());
+    std::fprintf(stderr, "epilogue-check: bad --shapes '%s'\n", shapes.c_str());
     return 2;
   }
   Runner runner;
@@ -526,16 +411,7 @@ int main(int argc, char **argv) {
       lines.push_back(json(label, r));
       all &= r.pass();
     }
-  if (!json_path.empty()) {
-    FILE *f = std::fopen(json_path.c_str(), "w");
-    if (!f)
-      return 1;
-    std::fprintf(f, "[\n");
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      std::fprintf(f, "  %s%s\n", lines[i].c_str(),
-                   i + 1 < lines.size() ? "," : "");
-    std::fprintf(f, "]\n");
-    std::fclose(f);
-  }
+  if (!json_path.empty() && !write_json(json_path, lines))
+    return 1;
   return all ? 0 : 1;
 }

@@ -27,6 +27,7 @@
 // Prints one line per GEMM and shape, and writes them as JSON.
 //
 //===----------------------------------------------------------------------===//
+#include "../common/check.cuh"
 #include "../common/report.h"
 #include "gemm_fp8.h"
 
@@ -42,44 +43,10 @@
 
 namespace {
 
-constexpr double kRelTolerance = 1e-2, kElemTolerance = 2e-2;
+using namespace check;
+
 constexpr int kWarmupPairs = 5, kTimedRounds = 5, kCallsPerRound = 10;
 constexpr float kScaleA = 0.75f, kScaleB = 1.5f;
-
-void check(cudaError_t s, const char *what) {
-  if (s != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(s));
-}
-void check(cublasStatus_t s, const char *what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(what) + ": cuBLAS status " +
-                             std::to_string(int(s)));
-}
-#define CHECK(x) check((x), #x)
-
-template <class T> struct Buffer {
-  T *p = nullptr;
-  std::size_t n = 0;
-  explicit Buffer(std::size_t count) : n(count) {
-    CHECK(cudaMalloc(&p, sizeof(T) * (count ? count : 1)));
-  }
-  ~Buffer() { cudaFree(p); }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-};
-
-__device__ float normal(std::uint64_t seed, std::size_t i) {
-  auto mix = [](std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-  };
-  const std::uint64_t h = mix(seed ^ mix(i));
-  const float u1 = ((h >> 40) + 1) * (1.0f / 16777217.0f);
-  const float u2 = ((h >> 16) & 0xFFFFFF) * (1.0f / 16777216.0f);
-  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
-}
 
 /// x[i] = fp8(normal), wide[i] = the same value in fp32.
 template <class T>
@@ -89,50 +56,6 @@ __global__ void fill_fp8(T *x, float *wide, std::size_t n, std::uint64_t seed) {
     x[i] = T(normal(seed, i));
     wide[i] = float(x[i]);
   }
-}
-
-template <class T> __global__ void fill_nan(T *x, std::size_t n) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    x[i] = T(NAN);
-}
-
-template <class T>
-__global__ void to_float_kernel(const T *c, float *out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    out[i] = float(c[i]);
-}
-
-struct Errors {
-  double rel = NAN, elem = NAN;
-  long long nonfinite = 0;
-  bool ok() const {
-    return nonfinite == 0 && rel < kRelTolerance && elem < kElemTolerance;
-  }
-};
-
-Errors compare(const float *c, const float *ref, std::size_t n) {
-  std::vector<float> hc(n), hr(n);
-  CHECK(cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(hr.data(), ref, n * sizeof(float), cudaMemcpyDeviceToHost));
-  double num = 0, den = 0;
-  Errors e;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(hc[i]))
-      ++e.nonfinite;
-    else
-      num += (double(hc[i]) - hr[i]) * (double(hc[i]) - hr[i]);
-    den += double(hr[i]) * hr[i];
-  }
-  const double rms = std::sqrt(den / double(n ? n : 1));
-  e.rel = e.nonfinite ? NAN : std::sqrt(num / (den > 0 ? den : 1));
-  e.elem = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (std::isfinite(hc[i]))
-      e.elem = std::max(e.elem, std::fabs(double(hc[i]) - hr[i]) /
-                                    (std::fabs(double(hr[i])) + rms));
-  return e;
 }
 
 /// The GEMMs of gemm_fp8.h: input types, output type, cuBLAS type names.
@@ -158,14 +81,6 @@ cudaDataType_t c_type(Gemm g) {
          : g == Gemm::E4m3E5m2F32 ? CUDA_R_32F
                                   : CUDA_R_16F;
 }
-
-struct Shape {
-  int m, n, k;
-  std::string text() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k);
-  }
-};
 
 struct Result {
   Gemm gemm;
@@ -414,10 +329,6 @@ Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {
   return r;
 }
 
-double tflops(const Shape &s, double ms) {
-  return 2.0 * s.m * double(s.n) * s.k / (ms * 1e-3) / 1e12;
-}
-
 void print(const std::string &label, const Result &r) {
   std::printf("%-10s %-14s %-16s %s rel %-9s elem %-9s base_rel %-9s",
               label.c_str(), gemm_name(r.gemm), r.shape.text().c_str(),
@@ -457,21 +368,6 @@ std::string json(const std::string &label, const Result &r) {
   return o + "}";
 }
 
-bool parse_shapes(const std::string &list, std::vector<Shape> &out) {
-  std::size_t at = 0;
-  while (at <= list.size()) {
-    const std::size_t end = std::min(list.find(',', at), list.size());
-    Shape s{};
-    if (std::sscanf(list.substr(at, end - at).c_str(), "%dx%dx%d", &s.m, &s.n,
-                    &s.k) != 3 ||
-        s.m <= 0 || s.n <= 0 || s.k <= 0)
-      return false;
-    out.push_back(s);
-    at = end + 1;
-  }
-  return !out.empty();
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -509,16 +405,7 @@ int main(int argc, char **argv) {
       lines.push_back(json(label, r));
       all &= r.pass();
     }
-  if (!json_path.empty()) {
-    FILE *f = std::fopen(json_path.c_str(), "w");
-    if (!f)
-      return 1;
-    std::fprintf(f, "[\n");
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      std::fprintf(f, "  %s%s\n", lines[i].c_str(),
-                   i + 1 < lines.size() ? "," : "");
-    std::fprintf(f, "]\n");
-    std::fclose(f);
-  }
+  if (!json_path.empty() && !write_json(json_path, lines))
+    return 1;
   return all ? 0 : 1;
 }

@@ -21,6 +21,7 @@
 //     original's time over the migrated one's.
 //
 //===----------------------------------------------------------------------===//
+#include "../common/check.cuh"
 #include "../common/report.h"
 #include "legacy.h"
 
@@ -41,108 +42,15 @@ void orig_smem_gemm_nt(const __half *A, const __half *B, float *C, int M, int N,
 
 namespace {
 
-constexpr double kRelTolerance = 1e-2, kElemTolerance = 2e-2;
+using namespace check;
+
 constexpr int kRounds = 5, kCallsPerRound = 10;
 constexpr float kAlpha = 0.75f, kBeta = -0.5f;
-
-void check(cudaError_t s, const char *what) {
-  if (s != cudaSuccess)
-    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(s));
-}
-void check(cublasStatus_t s, const char *what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string(what) + ": cuBLAS status " +
-                             std::to_string(int(s)));
-}
-#define CHECK(x) check((x), #x)
-
-template <class T> struct Buffer {
-  T *p = nullptr;
-  std::size_t n = 0;
-  explicit Buffer(std::size_t count) : n(count) {
-    CHECK(cudaMalloc(&p, sizeof(T) * (count ? count : 1)));
-  }
-  ~Buffer() { cudaFree(p); }
-  Buffer(const Buffer &) = delete;
-  Buffer &operator=(const Buffer &) = delete;
-};
-
-__device__ float normal(std::uint64_t seed, std::size_t i) {
-  auto mix = [](std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-  };
-  const std::uint64_t h = mix(seed ^ mix(i));
-  const float u1 = ((h >> 40) + 1) * (1.0f / 16777217.0f);
-  const float u2 = ((h >> 16) & 0xFFFFFF) * (1.0f / 16777216.0f);
-  return sqrtf(-2.0f * logf(u1)) * cospif(2.0f * u2);
-}
-
-template <class T>
-__global__ void fill_normal(T *x, std::size_t n, std::uint64_t seed) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    x[i] = T(normal(seed, i));
-}
-
-template <class T> __global__ void fill_nan(T *x, std::size_t n) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    x[i] = T(NAN);
-}
-
-template <class T>
-__global__ void to_float_kernel(const T *c, float *out, std::size_t n) {
-  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
-       i += gridDim.x * blockDim.x)
-    out[i] = float(c[i]);
-}
-
-struct Errors {
-  double rel = NAN, elem = NAN;
-  long long nonfinite = 0;
-  bool ok() const {
-    return nonfinite == 0 && rel < kRelTolerance && elem < kElemTolerance;
-  }
-};
-
-Errors compare(const float *c, const float *ref, std::size_t n) {
-  std::vector<float> hc(n), hr(n);
-  CHECK(cudaMemcpy(hc.data(), c, n * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(hr.data(), ref, n * sizeof(float), cudaMemcpyDeviceToHost));
-  double num = 0, den = 0;
-  Errors e;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(hc[i]))
-      ++e.nonfinite;
-    else
-      num += (double(hc[i]) - hr[i]) * (double(hc[i]) - hr[i]);
-    den += double(hr[i]) * hr[i];
-  }
-  const double rms = std::sqrt(den / double(n ? n : 1));
-  e.rel = e.nonfinite ? NAN : std::sqrt(num / (den > 0 ? den : 1));
-  e.elem = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (std::isfinite(hc[i]))
-      e.elem = std::max(e.elem, std::fabs(double(hc[i]) - hr[i]) /
-                                    (std::fabs(double(hr[i])) + rms));
-  return e;
-}
 
 enum class Gemm { Smem, SmemNt };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem ? "smem_gemm" : "smem_gemm_nt";
 }
-
-struct Shape {
-  int m, n, k;
-  std::string text() const {
-    return std::to_string(m) + "x" + std::to_string(n) + "x" +
-           std::to_string(k);
-  }
-};
 
 struct Result {
   Gemm gemm;
@@ -295,10 +203,6 @@ Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {
   return r;
 }
 
-double tflops(const Shape &s, double ms) {
-  return 2.0 * s.m * double(s.n) * s.k / (ms * 1e-3) / 1e12;
-}
-
 void print(const std::string &label, const Result &r) {
   std::printf("%-10s %-13s %-16s %s orig rel %-9s migrated rel %-9s elem %-9s",
               label.c_str(), gemm_name(r.gemm), r.shape.text().c_str(),
@@ -334,21 +238,6 @@ std::string json(const std::string &label, const Result &r) {
   if (!r.error.empty())
     o += ", \"error\": " + json_string(r.error);
   return o + "}";
-}
-
-bool parse_shapes(const std::string &list, std::vector<Shape> &out) {
-  std::size_t at = 0;
-  while (at <= list.size()) {
-    const std::size_t end = std::min(list.find(',', at), list.size());
-    Shape s{};
-    if (std::sscanf(list.substr(at, end - at).c_str(), "%dx%dx%d", &s.m, &s.n,
-                    &s.k) != 3 ||
-        s.m <= 0 || s.n <= 0 || s.k <= 0)
-      return false;
-    out.push_back(s);
-    at = end + 1;
-  }
-  return !out.empty();
 }
 
 } // namespace
@@ -387,16 +276,7 @@ int main(int argc, char **argv) {
       lines.push_back(json(label, r));
       all &= r.pass();
     }
-  if (!json_path.empty()) {
-    FILE *f = std::fopen(json_path.c_str(), "w");
-    if (!f)
-      return 1;
-    std::fprintf(f, "[\n");
-    for (std::size_t i = 0; i < lines.size(); ++i)
-      std::fprintf(f, "  %s%s\n", lines[i].c_str(),
-                   i + 1 < lines.size() ? "," : "");
-    std::fprintf(f, "]\n");
-    std::fclose(f);
-  }
+  if (!json_path.empty() && !write_json(json_path, lines))
+    return 1;
   return all ? 0 : 1;
 }
