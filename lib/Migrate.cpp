@@ -97,6 +97,18 @@ __global__ void {0}_tiled({1}) {{
       .str();
 }
 
+/// Whether TMA can read both operands in place (16-byte aligned data and
+/// rows; CUDA driver API, cuTensorMapEncodeTiled), as a C++ expression.
+std::string inPlace(const LiftedGemm &G) {
+  auto aligned = [&](const LiftedOperand &O) {
+    return formatv("reinterpret_cast<unsigned long long>({0}) % 16 == 0 && "
+                   "(1LL * {1} * sizeof({2})) % 16 == 0",
+                   name(O.Data), name(O.Ld), cxxElement(G.Elem))
+        .str();
+  };
+  return aligned(G.A) + " &&\n      " + aligned(G.B);
+}
+
 std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                      const SourceManager &SM, const LangOptions &LO) {
   const std::string K = Kernel->getName().str(), Elem = cxxElement(G.Elem),
@@ -125,15 +137,21 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
 /// {1} x {1} threads (the thread mapping tawa-rewrite proved), computing the
 /// rows of C below min({2}, tawa_grid.y * {1}) and the columns below
 /// min({3}, tawa_grid.x * {1}), which those blocks compute; '{0}' itself for
-/// any other block, and where that window is empty.
+/// any other block, where that window is empty, and for a small launch whose
+/// operands TMA cannot read in place: the rewritten kernel copies those to
+/// aligned buffers on every call, which costs more than the whole original
+/// there (0.3-0.4x at 129x257x73 on an H100, results/h100/legacy/).
 static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                                 size_t tawa_shared, cudaStream_t tawa_stream{4}) {{
   const long long tawa_rows_covered = 1LL * tawa_grid.y * {1},
                   tawa_cols_covered = 1LL * tawa_grid.x * {1};
   const int tawa_rows = {2} < tawa_rows_covered ? {2} : int(tawa_rows_covered);
   const int tawa_cols = {3} < tawa_cols_covered ? {3} : int(tawa_cols_covered);
+  const bool tawa_in_place = {14};
+  const bool tawa_small = 2.0 * tawa_rows * tawa_cols * {15} < 268435456.0;
   if (tawa_block.x != {1} || tawa_block.y != {1} || tawa_block.z != 1 ||
-      tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0) {{
+      tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 ||
+      (tawa_small && !tawa_in_place)) {{
     {0}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
     return;
   }
@@ -144,7 +162,7 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
 }
 )",
                  K, G.Tile, M, N, Params, Args, kBN, kBM, AView, BView, Out,
-                 name(G.C), name(G.Ldc), Scalars)
+                 name(G.C), name(G.Ldc), Scalars, inPlace(G), Kx)
       .str();
 }
 

@@ -26,7 +26,7 @@ for v in migrated ws; do
 done
 wait
 grep -E "error|warning" "$out"/build-*.log | head -5
-small=129x257x73,1000x1016x520,256x512x1024,300x700x200
+small=129x257x73,129x257x80,1000x1016x520,256x512x1024,300x700x200,1000x1000x1001
 echo "== tile-vocabulary form (tile.h reference)"
 timeout 300 build/legacy/migrated --label migrated --shapes "$small" --json "$out/migrated.json" \
   2>&1 | tee "$out/migrated.log" || rc=1
@@ -40,7 +40,7 @@ for tool in racecheck synccheck; do
 done
 echo "== timed"
 timeout 400 build/legacy/ws --label ws --time \
-  --shapes "${TIME_SHAPES:-4096x4096x4096,2048x2048x2048,1000x1016x520,4096x11008x4096}" \
+  --shapes "${TIME_SHAPES:-4096x4096x4096,2048x2048x2048,1000x1016x520,4096x11008x4096,129x257x73,1000x1000x1001}" \
   --json "$out/timed.json" 2>&1 | tee "$out/timed.log" || rc=1
 tar -C "$out" -czf "$out.tar.gz" . && rm -rf "$out"
 exit $rc
