@@ -1,10 +1,10 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Two shared-memory tiled GEMMs in the style of CUDA tutorials, annotated
+// Three shared-memory tiled GEMMs in the style of CUDA tutorials, annotated
 // with `#pragma tawa tile` on their K loop (legacy.cu). All matrices are
-// row-major and dense; each function launches its kernel with 32 x 32
-// blocks, one per 32 x 32 tile of C.
+// row-major and dense; each function launches its kernel with one block of
+// TILE x TILE threads per TILE x TILE tile of C.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -20,3 +20,8 @@ void smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
 /// C = alpha * A * B^T + beta * C: A M x K, B N x K (fp16), C M x N fp32.
 void smem_gemm_nt(const __half *A, const __half *B, float *C, int M, int N,
                   int K, float alpha, float beta, cudaStream_t stream);
+
+/// P = M * N for square Width x Width matrices: M, N fp16, P fp32 (the
+/// textbook kernel, 16 x 16 tiles).
+void square_matmul(const __half *M, const __half *N, float *P, int Width,
+                   cudaStream_t stream);

@@ -7,7 +7,8 @@
 // compiled with its functions renamed orig_* (-Dsmem_gemm=orig_smem_gemm
 // ...), and a migrated one: the output of `tawa-rewrite --migrate` (the
 // tile-vocabulary form, run by tile.h's reference) or that output rewritten
-// by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape:
+// by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape
+// (square_matmul takes the M x M x M square of each shape):
 //   - A, B (and C's input, for smem_gemm_nt) are random normal values made
 //     on the device from a seed per shape; outputs start as quiet NaN (C's
 //     input where the GEMM reads it);
@@ -39,6 +40,8 @@ void orig_smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                     __nv_bfloat16 *C, int M, int N, int K, cudaStream_t stream);
 void orig_smem_gemm_nt(const __half *A, const __half *B, float *C, int M, int N,
                        int K, float alpha, float beta, cudaStream_t stream);
+void orig_square_matmul(const __half *M, const __half *N, float *P, int Width,
+                        cudaStream_t stream);
 
 namespace {
 
@@ -47,9 +50,13 @@ using namespace check;
 constexpr int kRounds = 5, kCallsPerRound = 10;
 constexpr float kAlpha = 0.75f, kBeta = -0.5f;
 
-enum class Gemm { Smem, SmemNt };
+/// The GEMMs of legacy.h; square_matmul runs on the M x M x M square of
+/// each shape.
+enum class Gemm { Smem, SmemNt, Square };
 const char *gemm_name(Gemm g) {
-  return g == Gemm::Smem ? "smem_gemm" : "smem_gemm_nt";
+  return g == Gemm::Smem     ? "smem_gemm"
+         : g == Gemm::SmemNt ? "smem_gemm_nt"
+                             : "square_matmul";
 }
 
 struct Result {
@@ -102,9 +109,12 @@ void Runner::call(Gemm g, Data &x, bool original) {
   if (g == Gemm::Smem)
     (original ? orig_smem_gemm : smem_gemm)(x.a16.p, x.b16.p, x.c16.p, s.m, s.n,
                                             s.k, stream_);
-  else
+  else if (g == Gemm::SmemNt)
     (original ? orig_smem_gemm_nt : smem_gemm_nt)(
         x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, kAlpha, kBeta, stream_);
+  else
+    (original ? orig_square_matmul : square_matmul)(x.ah.p, x.bh.p, x.c32.p,
+                                                    s.m, stream_);
   CHECK(cudaGetLastError());
 }
 
@@ -118,6 +128,12 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
                        &zero, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
+  } else if (g == Gemm::Square) {
+    const float one = 1, zero = 0; // B is K x N here
+    CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
+                       x.bh.p, CUDA_R_16F, s.n, x.ah.p, CUDA_R_16F, s.k, &zero,
+                       d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT));
   } else {
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_T, CUBLAS_OP_N, s.n, s.m, s.k, &kAlpha,
                        x.bh.p, CUDA_R_16F, s.k, x.ah.p, CUDA_R_16F, s.k, &kBeta,
@@ -126,11 +142,13 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
   }
 }
 
-/// The output poisoned (smem_gemm) or reset to C's input (smem_gemm_nt).
+/// The output poisoned, or reset to C's input (smem_gemm_nt).
 void Runner::prepare(Gemm g, Data &x) {
   const std::size_t mn = std::size_t(x.s.m) * x.s.n;
   if (g == Gemm::Smem)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
+  else if (g == Gemm::Square)
+    fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
   else
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
                           cudaMemcpyDeviceToDevice, stream_));
@@ -153,7 +171,9 @@ double Runner::round_ms(const std::function<void()> &f) {
   return ms / kCallsPerRound;
 }
 
-Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {
+Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
+                   bool timing) {
+  const Shape s = g == Gemm::Square ? Shape{given.m, given.m, given.m} : given;
   Result r;
   r.gemm = g;
   r.shape = s;
@@ -168,7 +188,7 @@ Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(x.ref.p, x.c_in.p, mn * sizeof(float),
                           cudaMemcpyDeviceToDevice, stream_));
-    cublas(g, x, x.ref.p);
+    cublas(g, x, x.ref.p); // beta is 0 but for smem_gemm_nt
     for (bool original : {true, false}) {
       prepare(g, x);
       call(g, x, original);
@@ -269,7 +289,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> lines;
   bool all = true;
   std::uint64_t seed = 0x1E6;
-  for (Gemm g : {Gemm::Smem, Gemm::SmemNt})
+  for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square})
     for (const Shape &s : list) {
       const Result r = runner.run(g, s, seed += 101, timing);
       print(label, r);

@@ -15,7 +15,7 @@ out=${1:?usage: gpu.sh OUT [GEN_DIR]}
 gen=${2:-gen/legacy}
 mkdir -p "$out" build/legacy
 flags=(-O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Iexamples/legacy)
-rename=(-Dsmem_gemm=orig_smem_gemm -Dsmem_gemm_nt=orig_smem_gemm_nt
+rename=(-Dsmem_gemm=orig_smem_gemm -Dsmem_gemm_nt=orig_smem_gemm_nt -Dsquare_matmul=orig_square_matmul -DMatrixMulKernel=orig_MatrixMulKernel
         -Dgemm_smem=orig_gemm_smem -Dgemm_smem_nt=orig_gemm_smem_nt)
 rc=0
 nvcc "${flags[@]}" -diag-suppress 20199 "${rename[@]}" -c examples/legacy/legacy.cu -o build/legacy/orig.o \
