@@ -31,13 +31,26 @@ const Expr *bare(const Expr *E) {
   return E;
 }
 
-/// E without value conversions: casts, converting constructors, conversion
-/// operators, and the round-to-nearest conversion functions of
-/// cuda_bf16.h/cuda_fp16.h (float to bf16/fp16 rounds to nearest even, as
-/// tawa::store does; bf16/fp16 to float is exact).
-const Expr *unconverted(const Expr *E) {
+/// E without the value conversions that keep its value: casts, converting
+/// constructors, conversion operators and the round-to-nearest conversion
+/// functions of cuda_bf16.h/cuda_fp16.h, each only where its result is
+/// float or `Keep` (bf16 and fp16 widen to float exactly; float narrows to
+/// `Keep`, the stored type, rounding to nearest even as tawa::store does,
+/// and a chain of such conversions rounds once). A conversion to any other
+/// type (an int cast, the other 16-bit type) stays. With `Any`, every
+/// conversion goes (for literals, whose zero survives any of them).
+const Expr *unconverted(const Expr *E, QualType Keep = QualType(),
+                        bool Any = false) {
+  auto keeps = [&](QualType T) {
+    T = T.getCanonicalType().getUnqualifiedType();
+    return Any || T->isSpecificBuiltinType(BuiltinType::Float) ||
+           (!Keep.isNull() &&
+            T == Keep.getCanonicalType().getUnqualifiedType());
+  };
   while (E) {
     const Expr *Prev = E = bare(E);
+    if (!keeps(E->getType()))
+      break;
     if (auto *C = dyn_cast<ExplicitCastExpr>(E))
       E = C->getSubExpr();
     else if (auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
@@ -60,7 +73,7 @@ const Expr *unconverted(const Expr *E) {
 }
 
 bool isZero(const Expr *E) {
-  E = unconverted(E);
+  E = unconverted(E, QualType(), /*Any=*/true);
   if (auto *I = dyn_cast<IntegerLiteral>(E))
     return I->getValue().isZero();
   if (auto *F = dyn_cast<FloatingLiteral>(E))
@@ -400,7 +413,10 @@ private:
       return fail(S->getBeginLoc(), Expected);
     }
     std::optional<Access> A = access2D(L);
-    std::optional<GlobalAccess> GA = globalAccess(unconverted(Read));
+    std::optional<GlobalAccess> GA =
+        A ? globalAccess(
+                unconverted(Read, Ctx.getBaseElementType(A->Array->getType())))
+          : std::nullopt;
     if (!A || !llvm::is_contained(Shared, A->Array) || !GA)
       return fail(S->getBeginLoc(), Expected);
     St.Array = A->Array;
@@ -587,7 +603,7 @@ private:
         "expected the stored value 'acc', 'alpha * acc' or 'alpha * acc + "
         "beta * C[index]' (alpha, beta float parameters), converted to C's "
         "type with rounding to nearest";
-    V = unconverted(V);
+    V = unconverted(V, G.C->getType()->getPointeeType());
     auto floatParam = [](const Expr *E) -> const ParmVarDecl * {
       auto *R = dyn_cast<DeclRefExpr>(unconverted(E));
       auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;

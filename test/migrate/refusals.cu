@@ -1,4 +1,5 @@
-// Hand-written shared-memory GEMMs that are not the liftable form: each gets
+// Hand-written shared-memory GEMMs that are not the liftable form (or that
+// convert a value in a way that changes it): each gets
 // one verdict at its loop, naming the statement that breaks the pattern (with
 // a note there), and is left exactly as written, with --migrate too.
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
@@ -196,6 +197,49 @@ __global__ void wide_extent(const bf16 *A, const bf16 *B, bf16 *C, int M,
 }
 // CHECK: note: the extents and leading dimensions must be 'int'
 // CHECK: note: kernel 'wide_extent' is left unchanged
+
+// A conversion that changes the value: the stored accumulator truncated to
+// an integer.
+__global__ void truncated_store(const bf16 *A, const bf16 *B, float *C, int M,
+                                int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  // CHECK: refusals.cu:[[@LINE+2]]:24: note: expected the stored value 'acc', 'alpha * acc' or 'alpha * acc + beta * C[index]' (alpha, beta float parameters), converted to C's type with rounding to nearest
+  if (row < M && col < N)
+    C[row * N + col] = (int)acc;
+}
+// CHECK: note: kernel 'truncated_store' is left unchanged
+
+// A factor rounded to an integer before the product.
+__global__ void rounded_factor(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                               int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      // CHECK: refusals.cu:[[@LINE+1]]:14: note: the product must multiply an element of each __shared__ tile
+      acc += (int)__bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'rounded_factor' is left unchanged
 
 __global__ void launched_in_macro(const bf16 *A, const bf16 *B, bf16 *C, int M,
                                   int N, int K) {
