@@ -147,6 +147,42 @@ inline bool parse_shapes(const std::string &list, std::vector<Shape> &out) {
   return !out.empty();
 }
 
+/// The command line every driver takes:
+///   NAME --label LABEL [--shapes MxNxK,...] [--time] [--json FILE]
+struct Args {
+  std::string label = "ours", json_path;
+  std::vector<Shape> shapes;
+  bool timing = false;
+};
+
+/// Parses the command line into `out` (`shapes` unless --shapes is given);
+/// false, with the usage printed, where it is malformed.
+inline bool parse_args(int argc, char **argv, const char *name,
+                       std::string shapes, Args &out) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--time")
+      out.timing = true;
+    else if ((a == "--label" || a == "--shapes" || a == "--json") &&
+             i + 1 < argc)
+      (a == "--label"    ? out.label
+       : a == "--shapes" ? shapes
+                         : out.json_path) = argv[++i];
+    else {
+      std::fprintf(stderr,
+                   "usage: %s --label NAME [--shapes MxNxK,...] [--time] "
+                   "[--json FILE]\n",
+                   name);
+      return false;
+    }
+  }
+  if (!parse_shapes(shapes, out.shapes)) {
+    std::fprintf(stderr, "%s: bad --shapes '%s'\n", name, shapes.c_str());
+    return false;
+  }
+  return true;
+}
+
 /// Writes `lines` (JSON objects) as a JSON array to `path`.
 inline bool write_json(const std::string &path,
                        const std::vector<std::string> &lines) {

@@ -377,41 +377,22 @@ std::string json(const std::string &label, const Result &r) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string label = "ours",
-              shapes = "129x257x73,1000x1016x520,2048x2048x2048", json_path;
-  bool timing = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--time")
-      timing = true;
-    else if ((a == "--label" || a == "--shapes" || a == "--json") &&
-             i + 1 < argc)
-      (a == "--label"    ? label
-       : a == "--shapes" ? shapes
-                         : json_path) = argv[++i];
-    else {
-      std::fprintf(stderr, "usage: epilogue-check --label NAME [--shapes "
-                           "MxNxK,...] [--time] [--json FILE]\n");
-      return 2;
-    }
-  }
-  std::vector<Shape> list;
-  if (!parse_shapes(shapes, list)) {
-    std::fprintf(stderr, "epilogue-check: bad --shapes '%s'\n", shapes.c_str());
+  Args args;
+  if (!parse_args(argc, argv, "epilogue-check",
+                  "129x257x73,1000x1016x520,2048x2048x2048", args))
     return 2;
-  }
   Runner runner;
   std::vector<std::string> lines;
   bool all = true;
   std::uint64_t seed = 0x7A3A;
   for (Epi e : {Epi::AlphaBeta, Epi::BiasRelu, Epi::BiasGelu, Epi::RowBiasSilu})
-    for (const Shape &s : list) {
-      const Result r = runner.run(e, s, seed += 101, timing);
-      print(label, r);
-      lines.push_back(json(label, r));
+    for (const Shape &s : args.shapes) {
+      const Result r = runner.run(e, s, seed += 101, args.timing);
+      print(args.label, r);
+      lines.push_back(json(args.label, r));
       all &= r.pass();
     }
-  if (!json_path.empty() && !write_json(json_path, lines))
+  if (!args.json_path.empty() && !write_json(args.json_path, lines))
     return 1;
   return all ? 0 : 1;
 }
