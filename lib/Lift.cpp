@@ -205,7 +205,7 @@ public:
     if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
         !loopHeader() || !loopBody() ||
         !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
-        !operands())
+        !guardsAgree() || !operands())
       return std::nullopt;
     return G;
   }
@@ -332,18 +332,45 @@ private:
       std::optional<Poly> Num = Ev.eval(Div->getLHS());
       std::optional<int64_t> Tile = Den ? Den->constantValue() : std::nullopt;
       if (Tile && *Tile > 1 && Num)
-        for (const ParmVarDecl *P : Kernel->parameters())
-          if (P->getType()->isIntegerType() &&
-              *Num == Poly::symbol(P) + Poly::constant(*Tile - 1))
+        for (const ParmVarDecl *P : Kernel->parameters()) {
+          if (!P->getType()->isIntegerType())
+            continue;
+          if (*Num == Poly::symbol(P) + Poly::constant(*Tile - 1))
             G.K = P;
+          else if (*Num == Poly::symbol(P) && (G.K = P))
+            FloorBound = Cond->getRHS()->getBeginLoc();
+        }
       G.Tile = Tile ? int(*Tile) : 0;
       KOffset = Poly::constant(G.Tile) * Poly::symbol(T);
     }
     if (!G.K)
-      return fail(Cond->getRHS()->getBeginLoc(),
-                  std::string(Expected) +
-                      ", K an integer parameter: the loop must cover K "
-                      "whole (a floor division drops its last partial tile)");
+      return fail(Cond->getRHS()->getBeginLoc(), FloorMessage);
+    return true;
+  }
+
+  static constexpr const char *FloorMessage =
+      "expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < "
+      "(K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must "
+      "cover K whole (a floor division drops its last partial tile)";
+
+  /// The staging copies and the store are all bounds-checked, or none is
+  /// (a kernel for extents that are multiples of TILE: the launcher runs
+  /// the tiled form only for a K that is one, and over the window of C the
+  /// grid covers, which the kernel as written reads and writes whole).
+  bool guardsAgree() {
+    G.Guarded = StoreGuarded;
+    for (const Staging &S : Stagings)
+      if (S.Guarded != StoreGuarded)
+        return StoreGuarded
+                   ? fail(S.At,
+                          "the store is bounds-checked, so the staging copies "
+                          "must be too: expected 'tile[i][j] = r < R && c < "
+                          "C ? matrix[index] : 0'")
+                   : fail(StoreAt, "the staging copies are bounds-checked, so "
+                                   "the store must be too: expected 'if (row "
+                                   "< M && col < N) C[row * N + col] = acc;'");
+    if (StoreGuarded && FloorBound.isValid())
+      return fail(FloorBound, FloorMessage);
     return true;
   }
 
@@ -355,6 +382,7 @@ private:
     const ParmVarDecl *Ptr;
     Guard Bounds;
     bool Guarded = false;
+    SourceLocation At;
   };
 
   bool guard(const Expr *E, Guard &Out) {
@@ -385,6 +413,7 @@ private:
         "from a pointer parameter";
     const Expr *L = nullptr, *R = nullptr;
     Staging St{};
+    St.At = S->getBeginLoc();
     const Expr *Cond = nullptr, *Read = nullptr;
     if (auto *If = dyn_cast<IfStmt>(S)) {
       const Expr *L2 = nullptr, *R2 = nullptr;
@@ -535,22 +564,28 @@ private:
     return R && R->getDecl() == VD;
   }
 
-  /// `if (row < M && col < N) C[row * ldc + col] = value;`
+  /// `if (row < M && col < N) C[row * ldc + col] = value;`, or the store
+  /// alone in a kernel whose staging copies are not bounds-checked either.
   bool epilogue(llvm::ArrayRef<Stmt *> Stmts) {
     const char *Expected =
         "expected one store after the loop: 'if (row < M && col < N) "
         "C[row * N + col] = acc;' (or alpha * acc, or alpha * acc + beta * "
         "C[row * N + col])";
-    auto *If = Stmts.size() == 1 ? dyn_cast<IfStmt>(Stmts[0]) : nullptr;
-    if (!If || If->getElse() || !single(If->getThen()))
-      return fail(Stmts.empty() ? Loop->getEndLoc() : Stmts[0]->getBeginLoc(),
-                  Expected);
+    const Stmt *Store = Stmts.size() == 1 ? Stmts[0] : nullptr;
+    StoreAt = Store ? Store->getBeginLoc() : Loop->getEndLoc();
     Guard Bounds;
-    if (!guard(If->getCond(), Bounds))
-      return false;
+    const Expr *Cond = nullptr;
+    if (auto *If = dyn_cast_or_null<IfStmt>(Store)) {
+      if (If->getElse() || !single(If->getThen()))
+        return fail(StoreAt, Expected);
+      if (!guard(Cond = If->getCond(), Bounds))
+        return false;
+      StoreGuarded = true;
+      Store = single(If->getThen());
+    }
     const Expr *L = nullptr, *R = nullptr;
-    if (!assignment(single(If->getThen()), L, R))
-      return fail(If->getThen()->getBeginLoc(), Expected);
+    if (!Store || !assignment(Store, L, R))
+      return fail(Store ? Store->getBeginLoc() : StoreAt, Expected);
     std::optional<GlobalAccess> Out = globalAccess(L);
     if (!Out)
       return fail(L->getBeginLoc(), Expected);
@@ -565,36 +600,48 @@ private:
     if (!LC || !value(R, *LC))
       return false;
     // The store's bounds name the rows and columns of C: M and N.
-    if (Bounds.size() != 2)
-      return fail(If->getCond()->getBeginLoc(), Expected);
+    if (StoreGuarded && Bounds.size() != 2)
+      return fail(Cond->getBeginLoc(), Expected);
     const Poly BX = Poly::symbol(blockIdxSymbol('x')),
                BY = Poly::symbol(blockIdxSymbol('y'));
     const Poly TX = Poly::symbol(threadIdxSymbol('x')),
                TY = Poly::symbol(threadIdxSymbol('y'));
     const Poly T = Poly::constant(G.Tile);
-    for (int Order = 0; Order < 2 && !G.M; ++Order) {
-      const auto &RowB = Bounds[Order], &ColB = Bounds[1 - Order];
-      const Poly Rho = RowB.first - T * BY, Gamma = ColB.first - T * BX;
-      if (!((Rho == TY && Gamma == TX) || (Rho == TX && Gamma == TY)))
-        continue;
-      for (const ParmVarDecl *Ld : Kernel->parameters())
-        if (Ld->getType()->isIntegerType() &&
-            *LC == RowB.first * Poly::symbol(Ld) + ColB.first) {
+    for (int Order = 0; Order < 2 && !G.Ldc; ++Order) {
+      if (StoreGuarded) {
+        const auto &RowB = Bounds[Order], &ColB = Bounds[1 - Order];
+        const Poly Rho = RowB.first - T * BY, Gamma = ColB.first - T * BX;
+        if (((Rho == TY && Gamma == TX) || (Rho == TX && Gamma == TY)) &&
+            storeIndex(*LC, RowB.first, ColB.first)) {
           G.M = RowB.second;
           G.N = ColB.second;
-          G.Ldc = Ld;
-          Row = RowB.first;
-          Col = ColB.first;
-          break;
         }
+      } else {
+        storeIndex(*LC, T * BY + (Order ? TX : TY), T * BX + (Order ? TY : TX));
+      }
     }
-    if (!G.M)
+    if (!G.Ldc)
       return fail(Out->Index->getBeginLoc(),
                   "the store must write C[row * ldc + col] with row = "
                   "blockIdx.y * TILE + threadIdx.y and col = blockIdx.x * "
                   "TILE + threadIdx.x (or the two thread coordinates "
-                  "swapped), checked against 'row < M && col < N'");
+                  "swapped), checked against 'row < M && col < N' where the "
+                  "staging copies are checked");
     return true;
+  }
+
+  /// Whether the store's index is `RowP * ldc + ColP` for an integer
+  /// parameter ldc; sets Row, Col and G.Ldc.
+  bool storeIndex(const Poly &LC, const Poly &RowP, const Poly &ColP) {
+    for (const ParmVarDecl *Ld : Kernel->parameters())
+      if (Ld->getType()->isIntegerType() &&
+          LC == RowP * Poly::symbol(Ld) + ColP) {
+        G.Ldc = Ld;
+        Row = RowP;
+        Col = ColP;
+        return true;
+      }
+    return false;
   }
 
   /// The stored value: acc, alpha * acc, alpha * acc + beta * C[same].
@@ -672,7 +719,7 @@ private:
       if (S.Array == R.Array)
         St = &S;
     std::optional<Poly> P1 = Ev.eval(R.I1), P2 = Ev.eval(R.I2);
-    if (!St || !P1 || !P2 || !St->Guarded)
+    if (!St || !P1 || !P2)
       return false;
     // The thread that staged element [P1][P2]: substitute its coordinates.
     const Symbol TX = threadIdxSymbol('x'), TY = threadIdxSymbol('y');
@@ -697,7 +744,7 @@ private:
       return (Got[0] == Expected[0] && Got[1] == Expected[1]) ||
              (Got[0] == Expected[1] && Got[1] == Expected[0]);
     };
-    if (!sameGuard())
+    if (St->Guarded && !sameGuard())
       return false;
     const Poly L = staged(St->L);
     for (const ParmVarDecl *Ld : Kernel->parameters()) {
@@ -739,7 +786,7 @@ private:
     // tawa::Matrix's extents and leading dimension are int: a wider or
     // unsigned parameter could hold a value the view would change.
     for (const ParmVarDecl *P : {G.M, G.N, G.K, G.A.Ld, G.B.Ld, G.Ldc})
-      if (!Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy))
+      if (P && !Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy))
         return fail(P->getLocation(),
                     "the extents and leading dimensions must be 'int' "
                     "parameters, as tawa::Matrix's are; '" +
@@ -757,6 +804,8 @@ private:
   std::vector<const VarDecl *> Shared;
   const VarDecl *Acc = nullptr;
   Poly KOffset, KVar, Row, Col;
+  bool StoreGuarded = false;
+  SourceLocation StoreAt, FloorBound;
   std::vector<Staging> Stagings;
   std::array<const Expr *, 2> Factors{};
 };

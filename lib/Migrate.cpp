@@ -121,7 +121,10 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     Params += ", " + sourceText(R, SM, LO);
     Args += (Args.empty() ? "" : ", ") + name(P);
   }
-  const std::string M = name(G.M), N = name(G.N), Kx = name(G.K);
+  const std::string Kx = name(G.K);
+  // A kernel with no bounds checks computes every tile its grid covers.
+  const std::string M = G.Guarded ? name(G.M) : "tawa_rows",
+                    N = G.Guarded ? name(G.N) : "tawa_cols";
   const std::string AView =
       G.A.KMajor ? view(G.A, Elem, M, Kx) : view(G.A, Elem, Kx, M);
   const std::string BView =
@@ -131,13 +134,39 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     Scalars += ", " + name(G.Alpha);
   if (G.Beta)
     Scalars += ", " + name(G.Beta);
+  const std::string Window =
+      G.Guarded
+          ? formatv("rows of C below min({0}, tawa_grid.y * {1}) and the "
+                    "columns\n/// below min({2}, tawa_grid.x * {1}), which "
+                    "those blocks compute",
+                    M, G.Tile, N)
+                .str()
+          : formatv("rows of C below tawa_grid.y * {0} and the columns "
+                    "below\n/// tawa_grid.x * {0}, which those blocks "
+                    "compute whole (the kernel has no\n/// bounds checks), "
+                    "where {1} is a multiple of {0}",
+                    G.Tile, Kx)
+                .str();
+  const std::string Rows = G.Guarded
+                               ? formatv("{0} < tawa_rows_covered ? {0} : "
+                                         "int(tawa_rows_covered)",
+                                         M)
+                                     .str()
+                               : "int(tawa_rows_covered)";
+  const std::string Cols =
+      G.Guarded ? formatv("{0} < tawa_cols_covered ? {0} : "
+                          "int(tawa_cols_covered)",
+                          N)
+                      .str()
+                : "tawa_cols_covered < 2147483647LL ? int(tawa_cols_covered) "
+                  ": 0";
+  const std::string Whole =
+      G.Guarded ? "" : formatv(" || {0} % {1} != 0", Kx, G.Tile).str();
   return formatv(R"(
 /// Launches '{0}' as the launch `{0}<<<tawa_grid, tawa_block, tawa_shared,
 /// tawa_stream>>>(...)` would: its tile-vocabulary form where the block is
 /// {1} x {1} threads (the thread mapping tawa-rewrite proved), computing the
-/// rows of C below min({2}, tawa_grid.y * {1}) and the columns below
-/// min({3}, tawa_grid.x * {1}), which those blocks compute; '{0}' itself for
-/// any other block, where that window is empty, and for a small launch whose
+/// {2}; '{0}' itself for any other launch, and for a small launch whose
 /// operands TMA cannot read in place: the rewritten kernel copies those to
 /// aligned buffers on every call, which costs more than the whole original
 /// there (0.3-0.4x at 129x257x73 on an H100, results/h100/legacy/).
@@ -145,12 +174,12 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                                 size_t tawa_shared, cudaStream_t tawa_stream{4}) {{
   const long long tawa_rows_covered = 1LL * tawa_grid.y * {1},
                   tawa_cols_covered = 1LL * tawa_grid.x * {1};
-  const int tawa_rows = {2} < tawa_rows_covered ? {2} : int(tawa_rows_covered);
-  const int tawa_cols = {3} < tawa_cols_covered ? {3} : int(tawa_cols_covered);
+  const int tawa_rows = {16};
+  const int tawa_cols = {17};
   const bool tawa_in_place = {14};
   const bool tawa_small = 2.0 * tawa_rows * tawa_cols * {15} < 268435456.0;
   if (tawa_block.x != {1} || tawa_block.y != {1} || tawa_block.z != 1 ||
-      tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 ||
+      tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0{18} ||
       (tawa_small && !tawa_in_place)) {{
     {0}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
     return;
@@ -161,8 +190,9 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
       tawa::Matrix<{10}>{{{11}, tawa_rows, tawa_cols, {12}}{13});
 }
 )",
-                 K, G.Tile, M, N, Params, Args, kBN, kBM, AView, BView, Out,
-                 name(G.C), name(G.Ldc), Scalars, inPlace(G), Kx)
+                 K, G.Tile, Window, "", Params, Args, kBN, kBM, AView, BView,
+                 Out, name(G.C), name(G.Ldc), Scalars, inPlace(G), Kx, Rows,
+                 Cols, Whole)
       .str();
 }
 

@@ -1,7 +1,7 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Three shared-memory tiled GEMMs in the style of CUDA tutorials, annotated
+// Four shared-memory tiled GEMMs in the style of CUDA tutorials, annotated
 // with `#pragma tawa tile` on their K loop (legacy.cu). All matrices are
 // row-major and dense; each function launches its kernel with one block of
 // TILE x TILE threads per TILE x TILE tile of C.
@@ -25,3 +25,8 @@ void smem_gemm_nt(const __half *A, const __half *B, float *C, int M, int N,
 /// textbook kernel, 16 x 16 tiles).
 void square_matmul(const __half *M, const __half *N, float *P, int Width,
                    cudaStream_t stream);
+
+/// C = A * B for M, N, K multiples of 32 (the kernel has no bounds checks):
+/// A M x K, B K x N (bf16), C M x N fp32.
+void whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
+                      int M, int N, int K, cudaStream_t stream);

@@ -8,7 +8,8 @@
 // ...), and a migrated one: the output of `tawa-rewrite --migrate` (the
 // tile-vocabulary form, run by tile.h's reference) or that output rewritten
 // by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape
-// (square_matmul takes the M x M x M square of each shape):
+// (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
+// each extent rounded down to a multiple of 32, at least 32):
 //   - A, B (and C's input, for smem_gemm_nt) are random normal values made
 //     on the device from a seed per shape; outputs start as quiet NaN (C's
 //     input where the GEMM reads it);
@@ -42,6 +43,8 @@ void orig_smem_gemm_nt(const __half *A, const __half *B, float *C, int M, int N,
                        int K, float alpha, float beta, cudaStream_t stream);
 void orig_square_matmul(const __half *M, const __half *N, float *P, int Width,
                         cudaStream_t stream);
+void orig_whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                           float *C, int M, int N, int K, cudaStream_t stream);
 
 namespace {
 
@@ -51,12 +54,23 @@ constexpr int kRounds = 5, kCallsPerRound = 10;
 constexpr float kAlpha = 0.75f, kBeta = -0.5f;
 
 /// The GEMMs of legacy.h; square_matmul runs on the M x M x M square of
-/// each shape.
-enum class Gemm { Smem, SmemNt, Square };
+/// each shape, whole_tiles_gemm on multiples of its tile.
+enum class Gemm { Smem, SmemNt, Square, WholeTiles };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem     ? "smem_gemm"
          : g == Gemm::SmemNt ? "smem_gemm_nt"
-                             : "square_matmul";
+         : g == Gemm::Square ? "square_matmul"
+                             : "whole_tiles_gemm";
+}
+
+/// The shape `g` runs for the shape given.
+Shape shape_for(Gemm g, const Shape &s) {
+  auto whole = [](int x) { return x < 32 ? 32 : x / 32 * 32; };
+  if (g == Gemm::Square)
+    return Shape{s.m, s.m, s.m};
+  if (g == Gemm::WholeTiles)
+    return Shape{whole(s.m), whole(s.n), whole(s.k)};
+  return s;
 }
 
 struct Result {
@@ -112,9 +126,12 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::SmemNt)
     (original ? orig_smem_gemm_nt : smem_gemm_nt)(
         x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, kAlpha, kBeta, stream_);
-  else
+  else if (g == Gemm::Square)
     (original ? orig_square_matmul : square_matmul)(x.ah.p, x.bh.p, x.c32.p,
                                                     s.m, stream_);
+  else
+    (original ? orig_whole_tiles_gemm : whole_tiles_gemm)(
+        x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
   CHECK(cudaGetLastError());
 }
 
@@ -122,7 +139,7 @@ void Runner::call(Gemm g, Data &x, bool original) {
 /// transposes), with d holding C's input for smem_gemm_nt.
 void Runner::cublas(Gemm g, Data &x, float *d) {
   const Shape &s = x.s;
-  if (g == Gemm::Smem) {
+  if (g == Gemm::Smem || g == Gemm::WholeTiles) {
     const float one = 1, zero = 0;
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
@@ -147,7 +164,7 @@ void Runner::prepare(Gemm g, Data &x) {
   const std::size_t mn = std::size_t(x.s.m) * x.s.n;
   if (g == Gemm::Smem)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
-  else if (g == Gemm::Square)
+  else if (g == Gemm::Square || g == Gemm::WholeTiles)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
   else
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
@@ -173,7 +190,7 @@ double Runner::round_ms(const std::function<void()> &f) {
 
 Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
                    bool timing) {
-  const Shape s = g == Gemm::Square ? Shape{given.m, given.m, given.m} : given;
+  const Shape s = shape_for(g, given);
   Result r;
   r.gemm = g;
   r.shape = s;
@@ -270,7 +287,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> lines;
   bool all = true;
   std::uint64_t seed = 0x1E6;
-  for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square})
+  for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);

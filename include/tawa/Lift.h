@@ -28,7 +28,13 @@
 // the conversions of cuda_bf16.h/cuda_fp16.h. What is proved: with a block
 // of TILE x TILE threads, thread (tx, ty) of block (bx, by) computes
 // C[by*TILE + ty][bx*TILE + tx] = sum over k < K of A[.][k] * B[k][.] where
-// inside the extents, reading 0 outside (as TMA's zero fill does). The
+// inside the extents, reading 0 outside (as TMA's zero fill does).
+//
+// The same kernel with no bounds checks at all (staging copies nor store,
+// the loop bound `K / TILE` allowed), written for extents that are
+// multiples of TILE, is lifted too: where K is a multiple of TILE, each
+// block computes its whole TILE x TILE tile of C, which is what the tiled
+// form computes over the window of C the grid covers. The
 // element types must be bf16 or fp16 (an fp32 SGEMM is refused: the tensor
 // cores would change its precision).
 //
@@ -65,7 +71,12 @@ struct LiftedGemm {
   int Tile = 0;       ///< the kernel's TILE: its blocks are TILE x TILE
   ElementType Elem{}; ///< A's and B's element type (bf16 or f16)
   ElementType Out{};  ///< C's element type
+  /// The extents: M and N are those of the store's bounds check, null in
+  /// a kernel with no bounds checks (`Guarded` false), which computes the
+  /// whole window of C its grid covers and reads K whole only where K is a
+  /// multiple of Tile.
   const clang::ParmVarDecl *M = nullptr, *N = nullptr, *K = nullptr;
+  bool Guarded = true;
   LiftedOperand A, B;
   const clang::ParmVarDecl *C = nullptr, *Ldc = nullptr;
   /// The stored value in the tile vocabulary: "acc", "alpha * acc",

@@ -153,10 +153,32 @@ __global__ void unguarded_store(const bf16 *A, const bf16 *B, bf16 *C, int M,
       acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
     __syncthreads();
   }
-  // CHECK: refusals.cu:[[@LINE+1]]:3: note: expected one store after the loop: 'if (row < M && col < N) C[row * N + col] = acc;'
+  // CHECK: refusals.cu:[[@LINE+1]]:3: note: the staging copies are bounds-checked, so the store must be too: expected 'if (row < M && col < N) C[row * N + col] = acc;'
   C[row * N + col] = __float2bfloat16_rn(acc);
 }
 // CHECK: note: kernel 'unguarded_store' is left unchanged
+
+// Staging copies that are not bounds-checked under a store that is: the
+// kernel as written reads past the extents that the store respects.
+__global__ void unguarded_staging(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                                  int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[@LINE+2]] breaks it: the store is bounds-checked, so the staging copies must be too
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = A[row * K + t + tx];
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: the store is bounds-checked
+// CHECK: note: kernel 'unguarded_staging' is left unchanged
 
 __global__ void half_product(const bf16 *A, const bf16 *B, bf16 *C, int M,
                              int N, int K) {
