@@ -71,6 +71,22 @@ bool Poly::dependsOn(Symbol S) const {
   return false;
 }
 
+std::optional<std::pair<Poly, Poly>> Poly::linearIn(Symbol S) const {
+  Poly Rest, Coefficient;
+  for (const auto &[M, C] : Terms) {
+    const auto N = std::count(M.begin(), M.end(), S);
+    if (N > 1)
+      return std::nullopt;
+    Poly &To = N ? Coefficient : Rest;
+    Monomial Without;
+    for (Symbol X : M)
+      if (X != S)
+        Without.push_back(X);
+    To.Terms[Without] = C;
+  }
+  return std::pair(Rest, Coefficient);
+}
+
 Poly Poly::substitute(Symbol S, const Poly &By) const {
   Poly R;
   for (const auto &[M, C] : Terms) {

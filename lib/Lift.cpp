@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
 
@@ -171,19 +172,13 @@ std::optional<Access> access2D(const Expr *E) {
   return Access{VD, Inner->getIdx(), Outer->getIdx()};
 }
 
-/// `Ptr[Index]` of a pointer parameter.
+/// `Ptr[Index]` of a pointer parameter, where Ptr may be a local pointer
+/// or an advanced parameter standing for the parameter plus `Offset`.
 struct GlobalAccess {
   const ParmVarDecl *Ptr = nullptr;
   const Expr *Index = nullptr;
+  Poly Offset;
 };
-std::optional<GlobalAccess> globalAccess(const Expr *E) {
-  auto *S = dyn_cast<ArraySubscriptExpr>(bare(E));
-  auto *R = S ? dyn_cast<DeclRefExpr>(bare(S->getBase())) : nullptr;
-  auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
-  if (!P || !P->getType()->isPointerType())
-    return std::nullopt;
-  return GlobalAccess{P, S->getIdx()};
-}
 
 /// A bounds check `X < P && Y < Q` (P, Q integer parameters), as pairs.
 using Guard = std::vector<std::pair<Poly, const ParmVarDecl *>>;
@@ -205,7 +200,8 @@ public:
     if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
         !loopHeader() || !loopBody() ||
         !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
-        !guardsAgree() || !operands())
+        !pointersFixed(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
+        !guardsAgree() || !operands() || !batch())
       return std::nullopt;
     return G;
   }
@@ -223,6 +219,75 @@ private:
     return {};
   }
 
+  /// The parameter a pointer expression points into and the offset, in
+  /// elements: the parameter itself, a local pointer or a parameter
+  /// advanced before the loop, `p + i` or `&p[i]`.
+  std::optional<std::pair<const ParmVarDecl *, Poly>>
+  pointer(const Expr *E) const {
+    E = bare(E);
+    if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+      auto *VD = dyn_cast<VarDecl>(R->getDecl());
+      if (auto It = Pointers.find(VD); It != Pointers.end())
+        return It->second;
+      auto *P = dyn_cast_or_null<ParmVarDecl>(VD);
+      if (P && P->getType()->isPointerType())
+        return std::pair(P, Poly());
+      return std::nullopt;
+    }
+    const Expr *Base = nullptr, *Index = nullptr;
+    if (auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Add) {
+      bool LeftIsPtr = B->getLHS()->getType()->isPointerType();
+      Base = LeftIsPtr ? B->getLHS() : B->getRHS();
+      Index = LeftIsPtr ? B->getRHS() : B->getLHS();
+    } else if (auto *U = dyn_cast<UnaryOperator>(E);
+               U && U->getOpcode() == UO_AddrOf) {
+      if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(U->getSubExpr()))) {
+        Base = S->getBase();
+        Index = S->getIdx();
+      }
+    }
+    if (!Base)
+      return std::nullopt;
+    auto P = pointer(Base);
+    std::optional<Poly> I = Ev.eval(Index);
+    if (!P || !I)
+      return std::nullopt;
+    return std::pair(P->first, P->second + *I);
+  }
+
+  /// `p[Index]` of a pointer `pointer` resolves.
+  std::optional<GlobalAccess> global(const Expr *E) const {
+    auto *S = dyn_cast<ArraySubscriptExpr>(bare(E));
+    auto P = S ? pointer(S->getBase()) : std::nullopt;
+    if (!P)
+      return std::nullopt;
+    return GlobalAccess{P->first, S->getIdx(), P->second};
+  }
+
+  /// `p += i;` or `p = p + i;` of a pointer before the loop.
+  bool advance(const Stmt *S) {
+    auto *E = dyn_cast<Expr>(S);
+    auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+    auto *R = B ? dyn_cast<DeclRefExpr>(bare(B->getLHS())) : nullptr;
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!VD || !VD->getType()->isPointerType())
+      return false;
+    std::optional<std::pair<const ParmVarDecl *, Poly>> To;
+    if (B->getOpcode() == BO_AddAssign) {
+      auto From = pointer(B->getLHS());
+      std::optional<Poly> I = Ev.eval(B->getRHS());
+      if (From && I)
+        To = std::pair(From->first, From->second + *I);
+    } else if (B->getOpcode() == BO_Assign) {
+      To = pointer(B->getRHS());
+    }
+    if (!To)
+      return false;
+    Pointers[VD] = *To;
+    Advanced.push_back(VD);
+    return true;
+  }
+
   std::optional<Poly> eval(const Expr *E, const char *What) {
     std::optional<Poly> P = Ev.eval(E);
     if (!P)
@@ -238,9 +303,12 @@ private:
     const char *Expected =
         "expected before the loop only declarations: the __shared__ tiles, "
         "index variables computed from threadIdx, blockIdx and the "
-        "parameters, and one float accumulator set to 0";
+        "parameters, pointers into the matrices ('p + i', or 'p += i;'), "
+        "and one float accumulator set to 0";
     for (const Stmt *S : Stmts) {
       auto *DS = dyn_cast<DeclStmt>(S);
+      if (!DS && advance(S))
+        continue;
       if (!DS)
         return fail(S->getBeginLoc(), Expected);
       for (const Decl *D : DS->decls()) {
@@ -270,6 +338,16 @@ private:
       return true;
     }
     QualType T = VD->getType();
+    if (T->isPointerType() && VD->hasInit()) {
+      auto P = pointer(VD->getInit());
+      if (!P)
+        return fail(VD->getLocation(),
+                    "expected a pointer into a matrix parameter, 'p + i' or "
+                    "'&p[i]' with i a polynomial of the indices");
+      Pointers[VD] = *P;
+      Advanced.push_back(VD);
+      return true;
+    }
     if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() && !Acc) {
       if (!isZero(VD->getInit()))
         return fail(VD->getLocation(),
@@ -348,6 +426,73 @@ private:
     return true;
   }
 
+  /// The pointers into the matrices are set before the loop only.
+  bool pointersFixed(llvm::ArrayRef<Stmt *> After) {
+    for (const VarDecl *VD : Advanced) {
+      bool Changed = isModified(VD, Loop);
+      for (const Stmt *S : After)
+        Changed |= isModified(VD, S);
+      if (Changed)
+        return fail(VD->getLocation(),
+                    "the pointer '" + VD->getName().str() +
+                        "' is changed in or after the loop; expected "
+                        "pointers into the matrices set before it");
+    }
+    return true;
+  }
+
+  /// L without its blockIdx.z term, whose factor (the batch stride, a
+  /// polynomial of integer parameters) goes to `Stride` as C++.
+  std::optional<Poly> unbatched(const Poly &L, std::string &Stride,
+                                const Expr *At) {
+    const char *Expected =
+        "blockIdx.z may enter an index only as 'blockIdx.z * stride' (a "
+        "batch of matrices), the stride a product of integer parameters";
+    auto Split = L.linearIn(blockIdxSymbol('z'));
+    if (!Split)
+      return fail(At->getBeginLoc(), Expected);
+    if (Split->second == Poly())
+      return Split->first;
+    // Each monomial's parameters in declaration order, the terms sorted:
+    // the text does not depend on where the declarations were allocated.
+    std::vector<std::string> Terms;
+    for (const auto &[M, C] : Split->second.terms()) {
+      std::vector<unsigned> Index;
+      for (Symbol X : M) {
+        const ParmVarDecl *P = nullptr;
+        for (const ParmVarDecl *Q : Kernel->parameters())
+          if (Symbol(Q) == X && Q->getType()->isIntegerType())
+            P = Q;
+        if (!P)
+          return fail(At->getBeginLoc(), Expected);
+        Index.push_back(P->getFunctionScopeIndex());
+      }
+      llvm::sort(Index);
+      std::string Term = C != 1 || M.empty() ? std::to_string(C) : "";
+      for (unsigned I : Index)
+        Term += (Term.empty() ? "" : " * ") +
+                Kernel->getParamDecl(I)->getName().str();
+      Terms.push_back(Term);
+    }
+    llvm::sort(Terms);
+    const std::string Text = llvm::join(Terms, " + ");
+    Stride = Split->second.terms().size() == 1 ? "1LL * " + Text
+                                               : "1LL * (" + Text + ")";
+    return Split->first;
+  }
+
+  /// A batched operand needs a batched C: a C shared by the whole batch
+  /// would be written by every matrix of it.
+  bool batch() {
+    for (const LiftedOperand *O : {&G.A, &G.B})
+      if (!O->BatchStride.empty() && G.CBatchStride.empty())
+        return fail(StoreAt, "'" + O->Data->getName().str() +
+                                 "' is indexed by blockIdx.z but C is not: "
+                                 "every matrix of the batch would write the "
+                                 "same C");
+    return true;
+  }
+
   static constexpr const char *FloorMessage =
       "expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < "
       "(K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must "
@@ -383,6 +528,7 @@ private:
     Guard Bounds;
     bool Guarded = false;
     SourceLocation At;
+    std::string BatchStride; ///< the factor of blockIdx.z, as C++
   };
 
   bool guard(const Expr *E, Guard &Out) {
@@ -443,7 +589,7 @@ private:
     }
     std::optional<Access> A = access2D(L);
     std::optional<GlobalAccess> GA =
-        A ? globalAccess(
+        A ? global(
                 unconverted(Read, Ctx.getBaseElementType(A->Array->getType())))
           : std::nullopt;
     if (!A || !llvm::is_contained(Shared, A->Array) || !GA)
@@ -459,7 +605,11 @@ private:
       return false;
     St.E1 = *E1;
     St.E2 = *E2;
-    St.L = *LP;
+    St.L = *LP + GA->Offset;
+    std::optional<Poly> Unbatched = unbatched(St.L, St.BatchStride, Read);
+    if (!Unbatched)
+      return false;
+    St.L = *Unbatched;
     const Poly TX = Poly::symbol(threadIdxSymbol('x')),
                TY = Poly::symbol(threadIdxSymbol('y'));
     if (!((St.E1 == TY && St.E2 == TX) || (St.E1 == TX && St.E2 == TY)))
@@ -586,7 +736,7 @@ private:
     const Expr *L = nullptr, *R = nullptr;
     if (!Store || !assignment(Store, L, R))
       return fail(Store ? Store->getBeginLoc() : StoreAt, Expected);
-    std::optional<GlobalAccess> Out = globalAccess(L);
+    std::optional<GlobalAccess> Out = global(L);
     if (!Out)
       return fail(L->getBeginLoc(), Expected);
     G.C = Out->Ptr;
@@ -597,7 +747,12 @@ private:
                                       "or float");
     G.Out = *OutElem;
     std::optional<Poly> LC = eval(Out->Index, "the store's index");
+    if (LC)
+      LC = *LC + Out->Offset;
     if (!LC || !value(R, *LC))
+      return false;
+    LC = unbatched(*LC, G.CBatchStride, L);
+    if (!LC)
       return false;
     // The store's bounds name the rows and columns of C: M and N.
     if (StoreGuarded && Bounds.size() != 2)
@@ -680,9 +835,10 @@ private:
       if (M && M->getOpcode() == BO_Mul)
         for (auto [X, Y] : {std::pair(M->getLHS(), M->getRHS()),
                             std::pair(M->getRHS(), M->getLHS())}) {
-          std::optional<GlobalAccess> Old = globalAccess(unconverted(Y));
-          if ((G.Beta = floatParam(X)) && Old && Old->Ptr == G.C &&
-              Ev.eval(Old->Index) == LC)
+          std::optional<GlobalAccess> Old = global(unconverted(Y));
+          std::optional<Poly> I = Old ? Ev.eval(Old->Index) : std::nullopt;
+          if ((G.Beta = floatParam(X)) && I && Old->Ptr == G.C &&
+              *I + Old->Offset == LC)
             return true;
         }
     }
@@ -754,6 +910,7 @@ private:
       if (L == MN * LdP + KK || L == KK * LdP + MN) {
         Out.Data = St->Ptr;
         Out.Ld = Ld;
+        Out.BatchStride = St->BatchStride;
         Out.KMajor = L == MN * LdP + KK;
         return true;
       }
@@ -805,6 +962,10 @@ private:
   const VarDecl *Acc = nullptr;
   Poly KOffset, KVar, Row, Col;
   bool StoreGuarded = false;
+  /// Local pointers and advanced parameters: the parameter and offset.
+  llvm::DenseMap<const VarDecl *, std::pair<const ParmVarDecl *, Poly>>
+      Pointers;
+  std::vector<const VarDecl *> Advanced;
   SourceLocation StoreAt, FloorBound;
   std::vector<Staging> Stagings;
   std::array<const Expr *, 2> Factors{};

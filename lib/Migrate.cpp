@@ -18,12 +18,25 @@ constexpr int kBM = 128, kBN = 256, kBK = 64;
 
 std::string name(const ParmVarDecl *P) { return P->getName().str(); }
 
-/// `tawa::Matrix<T>{data, rows, cols, ld}` of an operand.
+/// `, batches, batch_stride` of a Matrix view: the launch's grid.z matrices
+/// `Stride` elements apart, or nothing for a single matrix.
+std::string batchArgs(const std::string &Stride) {
+  return Stride.empty() ? "" : ", int(tawa_grid.z), " + Stride;
+}
+
+/// `tawa::Matrix<T>{data, rows, cols, ld[, batches, batch_stride]}` of an
+/// operand.
 std::string view(const LiftedOperand &O, const std::string &Elem,
                  const std::string &Rows, const std::string &Cols) {
-  return formatv("tawa::Matrix<const {0}>{{{1}, {2}, {3}, {4}}", Elem,
-                 name(O.Data), Rows, Cols, name(O.Ld))
+  return formatv("tawa::Matrix<const {0}>{{{1}, {2}, {3}, {4}{5}}", Elem,
+                 name(O.Data), Rows, Cols, name(O.Ld), batchArgs(O.BatchStride))
       .str();
+}
+
+/// `M` or, for a batched matrix, its matrix `Z` of the batch.
+std::string matrixOf(const std::string &M, const std::string &Stride,
+                     const std::string &Z) {
+  return Stride.empty() ? M : M + ".batch(" + Z + ")";
 }
 
 /// A name of the tiled kernel's body that no parameter takes.
@@ -47,7 +60,10 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
                     K0 = freshName(Kernel, "k0"),
                     Acc = freshName(Kernel, "acc"),
                     ATile = freshName(Kernel, "a"),
-                    BTile = freshName(Kernel, "b");
+                    BTile = freshName(Kernel, "b"), Z = freshName(Kernel, "z");
+  const std::string AOf = matrixOf(A, G.A.BatchStride, Z),
+                    BOf = matrixOf(B, G.B.BatchStride, Z),
+                    COf = matrixOf(C, G.CBatchStride, Z);
   std::string Params = formatv("tawa::Matrix<const {0}> {1}, "
                                "tawa::Matrix<const {0}> {2}, "
                                "tawa::Matrix<{3}> {4}",
@@ -56,31 +72,34 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
     Params += ", float " + name(G.Alpha);
   if (G.Beta)
     Params += ", float " + name(G.Beta);
-  const std::string LoadA =
-      G.A.KMajor
-          ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBM, kBK, A, M0, K0)
-          : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBK, kBM, A, K0, M0);
-  const std::string LoadB =
-      G.B.KMajor
-          ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBN, kBK, B, N0, K0)
-          : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBK, kBN, B, K0, N0);
+  const std::string LoadA = G.A.KMajor
+                                ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
+                                          kBM, kBK, AOf, M0, K0)
+                                : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
+                                          kBK, kBM, AOf, K0, M0);
+  const std::string LoadB = G.B.KMajor
+                                ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
+                                          kBN, kBK, BOf, N0, K0)
+                                : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
+                                          kBK, kBN, BOf, K0, N0);
   const std::string OpA = G.A.KMajor ? ATile : "tawa::transpose(" + ATile + ")";
   const std::string OpB = G.B.KMajor ? "tawa::transpose(" + BTile + ")" : BTile;
   const std::string What =
       std::string(G.Alpha ? "C = alpha * A * B" : "C = A * B") +
-      (G.Beta ? " + beta * C" : "");
+      (G.Beta ? " + beta * C" : "") +
+      (G.CBatchStride.empty() ? "" : ", for each matrix blockIdx.z of a batch");
   std::string Value = Acc;
   if (G.Alpha)
     Value = name(G.Alpha) + " * " + Acc;
   if (G.Beta)
     Value += formatv(" + {0} * tawa::load<{1}, {2}>({3}, {4}, {5})",
-                     name(G.Beta), kBM, kBN, C, M0, N0)
+                     name(G.Beta), kBM, kBN, COf, M0, N0)
                  .str();
   return formatv(R"(
 /// '{0}' in the tile vocabulary: {19} over the window of C that the launch
 /// of '{0}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
 __global__ void {0}_tiled({1}) {{
-  const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4};
+  const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4}{20};
   tawa::Accumulator<float, {3}, {4}> {7};
 #pragma tawa tile
   for (int {8} = 0; {8} < {9}.{10}; {8} += {2}) {{
@@ -92,8 +111,9 @@ __global__ void {0}_tiled({1}) {{
 }
 )",
                  K, Params, kBK, kBM, kBN, M0, N0, Acc, K0, A,
-                 G.A.KMajor ? "cols" : "rows", C, Value, ATile, LoadA, BTile,
-                 LoadB, OpA, OpB, What)
+                 G.A.KMajor ? "cols" : "rows", COf, Value, ATile, LoadA, BTile,
+                 LoadB, OpA, OpB, What,
+                 G.CBatchStride.empty() ? "" : ", " + Z + " = blockIdx.z")
       .str();
 }
 
@@ -101,10 +121,16 @@ __global__ void {0}_tiled({1}) {{
 /// rows; CUDA driver API, cuTensorMapEncodeTiled), as a C++ expression.
 std::string inPlace(const LiftedGemm &G) {
   auto aligned = [&](const LiftedOperand &O) {
-    return formatv("reinterpret_cast<unsigned long long>({0}) % 16 == 0 && "
-                   "(1LL * {1} * sizeof({2})) % 16 == 0",
-                   name(O.Data), name(O.Ld), cxxElement(G.Elem))
-        .str();
+    std::string Text =
+        formatv("reinterpret_cast<unsigned long long>({0}) % 16 == 0 && "
+                "(1LL * {1} * sizeof({2})) % 16 == 0",
+                name(O.Data), name(O.Ld), cxxElement(G.Elem))
+            .str();
+    if (!O.BatchStride.empty())
+      Text += formatv(" &&\n      ({0} * sizeof({1})) % 16 == 0", O.BatchStride,
+                      cxxElement(G.Elem))
+                  .str();
+    return Text;
   };
   return aligned(G.A) + " &&\n      " + aligned(G.B);
 }
@@ -184,15 +210,16 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
     {0}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
     return;
   }
-  {0}_tiled<<<dim3(tawa::ceil_div(tawa_cols, {6}), tawa::ceil_div(tawa_rows, {7})),
+  {0}_tiled<<<dim3(tawa::ceil_div(tawa_cols, {6}), tawa::ceil_div(tawa_rows, {7}){19}),
             128, 0, tawa_stream>>>(
       {8}, {9},
-      tawa::Matrix<{10}>{{{11}, tawa_rows, tawa_cols, {12}}{13});
+      tawa::Matrix<{10}>{{{11}, tawa_rows, tawa_cols, {12}{20}}{13});
 }
 )",
                  K, G.Tile, Window, "", Params, Args, kBN, kBM, AView, BView,
                  Out, name(G.C), name(G.Ldc), Scalars, inPlace(G), Kx, Rows,
-                 Cols, Whole)
+                 Cols, Whole, G.CBatchStride.empty() ? "" : ", tawa_grid.z",
+                 batchArgs(G.CBatchStride))
       .str();
 }
 

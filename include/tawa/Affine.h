@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace clang {
@@ -55,6 +56,11 @@ public:
   bool dependsOn(Symbol S) const;
   /// This polynomial with `S` replaced by `By`.
   Poly substitute(Symbol S, const Poly &By) const;
+  /// (Rest, Coefficient) with this == Rest + Coefficient * S, where no
+  /// monomial has S twice; neither part depends on S.
+  std::optional<std::pair<Poly, Poly>> linearIn(Symbol S) const;
+  /// The monomials and their coefficients, in the canonical order.
+  const std::map<Monomial, int64_t> &terms() const { return Terms; }
   /// Whether every coefficient is positive (then the value is >= 0 for
   /// symbols that are >= 0).
   bool nonNegativeCoefficients() const;

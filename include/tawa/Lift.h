@@ -34,7 +34,13 @@
 // the loop bound `K / TILE` allowed), written for extents that are
 // multiples of TILE, is lifted too: where K is a multiple of TILE, each
 // block computes its whole TILE x TILE tile of C, which is what the tiled
-// form computes over the window of C the grid covers. The
+// form computes over the window of C the grid covers.
+//
+// Pointers into the matrices may be set before the loop (`const T *a = A +
+// i;`, `A += i;`, `&A[i]`), folded into the indices. A batch of matrices is
+// an index term `blockIdx.z * stride` (stride a polynomial of integer
+// parameters): the tiled form computes matrix blockIdx.z of tawa::Matrix
+// batches; an operand without the term is shared by the batch. The
 // element types must be bf16 or fp16 (an fp32 SGEMM is refused: the tensor
 // cores would change its precision).
 //
@@ -64,6 +70,10 @@ struct LiftedOperand {
   const clang::ParmVarDecl *Ld = nullptr; ///< leading dimension, elements
   /// A: stored M x K (KMajor) or K x M; B: stored N x K (KMajor) or K x N.
   bool KMajor = true;
+  /// For a batch (an index with `blockIdx.z * stride`): the stride in
+  /// elements, as a C++ expression of the parameters (`1LL * M * K`); empty
+  /// for a matrix shared by the whole batch.
+  std::string BatchStride;
 };
 
 /// What a lifted kernel computes, in terms of its parameters.
@@ -79,6 +89,7 @@ struct LiftedGemm {
   bool Guarded = true;
   LiftedOperand A, B;
   const clang::ParmVarDecl *C = nullptr, *Ldc = nullptr;
+  std::string CBatchStride; ///< C's batch stride, as for the operands
   /// The stored value in the tile vocabulary: "acc", "alpha * acc",
   /// "alpha * acc + beta * tawa::load<BM, BN>(C, m0, n0)" (BM, BN filled
   /// by the printer).

@@ -180,6 +180,51 @@ __global__ void unguarded_staging(const bf16 *A, const bf16 *B, bf16 *C, int M,
 // CHECK: note: the store is bounds-checked
 // CHECK: note: kernel 'unguarded_staging' is left unchanged
 
+// A batch of A (blockIdx.z picks the matrix) with one C: every matrix of
+// the batch would write the same C.
+__global__ void batched_a_only(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                               int N, int K) {
+  PROLOGUE(bf16)
+  const bf16 *a = A + blockIdx.z * M * K;
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: 'A' is indexed by blockIdx.z but C is not: every matrix of the batch would write the same C
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? a[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: 'A' is indexed by blockIdx.z
+// CHECK: note: kernel 'batched_a_only' is left unchanged
+
+// blockIdx.z squared in an index: not a batch of equally spaced matrices.
+__global__ void batch_squared(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                              int N, int K) {
+  PROLOGUE(bf16)
+  const int z = blockIdx.z;
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: blockIdx.z may enter an index only as 'blockIdx.z * stride' (a batch of matrices), the stride a product of integer parameters
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[z * z * M * K + row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[z * M * N + row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: blockIdx.z may enter
+// CHECK: note: kernel 'batch_squared' is left unchanged
+
 __global__ void half_product(const bf16 *A, const bf16 *B, bf16 *C, int M,
                              int N, int K) {
   PROLOGUE(bf16)
