@@ -134,8 +134,19 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
   if (auto *PO = dyn_cast<PseudoObjectExpr>(E))
     E = PO->getSyntacticForm()->IgnoreParenImpCasts();
   if (auto *C = dyn_cast<ExplicitCastExpr>(E)) {
-    if (!C->getType()->isIntegerType()) {
-      Why = "a cast to a type that is not an integer";
+    // A cast to a type of 32 bits or more keeps an index's value (indices
+    // are taken as exact, as the kernel's own arithmetic must be for it to
+    // be correct); a narrower one could truncate it.
+    const auto *BT = C->getType()->getAs<BuiltinType>();
+    const bool Wide =
+        BT && (BT->getKind() == BuiltinType::Int ||
+               BT->getKind() == BuiltinType::UInt ||
+               BT->getKind() == BuiltinType::Long ||
+               BT->getKind() == BuiltinType::ULong ||
+               BT->getKind() == BuiltinType::LongLong ||
+               BT->getKind() == BuiltinType::ULongLong);
+    if (!Wide) {
+      Why = "a cast to a type that is not an integer of 32 bits or more";
       return std::nullopt;
     }
     return eval(C->getSubExpr());

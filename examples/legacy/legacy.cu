@@ -110,6 +110,33 @@ __global__ void gemm_whole_tiles(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
   C[row * N + col] = acc;
 }
 
+// A batch of GEMMs: blockIdx.z picks the matrices, through pointers set
+// before the loop; each operand's matrices are packed one after another.
+__global__ void gemm_batched(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                             __nv_bfloat16 *C, int M, int N, int K) {
+  __shared__ __nv_bfloat16 As[TILE][TILE];
+  __shared__ __nv_bfloat16 Bs[TILE][TILE];
+  A += (size_t)blockIdx.z * M * K;
+  B += (size_t)blockIdx.z * K * N;
+  C += (size_t)blockIdx.z * M * N;
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] =
+        (row < M && t + tx < K) ? A[row * K + t + tx] : __float2bfloat16(0.0f);
+    Bs[ty][tx] = (t + ty < K && col < N) ? B[(t + ty) * N + col]
+                                         : __float2bfloat16(0.0f);
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16(acc);
+}
+
 void smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
                int M, int N, int K, cudaStream_t stream) {
   dim3 block(TILE, TILE);
@@ -137,4 +164,12 @@ void whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
   dim3 block(TILE, TILE);
   dim3 grid(N / TILE, M / TILE);
   gemm_whole_tiles<<<grid, block, 0, stream>>>(A, B, C, N, K);
+}
+
+void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                  __nv_bfloat16 *C, int M, int N, int K, int batches,
+                  cudaStream_t stream) {
+  dim3 block(TILE, TILE);
+  dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE, batches);
+  gemm_batched<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
 }

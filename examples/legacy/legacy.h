@@ -1,7 +1,7 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Four shared-memory tiled GEMMs in the style of CUDA tutorials, annotated
+// Five shared-memory tiled GEMMs in the style of CUDA tutorials, annotated
 // with `#pragma tawa tile` on their K loop (legacy.cu). All matrices are
 // row-major and dense; each function launches its kernel with one block of
 // TILE x TILE threads per TILE x TILE tile of C.
@@ -30,3 +30,9 @@ void square_matmul(const __half *M, const __half *N, float *P, int Width,
 /// A M x K, B K x N (bf16), C M x N fp32.
 void whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
                       int M, int N, int K, cudaStream_t stream);
+
+/// C[b] = A[b] * B[b] for b < batches: each operand `batches` packed
+/// matrices (A M x K, B K x N, C M x N, bf16), fp32 accumulation.
+void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                  __nv_bfloat16 *C, int M, int N, int K, int batches,
+                  cudaStream_t stream);

@@ -9,7 +9,8 @@
 // tile-vocabulary form, run by tile.h's reference) or that output rewritten
 // by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape
 // (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
-// each extent rounded down to a multiple of 32, at least 32):
+// each extent rounded down to a multiple of 32, at least 32, batched_gemm a
+// batch of 3 matrices of the shape):
 //   - A, B (and C's input, for smem_gemm_nt) are random normal values made
 //     on the device from a seed per shape; outputs start as quiet NaN (C's
 //     input where the GEMM reads it);
@@ -45,6 +46,9 @@ void orig_square_matmul(const __half *M, const __half *N, float *P, int Width,
                         cudaStream_t stream);
 void orig_whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                            float *C, int M, int N, int K, cudaStream_t stream);
+void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                       __nv_bfloat16 *C, int M, int N, int K, int batches,
+                       cudaStream_t stream);
 
 namespace {
 
@@ -55,13 +59,18 @@ constexpr float kAlpha = 0.75f, kBeta = -0.5f;
 
 /// The GEMMs of legacy.h; square_matmul runs on the M x M x M square of
 /// each shape, whole_tiles_gemm on multiples of its tile.
-enum class Gemm { Smem, SmemNt, Square, WholeTiles };
+enum class Gemm { Smem, SmemNt, Square, WholeTiles, Batched };
 const char *gemm_name(Gemm g) {
-  return g == Gemm::Smem     ? "smem_gemm"
-         : g == Gemm::SmemNt ? "smem_gemm_nt"
-         : g == Gemm::Square ? "square_matmul"
-                             : "whole_tiles_gemm";
+  return g == Gemm::Smem         ? "smem_gemm"
+         : g == Gemm::SmemNt     ? "smem_gemm_nt"
+         : g == Gemm::Square     ? "square_matmul"
+         : g == Gemm::WholeTiles ? "whole_tiles_gemm"
+                                 : "batched_gemm";
 }
+
+/// The matrices of each operand: batched_gemm's batch, else 1.
+constexpr int kBatches = 3;
+int batches_of(Gemm g) { return g == Gemm::Batched ? kBatches : 1; }
 
 /// The shape `g` runs for the shape given.
 Shape shape_for(Gemm g, const Shape &s) {
@@ -102,12 +111,15 @@ private:
     Buffer<__nv_bfloat16> a16, b16, c16;
     Buffer<__half> ah, bh;
     Buffer<float> c_in, c32, ref, out;
-    explicit Data(const Shape &s)
-        : s(s), a16(std::size_t(s.m) * s.k), b16(std::size_t(s.k) * s.n),
-          c16(std::size_t(s.m) * s.n), ah(std::size_t(s.m) * s.k),
-          bh(std::size_t(s.n) * s.k), c_in(std::size_t(s.m) * s.n),
-          c32(std::size_t(s.m) * s.n), ref(std::size_t(s.m) * s.n),
-          out(std::size_t(s.m) * s.n) {}
+    const int batches;
+    Data(const Shape &s, int batches)
+        : s(s), a16(std::size_t(s.m) * s.k * batches),
+          b16(std::size_t(s.k) * s.n * batches),
+          c16(std::size_t(s.m) * s.n * batches), ah(std::size_t(s.m) * s.k),
+          bh(std::size_t(s.n) * s.k), c_in(std::size_t(s.m) * s.n * batches),
+          c32(std::size_t(s.m) * s.n * batches),
+          ref(std::size_t(s.m) * s.n * batches),
+          out(std::size_t(s.m) * s.n * batches), batches(batches) {}
   };
   void call(Gemm g, Data &x, bool original);
   void cublas(Gemm g, Data &x, float *d);
@@ -129,9 +141,12 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::Square)
     (original ? orig_square_matmul : square_matmul)(x.ah.p, x.bh.p, x.c32.p,
                                                     s.m, stream_);
-  else
+  else if (g == Gemm::WholeTiles)
     (original ? orig_whole_tiles_gemm : whole_tiles_gemm)(
         x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
+  else
+    (original ? orig_batched_gemm : batched_gemm)(
+        x.a16.p, x.b16.p, x.c16.p, s.m, s.n, s.k, x.batches, stream_);
   CHECK(cudaGetLastError());
 }
 
@@ -139,7 +154,14 @@ void Runner::call(Gemm g, Data &x, bool original) {
 /// transposes), with d holding C's input for smem_gemm_nt.
 void Runner::cublas(Gemm g, Data &x, float *d) {
   const Shape &s = x.s;
-  if (g == Gemm::Smem || g == Gemm::WholeTiles) {
+  if (g == Gemm::Batched) {
+    const float one = 1, zero = 0;
+    CHECK(cublasGemmStridedBatchedEx(
+        blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one, x.b16.p,
+        CUDA_R_16BF, s.n, 1LL * s.k * s.n, x.a16.p, CUDA_R_16BF, s.k,
+        1LL * s.m * s.k, &zero, d, CUDA_R_32F, s.n, 1LL * s.m * s.n, x.batches,
+        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  } else if (g == Gemm::Smem || g == Gemm::WholeTiles) {
     const float one = 1, zero = 0;
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
@@ -161,8 +183,8 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
 
 /// The output poisoned, or reset to C's input (smem_gemm_nt).
 void Runner::prepare(Gemm g, Data &x) {
-  const std::size_t mn = std::size_t(x.s.m) * x.s.n;
-  if (g == Gemm::Smem)
+  const std::size_t mn = std::size_t(x.s.m) * x.s.n * x.batches;
+  if (g == Gemm::Smem || g == Gemm::Batched)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
   else if (g == Gemm::Square || g == Gemm::WholeTiles)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
@@ -195,8 +217,8 @@ Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
   r.gemm = g;
   r.shape = s;
   try {
-    Data x(s);
-    const std::size_t mn = std::size_t(s.m) * s.n;
+    Data x(s, batches_of(g));
+    const std::size_t mn = std::size_t(s.m) * s.n * x.batches;
     fill_normal<<<1024, 256, 0, stream_>>>(x.a16.p, x.a16.n, seed + 1);
     fill_normal<<<1024, 256, 0, stream_>>>(x.b16.p, x.b16.n, seed + 2);
     fill_normal<<<1024, 256, 0, stream_>>>(x.ah.p, x.ah.n, seed + 3);
@@ -210,7 +232,7 @@ Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
       prepare(g, x);
       call(g, x, original);
       CHECK(cudaStreamSynchronize(stream_));
-      if (g == Gemm::Smem)
+      if (g == Gemm::Smem || g == Gemm::Batched)
         to_float_kernel<<<1024, 256, 0, stream_>>>(x.c16.p, x.out.p, mn);
       else
         CHECK(cudaMemcpyAsync(x.out.p, x.c32.p, mn * sizeof(float),
@@ -241,6 +263,7 @@ Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
 }
 
 void print(const std::string &label, const Result &r) {
+  const double b = batches_of(r.gemm); // the timed calls' matrices
   std::printf("%-10s %-13s %-16s %s orig rel %-9s migrated rel %-9s elem %-9s",
               label.c_str(), gemm_name(r.gemm), r.shape.text().c_str(),
               r.pass() ? "PASS" : "FAIL", short_number(r.orig.rel).c_str(),
@@ -249,17 +272,19 @@ void print(const std::string &label, const Result &r) {
   if (r.timed)
     std::printf("  orig %7.1f TFLOP/s  migrated %7.1f  speed-up %6.1fx  "
                 "cuBLAS %7.1f",
-                tflops(r.shape, r.orig_ms), tflops(r.shape, r.ms),
-                r.orig_ms / r.ms, tflops(r.shape, r.cublas_ms));
+                tflops(r.shape, r.orig_ms / b), tflops(r.shape, r.ms / b),
+                r.orig_ms / r.ms, tflops(r.shape, r.cublas_ms / b));
   if (!r.error.empty())
     std::printf(" error: %s", r.error.c_str());
   std::printf("\n");
 }
 
 std::string json(const std::string &label, const Result &r) {
+  const double b = batches_of(r.gemm);
   std::string o = "{\"label\": " + json_string(label) +
                   ", \"gemm\": " + json_string(gemm_name(r.gemm)) +
                   ", \"shape\": " + json_string(r.shape.text()) +
+                  ", \"batches\": " + std::to_string(batches_of(r.gemm)) +
                   ", \"pass\": " + (r.pass() ? "true" : "false") +
                   ", \"orig_rel_err\": " + json_number(r.orig.rel) +
                   ", \"rel_err\": " + json_number(r.migrated.rel) +
@@ -270,7 +295,7 @@ std::string json(const std::string &label, const Result &r) {
          ", \"ms\": " + json_number(r.ms) +
          ", \"cublas_ms\": " + json_number(r.cublas_ms) +
          ", \"speedup\": " + json_number(r.orig_ms / r.ms) +
-         ", \"tflops\": " + json_number(tflops(r.shape, r.ms)) +
+         ", \"tflops\": " + json_number(tflops(r.shape, r.ms / b)) +
          ", \"vs_cublas\": " + json_number(r.cublas_ms / r.ms);
   if (!r.error.empty())
     o += ", \"error\": " + json_string(r.error);
@@ -287,7 +312,8 @@ int main(int argc, char **argv) {
   std::vector<std::string> lines;
   bool all = true;
   std::uint64_t seed = 0x1E6;
-  for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles})
+  for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles,
+                 Gemm::Batched})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);

@@ -225,6 +225,27 @@ __global__ void batch_squared(const bf16 *A, const bf16 *B, bf16 *C, int M,
 // CHECK: note: blockIdx.z may enter
 // CHECK: note: kernel 'batch_squared' is left unchanged
 
+// A cast to a 16-bit integer in an index could truncate it.
+__global__ void short_index(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                            int N, int K) {
+  PROLOGUE(bf16)
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the matrix index is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses a cast to a type that is not an integer of 32 bits or more
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[(short)(row * K) + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: the matrix index is not a polynomial
+// CHECK: note: kernel 'short_index' is left unchanged
+
 __global__ void half_product(const bf16 *A, const bf16 *B, bf16 *C, int M,
                              int N, int K) {
   PROLOGUE(bf16)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Migrates examples/legacy/legacy.cu (two hand-written shared-memory GEMMs)
+# Migrates examples/legacy/legacy.cu (hand-written shared-memory GEMMs)
 # into its tile-vocabulary form (tawa-rewrite --migrate) and rewrites that
 # (tawa-rewrite), into GEN_DIR (default gen/legacy). Runs where tawa-rewrite
 # is built (no GPU needed); gpu.sh compiles and runs the outputs.
