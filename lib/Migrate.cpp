@@ -192,10 +192,12 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
 /// Launches '{0}' as the launch `{0}<<<tawa_grid, tawa_block, tawa_shared,
 /// tawa_stream>>>(...)` would: its tile-vocabulary form where the block is
 /// {1} x {1} threads (the thread mapping tawa-rewrite proved), computing the
-/// {2}; '{0}' itself for any other launch, and for a small launch whose
-/// operands TMA cannot read in place: the rewritten kernel copies those to
-/// aligned buffers on every call, which costs more than the whole original
-/// there (0.3-0.4x at 129x257x73 on an H100, results/h100/legacy/).
+/// {2}; '{0}' itself for any other launch, for a launch under 2^24 flops
+/// (0.7x at 128x256x64 on an H100: the launch costs more than the work), and
+/// for one under 2^28 whose operands TMA cannot read in place: the rewritten
+/// kernel copies those to aligned buffers on every call, which costs more
+/// than the whole original there (0.3-0.4x at 129x257x73,
+/// results/h100/legacy/).
 static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                                 size_t tawa_shared, cudaStream_t tawa_stream{4}) {{
   const long long tawa_rows_covered = 1LL * tawa_grid.y * {1},
@@ -203,10 +205,11 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
   const int tawa_rows = {16};
   const int tawa_cols = {17};
   const bool tawa_in_place = {14};
-  const bool tawa_small = 2.0 * tawa_rows * tawa_cols * {15} < 268435456.0;
+  const double tawa_flops = 2.0 * tawa_rows * tawa_cols * {15};
   if (tawa_block.x != {1} || tawa_block.y != {1} || tawa_block.z != 1 ||
       tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0{18} ||
-      (tawa_small && !tawa_in_place)) {{
+      tawa_flops < 16777216.0 ||
+      (tawa_flops < 268435456.0 && !tawa_in_place)) {{
     {0}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
     return;
   }

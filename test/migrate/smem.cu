@@ -62,10 +62,10 @@ __global__ void gemm_tn(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
 // CHECK-NEXT: (1LL * lda * sizeof(__nv_bfloat16)) % 16 == 0 &&
 // CHECK-NEXT: reinterpret_cast<unsigned long long>(B) % 16 == 0 &&
 // CHECK-NEXT: (1LL * N * sizeof(__nv_bfloat16)) % 16 == 0;
-// CHECK-NEXT: const bool tawa_small = 2.0 * tawa_rows * tawa_cols * K < 268435456.0;
+// CHECK-NEXT: const double tawa_flops = 2.0 * tawa_rows * tawa_cols * K;
 // CHECK-NEXT: if (tawa_block.x != 16 || tawa_block.y != 16 || tawa_block.z != 1 ||
 // CHECK-NEXT: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 ||
-// CHECK-NEXT: (tawa_small && !tawa_in_place)) {
+// CHECK-NEXT: tawa_flops < 16777216.0 || (tawa_flops < 268435456.0 && !tawa_in_place)) {
 // CHECK-NEXT: gemm_tn<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(A, B, C, M, N,
 // CHECK: tawa::Matrix<const __nv_bfloat16>{A, K, M, lda},
 // CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K, N, N},

@@ -51,7 +51,7 @@ __global__ void MatMulKernel(const __half *Md, const __half *Nd, float *Pd,
 // CHECK-NEXT: const int tawa_cols =
 // CHECK-NEXT: tawa_cols_covered < 2147483647LL ? int(tawa_cols_covered) : 0;
 // CHECK: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || Width % 16 != 0 ||
-// CHECK-NEXT: (tawa_small && !tawa_in_place)) {
+// CHECK-NEXT: tawa_flops < 16777216.0 || (tawa_flops < 268435456.0 && !tawa_in_place)) {
 // CHECK-NEXT: MatMulKernel<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(
 // CHECK-NEXT: Md, Nd, Pd, Width);
 // CHECK: tawa::Matrix<const __half>{Md, tawa_rows, Width, Width},
