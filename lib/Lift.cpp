@@ -922,16 +922,16 @@ private:
     QualType TA = G.A.Data->getType()->getPointeeType();
     QualType TB = G.B.Data->getType()->getPointeeType();
     std::optional<ElementType> EA = elementOf(TA), EB = elementOf(TB);
+    if (!EA || EA != EB)
+      return fail(G.A.Data->getLocation(),
+                  "A and B must have one element type, __nv_bfloat16 or "
+                  "__half");
     for (const VarDecl *S : Shared) {
       QualType E = Ctx.getBaseElementType(S->getType());
       if (elementOf(E) != EA)
         return fail(S->getLocation(), "the tiles and the matrices they stage "
                                       "must have one element type");
     }
-    if (!EA || EA != EB)
-      return fail(G.A.Data->getLocation(),
-                  "A and B must have one element type, __nv_bfloat16 or "
-                  "__half");
     if (*EA == ElementType::F32)
       return fail(
           G.A.Data->getLocation(),

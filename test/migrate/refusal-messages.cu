@@ -1,0 +1,201 @@
+// The rest of the lifting front end's refusals, one kernel each: the
+// verdict at the loop names the statement and the form expected there, and
+// the file is left exactly as written, with --migrate too.
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: diff %s %t.cu
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#define TILE 32
+
+using bf16 = __nv_bfloat16;
+
+#define TILES(T)                                                               \
+  __shared__ T As[TILE][TILE];                                                 \
+  __shared__ T Bs[TILE][TILE];
+#define INDICES                                                                \
+  int tx = threadIdx.x, ty = threadIdx.y;                                      \
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+#define PRODUCT                                                                \
+  __syncthreads();                                                             \
+  for (int k = 0; k < TILE; ++k)                                               \
+    acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);          \
+  __syncthreads();
+#define STORE                                                                  \
+  if (row < M && col < N)                                                      \
+    C[row * N + col] = acc;
+
+__global__ void acc_starts_at_one(const bf16 *A, const bf16 *B, float *C,
+                                  int M, int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 1.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator must start at 0 (the tile vocabulary's accumulators do) [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'acc_starts_at_one' is left unchanged
+
+__global__ void index_changed(const bf16 *A, const bf16 *B, float *C, int M,
+                              int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the index variable 'row' is changed after its declaration [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  row += 1;
+  STORE
+}
+// CHECK: note: kernel 'index_changed' is left unchanged
+
+__global__ void staged_twice(const bf16 *A, const bf16 *B, float *C, int M,
+                             int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: a second staging copy of the tile 'As' [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    As[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'staged_twice' is left unchanged
+
+__global__ void staged_by_row(const bf16 *A, const bf16 *B, float *C, int M,
+                              int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the staging copy must write element {{\[}}threadIdx.y]{{\[}}threadIdx.x] or {{\[}}threadIdx.x]{{\[}}threadIdx.y] of the tile, one per thread of a TILE x TILE block [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][ty] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'staged_by_row' is left unchanged
+
+__global__ void float_tiles(const bf16 *A, const bf16 *B, float *C, int M,
+                            int N, int K) {
+  TILES(float)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the tiles and the matrices they stage must have one element type [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] =
+        row < M && t + tx < K ? __bfloat162float(A[row * K + t + tx]) : 0.0f;
+    Bs[ty][tx] =
+        t + ty < K && col < N ? __bfloat162float(B[(t + ty) * N + col]) : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'float_tiles' is left unchanged
+
+__global__ void mixed_inputs(const bf16 *A, const __half *B, float *C, int M,
+                             int N, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ __half Bs[TILE][TILE];
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: A and B must have one element type, __nv_bfloat16 or __half [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : __half();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __half2float(Bs[k][tx]);
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'mixed_inputs' is left unchanged
+
+__global__ void int_output(const bf16 *A, const bf16 *B, int *C, int M, int N,
+                           int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: C must point to __nv_bfloat16, __half or float [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'int_output' is left unchanged
+
+__global__ void outside_reads_one(const bf16 *A, const bf16 *B, float *C,
+                                  int M, int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: elements outside the matrix must read as 0 [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx]
+                                         : __float2bfloat16_rn(1.0f);
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'outside_reads_one' is left unchanged
+
+__global__ void guard_or(const bf16 *A, const bf16 *B, float *C, int M, int N,
+                         int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: expected a bounds check 'row < M && col < K' of integer parameters [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M || t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'guard_or' is left unchanged
+
+__global__ void one_dimensional_tile(const bf16 *A, const bf16 *B, float *C,
+                                     int M, int N, int K) {
+  __shared__ bf16 As[TILE * TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: expected a __shared__ tile of two constant dimensions [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty * TILE + tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty * TILE + k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'one_dimensional_tile' is left unchanged
