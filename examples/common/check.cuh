@@ -131,6 +131,24 @@ inline double tflops(const Shape &s, double ms) {
   return 2.0 * s.m * double(s.n) * s.k / (ms * 1e-3) / 1e12;
 }
 
+/// The time of one call of `f`, in milliseconds: `calls` calls in a row
+/// on `stream`, between two events, averaged.
+template <class F> double mean_call_ms(cudaStream_t stream, int calls, F &&f) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  CHECK(cudaEventRecord(start, stream));
+  for (int i = 0; i < calls; ++i)
+    f();
+  CHECK(cudaEventRecord(stop, stream));
+  CHECK(cudaEventSynchronize(stop));
+  float ms = 0;
+  CHECK(cudaEventElapsedTime(&ms, start, stop));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ms / calls;
+}
+
 /// "MxNxK,MxNxK,..." into `out`; false where it is malformed or empty.
 inline bool parse_shapes(const std::string &list, std::vector<Shape> &out) {
   std::size_t at = 0;

@@ -36,7 +36,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -191,7 +190,9 @@ private:
   cudaError_t ours(Gemm g, Data &x);
   void fill(Gemm g, Data &x, std::uint64_t seed);
   void output_as_float(Gemm g, Data &x);
-  double round_ms(const std::function<void()> &f);
+  template <class F> double round_ms(F &&f) {
+    return mean_call_ms(stream_, kCallsPerRound, f);
+  }
 
   cudaStream_t stream_{};
   cublasHandle_t blas_{};
@@ -246,23 +247,6 @@ void Runner::output_as_float(Gemm g, Data &x) {
   else
     to_float_kernel<<<1024, 256, 0, stream_>>>(x.c16.p, x.out.p, n);
   CHECK(cudaStreamSynchronize(stream_));
-}
-
-/// The time of one call of f, averaged over kCallsPerRound calls in a row.
-double Runner::round_ms(const std::function<void()> &f) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  CHECK(cudaEventRecord(start, stream_));
-  for (int i = 0; i < kCallsPerRound; ++i)
-    f();
-  CHECK(cudaEventRecord(stop, stream_));
-  CHECK(cudaEventSynchronize(stop));
-  float ms = 0;
-  CHECK(cudaEventElapsedTime(&ms, start, stop));
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms / kCallsPerRound;
 }
 
 Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {

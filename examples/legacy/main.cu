@@ -32,7 +32,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -124,7 +123,9 @@ private:
   void call(Gemm g, Data &x, bool original);
   void cublas(Gemm g, Data &x, float *d);
   void prepare(Gemm g, Data &x);
-  double round_ms(const std::function<void()> &f);
+  template <class F> double round_ms(F &&f) {
+    return mean_call_ms(stream_, kCallsPerRound, f);
+  }
 
   cudaStream_t stream_{};
   cublasHandle_t blas_{};
@@ -192,22 +193,6 @@ void Runner::prepare(Gemm g, Data &x) {
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
                           cudaMemcpyDeviceToDevice, stream_));
   CHECK(cudaGetLastError());
-}
-
-double Runner::round_ms(const std::function<void()> &f) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  CHECK(cudaEventRecord(start, stream_));
-  for (int i = 0; i < kCallsPerRound; ++i)
-    f();
-  CHECK(cudaEventRecord(stop, stream_));
-  CHECK(cudaEventSynchronize(stop));
-  float ms = 0;
-  CHECK(cudaEventElapsedTime(&ms, start, stop));
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return ms / kCallsPerRound;
 }
 
 Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
