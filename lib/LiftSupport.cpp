@@ -1,0 +1,297 @@
+//===- LiftSupport.cpp - what the lifting front ends share ----------------===//
+#include "LiftSupport.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace clang;
+
+namespace tawa {
+
+const Expr *bare(const Expr *E) {
+  while (E) {
+    const Expr *Prev = E;
+    E = E->IgnoreParenImpCasts();
+    if (auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    if (auto *B = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = B->getSubExpr();
+    if (auto *C = dyn_cast<CXXConstructExpr>(E);
+        C && C->getNumArgs() == 1 &&
+        C->getConstructor()->isCopyOrMoveConstructor())
+      E = C->getArg(0);
+    if (E == Prev)
+      break;
+  }
+  return E;
+}
+
+/// E without the value conversions that keep its value: casts, converting
+/// constructors, conversion operators and the round-to-nearest conversion
+/// functions of cuda_bf16.h/cuda_fp16.h, each only where its result is
+/// float or `Keep` (bf16 and fp16 widen to float exactly; float narrows to
+/// `Keep`, the stored type, rounding to nearest even as tawa::store does,
+/// and a chain of such conversions rounds once). A conversion to any other
+/// type (an int cast, the other 16-bit type) stays. With `Any`, every
+/// conversion goes (for literals, whose zero survives any of them).
+const Expr *unconverted(const Expr *E, QualType Keep, bool Any) {
+  auto keeps = [&](QualType T) {
+    T = T.getCanonicalType().getUnqualifiedType();
+    return Any || T->isSpecificBuiltinType(BuiltinType::Float) ||
+           (!Keep.isNull() &&
+            T == Keep.getCanonicalType().getUnqualifiedType());
+  };
+  while (E) {
+    const Expr *Prev = E = bare(E);
+    if (!keeps(E->getType()))
+      break;
+    if (auto *C = dyn_cast<ExplicitCastExpr>(E))
+      E = C->getSubExpr();
+    else if (auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+      E = C->getArg(0);
+    else if (auto *M = dyn_cast<CXXMemberCallExpr>(E);
+             M && isa_and_nonnull<CXXConversionDecl>(M->getMethodDecl()))
+      E = M->getImplicitObjectArgument();
+    else if (auto *C = dyn_cast<CallExpr>(E);
+             C && C->getNumArgs() == 1 && C->getDirectCallee()) {
+      StringRef N = C->getDirectCallee()->getName();
+      if (N == "__bfloat162float" || N == "__half2float" ||
+          N == "__float2bfloat16" || N == "__float2bfloat16_rn" ||
+          N == "__float2half" || N == "__float2half_rn")
+        E = C->getArg(0);
+    }
+    if (E == Prev)
+      break;
+  }
+  return E;
+}
+
+bool isZero(const Expr *E) {
+  E = unconverted(E, QualType(), /*Any=*/true);
+  if (auto *I = dyn_cast<IntegerLiteral>(E))
+    return I->getValue().isZero();
+  if (auto *F = dyn_cast<FloatingLiteral>(E))
+    return F->getValue().isZero();
+  if (auto *C = dyn_cast<CXXConstructExpr>(E))
+    return C->getNumArgs() == 0;
+  if (auto *L = dyn_cast<InitListExpr>(E))
+    return L->getNumInits() == 0;
+  return isa<CXXScalarValueInitExpr>(E);
+}
+
+/// `L = R` of a built-in or class type.
+bool assignment(const Stmt *S, const Expr *&L, const Expr *&R) {
+  if (auto *E = dyn_cast_or_null<Expr>(S))
+    S = E->IgnoreImplicit()->IgnoreParens();
+  if (auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
+    L = B->getLHS();
+    R = B->getRHS();
+    return true;
+  }
+  if (auto *C = dyn_cast<CXXOperatorCallExpr>(S);
+      C && C->getOperator() == OO_Equal && C->getNumArgs() == 2) {
+    L = C->getArg(0);
+    R = C->getArg(1);
+    return true;
+  }
+  return false;
+}
+
+/// The only statement of a block, or the statement itself.
+const Stmt *single(const Stmt *S) {
+  if (auto *C = dyn_cast_or_null<CompoundStmt>(S))
+    S = C->size() == 1 ? C->body_front() : nullptr;
+  if (auto *E = dyn_cast_or_null<Expr>(S))
+    S = E->IgnoreImplicit();
+  return S;
+}
+
+const ParmVarDecl *intParam(const Expr *E) {
+  auto *R = dyn_cast<DeclRefExpr>(bare(E));
+  auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+  return P && P->getType()->isIntegerType() ? P : nullptr;
+}
+
+std::optional<ElementType> elementOf(QualType T) {
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (T->isSpecificBuiltinType(BuiltinType::Float))
+    return ElementType::F32;
+  if (const auto *RD = T->getAsCXXRecordDecl()) {
+    if (RD->getName() == "__nv_bfloat16")
+      return ElementType::BF16;
+    if (RD->getName() == "__half")
+      return ElementType::F16;
+  }
+  return std::nullopt;
+}
+
+/// Whether `VD` is written anywhere in `S` after its declaration.
+bool isModified(const VarDecl *VD, const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *VD;
+    bool Found = false;
+    bool refers(const Expr *E) {
+      auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return R && R->getDecl() == VD;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= B->isAssignmentOp() && refers(B->getLHS());
+      return !Found;
+    }
+    bool VisitUnaryOperator(UnaryOperator *U) {
+      Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+               refers(U->getSubExpr());
+      return !Found;
+    }
+  } F;
+  F.VD = VD;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+bool refersTo(const Expr *E, const VarDecl *VD) {
+  auto *R = dyn_cast<DeclRefExpr>(bare(E));
+  return R && R->getDecl() == VD;
+}
+
+std::optional<std::pair<const ParmVarDecl *, Poly>>
+LifterBase::pointer(const Expr *E) const {
+  E = bare(E);
+  if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    if (auto It = Pointers.find(VD); It != Pointers.end())
+      return It->second;
+    auto *P = dyn_cast_or_null<ParmVarDecl>(VD);
+    if (P && P->getType()->isPointerType())
+      return std::pair(P, Poly());
+    return std::nullopt;
+  }
+  const Expr *Base = nullptr, *Index = nullptr;
+  if (auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Add) {
+    bool LeftIsPtr = B->getLHS()->getType()->isPointerType();
+    Base = LeftIsPtr ? B->getLHS() : B->getRHS();
+    Index = LeftIsPtr ? B->getRHS() : B->getLHS();
+  } else if (auto *U = dyn_cast<UnaryOperator>(E);
+             U && U->getOpcode() == UO_AddrOf) {
+    if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(U->getSubExpr()))) {
+      Base = S->getBase();
+      Index = S->getIdx();
+    }
+  }
+  if (!Base)
+    return std::nullopt;
+  auto P = pointer(Base);
+  std::optional<Poly> I = Ev.eval(Index);
+  if (!P || !I)
+    return std::nullopt;
+  return std::pair(P->first, P->second + *I);
+}
+
+std::optional<GlobalAccess> LifterBase::global(const Expr *E) const {
+  auto *S = dyn_cast<ArraySubscriptExpr>(bare(E));
+  auto P = S ? pointer(S->getBase()) : std::nullopt;
+  if (!P)
+    return std::nullopt;
+  return GlobalAccess{P->first, S->getIdx(), P->second};
+}
+
+bool LifterBase::advance(const Stmt *S) {
+  auto *E = dyn_cast<Expr>(S);
+  auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+  auto *R = B ? dyn_cast<DeclRefExpr>(bare(B->getLHS())) : nullptr;
+  auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  if (!VD || !VD->getType()->isPointerType())
+    return false;
+  std::optional<std::pair<const ParmVarDecl *, Poly>> To;
+  if (B->getOpcode() == BO_AddAssign) {
+    auto From = pointer(B->getLHS());
+    std::optional<Poly> I = Ev.eval(B->getRHS());
+    if (From && I)
+      To = std::pair(From->first, From->second + *I);
+  } else if (B->getOpcode() == BO_Assign) {
+    To = pointer(B->getRHS());
+  }
+  if (!To)
+    return false;
+  Pointers[VD] = *To;
+  Advanced.push_back(VD);
+  return true;
+}
+
+std::optional<Poly> LifterBase::eval(const Expr *E, const char *What) {
+  std::optional<Poly> P = Ev.eval(E);
+  if (!P)
+    fail(E->getBeginLoc(), std::string(What) +
+                               " is not a polynomial of threadIdx, "
+                               "blockIdx, the loop variables and integer "
+                               "parameters: it uses " +
+                               Ev.Why);
+  return P;
+}
+
+bool LifterBase::pointerDeclaration(const VarDecl *VD) {
+  auto P = pointer(VD->getInit());
+  if (!P)
+    return fail(VD->getLocation(),
+                "expected a pointer into a matrix parameter, 'p + i' or "
+                "'&p[i]' with i a polynomial of the indices");
+  Pointers[VD] = *P;
+  Advanced.push_back(VD);
+  return true;
+}
+
+bool LifterBase::pointersFixed(llvm::ArrayRef<Stmt *> After) {
+  for (const VarDecl *VD : Advanced) {
+    bool Changed = isModified(VD, Loop);
+    for (const Stmt *S : After)
+      Changed |= isModified(VD, S);
+    if (Changed)
+      return fail(VD->getLocation(),
+                  "the pointer '" + VD->getName().str() +
+                      "' is changed in or after the loop; expected "
+                      "pointers into the matrices set before it");
+  }
+  return true;
+}
+
+std::optional<Poly> LifterBase::unbatched(const Poly &L, std::string &Stride,
+                                          const Expr *At) {
+  const char *Expected =
+      "blockIdx.z may enter an index only as 'blockIdx.z * stride' (a "
+      "batch of matrices), the stride a product of integer parameters";
+  auto Split = L.linearIn(blockIdxSymbol('z'));
+  if (!Split)
+    return fail(At->getBeginLoc(), Expected);
+  if (Split->second == Poly())
+    return Split->first;
+  // Each monomial's parameters in declaration order, the terms sorted:
+  // the text does not depend on where the declarations were allocated.
+  std::vector<std::string> Terms;
+  for (const auto &[M, C] : Split->second.terms()) {
+    std::vector<unsigned> Index;
+    for (Symbol X : M) {
+      const ParmVarDecl *P = nullptr;
+      for (const ParmVarDecl *Q : Kernel->parameters())
+        if (Symbol(Q) == X && Q->getType()->isIntegerType())
+          P = Q;
+      if (!P)
+        return fail(At->getBeginLoc(), Expected);
+      Index.push_back(P->getFunctionScopeIndex());
+    }
+    llvm::sort(Index);
+    std::string Term = C != 1 || M.empty() ? std::to_string(C) : "";
+    for (unsigned I : Index)
+      Term += (Term.empty() ? "" : " * ") +
+              Kernel->getParamDecl(I)->getName().str();
+    Terms.push_back(Term);
+  }
+  llvm::sort(Terms);
+  const std::string Text = llvm::join(Terms, " + ");
+  Stride = Split->second.terms().size() == 1 ? "1LL * " + Text
+                                             : "1LL * (" + Text + ")";
+  return Split->first;
+}
+
+} // namespace tawa

@@ -1,0 +1,118 @@
+//===- LiftSupport.h - what the lifting front ends share -------*- C++ -*-===//
+//
+// The pieces both lifting front ends (Lift.cpp: shared-memory tiled GEMMs,
+// WmmaLift.cpp: nvcuda::wmma GEMMs) use to read a hand-written kernel:
+// expressions with their value-keeping conversions looked through, and the
+// pointers into the matrices, with the offsets (as polynomials, Affine.h)
+// that pointer arithmetic and advances before the loop add to the indices,
+// split into the batch term of blockIdx.z.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_LIB_LIFTSUPPORT_H
+#define TAWA_LIB_LIFTSUPPORT_H
+
+#include "tawa/Affine.h"
+#include "tawa/Lift.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+
+namespace tawa {
+
+/// E without parentheses, implicit casts, temporaries and copies.
+const clang::Expr *bare(const clang::Expr *E);
+
+/// E without the value conversions that keep its value: casts, converting
+/// constructors, conversion operators and the round-to-nearest conversion
+/// functions of cuda_bf16.h/cuda_fp16.h, each only where its result is
+/// float or `Keep` (bf16 and fp16 widen to float exactly; float narrows to
+/// `Keep`, the stored type, rounding to nearest even as tawa::store does,
+/// and a chain of such conversions rounds once). A conversion to any other
+/// type (an int cast, the other 16-bit type) stays. With `Any`, every
+/// conversion goes (for literals, whose zero survives any of them).
+const clang::Expr *unconverted(const clang::Expr *E,
+                               clang::QualType Keep = clang::QualType(),
+                               bool Any = false);
+
+/// Whether E is a zero of any type (0, 0.0f, T(), {}).
+bool isZero(const clang::Expr *E);
+/// `L = R` of a built-in or class type.
+bool assignment(const clang::Stmt *S, const clang::Expr *&L,
+                const clang::Expr *&R);
+/// The only statement of a block, or the statement itself.
+const clang::Stmt *single(const clang::Stmt *S);
+/// The integer parameter E names, or null.
+const clang::ParmVarDecl *intParam(const clang::Expr *E);
+/// float, __nv_bfloat16 or __half.
+std::optional<ElementType> elementOf(clang::QualType T);
+/// Whether `VD` is written anywhere in `S`.
+bool isModified(const clang::VarDecl *VD, const clang::Stmt *S);
+/// Whether E names `VD`.
+bool refersTo(const clang::Expr *E, const clang::VarDecl *VD);
+
+/// `Ptr[Index]` of a pointer parameter, where Ptr may be a local pointer
+/// or an advanced parameter standing for the parameter plus `Offset`.
+struct GlobalAccess {
+  const clang::ParmVarDecl *Ptr = nullptr;
+  const clang::Expr *Index = nullptr;
+  Poly Offset;
+};
+
+/// The state and the checks a lifting front end shares: the kernel, the
+/// annotated loop, the failure reported, the index evaluator and the
+/// pointers into the matrices.
+class LifterBase {
+public:
+  LifterBase(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
+             clang::ASTContext &Ctx, LiftFailure &Why)
+      : Kernel(Kernel), Loop(Loop), Ctx(Ctx), Why(Why) {}
+
+protected:
+  /// false, or an empty optional: the result of a check that failed.
+  struct Failed {
+    operator bool() const { return false; }
+    template <class T> operator std::optional<T>() const {
+      return std::nullopt;
+    }
+  };
+  Failed fail(clang::SourceLocation L, const std::string &Msg) {
+    Why = {L, Msg};
+    return {};
+  }
+
+  /// The parameter a pointer expression points into and the offset, in
+  /// elements: the parameter itself, a local pointer or a parameter
+  /// advanced before the loop, `p + i` or `&p[i]`.
+  std::optional<std::pair<const clang::ParmVarDecl *, Poly>>
+  pointer(const clang::Expr *E) const;
+  /// `p[Index]` of a pointer `pointer` resolves.
+  std::optional<GlobalAccess> global(const clang::Expr *E) const;
+  /// `p += i;` or `p = p + i;` of a pointer before the loop.
+  bool advance(const clang::Stmt *S);
+  /// `T *p = q + i;` before the loop; false, with the failure, where the
+  /// initializer is not a pointer into a matrix.
+  bool pointerDeclaration(const clang::VarDecl *VD);
+  /// The polynomial of E, or a failure naming `What` and the construct.
+  std::optional<Poly> eval(const clang::Expr *E, const char *What);
+  /// The pointers into the matrices are set before the loop only.
+  bool pointersFixed(llvm::ArrayRef<clang::Stmt *> After);
+  /// L without its blockIdx.z term, whose factor (the batch stride, a
+  /// polynomial of integer parameters) goes to `Stride` as C++.
+  std::optional<Poly> unbatched(const Poly &L, std::string &Stride,
+                                const clang::Expr *At);
+
+  const clang::FunctionDecl *Kernel;
+  const clang::ForStmt *Loop;
+  clang::ASTContext &Ctx;
+  LiftFailure &Why;
+  IndexEvaluator Ev;
+  /// Local pointers and advanced parameters: the parameter and offset.
+  llvm::DenseMap<const clang::VarDecl *,
+                 std::pair<const clang::ParmVarDecl *, Poly>>
+      Pointers;
+  std::vector<const clang::VarDecl *> Advanced;
+};
+
+} // namespace tawa
+
+#endif
