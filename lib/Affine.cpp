@@ -13,12 +13,26 @@ using namespace clang;
 namespace tawa {
 
 namespace {
-const char ThreadIdx[3] = {}, BlockIdx[3] = {};
+const char ThreadIdx[3] = {}, BlockIdx[3] = {}, BlockDim[3] = {}, Warp[3] = {};
 int dimIndex(char D) { return D == 'x' ? 0 : D == 'y' ? 1 : 2; }
 } // namespace
 
 Symbol threadIdxSymbol(char Dim) { return &ThreadIdx[dimIndex(Dim)]; }
 Symbol blockIdxSymbol(char Dim) { return &BlockIdx[dimIndex(Dim)]; }
+Symbol blockDimSymbol(char Dim) { return &BlockDim[dimIndex(Dim)]; }
+Symbol warpXSymbol() { return &Warp[0]; }
+Symbol laneSymbol() { return &Warp[1]; }
+Symbol warpsXSymbol() { return &Warp[2]; }
+
+std::optional<Poly> Poly::dividedExactly(int64_t D) const {
+  Poly R;
+  for (const auto &[M, C] : Terms) {
+    if (D == 0 || C % D != 0)
+      return std::nullopt;
+    R.Terms[M] = C / D;
+  }
+  return R;
+}
 
 Poly Poly::constant(int64_t C) {
   Poly P;
@@ -124,7 +138,24 @@ static std::optional<Symbol> builtinCoordinate(const Expr *E) {
     return threadIdxSymbol(Member[0]);
   if (Name == "blockIdx")
     return blockIdxSymbol(Member[0]);
+  if (Name == "blockDim")
+    return blockDimSymbol(Member[0]);
   return std::nullopt;
+}
+
+/// With warp coordinates, (L - lane) / 32 where L is lane plus a multiple
+/// of 32 and R is 32.
+static std::optional<Poly> warpPartOf(const Poly &L, const Poly &R) {
+  auto Split = L.linearIn(laneSymbol());
+  if (R.constantValue() != std::optional<int64_t>(32) || !Split ||
+      Split->second != Poly::constant(1))
+    return std::nullopt;
+  return Split->first.dividedExactly(32);
+}
+
+std::optional<Poly> IndexEvaluator::warpPart(const Poly &L,
+                                             const Poly &R) const {
+  return Warps ? warpPartOf(L, R) : std::nullopt;
 }
 
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
@@ -138,13 +169,12 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
     // are taken as exact, as the kernel's own arithmetic must be for it to
     // be correct); a narrower one could truncate it.
     const auto *BT = C->getType()->getAs<BuiltinType>();
-    const bool Wide =
-        BT && (BT->getKind() == BuiltinType::Int ||
-               BT->getKind() == BuiltinType::UInt ||
-               BT->getKind() == BuiltinType::Long ||
-               BT->getKind() == BuiltinType::ULong ||
-               BT->getKind() == BuiltinType::LongLong ||
-               BT->getKind() == BuiltinType::ULongLong);
+    const bool Wide = BT && (BT->getKind() == BuiltinType::Int ||
+                             BT->getKind() == BuiltinType::UInt ||
+                             BT->getKind() == BuiltinType::Long ||
+                             BT->getKind() == BuiltinType::ULong ||
+                             BT->getKind() == BuiltinType::LongLong ||
+                             BT->getKind() == BuiltinType::ULongLong);
     if (!Wide) {
       Why = "a cast to a type that is not an integer of 32 bits or more";
       return std::nullopt;
@@ -153,8 +183,14 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
   }
   if (auto *L = dyn_cast<IntegerLiteral>(E))
     return Poly::constant(L->getValue().getSExtValue());
-  if (std::optional<Symbol> S = builtinCoordinate(E))
+  if (std::optional<Symbol> S = builtinCoordinate(E)) {
+    if (Warps && *S == threadIdxSymbol('x'))
+      return Poly::constant(32) * Poly::symbol(warpXSymbol()) +
+             Poly::symbol(laneSymbol());
+    if (Warps && *S == blockDimSymbol('x'))
+      return Poly::constant(32) * Poly::symbol(warpsXSymbol());
     return Poly::symbol(*S);
+  }
   if (auto *R = dyn_cast<DeclRefExpr>(E)) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
     if (VD) {
@@ -196,6 +232,11 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
       return *L - *R;
     case BO_Mul:
       return *L * *R;
+    case BO_Div:
+    case BO_Rem:
+      if (std::optional<Poly> W = warpPart(*L, *R))
+        return B->getOpcode() == BO_Div ? *W : Poly::symbol(laneSymbol());
+      [[fallthrough]];
     default:
       Why = "the operator '" + B->getOpcodeStr().str() + "'";
       return std::nullopt;

@@ -49,6 +49,7 @@ public:
         !pointersFixed(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
         !guardsAgree() || !operands() || !batch())
       return std::nullopt;
+    launches();
     return G;
   }
 
@@ -170,6 +171,21 @@ private:
     if (!G.K)
       return fail(Cond->getRHS()->getBeginLoc(), FloorMessage);
     return true;
+  }
+
+  /// The launches proved: blocks of TILE x TILE threads, one per tile of C;
+  /// without bounds checks, a K that is a multiple of TILE.
+  void launches() {
+    const std::string T = std::to_string(G.Tile);
+    G.Block = T + " x " + T + " threads";
+    G.BlockDiffers = "tawa_block.x != " + T + " || tawa_block.y != " + T +
+                     " || tawa_block.z != 1";
+    G.RowsCovered = "tawa_grid.y * " + T;
+    G.ColsCovered = "tawa_grid.x * " + T;
+    if (!G.Guarded) {
+      G.ExtentsDiffer = G.K->getName().str() + " % " + T + " != 0";
+      G.Extents = G.K->getName().str() + " is a multiple of " + T;
+    }
   }
 
   /// A batched operand needs a batched C: a C shared by the whole batch

@@ -160,18 +160,17 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     Scalars += ", " + name(G.Alpha);
   if (G.Beta)
     Scalars += ", " + name(G.Beta);
+  const std::string Where = G.Extents.empty() ? "" : ", where " + G.Extents;
   const std::string Window =
       G.Guarded
-          ? formatv("rows of C below min({0}, tawa_grid.y * {1}) and the "
-                    "columns\n/// below min({2}, tawa_grid.x * {1}), which "
-                    "those blocks compute",
-                    M, G.Tile, N)
+          ? formatv("rows of C below min({0}, {1}) and the columns\n/// "
+                    "below min({2}, {3}), which those blocks compute{4}",
+                    M, G.RowsCovered, N, G.ColsCovered, Where)
                 .str()
-          : formatv("rows of C below tawa_grid.y * {0} and the columns "
-                    "below\n/// tawa_grid.x * {0}, which those blocks "
-                    "compute whole (the kernel has no\n/// bounds checks), "
-                    "where {1} is a multiple of {0}",
-                    G.Tile, Kx)
+          : formatv("rows of C below {0} and the columns below\n/// {1}, "
+                    "which those blocks compute whole (the kernel has no\n/// "
+                    "bounds checks){2}",
+                    G.RowsCovered, G.ColsCovered, Where)
                 .str();
   const std::string Rows = G.Guarded
                                ? formatv("{0} < tawa_rows_covered ? {0} : "
@@ -186,12 +185,12 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                       .str()
                 : "tawa_cols_covered < 2147483647LL ? int(tawa_cols_covered) "
                   ": 0";
-  const std::string Whole =
-      G.Guarded ? "" : formatv(" || {0} % {1} != 0", Kx, G.Tile).str();
+  const std::string Extents =
+      G.ExtentsDiffer.empty() ? "" : " || " + G.ExtentsDiffer;
   return formatv(R"(
 /// Launches '{0}' as the launch `{0}<<<tawa_grid, tawa_block, tawa_shared,
 /// tawa_stream>>>(...)` would: its tile-vocabulary form where the block is
-/// {1} x {1} threads (the thread mapping tawa-rewrite proved), computing the
+/// {1} (the thread mapping tawa-rewrite proved), computing the
 /// {2}; '{0}' itself for any other launch, for a launch under 2^24 flops
 /// (0.7x at 128x256x64 on an H100: the launch costs more than the work), and
 /// for one under 2^28 whose operands TMA cannot read in place: the rewritten
@@ -200,13 +199,13 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
 /// results/h100/legacy/).
 static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                                 size_t tawa_shared, cudaStream_t tawa_stream{4}) {{
-  const long long tawa_rows_covered = 1LL * tawa_grid.y * {1},
-                  tawa_cols_covered = 1LL * tawa_grid.x * {1};
+  const long long tawa_rows_covered = 1LL * {21},
+                  tawa_cols_covered = 1LL * {22};
   const int tawa_rows = {16};
   const int tawa_cols = {17};
   const bool tawa_in_place = {14};
   const double tawa_flops = 2.0 * tawa_rows * tawa_cols * {15};
-  if (tawa_block.x != {1} || tawa_block.y != {1} || tawa_block.z != 1 ||
+  if ({3} ||
       tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0{18} ||
       tawa_flops < 16777216.0 ||
       (tawa_flops < 268435456.0 && !tawa_in_place)) {{
@@ -219,10 +218,11 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
       tawa::Matrix<{10}>{{{11}, tawa_rows, tawa_cols, {12}{20}}{13});
 }
 )",
-                 K, G.Tile, Window, "", Params, Args, kBN, kBM, AView, BView,
-                 Out, name(G.C), name(G.Ldc), Scalars, inPlace(G), Kx, Rows,
-                 Cols, Whole, G.CBatchStride.empty() ? "" : ", tawa_grid.z",
-                 batchArgs(G.CBatchStride))
+                 K, G.Block, Window, G.BlockDiffers, Params, Args, kBN, kBM,
+                 AView, BView, Out, name(G.C), name(G.Ldc), Scalars, inPlace(G),
+                 Kx, Rows, Cols, Extents,
+                 G.CBatchStride.empty() ? "" : ", tawa_grid.z",
+                 batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered)
       .str();
 }
 

@@ -35,6 +35,14 @@ using Symbol = const void *;
 /// The built-in coordinates, as symbols: threadIdx.{x,y,z}, blockIdx.{x,y,z}.
 Symbol threadIdxSymbol(char Dim);
 Symbol blockIdxSymbol(char Dim);
+Symbol blockDimSymbol(char Dim);
+/// With IndexEvaluator::Warps: threadIdx.x is 32 * warpX + lane and
+/// blockDim.x is 32 * warpsX, for blocks whose x extent is a multiple of the
+/// warp size (32 threads, PTX ISA "Thread hierarchy"), so that a warp's
+/// threads share threadIdx.y and threadIdx.z.
+Symbol warpXSymbol();
+Symbol laneSymbol();
+Symbol warpsXSymbol();
 
 /// sum of Coefficient * product of Symbols, in a canonical form (sorted
 /// monomials, no zero coefficients), so that == is equality of polynomials.
@@ -61,6 +69,8 @@ public:
   std::optional<std::pair<Poly, Poly>> linearIn(Symbol S) const;
   /// The monomials and their coefficients, in the canonical order.
   const std::map<Monomial, int64_t> &terms() const { return Terms; }
+  /// This polynomial divided by D, where every coefficient is a multiple.
+  std::optional<Poly> dividedExactly(int64_t D) const;
   /// Whether every coefficient is positive (then the value is >= 0 for
   /// symbols that are >= 0).
   bool nonNegativeCoefficients() const;
@@ -81,10 +91,17 @@ public:
   void addSymbol(const clang::VarDecl *VD) {
     Bindings.try_emplace(VD, Poly::symbol(VD));
   }
+  /// Warp coordinates (warpXSymbol above): `e / 32` and `e % 32` are then
+  /// polynomials where e is lane plus a multiple of 32, and mean
+  /// (e - lane) / 32 and lane, as they do for 0 <= lane < 32.
+  bool Warps = false;
   /// The polynomial of `E`, or nullopt where it is not one (the reason in
   /// `Why`, naming the construct).
   std::optional<Poly> eval(const clang::Expr *E) const;
   mutable std::string Why;
+
+private:
+  std::optional<Poly> warpPart(const Poly &L, const Poly &R) const;
 };
 
 } // namespace tawa

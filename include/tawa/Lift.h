@@ -90,6 +90,15 @@ struct LiftedGemm {
   LiftedOperand A, B;
   const clang::ParmVarDecl *C = nullptr, *Ldc = nullptr;
   std::string CBatchStride; ///< C's batch stride, as for the operands
+  /// The launches the proof covers, for the launcher (Migrate.cpp) as C++
+  /// over the launch's `tawa_grid` and `tawa_block`, and in words:
+  std::string Block;        ///< the block assumed ("16 x 16 threads")
+  std::string BlockDiffers; ///< true where the launch's block is another
+  /// The rows and columns of C the grid covers ("tawa_grid.y * 16").
+  std::string RowsCovered, ColsCovered;
+  /// Where the extents are not those the proof assumed (C++, "" for any),
+  /// and the extents it assumed, in words.
+  std::string ExtentsDiffer, Extents;
   /// The stored value in the tile vocabulary: "acc", "alpha * acc",
   /// "alpha * acc + beta * tawa::load<BM, BN>(C, m0, n0)" (BM, BN filled
   /// by the printer).

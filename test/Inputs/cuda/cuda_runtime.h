@@ -52,6 +52,7 @@ extern "C" cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 
                                          cudaStream_t stream = 0);
 extern "C" cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_t, cudaStream_t);
 template <class T> cudaError_t cudaFuncSetAttribute(T *, cudaFuncAttribute, int);
+__device__ const int warpSize = 32;
 __device__ void __syncthreads();
 __device__ void __trap();
 extern "C" __device__ int printf(const char *, ...);
