@@ -13,6 +13,7 @@
 #include "tawa/Pragma.h"
 #include "tawa/TileProgram.h"
 #include "tawa/TileShape.h"
+#include "tawa/WmmaLift.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -33,6 +34,18 @@ using namespace clang;
 
 namespace tawa {
 namespace {
+
+/// The lifting of a hand-written loop of pattern `L` (Lift.h, WmmaLift.h);
+/// nullopt, with why in `Why`, where it does not lift or `L` has none.
+std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
+                               const ForStmt *Loop, ASTContext &Ctx,
+                               LiftFailure &Why) {
+  if (L.Pattern == LegacyPattern::SharedTiled)
+    return liftSharedGemm(Kernel, Loop, Ctx, Why);
+  if (L.Pattern == LegacyPattern::Wmma)
+    return liftWmmaGemm(Kernel, Loop, Ctx, Why);
+  return std::nullopt;
+}
 
 /// True when most lines of `Text` end in "\r\n".
 bool usesCRLF(StringRef Text) {
@@ -196,21 +209,21 @@ private:
           continue;
         std::optional<LegacyLoop> L = classifyLegacyLoop(FD, Loop);
         LiftFailure Why;
-        if (!L || L->Pattern != LegacyPattern::SharedTiled ||
-            !liftSharedGemm(FD, Loop, Ctx, Why))
+        if (!L || !lift(*L, FD, Loop, Ctx, Why))
           continue;
         const SourceLocation For = Loop->getForLoc();
         const SourceLocation LineStart =
             For.getLocWithOffset(1 - int(SM.getSpellingColumnNumber(For)));
         const std::string Pragma = "#pragma tawa tile\n";
-        Diags.warning(For, DiagCategory::Candidate,
-                      "this loop of kernel '" + FD->getName() +
-                          "' is a hand-written shared-memory tiled GEMM that "
-                          "tawa-rewrite lifts; '#pragma tawa tile' before it "
-                          "lets 'tawa-rewrite --migrate' re-express it in the "
-                          "tile vocabulary (docs/migration.md)",
-                      SourceRange(),
-                      {FixItHint::CreateInsertion(LineStart, Pragma)});
+        Diags.warning(
+            For, DiagCategory::Candidate,
+            "this loop of kernel '" + FD->getName() + "' is a hand-written " +
+                legacyPatternName(L->Pattern) +
+                " that tawa-rewrite lifts; '#pragma tawa tile' "
+                "before it "
+                "lets 'tawa-rewrite --migrate' re-express it in the "
+                "tile vocabulary (docs/migration.md)",
+            SourceRange(), {FixItHint::CreateInsertion(LineStart, Pragma)});
         edit(SM, CharSourceRange::getCharRange(LineStart, LineStart), Pragma,
              Ctx.getLangOpts());
         ++Result.Candidates;
@@ -321,9 +334,10 @@ private:
       return; // already in the tile vocabulary
     if (Legacy) {
       std::optional<LiftAttempt> Lift;
-      if (Legacy->Pattern == LegacyPattern::SharedTiled) {
+      if (Legacy->Pattern == LegacyPattern::SharedTiled ||
+          Legacy->Pattern == LegacyPattern::Wmma) {
         LiftFailure Why;
-        std::optional<LiftedGemm> G = liftSharedGemm(Kernel, Loop, Ctx, Why);
+        std::optional<LiftedGemm> G = lift(*Legacy, Kernel, Loop, Ctx, Why);
         if (G && Opts.Migrate &&
             migrate(Ctx, Pragma, Kernel, *G, Launches, Why))
           return;

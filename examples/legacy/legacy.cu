@@ -137,6 +137,39 @@ __global__ void gemm_batched(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
     C[row * N + col] = __float2bfloat16(acc);
 }
 
+// The CUDA samples' WMMA style: one 16 x 16 accumulator fragment per warp,
+// warps along x walking the rows of C and threads along y its columns,
+// fragments loaded straight from global memory, for M, N and K multiples of
+// 16 (the fragment checks only its first row and column).
+__global__ void wmma_gemm_kernel(const half *a, const half *b, float *c, int M,
+                                 int N, int K) {
+  int lda = K, ldb = N, ldc = N;
+  int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / warpSize;
+  int warpN = (blockIdx.y * blockDim.y + threadIdx.y);
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half,
+                         nvcuda::wmma::row_major>
+      a_frag;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, half,
+                         nvcuda::wmma::row_major>
+      b_frag;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc_frag;
+  nvcuda::wmma::fill_fragment(acc_frag, 0.0f);
+#pragma tawa tile
+  for (int i = 0; i < K; i += 16) {
+    int aRow = warpM * 16, aCol = i;
+    int bRow = i, bCol = warpN * 16;
+    if (aRow < M && aCol < K && bRow < K && bCol < N) {
+      nvcuda::wmma::load_matrix_sync(a_frag, a + aRow * lda + aCol, lda);
+      nvcuda::wmma::load_matrix_sync(b_frag, b + bRow * ldb + bCol, ldb);
+      nvcuda::wmma::mma_sync(acc_frag, a_frag, b_frag, acc_frag);
+    }
+  }
+  int cRow = warpM * 16, cCol = warpN * 16;
+  if (cRow < M && cCol < N)
+    nvcuda::wmma::store_matrix_sync(c + cRow * ldc + cCol, acc_frag, ldc,
+                                    nvcuda::wmma::mem_row_major);
+}
+
 void smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
                int M, int N, int K, cudaStream_t stream) {
   dim3 block(TILE, TILE);
@@ -172,4 +205,13 @@ void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
   dim3 block(TILE, TILE);
   dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE, batches);
   gemm_batched<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
+}
+
+void wmma_gemm(const __half *A, const __half *B, float *C, int M, int N, int K,
+               cudaStream_t stream) {
+  // 4 x 4 warps per block: 64 rows (blockDim.x / 32 warps of 16) by 64
+  // columns (blockDim.y threads of 16).
+  dim3 block(128, 4);
+  dim3 grid((M + 63) / 64, (N + 63) / 64);
+  wmma_gemm_kernel<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
 }

@@ -1,10 +1,10 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Five shared-memory tiled GEMMs in the style of CUDA tutorials, annotated
-// with `#pragma tawa tile` on their K loop (legacy.cu). All matrices are
-// row-major and dense; each function launches its kernel with one block of
-// TILE x TILE threads per TILE x TILE tile of C.
+// Five shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
+// tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
+// All matrices are row-major and dense; each function launches its kernel with
+// one block of TILE x TILE threads per TILE x TILE tile of C.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -12,6 +12,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <mma.h>
 
 /// C = A * B: A M x K, B K x N, C M x N, bf16, fp32 accumulation.
 void smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
@@ -36,3 +37,8 @@ void whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
 void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                   __nv_bfloat16 *C, int M, int N, int K, int batches,
                   cudaStream_t stream);
+
+/// C = A * B with WMMA fragments (the CUDA samples' style) for M, N, K
+/// multiples of 16: A M x K, B K x N (fp16), C M x N fp32.
+void wmma_gemm(const __half *A, const __half *B, float *C, int M, int N, int K,
+               cudaStream_t stream);

@@ -9,8 +9,8 @@
 // tile-vocabulary form, run by tile.h's reference) or that output rewritten
 // by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape
 // (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
-// each extent rounded down to a multiple of 32, at least 32, batched_gemm a
-// batch of 3 matrices of the shape):
+// each extent rounded down to a multiple of 32, at least 32, wmma_gemm to a
+// multiple of 16, batched_gemm a batch of 3 matrices of the shape):
 //   - A, B (and C's input, for smem_gemm_nt) are random normal values made
 //     on the device from a seed per shape; outputs start as quiet NaN (C's
 //     input where the GEMM reads it);
@@ -45,6 +45,8 @@ void orig_square_matmul(const __half *M, const __half *N, float *P, int Width,
                         cudaStream_t stream);
 void orig_whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                            float *C, int M, int N, int K, cudaStream_t stream);
+void orig_wmma_gemm(const __half *A, const __half *B, float *C, int M, int N,
+                    int K, cudaStream_t stream);
 void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        __nv_bfloat16 *C, int M, int N, int K, int batches,
                        cudaStream_t stream);
@@ -58,13 +60,14 @@ constexpr float kAlpha = 0.75f, kBeta = -0.5f;
 
 /// The GEMMs of legacy.h; square_matmul runs on the M x M x M square of
 /// each shape, whole_tiles_gemm on multiples of its tile.
-enum class Gemm { Smem, SmemNt, Square, WholeTiles, Batched };
+enum class Gemm { Smem, SmemNt, Square, WholeTiles, Batched, Wmma };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem         ? "smem_gemm"
          : g == Gemm::SmemNt     ? "smem_gemm_nt"
          : g == Gemm::Square     ? "square_matmul"
          : g == Gemm::WholeTiles ? "whole_tiles_gemm"
-                                 : "batched_gemm";
+         : g == Gemm::Batched    ? "batched_gemm"
+                                 : "wmma_gemm";
 }
 
 /// The matrices of each operand: batched_gemm's batch, else 1.
@@ -78,6 +81,9 @@ Shape shape_for(Gemm g, const Shape &s) {
     return Shape{s.m, s.m, s.m};
   if (g == Gemm::WholeTiles)
     return Shape{whole(s.m), whole(s.n), whole(s.k)};
+  auto sixteens = [](int x) { return x < 16 ? 16 : x / 16 * 16; };
+  if (g == Gemm::Wmma)
+    return Shape{sixteens(s.m), sixteens(s.n), sixteens(s.k)};
   return s;
 }
 
@@ -145,6 +151,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::WholeTiles)
     (original ? orig_whole_tiles_gemm : whole_tiles_gemm)(
         x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
+  else if (g == Gemm::Wmma)
+    (original ? orig_wmma_gemm : wmma_gemm)(x.ah.p, x.bh.p, x.c32.p, s.m, s.n,
+                                            s.k, stream_);
   else
     (original ? orig_batched_gemm : batched_gemm)(
         x.a16.p, x.b16.p, x.c16.p, s.m, s.n, s.k, x.batches, stream_);
@@ -168,7 +177,7 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
                        &zero, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
-  } else if (g == Gemm::Square) {
+  } else if (g == Gemm::Square || g == Gemm::Wmma) {
     const float one = 1, zero = 0; // B is K x N here
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.bh.p, CUDA_R_16F, s.n, x.ah.p, CUDA_R_16F, s.k, &zero,
@@ -187,7 +196,7 @@ void Runner::prepare(Gemm g, Data &x) {
   const std::size_t mn = std::size_t(x.s.m) * x.s.n * x.batches;
   if (g == Gemm::Smem || g == Gemm::Batched)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
-  else if (g == Gemm::Square || g == Gemm::WholeTiles)
+  else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
   else
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
@@ -298,7 +307,7 @@ int main(int argc, char **argv) {
   bool all = true;
   std::uint64_t seed = 0x1E6;
   for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles,
-                 Gemm::Batched})
+                 Gemm::Batched, Gemm::Wmma})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);

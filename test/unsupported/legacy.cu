@@ -70,7 +70,7 @@ __global__ void register_blocked(const float *A, const float *B, float *C,
   float acc[8][8] = {};
   const float *a = A + blockIdx.y * 128 * K;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written register-blocked shared-memory GEMM, and tawa-rewrite lifts shared-memory tiled GEMMs only. Write its tiles with tawa::load and its product with tawa::mma (docs/tile-language.md, docs/migration.md) [tawa-unsupported]
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written register-blocked shared-memory GEMM, and tawa-rewrite lifts shared-memory tiled and WMMA GEMMs only. Write its tiles with tawa::load and its product with tawa::mma (docs/tile-language.md, docs/migration.md) [tawa-unsupported]
   for (int k0 = 0; k0 < K; k0 += 8) {
     // CHECK: note: a staging copy from 'a' into __shared__ 'As'
     As[threadIdx.x % 8][threadIdx.x / 8] = a[(threadIdx.x / 8) * K + k0 + threadIdx.x % 8];
@@ -96,8 +96,9 @@ __global__ void wmma_kernel(const bf16 *A, const bf16 *B, float *C, int K) {
   wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major> b;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written WMMA GEMM, and
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line [[@LINE+6]] breaks it: expected one 'wmma::load_matrix_sync(fragment, pointer, ld)' per operand, the pointer a matrix parameter plus a polynomial of the indices and ld an integer parameter [tawa-unsupported]
   for (int k0 = 0; k0 < K; k0 += 16) {
+    // CHECK: legacy.cu:[[@LINE+4]]:5: note: expected one 'wmma::load_matrix_sync
     // CHECK: note: wmma::load_matrix_sync: an operand fragment loaded
     wmma::load_matrix_sync(a, A + blockIdx.y * 16 * K + k0, K);
     // CHECK: note: wmma::load_matrix_sync: an operand fragment loaded

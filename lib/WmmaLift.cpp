@@ -1,0 +1,530 @@
+//===- WmmaLift.cpp - lifting a hand-written nvcuda::wmma GEMM loop -------===//
+#include "tawa/WmmaLift.h"
+#include "LiftSupport.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+/// A `nvcuda::wmma::fragment<Use, M, N, K, T, Layout>` variable.
+struct Fragment {
+  enum Kind { A, B, Acc } Use = Acc;
+  int M = 0, N = 0, K = 0;
+  QualType Elem;
+  bool RowMajor = true; ///< A, B: the layout
+};
+
+std::optional<Fragment> fragmentOf(QualType T) {
+  auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      T.getCanonicalType()->getAsCXXRecordDecl());
+  if (!S || S->getName() != "fragment" ||
+      !StringRef(S->getQualifiedNameAsString()).contains("wmma::") ||
+      S->getTemplateArgs().size() < 5)
+    return std::nullopt;
+  const TemplateArgumentList &Args = S->getTemplateArgs();
+  auto typeName = [&](unsigned I) {
+    const CXXRecordDecl *R = Args[I].getKind() == TemplateArgument::Type
+                                 ? Args[I].getAsType()->getAsCXXRecordDecl()
+                                 : nullptr;
+    return R ? R->getName() : StringRef();
+  };
+  Fragment F;
+  StringRef Use = typeName(0);
+  F.Use = Use == "matrix_a"   ? Fragment::A
+          : Use == "matrix_b" ? Fragment::B
+                              : Fragment::Acc;
+  if (F.Use == Fragment::Acc && Use != "accumulator")
+    return std::nullopt;
+  for (unsigned I : {1u, 2u, 3u})
+    if (Args[I].getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+  F.M = int(Args[1].getAsIntegral().getExtValue());
+  F.N = int(Args[2].getAsIntegral().getExtValue());
+  F.K = int(Args[3].getAsIntegral().getExtValue());
+  if (Args[4].getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  F.Elem = Args[4].getAsType();
+  F.RowMajor = Args.size() < 6 || typeName(5) != "col_major";
+  return F;
+}
+
+/// A call of `nvcuda::wmma::Name`.
+const CallExpr *wmmaCall(const Stmt *S, StringRef Name) {
+  auto *E = dyn_cast_or_null<Expr>(S);
+  auto *C = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || F->getName() != Name ||
+      !StringRef(F->getQualifiedNameAsString()).contains("wmma::"))
+    return nullptr;
+  return C;
+}
+
+const VarDecl *varOf(const Expr *E) {
+  auto *R = dyn_cast<DeclRefExpr>(bare(E));
+  return R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+}
+
+class WmmaLifter : LifterBase {
+public:
+  using LifterBase::LifterBase;
+
+  std::optional<LiftedGemm> run() {
+    Ev.Warps = true;
+    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+    if (!Body)
+      return std::nullopt;
+    auto It = llvm::find(Body->body(), Loop);
+    if (It == Body->body_end())
+      return fail(Loop->getForLoc(),
+                  "the annotated loop must be a statement of the kernel body");
+    const llvm::ArrayRef<Stmt *> After(It + 1, Body->body_end());
+    if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
+        !loopHeader() || !loopBody() || !epilogue(After) ||
+        !pointersFixed(After) || !operands() || !tiles() || !types())
+      return std::nullopt;
+    launches();
+    return G;
+  }
+
+private:
+  bool prologue(llvm::ArrayRef<Stmt *> Stmts) {
+    const char *Expected =
+        "expected before the loop: the wmma fragments, index variables "
+        "computed from threadIdx, blockIdx, blockDim and the parameters, "
+        "pointers into the matrices and 'wmma::fill_fragment(acc, 0.0f);'";
+    for (const Stmt *S : Stmts) {
+      if (const CallExpr *Fill = wmmaCall(S, "fill_fragment")) {
+        const VarDecl *V = varOf(Fill->getArg(0));
+        if (!V || !Frags.count(V) || !isZero(Fill->getArg(1)))
+          return fail(S->getBeginLoc(), "the accumulator must start at 0 "
+                                        "('wmma::fill_fragment(acc, 0.0f)')");
+        Zeroed = V;
+        continue;
+      }
+      auto *DS = dyn_cast<DeclStmt>(S);
+      if (!DS && advance(S))
+        continue;
+      if (!DS)
+        return fail(S->getBeginLoc(), Expected);
+      for (const Decl *D : DS->decls()) {
+        // `using namespace nvcuda;` and aliases declare no value.
+        if (isa<UsingDirectiveDecl, UsingDecl, TypedefNameDecl>(D))
+          continue;
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !declaration(VD))
+          return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
+      }
+    }
+    return true;
+  }
+
+  bool declaration(const VarDecl *VD) {
+    if (std::optional<Fragment> F = fragmentOf(VD->getType())) {
+      Frags[VD] = *F;
+      return true;
+    }
+    if (VD->getType()->isPointerType() && VD->hasInit())
+      return pointerDeclaration(VD);
+    if (VD->getType()->isIntegerType() && VD->hasInit()) {
+      if (isModified(VD, Kernel->getBody()))
+        return fail(VD->getLocation(), "the index variable '" +
+                                           VD->getName().str() +
+                                           "' is changed after its "
+                                           "declaration");
+      std::optional<Poly> P = eval(VD->getInit(), "its value");
+      if (!P)
+        return false;
+      Ev.Bindings.try_emplace(VD, *P);
+      return true;
+    }
+    return false;
+  }
+
+  /// `for (int k = 0; k < K; k += FK)`.
+  bool loopHeader() {
+    const char *Expected = "expected 'for (int k = 0; k < K; k += 16)', K an "
+                           "integer parameter and 16 the fragments' K";
+    auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+    auto *T = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+    auto *Inc = Loop->getInc()
+                    ? dyn_cast<CompoundAssignOperator>(bare(Loop->getInc()))
+                    : nullptr;
+    if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
+        Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), T) ||
+        !(G.K = intParam(Cond->getRHS())) || !Inc ||
+        Inc->getOpcode() != BO_AddAssign || !refersTo(Inc->getLHS(), T) ||
+        isModified(T, Loop->getBody()))
+      return fail(Loop->getForLoc(), Expected);
+    std::optional<Poly> Step = Ev.eval(Inc->getRHS());
+    if (!Step || !Step->constantValue())
+      return fail(Inc->getBeginLoc(), Expected);
+    KStep = int(*Step->constantValue());
+    Ev.addSymbol(T);
+    KSym = T;
+    KK = Poly::symbol(T);
+    return true;
+  }
+
+  /// The three calls, optionally under one bounds check.
+  bool loopBody() {
+    const char *Expected =
+        "expected the loop body: 'wmma::load_matrix_sync' of the A and of the "
+        "B fragment and 'wmma::mma_sync(acc, a, b, acc)', optionally under "
+        "one bounds check";
+    // Index variables may come first.
+    const Stmt *S = Loop->getBody();
+    if (auto *Block = dyn_cast<CompoundStmt>(S)) {
+      llvm::ArrayRef<Stmt *> Rest(Block->body_begin(), Block->body_end());
+      for (; !Rest.empty() && isa<DeclStmt>(Rest.front());
+           Rest = Rest.drop_front())
+        for (const Decl *D : cast<DeclStmt>(Rest.front())->decls()) {
+          auto *VD = dyn_cast<VarDecl>(D);
+          if (!VD || !VD->getType()->isIntegerType() || !declaration(VD))
+            return Why.Message.empty() ? fail(D->getLocation(), Expected)
+                                       : false;
+        }
+      if (Rest.size() == 1)
+        S = Rest.front();
+      else if (Rest.size() != Block->size())
+        return fail(Block->getBeginLoc(), Expected);
+    }
+    if (auto *If = dyn_cast<IfStmt>(S)) {
+      if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+          !bounds(If->getCond(), LoopBounds))
+        return fail(If->getBeginLoc(), Expected);
+      LoopGuarded = true;
+      S = If->getThen();
+    }
+    auto *Calls = dyn_cast<CompoundStmt>(S);
+    if (!Calls || Calls->size() != 3)
+      return fail(S->getBeginLoc(), Expected);
+    for (const Stmt *C : Calls->body())
+      if (!load(C) && !mma(C))
+        return Why.Message.empty() ? fail(C->getBeginLoc(), Expected) : false;
+    if (!LoadA.Frag || !LoadB.Frag || !Mma)
+      return fail(Calls->getBeginLoc(), Expected);
+    return true;
+  }
+
+  struct Load {
+    const VarDecl *Frag = nullptr;
+    const ParmVarDecl *Ptr = nullptr, *Ld = nullptr;
+    Poly Offset;
+    std::string BatchStride;
+  };
+
+  bool load(const Stmt *S) {
+    const CallExpr *C = wmmaCall(S, "load_matrix_sync");
+    if (!C || C->getNumArgs() != 3)
+      return false;
+    const VarDecl *V = varOf(C->getArg(0));
+    auto F = V ? Frags.find(V) : Frags.end();
+    if (F == Frags.end() || F->second.Use == Fragment::Acc)
+      return false;
+    Load &L = F->second.Use == Fragment::A ? LoadA : LoadB;
+    auto P = pointer(C->getArg(1));
+    L.Ld = paramOf(C->getArg(2));
+    if (L.Frag || !P || !L.Ld)
+      return fail(C->getBeginLoc(),
+                  "expected one 'wmma::load_matrix_sync(fragment, pointer, "
+                  "ld)' per operand, the pointer a matrix parameter plus a "
+                  "polynomial of the indices and ld an integer parameter");
+    L.Frag = V;
+    L.Ptr = P->first;
+    std::optional<Poly> O = unbatched(P->second, L.BatchStride, C->getArg(1));
+    if (!O)
+      return false;
+    L.Offset = *O;
+    return true;
+  }
+
+  bool mma(const Stmt *S) {
+    const CallExpr *C = wmmaCall(S, "mma_sync");
+    if (!C || C->getNumArgs() != 4 || Mma)
+      return false;
+    const VarDecl *D = varOf(C->getArg(0)), *X = varOf(C->getArg(1)),
+                  *Y = varOf(C->getArg(2)), *Src = varOf(C->getArg(3));
+    if (!D || D != Src || D != Zeroed || !X || X != LoadA.Frag || !Y ||
+        Y != LoadB.Frag)
+      return fail(C->getBeginLoc(),
+                  "expected 'wmma::mma_sync(acc, a, b, acc)' after the loads, "
+                  "acc the fragment set to 0 before the loop");
+    Mma = C;
+    return true;
+  }
+
+  /// The integer parameter E stands for (itself, or a variable set to it).
+  const ParmVarDecl *paramOf(const Expr *E) const {
+    std::optional<Poly> P = Ev.eval(E);
+    for (const ParmVarDecl *Q : Kernel->parameters())
+      if (P && Q->getType()->isIntegerType() && *P == Poly::symbol(Q))
+        return Q;
+    return nullptr;
+  }
+
+  /// `X < P && Y < Q ...` of integer parameters P, Q.
+  bool bounds(const Expr *E,
+              std::vector<std::pair<Poly, const ParmVarDecl *>> &Out) {
+    E = bare(E);
+    auto *B = dyn_cast<BinaryOperator>(E);
+    if (B && B->getOpcode() == BO_LAnd)
+      return bounds(B->getLHS(), Out) && bounds(B->getRHS(), Out);
+    const ParmVarDecl *P =
+        B && B->getOpcode() == BO_LT ? intParam(B->getRHS()) : nullptr;
+    std::optional<Poly> X = P ? Ev.eval(B->getLHS()) : std::nullopt;
+    if (!X)
+      return false;
+    Out.push_back({*X, P});
+    return true;
+  }
+
+  /// `[if (bounds)] wmma::store_matrix_sync(p, acc, ldc, mem_row_major);`
+  bool epilogue(llvm::ArrayRef<Stmt *> Stmts) {
+    const char *Expected =
+        "expected one store after the loop: '[if (row < M && col < N)] "
+        "wmma::store_matrix_sync(C + row * ldc + col, acc, ldc, "
+        "wmma::mem_row_major);' of the accumulator to a float C";
+    // Index variables may come first.
+    for (; !Stmts.empty() && isa<DeclStmt>(Stmts.front());
+         Stmts = Stmts.drop_front())
+      for (const Decl *D : cast<DeclStmt>(Stmts.front())->decls()) {
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !VD->getType()->isIntegerType() || !declaration(VD))
+          return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
+      }
+    const Stmt *S = Stmts.size() == 1 ? Stmts[0] : nullptr;
+    StoreAt = S ? S->getBeginLoc() : Loop->getEndLoc();
+    if (auto *If = dyn_cast_or_null<IfStmt>(S)) {
+      if (If->getElse() || !bounds(If->getCond(), StoreBounds))
+        return fail(StoreAt, Expected);
+      G.Guarded = true;
+      S = single(If->getThen());
+    } else {
+      G.Guarded = false;
+    }
+    const CallExpr *C = wmmaCall(S, "store_matrix_sync");
+    auto *Layout = C && C->getNumArgs() == 4
+                       ? dyn_cast<DeclRefExpr>(bare(C->getArg(3)))
+                       : nullptr;
+    if (!C || !Layout || Layout->getDecl()->getName() != "mem_row_major" ||
+        varOf(C->getArg(1)) != Zeroed || !(G.Ldc = paramOf(C->getArg(2))))
+      return fail(S ? S->getBeginLoc() : StoreAt, Expected);
+    auto P = pointer(C->getArg(0));
+    if (!P)
+      return fail(C->getArg(0)->getBeginLoc(), Expected);
+    G.C = P->first;
+    std::optional<Poly> O = unbatched(P->second, G.CBatchStride, C->getArg(0));
+    if (!O)
+      return false;
+    StoreOffset = *O;
+    if (LoopGuarded && !G.Guarded)
+      return fail(StoreAt, "the loads are bounds-checked, so the store must "
+                           "be too: " +
+                               std::string(Expected));
+    return true;
+  }
+
+  /// The rows and columns of the warp's tile, from the loads, and the store
+  /// at the same place.
+  bool operands() {
+    const Fragment &FA = Frags[LoadA.Frag], &FB = Frags[LoadB.Frag];
+    auto SA = LoadA.Offset.linearIn(LoadA.Ld);
+    auto SB = LoadB.Offset.linearIn(LoadB.Ld);
+    // A stored M x K (row-major fragment): row0 * lda + k; K x M: k * lda +
+    // row0. B stored K x N (row-major): k * ldb + col0; N x K: col0 * ldb + k.
+    if (SA && FA.RowMajor && SA->first == KK)
+      Row0 = SA->second;
+    else if (SA && !FA.RowMajor && SA->second == KK)
+      Row0 = SA->first;
+    else
+      return fail(Mma->getBeginLoc(),
+                  "the A fragment's pointer is not A + row * lda + k (a "
+                  "row-major fragment) or A + k * lda + row (column-major), "
+                  "row the same for the whole loop");
+    if (SB && FB.RowMajor && SB->second == KK)
+      Col0 = SB->first;
+    else if (SB && !FB.RowMajor && SB->first == KK)
+      Col0 = SB->second;
+    else
+      return fail(Mma->getBeginLoc(),
+                  "the B fragment's pointer is not B + k * ldb + col (a "
+                  "row-major fragment) or B + col * ldb + k (column-major), "
+                  "col the same for the whole loop");
+    for (const Poly *P : {&Row0, &Col0})
+      if (P->dependsOn(KSym) || P->dependsOn(laneSymbol()))
+        return fail(Mma->getBeginLoc(),
+                    "the tile's row and column must be the same for every "
+                    "k and every thread of the warp");
+    if (StoreOffset != Row0 * Poly::symbol(G.Ldc) + Col0)
+      return fail(StoreAt, "the store must write C + row * ldc + col, at the "
+                           "row of the A fragments and the column of the B "
+                           "fragments");
+    G.A = {LoadA.Ptr, LoadA.Ld, FA.RowMajor, LoadA.BatchStride};
+    G.B = {LoadB.Ptr, LoadB.Ld, !FB.RowMajor, LoadB.BatchStride};
+    for (const LiftedOperand *O : {&G.A, &G.B})
+      if (!O->BatchStride.empty() && G.CBatchStride.empty())
+        return fail(StoreAt, "'" + O->Data->getName().str() +
+                                 "' is indexed by blockIdx.z but C is not: "
+                                 "every matrix of the batch would write the "
+                                 "same C");
+    return bounded();
+  }
+
+  /// The bounds checks: the store's are exactly row < M and col < N; the
+  /// loads' any of those and k < K.
+  bool bounded() {
+    if (!G.Guarded)
+      return true;
+    // Each check names M (of the row) or N (of the column), one parameter
+    // each; the loads may also check k < K.
+    auto named = [&](const std::pair<Poly, const ParmVarDecl *> &B,
+                     bool Store) {
+      const ParmVarDecl *&Extent = B.first == Row0   ? G.M
+                                   : B.first == Col0 ? G.N
+                                                     : Unused;
+      if (&Extent != &Unused && (!Extent || Extent == B.second)) {
+        Extent = B.second;
+        return true;
+      }
+      return !Store && B.first == KK && B.second == G.K;
+    };
+    for (const auto &B : StoreBounds)
+      if (!named(B, true))
+        return fail(StoreAt, "the store's bounds check must be 'row < M && "
+                             "col < N' of the tile's row and column");
+    if (StoreBounds.size() != 2 || !G.M || !G.N)
+      return fail(StoreAt, "the store's bounds check must be 'row < M && "
+                           "col < N' of the tile's row and column");
+    for (const auto &B : LoopBounds)
+      if (!named(B, false))
+        return fail(Loop->getBody()->getBeginLoc(),
+                    "the loads' bounds check may test only 'row < M', 'col "
+                    "< N' and 'k < K'");
+    return true;
+  }
+
+  /// One grid coordinate: which axis it walks and the count, as C++.
+  struct Axis {
+    char Dim = 0;
+    std::string Count;
+  };
+  std::optional<Axis> axis(const Poly &P) {
+    const Poly BX = Poly::symbol(blockIdxSymbol('x')),
+               BY = Poly::symbol(blockIdxSymbol('y'));
+    if (P == BX)
+      return Axis{'x', "tawa_grid.x"};
+    if (P == BY)
+      return Axis{'y', "tawa_grid.y"};
+    if (P == BX * Poly::symbol(warpsXSymbol()) + Poly::symbol(warpXSymbol()))
+      return Axis{'x', "tawa_grid.x * (tawa_block.x / 32)"};
+    if (P == BY * Poly::symbol(blockDimSymbol('y')) +
+                 Poly::symbol(threadIdxSymbol('y')))
+      return Axis{'y', "tawa_grid.y * tawa_block.y"};
+    return std::nullopt;
+  }
+
+  /// The fragments agree on their shape; the warp tiles tile the window.
+  bool tiles() {
+    const Fragment &FA = Frags[LoadA.Frag], &FB = Frags[LoadB.Frag],
+                   &FC = Frags[Zeroed];
+    if (FA.M != FC.M || FA.N != FC.N || FA.K != FC.K || FB.M != FC.M ||
+        FB.N != FC.N || FB.K != FC.K || KStep != FC.K)
+      return fail(Loop->getForLoc(),
+                  "the fragments must have one shape, and the loop must step "
+                  "k by its K");
+    FM = FC.M;
+    FN = FC.N;
+    std::optional<Poly> R = Row0.dividedExactly(FM),
+                        C = Col0.dividedExactly(FN);
+    RowAxis = R ? axis(*R) : std::nullopt;
+    ColAxis = C ? axis(*C) : std::nullopt;
+    if (!RowAxis || !ColAxis || RowAxis->Dim == ColAxis->Dim)
+      return fail(Mma->getBeginLoc(),
+                  "the warp's tile must be at row " + std::to_string(FM) +
+                      " * r and column " + std::to_string(FN) +
+                      " * c, r and c each walking one axis of the grid: "
+                      "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, "
+                      "blockIdx.y * blockDim.y + threadIdx.y, or a blockIdx "
+                      "alone");
+    return true;
+  }
+
+  bool types() {
+    std::optional<ElementType> EA =
+        elementOf(G.A.Data->getType()->getPointeeType());
+    std::optional<ElementType> EB =
+        elementOf(G.B.Data->getType()->getPointeeType());
+    if (!EA || EA != EB || *EA == ElementType::F32 ||
+        elementOf(Frags[LoadA.Frag].Elem) != EA)
+      return fail(G.A.Data->getLocation(),
+                  "A, B and their fragments must have one element type, "
+                  "half or __nv_bfloat16");
+    QualType TC = G.C->getType()->getPointeeType();
+    if (elementOf(TC) != ElementType::F32 || TC.isConstQualified() ||
+        elementOf(Frags[Zeroed].Elem) != ElementType::F32)
+      return fail(G.C->getLocation(), "the accumulator and C must be float");
+    G.Elem = *EA;
+    G.Out = ElementType::F32;
+    for (const ParmVarDecl *P : {G.M, G.N, G.K, G.A.Ld, G.B.Ld, G.Ldc})
+      if (P && !Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy))
+        return fail(P->getLocation(),
+                    "the extents and leading dimensions must be 'int' "
+                    "parameters, as tawa::Matrix's are; '" +
+                        P->getNameAsString() + "' is '" +
+                        P->getType().getAsString() + "'");
+    return true;
+  }
+
+  /// Blocks of whole warps across; the extents multiples of the fragment.
+  void launches() {
+    const std::string SM = std::to_string(FM), SN = std::to_string(FN),
+                      SK = std::to_string(KStep), K = G.K->getName().str();
+    G.Tile = FM;
+    G.Block = "a multiple of 32 threads across (whole warps)";
+    G.BlockDiffers = "tawa_block.x % 32 != 0 || tawa_block.z != 1";
+    G.RowsCovered = RowAxis->Count + " * " + SM;
+    G.ColsCovered = ColAxis->Count + " * " + SN;
+    if (G.Guarded) {
+      const std::string M = G.M->getName().str(), N = G.N->getName().str();
+      G.ExtentsDiffer = M + " % " + SM + " != 0 || " + N + " % " + SN +
+                        " != 0 || " + K + " % " + SK + " != 0";
+      G.Extents = M + ", " + N + " and " + K + " are multiples of " + SM +
+                  ", " + SN + " and " + SK;
+    } else {
+      G.ExtentsDiffer = K + " % " + SK + " != 0";
+      G.Extents = K + " is a multiple of " + SK;
+    }
+  }
+
+  LiftedGemm G;
+  llvm::DenseMap<const VarDecl *, Fragment> Frags;
+  const VarDecl *Zeroed = nullptr;
+  Load LoadA, LoadB;
+  const CallExpr *Mma = nullptr;
+  std::vector<std::pair<Poly, const ParmVarDecl *>> LoopBounds, StoreBounds;
+  bool LoopGuarded = false;
+  int KStep = 0, FM = 0, FN = 0;
+  Poly KK, Row0, Col0, StoreOffset;
+  Symbol KSym = nullptr;
+  const ParmVarDecl *Unused = nullptr;
+  std::optional<Axis> RowAxis, ColAxis;
+  SourceLocation StoreAt;
+};
+
+} // namespace
+
+std::optional<LiftedGemm> liftWmmaGemm(const FunctionDecl *Kernel,
+                                       const ForStmt *Loop, ASTContext &Ctx,
+                                       LiftFailure &Why) {
+  return WmmaLifter(Kernel, Loop, Ctx, Why).run();
+}
+
+} // namespace tawa
