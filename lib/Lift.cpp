@@ -47,7 +47,7 @@ public:
         !loopHeader() || !loopBody() ||
         !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
         !pointersFixed(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
-        !guardsAgree() || !operands() || !batch())
+        !guardsAgree() || !operands() || !batchAgrees(G, StoreAt))
       return std::nullopt;
     launches();
     return G;
@@ -186,18 +186,6 @@ private:
       G.ExtentsDiffer = G.K->getName().str() + " % " + T + " != 0";
       G.Extents = G.K->getName().str() + " is a multiple of " + T;
     }
-  }
-
-  /// A batched operand needs a batched C: a C shared by the whole batch
-  /// would be written by every matrix of it.
-  bool batch() {
-    for (const LiftedOperand *O : {&G.A, &G.B})
-      if (!O->BatchStride.empty() && G.CBatchStride.empty())
-        return fail(StoreAt, "'" + O->Data->getName().str() +
-                                 "' is indexed by blockIdx.z but C is not: "
-                                 "every matrix of the batch would write the "
-                                 "same C");
-    return true;
   }
 
   static constexpr const char *FloorMessage =

@@ -294,4 +294,13 @@ std::optional<Poly> LifterBase::unbatched(const Poly &L, std::string &Stride,
   return Split->first;
 }
 
+bool LifterBase::batchAgrees(const LiftedGemm &G, SourceLocation Store) {
+  for (const LiftedOperand *O : {&G.A, &G.B})
+    if (!O->BatchStride.empty() && G.CBatchStride.empty())
+      return fail(Store, "'" + O->Data->getName().str() +
+                             "' is indexed by blockIdx.z but C is not: every "
+                             "matrix of the batch would write the same C");
+  return true;
+}
+
 } // namespace tawa

@@ -101,6 +101,10 @@ protected:
   std::optional<Poly> unbatched(const Poly &L, std::string &Stride,
                                 const clang::Expr *At);
 
+  /// A batched operand needs a batched C: a C shared by the whole batch
+  /// would be written by every matrix of it (reported at `Store`).
+  bool batchAgrees(const LiftedGemm &G, clang::SourceLocation Store);
+
   const clang::FunctionDecl *Kernel;
   const clang::ForStmt *Loop;
   clang::ASTContext &Ctx;

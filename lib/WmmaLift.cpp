@@ -369,13 +369,7 @@ private:
                            "fragments");
     G.A = {LoadA.Ptr, LoadA.Ld, FA.RowMajor, LoadA.BatchStride};
     G.B = {LoadB.Ptr, LoadB.Ld, !FB.RowMajor, LoadB.BatchStride};
-    for (const LiftedOperand *O : {&G.A, &G.B})
-      if (!O->BatchStride.empty() && G.CBatchStride.empty())
-        return fail(StoreAt, "'" + O->Data->getName().str() +
-                                 "' is indexed by blockIdx.z but C is not: "
-                                 "every matrix of the batch would write the "
-                                 "same C");
-    return bounded();
+    return batchAgrees(G, StoreAt) && bounded();
   }
 
   /// The bounds checks: the store's are exactly row < M and col < N; the

@@ -7,6 +7,7 @@
 // RUN: %tawa-rewrite %t.cu --migrate -o %t2.cu -- %cuda-stub 2>&1 | count 0
 // RUN: grep -c '^  candidate_migrated_launch(grid, block' %t2.cu | FileCheck %s --check-prefix=MIGRATED
 #include <cuda_bf16.h>
+#include <mma.h>
 
 #define TILE 32
 using bf16 = __nv_bfloat16;
@@ -45,7 +46,8 @@ __global__ void candidate(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
     C[row * N + col] = __float2bfloat16_rn(acc);
 }
 
-// An unguarded store: not the liftable form, so no candidate.
+// A store without the bounds check its staging copies have: not the
+// liftable form, so no candidate.
 // OUT-LABEL: __global__ void not_liftable(
 // OUT-NOT: #pragma
 // OUT: C[row * N + col]
@@ -65,6 +67,29 @@ __global__ void not_liftable(const bf16 *A, const bf16 *B, bf16 *C, int M,
     __syncthreads();
   }
   C[row * N + col] = __float2bfloat16_rn(acc);
+}
+
+// A WMMA GEMM, one fragment per warp: a candidate too.
+// OUT-LABEL: __global__ void wmma_candidate(
+// OUT: nvcuda::wmma::fill_fragment(acc, 0.0f);
+// OUT-NEXT: #pragma tawa tile
+__global__ void wmma_candidate(const half *A, const half *B, float *C, int K,
+                               int ld) {
+  const int row = blockIdx.y * 16, col = blockIdx.x * 16;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half,
+                         nvcuda::wmma::row_major> a;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, half,
+                         nvcuda::wmma::row_major> b;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 0.0f);
+  // CHECK: suggest.cu:[[@LINE+1]]:3: warning: this loop of kernel 'wmma_candidate' is a hand-written WMMA GEMM that tawa-rewrite lifts; '#pragma tawa tile' before it
+  for (int k = 0; k < K; k += 16) {
+    nvcuda::wmma::load_matrix_sync(a, A + row * ld + k, ld);
+    nvcuda::wmma::load_matrix_sync(b, B + k * ld + col, ld);
+    nvcuda::wmma::mma_sync(acc, a, b, acc);
+  }
+  nvcuda::wmma::store_matrix_sync(C + row * ld + col, acc, ld,
+                                  nvcuda::wmma::mem_row_major);
 }
 
 // A loop written through a macro: its text cannot take a pragma of its own.
