@@ -187,6 +187,9 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
     if (Warps && *S == threadIdxSymbol('x'))
       return Poly::constant(32) * Poly::symbol(warpXSymbol()) +
              Poly::symbol(laneSymbol());
+    for (char D : {'x', 'y', 'z'})
+      if (*S == blockDimSymbol(D) && BlockDim[dimIndex(D)])
+        return Poly::constant(*BlockDim[dimIndex(D)]);
     if (Warps && *S == blockDimSymbol('x'))
       return Poly::constant(32) * Poly::symbol(warpsXSymbol());
     return Poly::symbol(*S);

@@ -43,8 +43,14 @@ public:
     if (It == Body->body_end())
       return fail(Loop->getForLoc(),
                   "the annotated loop must be a statement of the kernel body");
+    // The loop's step gives TILE, and the launcher runs the tiled form only
+    // for blocks of TILE x TILE threads: blockDim is known in the indices.
+    if (!loopHeader())
+      return std::nullopt;
+    Ev.BlockDim[0] = Ev.BlockDim[1] = G.Tile;
+    Ev.BlockDim[2] = 1;
     if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
-        !loopHeader() || !loopBody() ||
+        !loopBody() ||
         !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
         !pointersFixed(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
         !guardsAgree() || !operands() || !batchAgrees(G, StoreAt))

@@ -95,6 +95,9 @@ public:
   /// polynomials where e is lane plus a multiple of 32, and mean
   /// (e - lane) / 32 and lane, as they do for 0 <= lane < 32.
   bool Warps = false;
+  /// blockDim.{x,y,z} where the launch fixes them (a lifted kernel's
+  /// launcher runs its tiled form only for that block); else symbols.
+  std::optional<int64_t> BlockDim[3];
   /// The polynomial of `E`, or nullopt where it is not one (the reason in
   /// `Why`, naming the construct).
   std::optional<Poly> eval(const clang::Expr *E) const;

@@ -22,7 +22,8 @@
 //       C)
 //   }
 //
-// Any thread mapping of the staging copies that is a permutation of
+// Indices may use blockDim, which is TILE in every launch the tiled form
+// runs for. Any thread mapping of the staging copies that is a permutation of
 // (threadIdx.y, threadIdx.x), A stored M x K or K x M, B stored K x N or
 // N x K, any leading dimension parameter, `if`/`else` or `?:` guards, and
 // the conversions of cuda_bf16.h/cuda_fp16.h. What is proved: with a block

@@ -71,6 +71,35 @@ __global__ void gemm_tn(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
 // CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K, N, N},
 // CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, N});
 
+// Indices through blockDim, as most tutorials write them: the launcher runs
+// the tiled form only for blocks of TILE x TILE threads, where blockDim is
+// TILE.
+// CHECK-LABEL: __global__ void gemm_blockdim(
+__global__ void gemm_blockdim(const bf16 *A, const bf16 *B, float *C, int M,
+                              int N, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[threadIdx.y][threadIdx.x] =
+        row < M && t + threadIdx.x < K ? A[row * K + t + threadIdx.x] : bf16();
+    Bs[threadIdx.y][threadIdx.x] =
+        t + threadIdx.y < K && col < N ? B[(t + threadIdx.y) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+// CHECK: __global__ void gemm_blockdim_tiled(
+// CHECK: if (tawa_block.x != 16 || tawa_block.y != 16 || tawa_block.z != 1 ||
+
 // The tile vocabulary already: left as it is.
 // CHECK-LABEL: __global__ void tiled(
 // CHECK: const int m0
