@@ -116,16 +116,24 @@ public:
   /// narrowest first, whose texts (kernel and launcher) come before this
   /// launcher, which runs one where it pays. A narrow kernel's own text has
   /// no copy of the kernel as written.
-  std::string run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {}) {
+  /// `Twins`: their ping-pong twins, at the same index (null: none).
+  std::string run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {},
+                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Twins = {}) {
     if (!P.Merge.narrow())
       reference();
     storage();
     kernelHead();
     producer();
     consumers();
-    for (const std::unique_ptr<KernelEmitter> &N : Narrow) {
+    for (unsigned I = 0; I < Narrow.size(); ++I) {
+      const std::unique_ptr<KernelEmitter> &N = Narrow[I];
       Out += N->run() + "\n";
-      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN});
+      std::string Twin;
+      if (I < Twins.size() && Twins[I]) {
+        Out += Twins[I]->run() + "\n";
+        Twin = Twins[I]->K + "_launch";
+      }
+      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN, Twin});
       if (N->P.Merge.Across)
         StoreColOffset = N->P.Merge.ColOffset;
     }
@@ -192,7 +200,12 @@ private:
   std::string Header;   ///< the loop header, renamed
   /// The launchers of the narrow kernels and their CTA tiles' columns,
   /// narrowest first.
-  std::vector<std::pair<std::string, int>> NarrowLaunches;
+  struct NarrowLaunch {
+    std::string Launch; ///< the launcher's name
+    int Cols;           ///< its CTA tiles' columns
+    std::string Twin;   ///< the ping-pong twin's launcher, or empty
+  };
+  std::vector<NarrowLaunch> NarrowLaunches;
   /// The store's column offset, which a narrow kernel that walks across the
   /// columns finds (TileMerge::ColOffset); 0 without one.
   long long StoreColOffset = 0;
@@ -733,8 +746,8 @@ void KernelEmitter::launcher() {
              .str());
   if (!NarrowLaunches.empty()) {
     std::string Columns;
-    for (const auto &[Launch, Cols] : NarrowLaunches)
-      Columns += (Columns.empty() ? "" : ", ") + std::to_string(Cols);
+    for (const NarrowLaunch &L : NarrowLaunches)
+      Columns += (Columns.empty() ? "" : ", ") + std::to_string(L.Cols);
     W.line(NarrowLaunches.size() == 1
                ? "// Launches of few tiles run as narrow CTA tiles where they "
                  "fill at most one wave of the SMs, or where the wide tiles "
@@ -755,10 +768,24 @@ void KernelEmitter::launcher() {
                    P.Store.Matrix->getName(), StoreColOffset)
                .str());
     W.line("  return e;");
+    const std::string Rows = P.Store.Matrix->getName().str() + ".rows";
+    if (llvm::any_of(NarrowLaunches,
+                     [](const NarrowLaunch &L) { return !L.Twin.empty(); }))
+      W.line(formatv("// Where {0} has more than {1} rows, each consumer takes "
+                     "whole tiles (ping-pong); else the consumers share each "
+                     "tile's rows, one of them the empty half.",
+                     P.Store.Matrix->getName(), Plan.BM / 2)
+                 .str());
     for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
+      const NarrowLaunch &L = NarrowLaunches[I];
+      const std::string Launch = L.Twin.empty()
+                                     ? L.Launch
+                                     : formatv("({0} > {1} ? {2} : {3})", Rows,
+                                               Plan.BM / 2, L.Twin, L.Launch)
+                                           .str();
       W.open(formatv("if (narrow == {0})", I).str());
-      W.line(formatv("return {0}(grid, block, shared, stream, {1});",
-                     NarrowLaunches[I].first, llvm::join(ParamNames, ", "))
+      W.line(formatv("return {0}(grid, block, shared, stream, {1});", Launch,
+                     llvm::join(ParamNames, ", "))
                  .str());
       W.close();
     }
@@ -906,13 +933,20 @@ void KernelEmitter::launcher() {
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const SourceManager &SM,
                        const LangOptions &LO, const NarrowTiles *Narrow) {
-  std::vector<std::unique_ptr<KernelEmitter>> Narrows;
-  if (Narrow)
+  std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins;
+  if (Narrow) {
     for (const NarrowKernel &N : Narrow->Kernels)
       Narrows.push_back(std::make_unique<KernelEmitter>(
           N.Program, N.Graph, N.Plan, SM, LO,
           "_narrow" + std::to_string(N.Plan.BN)));
-  return KernelEmitter(P, G, Plan, SM, LO).run(Narrows);
+    for (const std::optional<NarrowKernel> &N : Narrow->FullRows)
+      Twins.push_back(
+          N ? std::make_unique<KernelEmitter>(
+                  N->Program, N->Graph, N->Plan, SM, LO,
+                  "_narrow" + std::to_string(N->Plan.BN) + "_pingpong")
+            : nullptr);
+  }
+  return KernelEmitter(P, G, Plan, SM, LO).run(Narrows, Twins);
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,

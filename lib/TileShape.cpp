@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
 
@@ -336,6 +337,24 @@ std::optional<TileProgram> applyTileShape(const TileProgram &P,
   return Q;
 }
 
+/// The ping-pong twin of narrow kernel `K` (each consumer takes whole
+/// tiles), where no clause fixes the schedule and the planner accepts it.
+static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
+                                                DiagReporter &Diags) {
+  const TilePragma &C = K.Program.Pragma;
+  if (C.Schedule || (C.Cluster && *C.Cluster > 1) ||
+      (C.Persistent && !*C.Persistent))
+    return std::nullopt;
+  TileProgram Q = K.Program;
+  Q.Pragma.Schedule = {ConsumerSchedule::PingPong, C.Loc};
+  DiagReporter Quiet = Diags.quiet();
+  std::optional<ArefGraph> G = buildArefGraph(Q, Quiet);
+  std::optional<PipelinePlan> P = G ? planPipeline(Q, *G, Quiet) : std::nullopt;
+  if (!P)
+    return std::nullopt;
+  return NarrowKernel{std::move(Q), std::move(*G), std::move(*P)};
+}
+
 /// The narrow kernel of `Width` columns of `P`, or nullopt with `Why`; an
 /// explicit clause (not `Auto`) also reports why at the clause.
 static std::optional<NarrowKernel>
@@ -409,6 +428,24 @@ narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
   return NarrowKernel{std::move(Q), std::move(*Graph), std::move(*NPlan)};
 }
 
+/// "; those of 64 and 128 columns also ping-pong, ...", or nothing.
+static std::string twinsText(const NarrowTiles &N) {
+  std::vector<std::string> Widths;
+  for (unsigned I = 0; I < N.FullRows.size(); ++I)
+    if (N.FullRows[I])
+      Widths.push_back(std::to_string(N.Kernels[I].Plan.BN));
+  if (Widths.empty())
+    return "";
+  return "; " +
+         (Widths.size() == 1
+              ? "that of " + Widths[0]
+              : "those of " +
+                    llvm::join(llvm::ArrayRef(Widths).drop_back(), ", ") +
+                    " and " + Widths.back()) +
+         " columns also as ping-pong kernels, which run where the stored "
+         "matrix has more rows than half a tile";
+}
+
 std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
                                        const PipelinePlan &Plan,
                                        DiagReporter &Diags) {
@@ -452,6 +489,11 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
     N.Reason = Refused;
     return N;
   }
+  // narrow(auto): a ping-pong twin of each kernel the planner accepts it
+  // for, for tiles of more than half their rows (results/h100/small-shapes/).
+  if (Auto)
+    for (const NarrowKernel &K : N.Kernels)
+      N.FullRows.push_back(pingPongTwin(K, Diags));
   std::string Columns;
   for (const NarrowKernel &K : N.Kernels) {
     const TileMerge &M = K.Program.Merge;
@@ -469,7 +511,7 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
       "; the launch runs the narrowest whose tiles fill at most one "
       "wave of the SMs, else, where the wide tiles fill at most half "
       "a wave, the widest (tawa/runtime/schedule.cuh)" +
-      (Refused.empty() ? "" : "; " + Refused);
+      twinsText(N) + (Refused.empty() ? "" : "; " + Refused);
   return N;
 }
 

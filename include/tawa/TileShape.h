@@ -58,6 +58,15 @@ struct NarrowKernel {
 /// a wave, the widest (tawa/runtime/schedule.cuh, narrow_choice).
 struct NarrowTiles {
   std::vector<NarrowKernel> Kernels; ///< narrowest first; empty: none
+  /// narrow(auto): the same kernels with schedule(pingpong), each consumer
+  /// taking whole tiles (Kernels[i]'s twin at i, where the planner accepts
+  /// one: a 192-column tile holds too many accumulators), else none. The
+  /// launcher runs
+  /// a twin where the stored matrix has more than BM / 2 rows: on the H100
+  /// it was 1.1-1.2x faster than the cooperative kernel at 128 to 256 rows,
+  /// and 0.8x at 16 to 64, where the ping-pong consumer multiplies the empty
+  /// half of its tile alone (results/h100/small-shapes/).
+  std::vector<std::optional<NarrowKernel>> FullRows;
   /// For --explain: the narrow tiles and why, or why there are none.
   std::string Value, Reason;
 };

@@ -8,8 +8,11 @@
 // stages(4) (8 slots of 24 KB, 6 of 32 KB, 5 of 40 KB, for 4 of 48 KB).
 // narrow(128) emits the one kernel, narrow(off) none; a tile of 128 columns
 // has only 64, and one of 64 none. A store offset along x reaches the
-// launcher's check of the walk across.
+// launcher's check of the walk across. The 64- and 128-column kernels also
+// come as ping-pong twins (each consumer whole tiles), which the launcher runs
+// where C has more than half a tile of rows.
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
+// RUN: %tawa-rewrite %s -- %cuda-stub | grep -v -e CHECK -e TWIN | FileCheck %s --check-prefix=TWIN
 // RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub | FileCheck %s --check-prefix=EXPLAIN
 #include <tawa/tile.h>
 
@@ -183,11 +186,16 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:            {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
+// CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
+// CHECK-NEXT:    // else the consumers share each tile's rows, one of them the empty half.
 // CHECK-NEXT:    if (narrow == 0) {
-// CHECK-NEXT:      return wide_narrow64_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      return (C.rows > 64 ? wide_narrow64_pingpong_launch : wide_narrow64_launch)(
+// CHECK-NEXT:          grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK-NEXT:    if (narrow == 1) {
-// CHECK-NEXT:      return wide_narrow128_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      return (C.rows > 64
+// CHECK-NEXT:                  ? wide_narrow128_pingpong_launch
+// CHECK-NEXT:                  : wide_narrow128_launch)(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK-NEXT:    if (narrow == 2) {
 // CHECK-NEXT:      return wide_narrow192_launch(grid, block, shared, stream, A, B, C);
@@ -234,3 +242,10 @@ void run(In A, In B, Out C) {
 // EXPLAIN:         narrow: none -- the tile's 64 columns are not more than 64
 // EXPLAIN-LABEL: kernel shifted:
 // EXPLAIN:         narrow: 128 x 192 (across the launch's columns) -- narrow(192) at the clause
+
+// TWIN:         wide_narrow64_pingpong(In A, In B, Out C,
+// TWIN:         // Consumer warpgroups: they take alternate tiles, each the whole of acc,
+// TWIN:         tawa::rt::WgmmaAccumulator<2, 64> acc;
+// TWIN:         wide_narrow128_pingpong(In A, In B, Out C,
+// TWIN:         tawa::rt::WgmmaAccumulator<2, 128> acc;
+// TWIN-NOT:     wide_narrow192_pingpong
