@@ -143,12 +143,12 @@ static std::optional<Symbol> builtinCoordinate(const Expr *E) {
   return std::nullopt;
 }
 
-/// With warp coordinates, (L - lane) / 32 where L is lane plus a multiple
-/// of 32 and R is 32.
+/// With warp coordinates, (L - lane) / 32 where L is a multiple of 32, or
+/// lane plus one, and R is 32.
 static std::optional<Poly> warpPartOf(const Poly &L, const Poly &R) {
   auto Split = L.linearIn(laneSymbol());
   if (R.constantValue() != std::optional<int64_t>(32) || !Split ||
-      Split->second != Poly::constant(1))
+      (Split->second != Poly::constant(1) && Split->second != Poly()))
     return std::nullopt;
   return Split->first.dividedExactly(32);
 }
@@ -238,7 +238,7 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
     case BO_Div:
     case BO_Rem:
       if (std::optional<Poly> W = warpPart(*L, *R))
-        return B->getOpcode() == BO_Div ? *W : Poly::symbol(laneSymbol());
+        return B->getOpcode() == BO_Div ? *W : *L - Poly::constant(32) * *W;
       [[fallthrough]];
     default:
       Why = "the operator '" + B->getOpcodeStr().str() + "'";

@@ -92,8 +92,8 @@ public:
     Bindings.try_emplace(VD, Poly::symbol(VD));
   }
   /// Warp coordinates (warpXSymbol above): `e / 32` and `e % 32` are then
-  /// polynomials where e is lane plus a multiple of 32, and mean
-  /// (e - lane) / 32 and lane, as they do for 0 <= lane < 32.
+  /// polynomials where e is a multiple of 32, or lane plus one, and mean
+  /// (e - lane) / 32 and lane (or 0), as they do for 0 <= lane < 32.
   bool Warps = false;
   /// blockDim.{x,y,z} where the launch fixes them (a lifted kernel's
   /// launcher runs its tiled form only for that block); else symbols.
