@@ -143,19 +143,37 @@ static std::optional<Symbol> builtinCoordinate(const Expr *E) {
   return std::nullopt;
 }
 
-/// With warp coordinates, (L - lane) / 32 where L is a multiple of 32, or
-/// lane plus one, and R is 32.
-static std::optional<Poly> warpPartOf(const Poly &L, const Poly &R) {
-  auto Split = L.linearIn(laneSymbol());
-  if (R.constantValue() != std::optional<int64_t>(32) || !Split ||
-      (Split->second != Poly::constant(1) && Split->second != Poly()))
-    return std::nullopt;
-  return Split->first.dividedExactly(32);
+bool IndexEvaluator::neverNegative(const Poly &P) const {
+  if (!P.nonNegativeCoefficients())
+    return false;
+  auto Builtin = [](Symbol S) {
+    for (char D : {'x', 'y', 'z'})
+      if (S == threadIdxSymbol(D) || S == blockIdxSymbol(D) ||
+          S == blockDimSymbol(D))
+        return true;
+    return S == warpXSymbol() || S == laneSymbol() || S == warpsXSymbol();
+  };
+  for (const auto &Term : P.terms())
+    for (Symbol S : Term.first)
+      if (!Builtin(S) && !llvm::is_contained(LoopSymbols, S))
+        return false;
+  return true;
 }
 
-std::optional<Poly> IndexEvaluator::warpPart(const Poly &L,
+std::optional<Poly> IndexEvaluator::quotient(const Poly &L,
                                              const Poly &R) const {
-  return Warps ? warpPartOf(L, R) : std::nullopt;
+  const std::optional<int64_t> D =
+      Warps ? std::optional<int64_t>(32) : FlatTile;
+  if (!D || R.constantValue() != D)
+    return std::nullopt;
+  const Symbol Low = Warps ? laneSymbol() : threadIdxSymbol('x');
+  auto Split = L.linearIn(Low);
+  if (!Split || (Split->second != Poly::constant(1) && Split->second != Poly()))
+    return std::nullopt;
+  std::optional<Poly> Q = Split->first.dividedExactly(*D);
+  if (!Q || !neverNegative(*Q))
+    return std::nullopt;
+  return Q;
 }
 
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
@@ -187,6 +205,11 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
     if (Warps && *S == threadIdxSymbol('x'))
       return Poly::constant(32) * Poly::symbol(warpXSymbol()) +
              Poly::symbol(laneSymbol());
+    if (FlatTile && *S == threadIdxSymbol('x'))
+      return Poly::constant(*FlatTile) * Poly::symbol(threadIdxSymbol('y')) +
+             Poly::symbol(*S);
+    if (FlatTile && (*S == threadIdxSymbol('y') || *S == threadIdxSymbol('z')))
+      return Poly();
     for (char D : {'x', 'y', 'z'})
       if (*S == blockDimSymbol(D) && BlockDim[dimIndex(D)])
         return Poly::constant(*BlockDim[dimIndex(D)]);
@@ -237,8 +260,8 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
       return *L * *R;
     case BO_Div:
     case BO_Rem:
-      if (std::optional<Poly> W = warpPart(*L, *R))
-        return B->getOpcode() == BO_Div ? *W : *L - Poly::constant(32) * *W;
+      if (std::optional<Poly> Q = quotient(*L, *R))
+        return B->getOpcode() == BO_Div ? *Q : *L - *R * *Q;
       [[fallthrough]];
     default:
       Why = "the operator '" + B->getOpcodeStr().str() + "'";

@@ -88,13 +88,22 @@ public:
   /// Local variables and what they stand for.
   llvm::DenseMap<const clang::VarDecl *, Poly> Bindings;
   /// Variables that are symbols themselves (loop variables).
+  /// Variables that are symbols themselves: loop variables that start at 0
+  /// and only grow, so that their values are never negative.
   void addSymbol(const clang::VarDecl *VD) {
     Bindings.try_emplace(VD, Poly::symbol(VD));
+    LoopSymbols.push_back(VD);
   }
   /// Warp coordinates (warpXSymbol above): `e / 32` and `e % 32` are then
   /// polynomials where e is a multiple of 32, or lane plus one, and mean
   /// (e - lane) / 32 and lane (or 0), as they do for 0 <= lane < 32.
   bool Warps = false;
+  /// A one-dimensional block of T x T threads standing for a T x T one
+  /// (T = FlatTile): threadIdx.x is T * ty + tx with 0 <= ty, tx < T, the
+  /// symbols of threadIdx.y and threadIdx.x naming ty and tx; threadIdx.y
+  /// and threadIdx.z are 0. `e / T` and `e % T` are then polynomials where
+  /// e is T * q + tx or T * q, as with warp coordinates.
+  std::optional<int64_t> FlatTile;
   /// blockDim.{x,y,z} where the launch fixes them (a lifted kernel's
   /// launcher runs its tiled form only for that block); else symbols.
   std::optional<int64_t> BlockDim[3];
@@ -104,7 +113,14 @@ public:
   mutable std::string Why;
 
 private:
-  std::optional<Poly> warpPart(const Poly &L, const Poly &R) const;
+  /// The quotient q of `L / R` where L = D * q + low or D * q, R is the
+  /// constant D and low is in [0, D): 32 and the lane with Warps, FlatTile
+  /// and tx with FlatTile. q must be a sum of nonnegative multiples of
+  /// symbols that are never negative, so that C's division, which
+  /// truncates toward zero, agrees with the floor this takes.
+  std::optional<Poly> quotient(const Poly &L, const Poly &R) const;
+  bool neverNegative(const Poly &P) const;
+  std::vector<const clang::VarDecl *> LoopSymbols;
 };
 
 } // namespace tawa

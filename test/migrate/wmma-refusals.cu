@@ -125,3 +125,24 @@ __global__ void transposed_tile(const half *A, const half *B, float *C, int N,
   wmma::store_matrix_sync(C + col * N + row, acc, N, wmma::mem_row_major);
 }
 // CHECK: note: kernel 'transposed_tile' is left unchanged
+
+// C's division truncates toward zero: for the first warp, (lane - 32) / 32
+// is -1 for lane 0 and 0 for the others, so the warp's lanes disagree. The
+// floor division that would make this warpM the warp's index is not what
+// the kernel computes.
+__global__ void truncated_warp_index(const half *A, const half *B, float *C,
+                                     int N, int K) {
+  int warpM = (int(blockIdx.x * blockDim.x + threadIdx.x) - 32) / warpSize + 1;
+  int row = warpM * 16, col = blockIdx.y * 16;
+  FRAGMENTS(half)
+  wmma::fill_fragment(acc, 0.0f);
+#pragma tawa tile
+  // CHECK: wmma-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: {{.*}}it uses the operator '/'
+  for (int k = 0; k < K; k += 16) {
+    wmma::load_matrix_sync(fa, A + row * K + k, K);
+    wmma::load_matrix_sync(fb, B + k * N + col, N);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  wmma::store_matrix_sync(C + row * N + col, acc, N, wmma::mem_row_major);
+}
+// CHECK: note: kernel 'truncated_warp_index' is left unchanged
