@@ -12,22 +12,6 @@ using namespace clang;
 namespace tawa {
 namespace {
 
-/// `Array[I1][I2]` of a 2-D array variable.
-struct Access {
-  const VarDecl *Array = nullptr;
-  const Expr *I1 = nullptr, *I2 = nullptr;
-};
-std::optional<Access> access2D(const Expr *E) {
-  auto *Outer = dyn_cast<ArraySubscriptExpr>(bare(E));
-  auto *Inner =
-      Outer ? dyn_cast<ArraySubscriptExpr>(bare(Outer->getBase())) : nullptr;
-  auto *R = Inner ? dyn_cast<DeclRefExpr>(bare(Inner->getBase())) : nullptr;
-  auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-  if (!VD)
-    return std::nullopt;
-  return Access{VD, Inner->getIdx(), Outer->getIdx()};
-}
-
 /// A bounds check `X < P && Y < Q` (P, Q integer parameters), as pairs.
 using Guard = std::vector<std::pair<Poly, const ParmVarDecl *>>;
 
@@ -44,11 +28,18 @@ public:
       return fail(Loop->getForLoc(),
                   "the annotated loop must be a statement of the kernel body");
     // The loop's step gives TILE, and the launcher runs the tiled form only
-    // for blocks of TILE x TILE threads: blockDim is known in the indices.
+    // for blocks of TILE x TILE threads, or of TILE * TILE threads where
+    // the kernel never reads threadIdx.y (its threads split threadIdx.x by
+    // TILE): blockDim is known in the indices.
     if (!loopHeader())
       return std::nullopt;
     Ev.BlockDim[0] = Ev.BlockDim[1] = G.Tile;
     Ev.BlockDim[2] = 1;
+    if (!readsThreadIdx(Kernel->getBody(), 'y')) {
+      Ev.FlatTile = G.Tile;
+      Ev.BlockDim[0] = int64_t(G.Tile) * G.Tile;
+      Ev.BlockDim[1] = 1;
+    }
     if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
         !loopBody() ||
         !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
@@ -92,9 +83,13 @@ private:
       auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
       auto *Inner =
           Outer ? Ctx.getAsConstantArrayType(Outer->getElementType()) : nullptr;
-      if (!Inner)
+      const uint64_t TileElements = uint64_t(G.Tile) * uint64_t(G.Tile);
+      if (!Inner && !(Outer && Outer->getSize() == TileElements &&
+                      !Outer->getElementType()->isArrayType()))
         return fail(VD->getLocation(),
-                    "expected a __shared__ tile of two constant dimensions");
+                    "expected a __shared__ tile of two constant dimensions, "
+                    "or of TILE * TILE = " +
+                        std::to_string(TileElements) + " elements");
       Shared.push_back(VD);
       return true;
     }
@@ -141,6 +136,7 @@ private:
     if (!CondVar || CondVar->getDecl() != T || isModified(T, Loop->getBody()))
       return fail(Loop->getForLoc(), Expected);
     Ev.addSymbol(T);
+    Counter = T;
     const Expr *Inc = bare(Loop->getInc());
     std::optional<int64_t> Step;
     if (auto *U = dyn_cast<UnaryOperator>(Inc); U && U->isIncrementOp())
@@ -179,15 +175,24 @@ private:
     return true;
   }
 
-  /// The launches proved: blocks of TILE x TILE threads, one per tile of C;
-  /// without bounds checks, a K that is a multiple of TILE.
+  /// The launches proved: blocks of TILE x TILE threads (or TILE * TILE
+  /// in one dimension), one per tile of C; without bounds checks, a K that
+  /// is a multiple of TILE.
   void launches() {
     const std::string T = std::to_string(G.Tile);
-    G.Block = T + " x " + T + " threads";
-    G.BlockDiffers = "tawa_block.x != " + T + " || tawa_block.y != " + T +
-                     " || tawa_block.z != 1";
-    G.RowsCovered = "tawa_grid.y * " + T;
-    G.ColsCovered = "tawa_grid.x * " + T;
+    if (Ev.FlatTile) {
+      const std::string TT = std::to_string(G.Tile * G.Tile);
+      G.Block = TT + " threads (one-dimensional)";
+      G.BlockDiffers = "tawa_block.x != " + TT +
+                       " || tawa_block.y != 1 || tawa_block.z != 1";
+    } else {
+      G.Block = T + " x " + T + " threads";
+      G.BlockDiffers = "tawa_block.x != " + T + " || tawa_block.y != " + T +
+                       " || tawa_block.z != 1";
+    }
+    G.RowsCovered = std::string("tawa_grid.") + RowAxis + " * " + T;
+    G.ColsCovered =
+        std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') + " * " + T;
     if (!G.Guarded) {
       G.ExtentsDiffer = G.K->getName().str() + " % " + T + " != 0";
       G.Extents = G.K->getName().str() + " is a multiple of " + T;
@@ -218,6 +223,64 @@ private:
     if (StoreGuarded && FloorBound.isValid())
       return fail(FloorBound, FloorMessage);
     return true;
+  }
+
+  /// An element of a __shared__ tile: `Tile[I1][I2]`, or `Tile[I]` of a
+  /// one-dimensional tile of TILE * TILE elements, read as row-major: I =
+  /// TILE * I1 + I2 with I2 one of the coordinates known to lie in [0,
+  /// TILE) (threadIdx.x or .y of the block, the product loop's k), I1 the
+  /// rest divided by TILE.
+  struct Access {
+    const VarDecl *Array = nullptr;
+    const Expr *Index = nullptr;
+    Poly P1, P2;
+  };
+  std::optional<Access> tileAccess(const Expr *E) {
+    auto *Outer = dyn_cast<ArraySubscriptExpr>(bare(E));
+    if (!Outer)
+      return std::nullopt;
+    auto *Inner = dyn_cast<ArraySubscriptExpr>(bare(Outer->getBase()));
+    auto *R = dyn_cast<DeclRefExpr>(
+        bare(Inner ? Inner->getBase() : Outer->getBase()));
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!VD || !llvm::is_contained(Shared, VD))
+      return std::nullopt;
+    Access A{VD, Inner ? Inner->getIdx() : Outer->getIdx(), {}, {}};
+    if (Inner) {
+      std::optional<Poly> P1 = eval(Inner->getIdx(), "the tile's row index");
+      std::optional<Poly> P2 =
+          P1 ? eval(Outer->getIdx(), "the tile's column index") : std::nullopt;
+      if (!P2)
+        return std::nullopt;
+      A.P1 = *P1;
+      A.P2 = *P2;
+      return A;
+    }
+    auto *Flat = Ctx.getAsConstantArrayType(VD->getType());
+    if (!Flat || Flat->getElementType()->isArrayType())
+      return std::nullopt;
+    std::optional<Poly> P = eval(Outer->getIdx(), "the tile's index");
+    if (!P)
+      return std::nullopt;
+    Poly Low, High;
+    for (const auto &[M, C] : P->terms()) {
+      Poly Term = Poly::constant(C);
+      for (Symbol X : M)
+        Term = Term * Poly::symbol(X);
+      (C % G.Tile ? Low : High) = (C % G.Tile ? Low : High) + Term;
+    }
+    std::optional<Poly> Q = High.dividedExactly(G.Tile);
+    const Poly Known[] = {Poly::symbol(threadIdxSymbol('x')),
+                          Poly::symbol(threadIdxSymbol('y')), KVar};
+    if (!Q || !llvm::is_contained(Known, Low) || Low == Poly())
+      return fail(Outer->getIdx()->getBeginLoc(),
+                  "the index of a one-dimensional tile must be 'row * " +
+                      std::to_string(G.Tile) +
+                      " + col', col one of threadIdx.x, threadIdx.y and the "
+                      "product loop's k");
+    A.P1 = *Q;
+    A.P2 = Low;
+    return A;
   }
 
   /// A staging copy: `S[e1][e2] = guard ? G[L] : 0`, its `if`/`else` form,
@@ -268,11 +331,11 @@ private:
           !assignment(single(If->getThen()), L, R) ||
           !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
         return fail(S->getBeginLoc(), Expected);
-      std::optional<Access> A1 = access2D(L), A2 = access2D(L2);
-      if (!A1 || !A2 || A1->Array != A2->Array ||
-          Ev.eval(A1->I1) != Ev.eval(A2->I1) ||
-          Ev.eval(A1->I2) != Ev.eval(A2->I2))
-        return fail(S->getBeginLoc(), Expected);
+      std::optional<Access> A1 = tileAccess(L);
+      std::optional<Access> A2 = A1 ? tileAccess(L2) : std::nullopt;
+      if (!A1 || !A2 || A1->Array != A2->Array || A1->P1 != A2->P1 ||
+          A1->P2 != A2->P2)
+        return Why.Message.empty() ? fail(S->getBeginLoc(), Expected) : false;
       Cond = If->getCond();
       Read = R;
     } else if (assignment(S, L, R)) {
@@ -288,20 +351,19 @@ private:
     } else {
       return fail(S->getBeginLoc(), Expected);
     }
-    std::optional<Access> A = access2D(L);
+    std::optional<Access> A = tileAccess(L);
+    if (!A && !Why.Message.empty())
+      return false;
     std::optional<GlobalAccess> GA =
         A ? global(
                 unconverted(Read, Ctx.getBaseElementType(A->Array->getType())))
           : std::nullopt;
-    if (!A || !llvm::is_contained(Shared, A->Array) || !GA)
+    if (!A || !GA)
       return fail(S->getBeginLoc(), Expected);
     St.Array = A->Array;
     St.Ptr = GA->Ptr;
-    std::optional<Poly> E1 = eval(A->I1, "the tile's row index");
-    std::optional<Poly> E2 =
-        E1 ? eval(A->I2, "the tile's column index") : std::nullopt;
-    std::optional<Poly> LP =
-        E2 ? eval(GA->Index, "the matrix index") : std::nullopt;
+    std::optional<Poly> E1 = A->P1, E2 = A->P2;
+    std::optional<Poly> LP = eval(GA->Index, "the matrix index");
     if (!LP)
       return false;
     St.E1 = *E1;
@@ -314,10 +376,15 @@ private:
     const Poly TX = Poly::symbol(threadIdxSymbol('x')),
                TY = Poly::symbol(threadIdxSymbol('y'));
     if (!((St.E1 == TY && St.E2 == TX) || (St.E1 == TX && St.E2 == TY)))
-      return fail(A->I1->getBeginLoc(),
-                  "the staging copy must write element [threadIdx.y]"
-                  "[threadIdx.x] or [threadIdx.x][threadIdx.y] of the tile, "
-                  "one per thread of a TILE x TILE block");
+      return fail(A->Index->getBeginLoc(),
+                  Ev.FlatTile
+                      ? "the staging copy must write element [threadIdx.x / "
+                        "TILE][threadIdx.x % TILE] or [threadIdx.x % TILE]"
+                        "[threadIdx.x / TILE] of the tile, one per thread of "
+                        "a block of TILE * TILE threads"
+                      : "the staging copy must write element [threadIdx.y]"
+                        "[threadIdx.x] or [threadIdx.x][threadIdx.y] of the "
+                        "tile, one per thread of a TILE x TILE block");
     if (Cond) {
       if (!guard(Cond, St.Bounds))
         return false;
@@ -341,12 +408,31 @@ private:
     auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
     const char *Expected =
         "expected the loop body: two staging copies, '__syncthreads();', the "
-        "product loop, '__syncthreads();'";
-    if (!Body || Body->size() != 5)
-      return fail(Body ? Body->getBeginLoc() : Loop->getForLoc(), Expected);
-    Stmt *const *S = Body->body_begin();
-    if (!staging(S[0]) || !staging(S[1]))
+        "product loop, '__syncthreads();' (and optionally pointers advanced "
+        "by one step per iteration, 'A += TILE;')";
+    if (!Body)
+      return fail(Loop->getForLoc(), Expected);
+    if (!advancesInLoop(Body))
       return false;
+    // The body without the advances; each staging copy reads through the
+    // pointers as advanced by the statements before it.
+    std::vector<const Stmt *> S;
+    for (const Stmt *X : Body->body()) {
+      if (llvm::find_if(Steps, [&](const InLoopStep &St) {
+            return St.At == X;
+          }) != Steps.end()) {
+        for (const InLoopStep &St : Steps)
+          if (St.At == X)
+            Pointers[St.Ptr].second = Pointers[St.Ptr].second + St.Step;
+        continue;
+      }
+      S.push_back(X);
+      if (S.size() <= 2 && !staging(X))
+        return false;
+    }
+    if (S.size() != 5)
+      return fail(S.size() < 5 ? Body->getBeginLoc() : S[5]->getBeginLoc(),
+                  Expected);
     if (!isBarrier(S[2]))
       return fail(S[2]->getBeginLoc(), "expected '__syncthreads();' between "
                                        "the staging copies and the product");
@@ -358,6 +444,75 @@ private:
     if (auto *A = dyn_cast<AttributedStmt>(Inner))
       Inner = A->getSubStmt();
     return productLoop(dyn_cast<ForStmt>(Inner), S[3]);
+  }
+
+  /// A pointer advanced in the loop body: `p += step;` or `p = p + step;`
+  /// at its top level, once per iteration, by a step that does not change
+  /// between iterations.
+  struct InLoopStep {
+    const Stmt *At;
+    const VarDecl *Ptr;
+    Poly Step;
+  };
+  std::vector<InLoopStep> Steps;
+
+  /// Finds the advances of the loop body and starts each advanced pointer
+  /// at its value in iteration i: where it was before the loop plus i
+  /// steps (i = t / TILE for an element counter t, t for a tile counter).
+  bool advancesInLoop(const CompoundStmt *Body) {
+    for (const Stmt *X : Body->body()) {
+      auto *E = dyn_cast<Expr>(X);
+      auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+      auto *R = B ? dyn_cast<DeclRefExpr>(bare(B->getLHS())) : nullptr;
+      auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      if (!VD || !VD->getType()->isPointerType() || !pointer(R))
+        continue;
+      const Expr *StepE = nullptr;
+      if (B->getOpcode() == BO_AddAssign)
+        StepE = B->getRHS();
+      else if (auto *Sum = dyn_cast<BinaryOperator>(bare(B->getRHS()));
+               B->getOpcode() == BO_Assign && Sum &&
+               Sum->getOpcode() == BO_Add && refersTo(Sum->getLHS(), VD))
+        StepE = Sum->getRHS();
+      if (!StepE)
+        return fail(X->getBeginLoc(),
+                    "expected a pointer advanced by a step, 'p += step;'");
+      std::optional<Poly> Step = eval(StepE, "the pointer's step");
+      if (!Step)
+        return false;
+      if (Step->dependsOn(Counter))
+        return fail(StepE->getBeginLoc(),
+                    "the pointer's step must be the same in every iteration");
+      for (const InLoopStep &O : Steps)
+        if (O.Ptr == VD)
+          return fail(X->getBeginLoc(), "the pointer '" + VD->getName().str() +
+                                            "' is advanced twice in one "
+                                            "iteration");
+      Steps.push_back({X, VD, *Step});
+    }
+    for (const InLoopStep &St : Steps) {
+      for (const Stmt *X : Body->body())
+        if (X != St.At && isModified(St.Ptr, X))
+          return fail(X->getBeginLoc(), "the pointer '" +
+                                            St.Ptr->getName().str() +
+                                            "' is changed in the loop other "
+                                            "than by one step per iteration");
+      // Iterations before this one, times the step: t / TILE steps for an
+      // element counter, t for a tile counter (KOffset = TILE * t).
+      std::optional<Poly> Done = (KOffset * St.Step).dividedExactly(G.Tile);
+      if (!Done)
+        return fail(St.At->getBeginLoc(),
+                    "the pointer's step must be a multiple of the loop's "
+                    "step, " +
+                        std::to_string(G.Tile) + " elements");
+      auto Before = pointer(bare(
+          cast<BinaryOperator>(cast<Expr>(St.At)->IgnoreImplicit())->getLHS()));
+      Pointers[St.Ptr] = {Before->first, Before->second + *Done};
+      InLoop.push_back(St.Ptr);
+      if (!llvm::is_contained(Advanced, St.Ptr))
+        Advanced.push_back(St.Ptr);
+    }
+    return true;
   }
 
   /// `for (int k = 0; k < TILE; ++k) acc += x[..][..] * y[..][..];`
@@ -453,22 +608,30 @@ private:
     // The store's bounds name the rows and columns of C: M and N.
     if (StoreGuarded && Bounds.size() != 2)
       return fail(Cond->getBeginLoc(), Expected);
-    const Poly BX = Poly::symbol(blockIdxSymbol('x')),
-               BY = Poly::symbol(blockIdxSymbol('y'));
     const Poly TX = Poly::symbol(threadIdxSymbol('x')),
                TY = Poly::symbol(threadIdxSymbol('y'));
     const Poly T = Poly::constant(G.Tile);
-    for (int Order = 0; Order < 2 && !G.Ldc; ++Order) {
-      if (StoreGuarded) {
-        const auto &RowB = Bounds[Order], &ColB = Bounds[1 - Order];
-        const Poly Rho = RowB.first - T * BY, Gamma = ColB.first - T * BX;
-        if (((Rho == TY && Gamma == TX) || (Rho == TX && Gamma == TY)) &&
-            storeIndex(*LC, RowB.first, ColB.first)) {
-          G.M = RowB.second;
-          G.N = ColB.second;
+    for (char Axis : {'y', 'x'}) {
+      // Rows of C walk blockIdx.<Axis>, columns the other block axis.
+      const Poly BR = Poly::symbol(blockIdxSymbol(Axis)),
+                 BC = Poly::symbol(blockIdxSymbol(Axis == 'y' ? 'x' : 'y'));
+      for (int Order = 0; Order < 2 && !G.Ldc; ++Order) {
+        if (StoreGuarded) {
+          const auto &RowB = Bounds[Order], &ColB = Bounds[1 - Order];
+          const Poly Rho = RowB.first - T * BR, Gamma = ColB.first - T * BC;
+          if (((Rho == TY && Gamma == TX) || (Rho == TX && Gamma == TY)) &&
+              storeIndex(*LC, RowB.first, ColB.first)) {
+            G.M = RowB.second;
+            G.N = ColB.second;
+          }
+        } else {
+          storeIndex(*LC, T * BR + (Order ? TX : TY),
+                     T * BC + (Order ? TY : TX));
         }
-      } else {
-        storeIndex(*LC, T * BY + (Order ? TX : TY), T * BX + (Order ? TY : TX));
+      }
+      if (G.Ldc) {
+        RowAxis = Axis;
+        break;
       }
     }
     if (!G.Ldc)
@@ -476,8 +639,9 @@ private:
                   "the store must write C[row * ldc + col] with row = "
                   "blockIdx.y * TILE + threadIdx.y and col = blockIdx.x * "
                   "TILE + threadIdx.x (or the two thread coordinates "
-                  "swapped), checked against 'row < M && col < N' where the "
-                  "staging copies are checked");
+                  "swapped, or the two block coordinates), checked against "
+                  "'row < M && col < N' where the staging copies are "
+                  "checked");
     return true;
   }
 
@@ -544,8 +708,11 @@ private:
 
   /// Proves which staged matrix is A and which is B, and their layouts.
   bool operands() {
-    std::optional<Access> X = access2D(unconverted(Factors[0]));
-    std::optional<Access> Y = access2D(unconverted(Factors[1]));
+    std::optional<Access> X = tileAccess(unconverted(Factors[0]));
+    std::optional<Access> Y =
+        X ? tileAccess(unconverted(Factors[1])) : std::nullopt;
+    if (!Y && !Why.Message.empty())
+      return false;
     if (!X || !Y || X->Array == Y->Array)
       return fail(Factors[0]->getBeginLoc(),
                   "the product must multiply an element of each __shared__ "
@@ -570,8 +737,8 @@ private:
     for (const Staging &S : Stagings)
       if (S.Array == R.Array)
         St = &S;
-    std::optional<Poly> P1 = Ev.eval(R.I1), P2 = Ev.eval(R.I2);
-    if (!St || !P1 || !P2)
+    const Poly *P1 = &R.P1, *P2 = &R.P2;
+    if (!St)
       return false;
     // The thread that staged element [P1][P2]: substitute its coordinates.
     const Symbol TX = threadIdxSymbol('x'), TY = threadIdxSymbol('y');
@@ -653,6 +820,8 @@ private:
   const VarDecl *Acc = nullptr;
   Poly KOffset, KVar, Row, Col;
   bool StoreGuarded = false;
+  char RowAxis = 'y';               ///< the block axis that walks the rows of C
+  const VarDecl *Counter = nullptr; ///< the loop variable
   SourceLocation StoreAt, FloorBound;
   std::vector<Staging> Stagings;
   std::array<const Expr *, 2> Factors{};

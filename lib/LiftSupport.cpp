@@ -1,5 +1,6 @@
 //===- LiftSupport.cpp - what the lifting front ends share ----------------===//
 #include "LiftSupport.h"
+#include "tawa/TileProgram.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
@@ -151,6 +152,43 @@ bool isModified(const VarDecl *VD, const Stmt *S) {
   return F.Found;
 }
 
+bool readsThreadIdx(const Stmt *S, char Dim) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    char Dim;
+    bool Found = false;
+    void check(const Expr *Base, StringRef Member) {
+      auto *R = dyn_cast_or_null<DeclRefExpr>(ignoreOpaque(Base));
+      Found |= R && R->getDecl()->getName() == "threadIdx" &&
+               Member.size() == 1 && Member[0] == Dim;
+    }
+    bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
+      check(E->getBaseExpr(), E->getPropertyDecl()->getName());
+      return !Found;
+    }
+    bool VisitMemberExpr(MemberExpr *E) {
+      check(E->getBase(), E->getMemberDecl()->getName());
+      return !Found;
+    }
+  } F;
+  F.Dim = Dim;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+bool mentions(const Stmt *S, const VarDecl *VD) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *VD;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      Found |= R->getDecl() == VD;
+      return !Found;
+    }
+  } F;
+  F.VD = VD;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
 bool refersTo(const Expr *E, const VarDecl *VD) {
   auto *R = dyn_cast<DeclRefExpr>(bare(E));
   return R && R->getDecl() == VD;
@@ -243,7 +281,17 @@ bool LifterBase::pointerDeclaration(const VarDecl *VD) {
 }
 
 bool LifterBase::pointersFixed(llvm::ArrayRef<Stmt *> After) {
+  for (const VarDecl *VD : InLoop)
+    for (const Stmt *S : After)
+      if (mentions(S, VD))
+        return fail(S->getBeginLoc(),
+                    "the pointer '" + VD->getName().str() +
+                        "' is advanced in the loop and used after it; "
+                        "expected the store through a pointer the loop "
+                        "leaves as it is");
   for (const VarDecl *VD : Advanced) {
+    if (llvm::is_contained(InLoop, VD))
+      continue;
     bool Changed = isModified(VD, Loop);
     for (const Stmt *S : After)
       Changed |= isModified(VD, S);

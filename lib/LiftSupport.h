@@ -47,6 +47,10 @@ const clang::ParmVarDecl *intParam(const clang::Expr *E);
 std::optional<ElementType> elementOf(clang::QualType T);
 /// Whether `VD` is written anywhere in `S`.
 bool isModified(const clang::VarDecl *VD, const clang::Stmt *S);
+/// Whether `S` reads threadIdx.<Dim> (Dim one of x, y, z).
+bool readsThreadIdx(const clang::Stmt *S, char Dim);
+/// Whether `S` names `VD` anywhere.
+bool mentions(const clang::Stmt *S, const clang::VarDecl *VD);
 /// Whether E names `VD`.
 bool refersTo(const clang::Expr *E, const clang::VarDecl *VD);
 
@@ -94,7 +98,9 @@ protected:
   bool pointerDeclaration(const clang::VarDecl *VD);
   /// The polynomial of E, or a failure naming `What` and the construct.
   std::optional<Poly> eval(const clang::Expr *E, const char *What);
-  /// The pointers into the matrices are set before the loop only.
+  /// The pointers into the matrices are set before the loop only, but for
+  /// those `InLoop` advances (which the caller has checked), and those are
+  /// not used after it.
   bool pointersFixed(llvm::ArrayRef<clang::Stmt *> After);
   /// L without its blockIdx.z term, whose factor (the batch stride, a
   /// polynomial of integer parameters) goes to `Stride` as C++.
@@ -115,6 +121,8 @@ protected:
                  std::pair<const clang::ParmVarDecl *, Poly>>
       Pointers;
   std::vector<const clang::VarDecl *> Advanced;
+  /// Pointers advanced by one statement of the loop body per iteration.
+  std::vector<const clang::VarDecl *> InLoop;
 };
 
 } // namespace tawa

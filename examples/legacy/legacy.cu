@@ -137,6 +137,40 @@ __global__ void gemm_batched(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
     C[row * N + col] = __float2bfloat16(acc);
 }
 
+// The style of many SGEMM tutorials, here on bf16 data: a one-dimensional
+// block of TILE * TILE threads split into a row and a column by TILE,
+// blockIdx.x walking the rows of C, one-dimensional tiles, pointers moved to
+// the block's tiles before the loop and advanced by a tile per iteration,
+// C = alpha * A B + beta * C, and no bounds checks (extents that are
+// multiples of the tile).
+__global__ void gemm_flat(int M, int N, int K, float alpha,
+                          const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                          float beta, float *C) {
+  const unsigned cRow = blockIdx.x, cCol = blockIdx.y;
+  __shared__ __nv_bfloat16 As[TILE * TILE];
+  __shared__ __nv_bfloat16 Bs[TILE * TILE];
+  const unsigned threadCol = threadIdx.x % TILE;
+  const unsigned threadRow = threadIdx.x / TILE;
+  A += cRow * TILE * K;
+  B += cCol * TILE;
+  C += cRow * TILE * N + cCol * TILE;
+  float tmp = 0.0f;
+#pragma tawa tile
+  for (int bk = 0; bk < K; bk += TILE) {
+    As[threadRow * TILE + threadCol] = A[threadRow * K + threadCol];
+    Bs[threadRow * TILE + threadCol] = B[threadRow * N + threadCol];
+    __syncthreads();
+    A += TILE;
+    B += TILE * N;
+    for (int i = 0; i < TILE; ++i)
+      tmp += __bfloat162float(As[threadRow * TILE + i]) *
+             __bfloat162float(Bs[i * TILE + threadCol]);
+    __syncthreads();
+  }
+  C[threadRow * N + threadCol] =
+      alpha * tmp + beta * C[threadRow * N + threadCol];
+}
+
 // The CUDA samples' WMMA style: one 16 x 16 accumulator fragment per warp,
 // warps along x walking the rows of C and threads along y its columns,
 // fragments loaded straight from global memory, for M, N and K multiples of
@@ -214,4 +248,10 @@ void wmma_gemm(const __half *A, const __half *B, float *C, int M, int N, int K,
   dim3 block(128, 4);
   dim3 grid((M + 63) / 64, (N + 63) / 64);
   wmma_gemm_kernel<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
+}
+
+void flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
+               int N, int K, float alpha, float beta, cudaStream_t stream) {
+  dim3 grid(M / TILE, N / TILE);
+  gemm_flat<<<grid, TILE * TILE, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
 }

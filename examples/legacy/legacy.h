@@ -1,10 +1,11 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Five shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
+// Six shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
 // tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
-// All matrices are row-major and dense; each function launches its kernel with
-// one block of TILE x TILE threads per TILE x TILE tile of C.
+// All matrices are row-major and dense; each shared-memory function launches
+// its kernel with one block of TILE x TILE threads (flat_gemm: TILE * TILE in
+// one dimension) per TILE x TILE tile of C.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -37,6 +38,12 @@ void whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
 void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                   __nv_bfloat16 *C, int M, int N, int K, int batches,
                   cudaStream_t stream);
+
+/// C = alpha * A * B + beta * C for M, N, K multiples of 32 (no bounds
+/// checks), with one-dimensional blocks and pointers advanced in the loop:
+/// A M x K, B K x N (bf16), C M x N fp32.
+void flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
+               int N, int K, float alpha, float beta, cudaStream_t stream);
 
 /// C = A * B with WMMA fragments (the CUDA samples' style) for M, N, K
 /// multiples of 16: A M x K, B K x N (fp16), C M x N fp32.

@@ -47,6 +47,9 @@ void orig_whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                            float *C, int M, int N, int K, cudaStream_t stream);
 void orig_wmma_gemm(const __half *A, const __half *B, float *C, int M, int N,
                     int K, cudaStream_t stream);
+void orig_flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
+                    int M, int N, int K, float alpha, float beta,
+                    cudaStream_t stream);
 void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        __nv_bfloat16 *C, int M, int N, int K, int batches,
                        cudaStream_t stream);
@@ -60,13 +63,14 @@ constexpr float kAlpha = 0.75f, kBeta = -0.5f;
 
 /// The GEMMs of legacy.h; square_matmul runs on the M x M x M square of
 /// each shape, whole_tiles_gemm on multiples of its tile.
-enum class Gemm { Smem, SmemNt, Square, WholeTiles, Batched, Wmma };
+enum class Gemm { Smem, SmemNt, Square, WholeTiles, Batched, Wmma, Flat };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem         ? "smem_gemm"
          : g == Gemm::SmemNt     ? "smem_gemm_nt"
          : g == Gemm::Square     ? "square_matmul"
          : g == Gemm::WholeTiles ? "whole_tiles_gemm"
          : g == Gemm::Batched    ? "batched_gemm"
+         : g == Gemm::Flat       ? "flat_gemm"
                                  : "wmma_gemm";
 }
 
@@ -79,7 +83,7 @@ Shape shape_for(Gemm g, const Shape &s) {
   auto whole = [](int x) { return x < 32 ? 32 : x / 32 * 32; };
   if (g == Gemm::Square)
     return Shape{s.m, s.m, s.m};
-  if (g == Gemm::WholeTiles)
+  if (g == Gemm::WholeTiles || g == Gemm::Flat)
     return Shape{whole(s.m), whole(s.n), whole(s.k)};
   auto sixteens = [](int x) { return x < 16 ? 16 : x / 16 * 16; };
   if (g == Gemm::Wmma)
@@ -151,6 +155,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::WholeTiles)
     (original ? orig_whole_tiles_gemm : whole_tiles_gemm)(
         x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
+  else if (g == Gemm::Flat)
+    (original ? orig_flat_gemm : flat_gemm)(x.a16.p, x.b16.p, x.c32.p, s.m, s.n,
+                                            s.k, kAlpha, kBeta, stream_);
   else if (g == Gemm::Wmma)
     (original ? orig_wmma_gemm : wmma_gemm)(x.ah.p, x.bh.p, x.c32.p, s.m, s.n,
                                             s.k, stream_);
@@ -161,7 +168,7 @@ void Runner::call(Gemm g, Data &x, bool original) {
 }
 
 /// d = the GEMM in fp32 (row-major: the column-major product of the
-/// transposes), with d holding C's input for smem_gemm_nt.
+/// transposes), with d holding C's input for smem_gemm_nt and flat_gemm.
 void Runner::cublas(Gemm g, Data &x, float *d) {
   const Shape &s = x.s;
   if (g == Gemm::Batched) {
@@ -176,6 +183,11 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
                        &zero, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT));
+  } else if (g == Gemm::Flat) {
+    CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &kAlpha,
+                       x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
+                       &kBeta, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
   } else if (g == Gemm::Square || g == Gemm::Wmma) {
     const float one = 1, zero = 0; // B is K x N here
@@ -221,7 +233,7 @@ Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(x.ref.p, x.c_in.p, mn * sizeof(float),
                           cudaMemcpyDeviceToDevice, stream_));
-    cublas(g, x, x.ref.p); // beta is 0 but for smem_gemm_nt
+    cublas(g, x, x.ref.p); // beta is 0 but for smem_gemm_nt and flat_gemm
     for (bool original : {true, false}) {
       prepare(g, x);
       call(g, x, original);
@@ -307,7 +319,7 @@ int main(int argc, char **argv) {
   bool all = true;
   std::uint64_t seed = 0x1E6;
   for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles,
-                 Gemm::Batched, Gemm::Wmma})
+                 Gemm::Batched, Gemm::Wmma, Gemm::Flat})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);

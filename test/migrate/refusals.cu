@@ -24,7 +24,7 @@ __global__ void no_second_barrier(const bf16 *A, const bf16 *B, bf16 *C, int M,
   PROLOGUE(bf16)
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[@LINE+1]] breaks it: expected the loop body: two staging copies, '__syncthreads();', the product loop, '__syncthreads();' [tawa-unsupported]
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[@LINE+1]] breaks it: expected the loop body: two staging copies, '__syncthreads();', the product loop, '__syncthreads();' (and optionally pointers advanced by one step per iteration, 'A += TILE;') [tawa-unsupported]
   for (int t = 0; t < K; t += TILE) {
     As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();

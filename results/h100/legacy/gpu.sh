@@ -19,7 +19,8 @@ rename=(-Dsmem_gemm=orig_smem_gemm -Dsmem_gemm_nt=orig_smem_gemm_nt -Dsquare_mat
         -Dgemm_smem=orig_gemm_smem -Dgemm_smem_nt=orig_gemm_smem_nt
         -Dwhole_tiles_gemm=orig_whole_tiles_gemm -Dgemm_whole_tiles=orig_gemm_whole_tiles
         -Dbatched_gemm=orig_batched_gemm -Dgemm_batched=orig_gemm_batched
-        -Dwmma_gemm=orig_wmma_gemm -Dwmma_gemm_kernel=orig_wmma_gemm_kernel)
+        -Dwmma_gemm=orig_wmma_gemm -Dwmma_gemm_kernel=orig_wmma_gemm_kernel
+        -Dflat_gemm=orig_flat_gemm -Dgemm_flat=orig_gemm_flat)
 rc=0
 nvcc "${flags[@]}" -diag-suppress 20199 "${rename[@]}" -c examples/legacy/legacy.cu -o build/legacy/orig.o \
   >"$out/build-orig.log" 2>&1
