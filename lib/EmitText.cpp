@@ -135,11 +135,21 @@ std::string dotQuote(StringRef S) {
   return Out + "\"";
 }
 
-void writeOperandCopies(Writer &W, const std::vector<std::string> &Operands) {
+void writeOperandCopies(Writer &W, const std::vector<std::string> &Operands,
+                        StringRef Output) {
   W.line("// Operands TMA cannot read in place (an `ld` that is not a "
          "multiple of 16 bytes, say) are copied to aligned buffers on the "
          "stream, freed after the launch (tawa/runtime/operand_copy.cuh).");
   W.line("tawa::rt::OperandCopies copies(stream);");
+  if (!Output.empty()) {
+    W.line("// So are those whose rows are an odd number of 16 bytes apart, "
+           "which TMA reads slowly, where the launch is large enough for "
+           "that to pay.");
+    W.line(llvm::formatv("copies.pad_odd_pitch = "
+                         "tawa::rt::odd_pitch_copy_pays({0}.rows, {0}.cols);",
+                         Output)
+               .str());
+  }
   for (const std::string &M : Operands)
     W.line(llvm::formatv("auto {0}_aligned = {0};", M).str());
   for (unsigned I = 0; I < Operands.size(); ++I)

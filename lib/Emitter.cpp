@@ -829,7 +829,7 @@ void KernelEmitter::launcher() {
   for (const TileLoad &T : P.Loads)
     if (!llvm::is_contained(Operands, T.Matrix->getName().str()))
       Operands.push_back(T.Matrix->getName().str());
-  writeOperandCopies(W, Operands);
+  writeOperandCopies(W, Operands, P.Store.Matrix->getName());
   auto Step = [&](const Twine &Call) {
     W.line("if (maps == cudaSuccess) maps = " + Call + ";");
   };

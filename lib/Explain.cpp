@@ -112,6 +112,13 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
              "from the mma: a tile loaded K x MN is read by wgmma MN-major "
              "(its transpose bit, PTX ISA 9.7.15.5.1), one loaded MN x K "
              "K-major; no copy or transpose of the matrices");
+    X.choice("operands", "read in place by TMA", None, "",
+             "the launcher copies an operand on the stream to rows 128 bytes "
+             "apart where TMA cannot address it (a base or ld not a multiple "
+             "of 16 bytes) and, for an m x n output with m n / (m + n) >= "
+             "1600, where its rows are an odd number of 16 bytes apart, "
+             "which TMA reads 25-35% slower (tawa/runtime/operand_copy.cuh, "
+             "results/h100/alignment/)");
   }
   if (G)
     for (const Aref &R : G->Arefs) {

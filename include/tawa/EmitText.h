@@ -97,8 +97,11 @@ std::string dotQuote(llvm::StringRef S);
 /// (`Operands`, each matrix once, not empty) to aligned buffers and start the
 /// chain of errors `maps` with those copies: `cudaError_t maps =
 /// copies.aligned(...)`, then `if (maps == cudaSuccess) maps = ...` lines
-/// the caller continues with its tensor maps.
-void writeOperandCopies(Writer &W, const std::vector<std::string> &Operands);
+/// the caller continues with its tensor maps. With an `Output` (the stored
+/// matrix of a GEMM, m x n), operands whose rows are an odd number of
+/// 16-byte units apart are also copied where odd_pitch_copy_pays(m, n).
+void writeOperandCopies(Writer &W, const std::vector<std::string> &Operands,
+                        llvm::StringRef Output = {});
 
 /// The launcher's lines that raise kernel `Kernel`'s dynamic shared-memory
 /// limit to `shared_bytes`, the size of its storage struct `Storage`.

@@ -188,6 +188,9 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:   // bytes, say) are copied to aligned buffers on the stream, freed after the
 // CHECK-NEXT:   // launch (tawa/runtime/operand_copy.cuh).
 // CHECK-NEXT:   tawa::rt::OperandCopies copies(stream);
+// CHECK-NEXT:   // So are those whose rows are an odd number of 16 bytes apart, which TMA
+// CHECK-NEXT:   // reads slowly, where the launch is large enough for that to pay.
+// CHECK-NEXT:   copies.pad_odd_pitch = tawa::rt::odd_pitch_copy_pays(C.rows, C.cols);
 // CHECK-NEXT:   auto A_aligned = A;
 // CHECK-NEXT:   auto B_aligned = B;
 // CHECK-NEXT:   cudaError_t maps = copies.aligned(A, &A_aligned);

@@ -9,10 +9,19 @@
 // operand; the padding columns are never read (the map's width is the
 // matrix's).
 //
+// TMA also reads rows that are an odd number of 16-byte units apart (a bf16
+// K of 3000: 6000 bytes) in place, but slowly: on an H100, the bf16 GEMM of
+// 3000 x 3000 x 3000 ran at 0.59 of cuBLAS, and at 0.79 with K = 3008
+// (rows 128 bytes apart) or 3024 (32 bytes); 5000^3 at 0.69 against 0.91
+// for K = 5056; C's pitch made no difference (results/h100/alignment/).
+// Where the launch is large enough for it to pay, the launcher asks for such
+// operands to be copied too (OperandCopies::pad_odd_pitch).
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "arch.cuh"
+#include "launch.cuh"
 
 #include <tawa/tile.h>
 
@@ -26,6 +35,30 @@ template <class T> bool tma_addressable(Matrix<T> m) {
          static_cast<size_t>(m.ld) * kBytes % 16 == 0 &&
          (m.batches <= 1 ||
           static_cast<size_t>(m.batch_stride) * kBytes % 16 == 0);
+}
+
+/// Whether the rows of `m` are an odd number of 16-byte units apart (the
+/// slow pitch above).
+template <class T> bool odd_pitch(Matrix<T> m) {
+  return m.rows > 1 && static_cast<size_t>(m.ld) * sizeof(T) % 32 == 16;
+}
+
+/// Whether copying the operands of a GEMM whose output is m x n to rows 128
+/// bytes apart pays: the copy reads and writes (m + n) K elements, the GEMM
+/// does 2 m n K flops, so the ratio is m n / (m + n) whatever K. At the
+/// speeds measured (the in-place GEMM about 400 TFLOP/s and 30% faster on
+/// aligned rows, a copy at about 2.5 TB/s), the copy of 16-bit operands
+/// breaks even at m n / (m + n) near 1070; it is made from 1600 on (squares
+/// from 3200), where it saves at least half again what it costs.
+/// `TAWA_PITCH_COPY=off` or `=force` in the environment never or always
+/// makes it (for measurements).
+inline bool odd_pitch_copy_pays(long long m, long long n) {
+  static const int mode = env_switch("TAWA_PITCH_COPY");
+  if (mode != 0)
+    return mode == 2;
+  return m > 0 && n > 0 &&
+         static_cast<double>(m) * static_cast<double>(n) >=
+             1600.0 * static_cast<double>(m + n);
 }
 
 /// Host: the aligned copies of one launch. Each is allocated and filled on
@@ -42,23 +75,32 @@ public:
       cudaFreeAsync(owned_[i], stream_);
   }
 
-  /// Sets `*out` to `m` where TMA can address it in place, else to a copy of
-  /// `m` with ld rounded up to 16 bytes and its matrices packed (rows x ld
-  /// elements apart). Returns the error of the allocation or the copy, or
-  /// cudaErrorNotSupported where a copy is needed while `stream` is being
-  /// captured into a graph (the graph would own the allocation).
+  /// Copy also the operands TMA can read in place whose rows are an odd
+  /// number of 16-byte units apart (set where odd_pitch_copy_pays).
+  bool pad_odd_pitch = false;
+
+  /// Sets `*out` to `m` where TMA can address it in place (and its pitch is
+  /// not odd, with pad_odd_pitch), else to a copy of `m` with ld rounded up
+  /// to 128 bytes and its matrices packed (rows x ld elements apart).
+  /// Returns the error of the allocation or the copy, or
+  /// cudaErrorNotSupported where a copy TMA needs is due while `stream` is
+  /// being captured into a graph (the graph would own the allocation); a
+  /// copy for the pitch alone is then not made.
   template <class T> cudaError_t aligned(Matrix<T> m, Matrix<T> *out) {
     using E = std::remove_const_t<T>;
     *out = m;
-    if (tma_addressable(m) || m.rows <= 0 || m.cols <= 0 || m.batches <= 0)
+    if (m.rows <= 0 || m.cols <= 0 || m.batches <= 0)
+      return cudaSuccess;
+    const bool needed = !tma_addressable(m);
+    if (!needed && !(pad_odd_pitch && odd_pitch(m)))
       return cudaSuccess;
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     if (cudaError_t e = cudaStreamIsCapturing(stream_, &capture);
         e != cudaSuccess)
       return e;
     if (capture != cudaStreamCaptureStatusNone || count_ == kMaxCopies)
-      return cudaErrorNotSupported;
-    constexpr long long kAlign = 16 / sizeof(E);
+      return needed ? cudaErrorNotSupported : cudaSuccess;
+    constexpr long long kAlign = 128 / sizeof(E);
     const long long ld = (m.cols + kAlign - 1) / kAlign * kAlign;
     const long long stride = ld * m.rows;
     void *buffer = nullptr;
