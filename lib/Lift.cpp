@@ -44,7 +44,8 @@ public:
         !loopBody() ||
         !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
         !pointersFixed(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
-        !guardsAgree() || !operands() || !batchAgrees(G, StoreAt))
+        !guardsAgree() || !biasAgrees() || !operands() ||
+        !batchAgrees(G, StoreAt))
       return std::nullopt;
     launches();
     return G;
@@ -659,51 +660,118 @@ private:
     return false;
   }
 
-  /// The stored value: acc, alpha * acc, alpha * acc + beta * C[same].
+  /// The stored value: a sum, in any order, of the accumulator (`acc` or
+  /// `alpha * acc`), optionally `beta * C[same]` and a bias (`bias[col]` or
+  /// `bias[row]`, checked once the store's row and column are known),
+  /// optionally under ReLU (`fmaxf(v, 0.0f)`), converted to C's type.
   bool value(const Expr *V, const Poly &LC) {
     const char *Expected =
-        "expected the stored value 'acc', 'alpha * acc' or 'alpha * acc + "
-        "beta * C[index]' (alpha, beta float parameters), converted to C's "
-        "type with rounding to nearest";
+        "expected the stored value 'acc', 'alpha * acc', plus optionally "
+        "'beta * C[index]' and a bias 'bias[col]' or 'bias[row]', optionally "
+        "under ReLU 'fmaxf(v, 0.0f)' (alpha, beta float parameters), "
+        "converted to C's type with rounding to nearest";
     V = unconverted(V, G.C->getType()->getPointeeType());
-    auto floatParam = [](const Expr *E) -> const ParmVarDecl * {
-      auto *R = dyn_cast<DeclRefExpr>(unconverted(E));
-      auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
-      return P && P->getType()->isSpecificBuiltinType(BuiltinType::Float)
-                 ? P
-                 : nullptr;
-    };
-    auto scaled = [&](const Expr *E, const VarDecl *Of,
-                      const ParmVarDecl *&Scale) {
-      auto *M = dyn_cast<BinaryOperator>(unconverted(E));
-      if (!M || M->getOpcode() != BO_Mul)
-        return false;
-      for (auto [X, Y] : {std::pair(M->getLHS(), M->getRHS()),
-                          std::pair(M->getRHS(), M->getLHS())})
-        if ((Scale = floatParam(X)) && Of && refersTo(unconverted(Y), Of))
-          return true;
-      return false;
-    };
-    if (refersTo(V, Acc))
-      return true;
-    if (scaled(V, Acc, G.Alpha))
-      return true;
-    auto *Sum = dyn_cast<BinaryOperator>(V);
-    if (Sum && Sum->getOpcode() == BO_Add &&
-        scaled(Sum->getLHS(), Acc, G.Alpha)) {
-      auto *M = dyn_cast<BinaryOperator>(unconverted(Sum->getRHS()));
-      if (M && M->getOpcode() == BO_Mul)
-        for (auto [X, Y] : {std::pair(M->getLHS(), M->getRHS()),
-                            std::pair(M->getRHS(), M->getLHS())}) {
-          std::optional<GlobalAccess> Old = global(unconverted(Y));
-          std::optional<Poly> I = Old ? Ev.eval(Old->Index) : std::nullopt;
-          if ((G.Beta = floatParam(X)) && I && Old->Ptr == G.C &&
-              *I + Old->Offset == LC)
-            return true;
-        }
+    if (const Expr *Inner = reluOf(V)) {
+      G.Relu = true;
+      V = unconverted(Inner);
     }
-    G.Alpha = G.Beta = nullptr;
-    return fail(V->getBeginLoc(), Expected);
+    std::vector<const Expr *> Terms;
+    sumTerms(V, Terms);
+    for (const Expr *X : Terms) {
+      const char Kind = term(X, LC);
+      if (!Kind || G.Terms.find(Kind) != std::string::npos) {
+        G.Alpha = G.Beta = nullptr;
+        return fail(X->getBeginLoc(), Expected);
+      }
+      G.Terms += Kind;
+    }
+    if (G.Terms.find('a') == std::string::npos)
+      return fail(V->getBeginLoc(), Expected);
+    return true;
+  }
+
+  /// The operand of `fmaxf(x, 0.0f)`, `fmax`, `max` (either order), or null.
+  static const Expr *reluOf(const Expr *V) {
+    auto *Call = dyn_cast<CallExpr>(V);
+    const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+    if (!F || Call->getNumArgs() != 2 ||
+        !llvm::is_contained({"fmaxf", "fmax", "max"}, F->getName()))
+      return nullptr;
+    if (isZero(unconverted(Call->getArg(1), QualType(), true)))
+      return Call->getArg(0);
+    if (isZero(unconverted(Call->getArg(0), QualType(), true)))
+      return Call->getArg(1);
+    return nullptr;
+  }
+
+  /// The terms of a chain of `+`, left to right.
+  static void sumTerms(const Expr *E, std::vector<const Expr *> &Out) {
+    auto *B = dyn_cast<BinaryOperator>(unconverted(E));
+    if (B && B->getOpcode() == BO_Add) {
+      sumTerms(B->getLHS(), Out);
+      sumTerms(B->getRHS(), Out);
+      return;
+    }
+    Out.push_back(unconverted(E));
+  }
+
+  static const ParmVarDecl *floatParam(const Expr *E) {
+    auto *R = dyn_cast<DeclRefExpr>(unconverted(E));
+    auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+    return P && P->getType()->isSpecificBuiltinType(BuiltinType::Float)
+               ? P
+               : nullptr;
+  }
+
+  /// One term of the stored value: 'a' for the accumulator (sets Alpha
+  /// where scaled), 'c' for beta * C[LC] (sets Beta), 'b' for an element of
+  /// another pointer parameter (the bias, checked later), 0 for none.
+  char term(const Expr *X, const Poly &LC) {
+    if (refersTo(X, Acc))
+      return 'a';
+    if (auto *M = dyn_cast<BinaryOperator>(X); M && M->getOpcode() == BO_Mul)
+      for (auto [S, Y] : {std::pair(M->getLHS(), M->getRHS()),
+                          std::pair(M->getRHS(), M->getLHS())}) {
+        const ParmVarDecl *Scale = floatParam(S);
+        if (!Scale)
+          continue;
+        if (refersTo(unconverted(Y), Acc)) {
+          G.Alpha = Scale;
+          return 'a';
+        }
+        std::optional<GlobalAccess> Old = global(unconverted(Y));
+        std::optional<Poly> I = Old ? Ev.eval(Old->Index) : std::nullopt;
+        if (I && Old->Ptr == G.C && *I + Old->Offset == LC) {
+          G.Beta = Scale;
+          return 'c';
+        }
+      }
+    std::optional<GlobalAccess> Bias = global(X);
+    std::optional<Poly> I = Bias ? Ev.eval(Bias->Index) : std::nullopt;
+    if (!I || Bias->Ptr == G.C)
+      return 0;
+    BiasAt = X;
+    BiasIndex = *I + Bias->Offset;
+    G.Bias = LiftedBias{Bias->Ptr, true, {}};
+    return 'b';
+  }
+
+  /// The bias is indexed by the store's column (a row of N values) or row,
+  /// holds bf16, fp16 or float, and is the same for every matrix of a batch.
+  bool biasAgrees() {
+    if (!G.Bias)
+      return true;
+    const char *Expected =
+        "expected a bias indexed by the stored element's column, 'bias[col]', "
+        "or row, 'bias[row]', of __nv_bfloat16, __half or float, the same "
+        "for every matrix of a batch";
+    std::optional<ElementType> E =
+        elementOf(G.Bias->Data->getType()->getPointeeType());
+    if (!E || (BiasIndex != Col && BiasIndex != Row))
+      return fail(BiasAt->getBeginLoc(), Expected);
+    G.Bias->PerColumn = BiasIndex == Col;
+    G.Bias->Elem = *E;
+    return true;
   }
 
   /// Proves which staged matrix is A and which is B, and their layouts.
@@ -821,6 +889,8 @@ private:
   Poly KOffset, KVar, Row, Col;
   bool StoreGuarded = false;
   char RowAxis = 'y';               ///< the block axis that walks the rows of C
+  const Expr *BiasAt = nullptr;     ///< the bias term of the stored value
+  Poly BiasIndex;                   ///< its index, with its pointer's offset
   const VarDecl *Counter = nullptr; ///< the loop variable
   SourceLocation StoreAt, FloorBound;
   std::vector<Staging> Stagings;

@@ -68,6 +68,10 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
                                "tawa::Matrix<const {0}> {2}, "
                                "tawa::Matrix<{3}> {4}",
                                Elem, A, B, Out, C);
+  if (G.Bias)
+    Params += formatv(", tawa::Matrix<const {0}> {1}", cxxElement(G.Bias->Elem),
+                      name(G.Bias->Data))
+                  .str();
   if (G.Alpha)
     Params += ", float " + name(G.Alpha);
   if (G.Beta)
@@ -84,17 +88,36 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
                                           kBK, kBN, BOf, K0, N0);
   const std::string OpA = G.A.KMajor ? ATile : "tawa::transpose(" + ATile + ")";
   const std::string OpB = G.B.KMajor ? "tawa::transpose(" + BTile + ")" : BTile;
+  // The stored value's terms in the order the kernel adds them.
+  std::string Value, Sum;
+  const std::string Terms =
+      G.Terms.empty() ? std::string("a") + (G.Beta ? "c" : "") : G.Terms;
+  for (char T : Terms) {
+    std::string Term, Words;
+    if (T == 'a') {
+      Term = G.Alpha ? name(G.Alpha) + " * " + Acc : Acc;
+      Words = G.Alpha ? "alpha * A * B" : "A * B";
+    } else if (T == 'c') {
+      Term = formatv("{0} * tawa::load<{1}, {2}>({3}, {4}, {5})", name(G.Beta),
+                     kBM, kBN, COf, M0, N0);
+      Words = "beta * C";
+    } else {
+      const bool Col = G.Bias->PerColumn;
+      Term = formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", Col ? 1 : kBM,
+                     Col ? kBN : 1, name(G.Bias->Data), Col ? "0" : M0,
+                     Col ? N0 : "0");
+      Words = Col ? "a bias per column" : "a bias per row";
+    }
+    Value += (Value.empty() ? "" : " + ") + Term;
+    Sum += (Sum.empty() ? "" : " + ") + Words;
+  }
+  if (G.Relu) {
+    Value = "tawa::relu(" + Value + ")";
+    Sum = "max(" + Sum + ", 0)";
+  }
   const std::string What =
-      std::string(G.Alpha ? "C = alpha * A * B" : "C = A * B") +
-      (G.Beta ? " + beta * C" : "") +
+      "C = " + Sum +
       (G.CBatchStride.empty() ? "" : ", for each matrix blockIdx.z of a batch");
-  std::string Value = Acc;
-  if (G.Alpha)
-    Value = name(G.Alpha) + " * " + Acc;
-  if (G.Beta)
-    Value += formatv(" + {0} * tawa::load<{1}, {2}>({3}, {4}, {5})",
-                     name(G.Beta), kBM, kBN, COf, M0, N0)
-                 .str();
   return formatv(R"(
 /// '{0}' in the tile vocabulary: {19} over the window of C that the launch
 /// of '{0}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
@@ -133,6 +156,18 @@ std::string inPlace(const LiftedGemm &G) {
     return Text;
   };
   return aligned(G.A) + " &&\n      " + aligned(G.B);
+}
+
+/// `, tawa::Matrix<const T>{bias, 1, cols, cols}` (a bias per column) or
+/// `{bias, rows, 1, 1}` (per row) of the launch, or nothing.
+std::string biasView(const LiftedGemm &G) {
+  if (!G.Bias)
+    return "";
+  return formatv(",\n      tawa::Matrix<const {0}>{{{1}, {2}}",
+                 cxxElement(G.Bias->Elem), name(G.Bias->Data),
+                 G.Bias->PerColumn ? "1, tawa_cols, tawa_cols"
+                                   : "tawa_rows, 1, 1")
+      .str();
 }
 
 std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
@@ -215,14 +250,15 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
   {0}_tiled<<<dim3(tawa::ceil_div(tawa_cols, {6}), tawa::ceil_div(tawa_rows, {7}){19}),
             128, 0, tawa_stream>>>(
       {8}, {9},
-      tawa::Matrix<{10}>{{{11}, tawa_rows, tawa_cols, {12}{20}}{13});
+      tawa::Matrix<{10}>{{{11}, tawa_rows, tawa_cols, {12}{20}}{23}{13});
 }
 )",
                  K, G.Block, Window, G.BlockDiffers, Params, Args, kBN, kBM,
                  AView, BView, Out, name(G.C), name(G.Ldc), Scalars, inPlace(G),
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
-                 batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered)
+                 batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
+                 biasView(G))
       .str();
 }
 

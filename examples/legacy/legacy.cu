@@ -171,6 +171,32 @@ __global__ void gemm_flat(int M, int N, int K, float alpha,
       alpha * tmp + beta * C[threadRow * N + threadCol];
 }
 
+// A linear layer's GEMM: C = max(A B + bias, 0) with a bias per column of
+// C, bf16 in and out, the bias added and ReLU applied in the store.
+__global__ void gemm_bias_relu(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                               const __nv_bfloat16 *bias, __nv_bfloat16 *C,
+                               int M, int N, int K) {
+  __shared__ __nv_bfloat16 As[TILE][TILE];
+  __shared__ __nv_bfloat16 Bs[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] =
+        row < M && t + tx < K ? A[row * K + t + tx] : __float2bfloat16(0.0f);
+    Bs[ty][tx] =
+        t + ty < K && col < N ? B[(t + ty) * N + col] : __float2bfloat16(0.0f);
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] =
+        __float2bfloat16(fmaxf(acc + __bfloat162float(bias[col]), 0.0f));
+}
+
 // The CUDA samples' WMMA style: one 16 x 16 accumulator fragment per warp,
 // warps along x walking the rows of C and threads along y its columns,
 // fragments loaded straight from global memory, for M, N and K multiples of
@@ -254,4 +280,12 @@ void flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
                int N, int K, float alpha, float beta, cudaStream_t stream) {
   dim3 grid(M / TILE, N / TILE);
   gemm_flat<<<grid, TILE * TILE, 0, stream>>>(M, N, K, alpha, A, B, beta, C);
+}
+
+void bias_relu_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                    const __nv_bfloat16 *bias, __nv_bfloat16 *C, int M, int N,
+                    int K, cudaStream_t stream) {
+  dim3 block(TILE, TILE);
+  dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+  gemm_bias_relu<<<grid, block, 0, stream>>>(A, B, bias, C, M, N, K);
 }

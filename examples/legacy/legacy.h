@@ -1,7 +1,7 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Six shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
+// Seven shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
 // tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
 // All matrices are row-major and dense; each shared-memory function launches
 // its kernel with one block of TILE x TILE threads (flat_gemm: TILE * TILE in
@@ -44,6 +44,12 @@ void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
 /// A M x K, B K x N (bf16), C M x N fp32.
 void flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
                int N, int K, float alpha, float beta, cudaStream_t stream);
+
+/// C = max(A * B + bias, 0), bias[N] added to each row of C: A M x K, B
+/// K x N, bias and C (M x N) bf16, fp32 accumulation.
+void bias_relu_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                    const __nv_bfloat16 *bias, __nv_bfloat16 *C, int M, int N,
+                    int K, cudaStream_t stream);
 
 /// C = A * B with WMMA fragments (the CUDA samples' style) for M, N, K
 /// multiples of 16: A M x K, B K x N (fp16), C M x N fp32.

@@ -9,13 +9,16 @@
 // tile-vocabulary form, run by tile.h's reference) or that output rewritten
 // by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape
 // (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
-// each extent rounded down to a multiple of 32, at least 32, wmma_gemm to a
-// multiple of 16, batched_gemm a batch of 3 matrices of the shape):
-//   - A, B (and C's input, for smem_gemm_nt) are random normal values made
+// and flat_gemm each extent rounded down to a multiple of 32, at least 32,
+// wmma_gemm to a multiple of 16, batched_gemm a batch of 3 matrices of the
+// shape):
+//   - A, B (and C's input, for smem_gemm_nt and flat_gemm, and the bias of
+//     bias_relu_gemm) are random normal values made
 //     on the device from a seed per shape; outputs start as quiet NaN (C's
 //     input where the GEMM reads it);
 //   - the reference is cuBLAS's fp32-accumulated product (cublasGemmEx,
-//     CUBLAS_COMPUTE_32F) with the same alpha and beta;
+//     CUBLAS_COMPUTE_32F) with the same alpha and beta (for bias_relu_gemm,
+//     then the bias and ReLU applied in fp32);
 //   - both builds pass when no output is NaN or infinite, the relative
 //     Frobenius error is under 1e-2 and the largest element error
 //     |c - ref| / (|ref| + rms(ref)) under 2e-2;
@@ -50,6 +53,9 @@ void orig_wmma_gemm(const __half *A, const __half *B, float *C, int M, int N,
 void orig_flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
                     int M, int N, int K, float alpha, float beta,
                     cudaStream_t stream);
+void orig_bias_relu_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                         const __nv_bfloat16 *bias, __nv_bfloat16 *C, int M,
+                         int N, int K, cudaStream_t stream);
 void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        __nv_bfloat16 *C, int M, int N, int K, int batches,
                        cudaStream_t stream);
@@ -63,7 +69,16 @@ constexpr float kAlpha = 0.75f, kBeta = -0.5f;
 
 /// The GEMMs of legacy.h; square_matmul runs on the M x M x M square of
 /// each shape, whole_tiles_gemm on multiples of its tile.
-enum class Gemm { Smem, SmemNt, Square, WholeTiles, Batched, Wmma, Flat };
+enum class Gemm {
+  Smem,
+  SmemNt,
+  Square,
+  WholeTiles,
+  Batched,
+  Wmma,
+  Flat,
+  BiasRelu
+};
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem         ? "smem_gemm"
          : g == Gemm::SmemNt     ? "smem_gemm_nt"
@@ -71,7 +86,18 @@ const char *gemm_name(Gemm g) {
          : g == Gemm::WholeTiles ? "whole_tiles_gemm"
          : g == Gemm::Batched    ? "batched_gemm"
          : g == Gemm::Flat       ? "flat_gemm"
+         : g == Gemm::BiasRelu   ? "bias_relu_gemm"
                                  : "wmma_gemm";
+}
+
+/// d[r][c] = max(d[r][c] + bias[c], 0): bias_relu_gemm's epilogue on the
+/// fp32 reference, in fp32.
+__global__ void add_bias_relu(float *d, const __nv_bfloat16 *bias, int m,
+                              int n) {
+  const std::size_t count = std::size_t(m) * n;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+       i < count; i += std::size_t(gridDim.x) * blockDim.x)
+    d[i] = fmaxf(d[i] + __bfloat162float(bias[i % n]), 0.0f);
 }
 
 /// The matrices of each operand: batched_gemm's batch, else 1.
@@ -117,15 +143,16 @@ public:
 private:
   struct Data {
     const Shape s;
-    Buffer<__nv_bfloat16> a16, b16, c16;
+    Buffer<__nv_bfloat16> a16, b16, c16, bias16;
     Buffer<__half> ah, bh;
     Buffer<float> c_in, c32, ref, out;
     const int batches;
     Data(const Shape &s, int batches)
         : s(s), a16(std::size_t(s.m) * s.k * batches),
           b16(std::size_t(s.k) * s.n * batches),
-          c16(std::size_t(s.m) * s.n * batches), ah(std::size_t(s.m) * s.k),
-          bh(std::size_t(s.n) * s.k), c_in(std::size_t(s.m) * s.n * batches),
+          c16(std::size_t(s.m) * s.n * batches), bias16(s.n),
+          ah(std::size_t(s.m) * s.k), bh(std::size_t(s.n) * s.k),
+          c_in(std::size_t(s.m) * s.n * batches),
           c32(std::size_t(s.m) * s.n * batches),
           ref(std::size_t(s.m) * s.n * batches),
           out(std::size_t(s.m) * s.n * batches), batches(batches) {}
@@ -155,6 +182,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::WholeTiles)
     (original ? orig_whole_tiles_gemm : whole_tiles_gemm)(
         x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
+  else if (g == Gemm::BiasRelu)
+    (original ? orig_bias_relu_gemm : bias_relu_gemm)(
+        x.a16.p, x.b16.p, x.bias16.p, x.c16.p, s.m, s.n, s.k, stream_);
   else if (g == Gemm::Flat)
     (original ? orig_flat_gemm : flat_gemm)(x.a16.p, x.b16.p, x.c32.p, s.m, s.n,
                                             s.k, kAlpha, kBeta, stream_);
@@ -178,7 +208,7 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
         CUDA_R_16BF, s.n, 1LL * s.k * s.n, x.a16.p, CUDA_R_16BF, s.k,
         1LL * s.m * s.k, &zero, d, CUDA_R_32F, s.n, 1LL * s.m * s.n, x.batches,
         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-  } else if (g == Gemm::Smem || g == Gemm::WholeTiles) {
+  } else if (g == Gemm::Smem || g == Gemm::WholeTiles || g == Gemm::BiasRelu) {
     const float one = 1, zero = 0;
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
@@ -206,7 +236,7 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
 /// The output poisoned, or reset to C's input (smem_gemm_nt).
 void Runner::prepare(Gemm g, Data &x) {
   const std::size_t mn = std::size_t(x.s.m) * x.s.n * x.batches;
-  if (g == Gemm::Smem || g == Gemm::Batched)
+  if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
   else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
@@ -233,12 +263,15 @@ Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
     CHECK(cudaGetLastError());
     CHECK(cudaMemcpyAsync(x.ref.p, x.c_in.p, mn * sizeof(float),
                           cudaMemcpyDeviceToDevice, stream_));
+    fill_normal<<<1024, 256, 0, stream_>>>(x.bias16.p, x.bias16.n, seed + 6);
     cublas(g, x, x.ref.p); // beta is 0 but for smem_gemm_nt and flat_gemm
+    if (g == Gemm::BiasRelu)
+      add_bias_relu<<<1024, 256, 0, stream_>>>(x.ref.p, x.bias16.p, s.m, s.n);
     for (bool original : {true, false}) {
       prepare(g, x);
       call(g, x, original);
       CHECK(cudaStreamSynchronize(stream_));
-      if (g == Gemm::Smem || g == Gemm::Batched)
+      if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu)
         to_float_kernel<<<1024, 256, 0, stream_>>>(x.c16.p, x.out.p, mn);
       else
         CHECK(cudaMemcpyAsync(x.out.p, x.c32.p, mn * sizeof(float),
@@ -319,7 +352,7 @@ int main(int argc, char **argv) {
   bool all = true;
   std::uint64_t seed = 0x1E6;
   for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles,
-                 Gemm::Batched, Gemm::Wmma, Gemm::Flat})
+                 Gemm::Batched, Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);

@@ -37,6 +37,9 @@
 // block computes its whole TILE x TILE tile of C, which is what the tiled
 // form computes over the window of C the grid covers.
 //
+// The stored value may add a bias per column or row of C and apply ReLU
+// (`fmaxf(acc + bias[col], 0.0f)`), the terms kept in their order.
+//
 // Pointers into the matrices may be set before the loop (`const T *a = A +
 // i;`, `A += i;`, `&A[i]`), folded into the indices. A batch of matrices is
 // an index term `blockIdx.z * stride` (stride a polynomial of integer
@@ -77,6 +80,14 @@ struct LiftedOperand {
   std::string BatchStride;
 };
 
+/// A bias vector added to the stored value: `bias[col]`, one value per
+/// column of C (a 1 x N row), or `bias[row]`, one per row (M x 1).
+struct LiftedBias {
+  const clang::ParmVarDecl *Data = nullptr;
+  bool PerColumn = true;
+  ElementType Elem{}; ///< bf16, f16 or f32
+};
+
 /// What a lifted kernel computes, in terms of its parameters.
 struct LiftedGemm {
   int Tile = 0;       ///< the kernel's TILE: its blocks are TILE x TILE
@@ -100,10 +111,13 @@ struct LiftedGemm {
   /// Where the extents are not those the proof assumed (C++, "" for any),
   /// and the extents it assumed, in words.
   std::string ExtentsDiffer, Extents;
-  /// The stored value in the tile vocabulary: "acc", "alpha * acc",
-  /// "alpha * acc + beta * tawa::load<BM, BN>(C, m0, n0)" (BM, BN filled
-  /// by the printer).
+  /// The stored value: the sum of its terms in the order written (Terms:
+  /// 'a' the accumulator, times Alpha where set; 'c' Beta times C's old
+  /// value; 'b' the bias), under ReLU (max(v, 0)) where Relu.
   const clang::ParmVarDecl *Alpha = nullptr, *Beta = nullptr;
+  std::optional<LiftedBias> Bias;
+  bool Relu = false;
+  std::string Terms;
 };
 
 /// Where and why a loop does not match: the statement that breaks the

@@ -1,0 +1,90 @@
+// --migrate lifts the stored value's epilogue: a bias per column
+// ('bias[col]') or per row ('bias[row]'), alpha and beta, terms in any
+// order, ReLU as fmaxf(v, 0.0f); the tiled form adds the same terms in the
+// same order (tawa::load of a 1 x BN or BM x 1 tile of the bias). Other
+// forms are refused at the store. (The outputs are checked without this
+// file's own check lines, which they copy.)
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#define TILE 32
+using bf16 = __nv_bfloat16;
+#define BODY                                                                   \
+  __shared__ bf16 As[TILE][TILE];                                              \
+  __shared__ bf16 Bs[TILE][TILE];                                              \
+  int tx = threadIdx.x, ty = threadIdx.y;                                      \
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;              \
+  float acc = 0.0f;
+#define LOOP                                                                   \
+  for (int t = 0; t < K; t += TILE) {                                          \
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();         \
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();       \
+    __syncthreads();                                                           \
+    for (int k = 0; k < TILE; ++k)                                             \
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);        \
+    __syncthreads();                                                           \
+  }
+// CHECK-LABEL: /// 'bias_relu' in the tile vocabulary: C = max(A * B + a bias per column, 0)
+// CHECK: tawa::Matrix<__nv_bfloat16> C,
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16> bias) {
+// CHECK: tawa::store(C, m0, n0, tawa::relu(acc + tawa::load<1, 256>(bias, 0, n0)));
+// CHECK: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, N},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{bias, 1, tawa_cols, tawa_cols});
+__global__ void bias_relu(const bf16 *A, const bf16 *B, const bf16 *bias, bf16 *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(fmaxf(acc + __bfloat162float(bias[col]), 0.0f));
+}
+// CHECK-LABEL: /// 'row_bias' in the tile vocabulary: C = a bias per row + alpha * A * B over
+// CHECK: tawa::store(C, m0, n0, tawa::load<128, 1>(bias, m0, 0) + alpha * acc);
+// CHECK: tawa::Matrix<const float>{bias, tawa_rows, 1, 1}, alpha);
+__global__ void row_bias(const bf16 *A, const bf16 *B, const float *bias, float *C, int M, int N, int K, float alpha) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = bias[row] + alpha * acc;
+}
+// A bias indexed by neither the row nor the column.
+__global__ void wrong_bias(const bf16 *A, const bf16 *B, const float *bias, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected a bias indexed by the stored element's column, 'bias[col]', or row, 'bias[row]'
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = acc + bias[row + col];
+}
+// DIAG: note: kernel 'wrong_bias' is left unchanged
+// CHECK-LABEL: /// 'relu_scale' in the tile vocabulary: C = max(alpha * A * B + beta * C, 0)
+// CHECK: tawa::relu(alpha * acc + beta * tawa::load<128, 256>(C, m0, n0)));
+__global__ void relu_scale(const bf16 *A, const bf16 *B, float *C, int M, int N, int K, float alpha, float beta) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = fmaxf(0.0f, alpha * acc + beta * C[row * N + col]);
+}
+// Two biases.
+__global__ void two_biases(const bf16 *A, const bf16 *B, const float *b1, const float *b2, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' and a bias 'bias[col]' or 'bias[row]', optionally under ReLU 'fmaxf(v, 0.0f)'
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = acc + b1[col] + b2[row];
+}
+// DIAG: note: kernel 'two_biases' is left unchanged
+// A clamp at -1 is not ReLU.
+__global__ void relu_minus(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = fmaxf(acc, -1.0f);
+}
+// DIAG: note: kernel 'relu_minus' is left unchanged
+
