@@ -880,7 +880,12 @@ void KernelEmitter::launcher() {
       ScheduleTail +=
           formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
     if (Merge.Parts > 1)
-      ScheduleTail += formatv(", /*parts=*/{0}", Merge.Parts).str();
+      ScheduleTail +=
+          formatv(", /*parts=*/{0},\n    tawa::rt::narrow_x_units(grid, {1}, "
+                  "{0}, {2}, {3}.cols, /*col_offset=*/{4})",
+                  Merge.Parts, Merge.X, Plan.BN, P.Store.Matrix->getName(),
+                  Merge.ColOffset)
+              .str();
     W.line(formatv("const tawa::rt::TileSchedule schedule(grid, /*group=*/{0}, "
                    "/*along_y=*/{1}{2});",
                    Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",

@@ -145,9 +145,11 @@ void run(In A, In B, Out C) {
 // CHECK:       inline cudaError_t wide_narrow64_launch(dim3 grid, dim3 block, size_t shared,
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 64, 64);
 // CHECK:           wide_reference<<<grid, block, shared, stream>>>(A, B, C);
-// CHECK:         const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true,
-// CHECK-NEXT:                                          /*cluster=*/1, /*merge_x=*/1,
-// CHECK-NEXT:                                          /*merge_y=*/1, /*parts=*/4);
+// Only the parts that store anything are walked (narrow_x_units).
+// CHECK:         const tawa::rt::TileSchedule schedule(
+// CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_x=*/1,
+// CHECK-NEXT:        /*merge_y=*/1, /*parts=*/4,
+// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0));
 // CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 64, stream, &split_tail);
 // CHECK:       struct wide_narrow128_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 b[128 * 64];
@@ -157,7 +159,8 @@ void run(In A, In B, Out C) {
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 128> acc;
 // CHECK:          n0 + part * 128, 0, acc,
 // CHECK:       inline cudaError_t wide_narrow128_launch(
-// CHECK:                                          /*merge_y=*/1, /*parts=*/2);
+// CHECK:             /*merge_y=*/1, /*parts=*/2,
+// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 2, 128, C.cols, /*col_offset=*/0));
 // CHECK:       struct wide_narrow192_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 b[192 * 64];
 // CHECK:         a_b_slot a_b[5];
@@ -205,7 +208,8 @@ void run(In A, In B, Out C) {
 // CHECK-NOT:   halves_narrow64
 // CHECK:       halves_narrow128(
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 128> acc;
-// CHECK:                                          /*merge_y=*/1, /*parts=*/2);
+// CHECK:             /*merge_y=*/1, /*parts=*/2,
+// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 2, 128, C.cols, /*col_offset=*/0));
 // CHECK:         // Launches of few tiles run as narrow CTA tiles where they fill at most one
 // CHECK-NEXT:    // wave of the SMs, or where the wide tiles fill at most half a wave
 // CHECK-NEXT:    // (tawa/TileShape.h).

@@ -64,14 +64,19 @@ struct TileSchedule {
   int parts = 1;
 
   /// Computes the walk's divisors (on the host, before the launch) for the
-  /// original launch grid `grid`, whose block count is < 2^31.
+  /// original launch grid `grid`, whose block count is < 2^31. With
+  /// `x_units` > 0, the walk keeps only the first x_units tiles along x
+  /// (narrow_x_units: the others lie past the stored matrix's columns).
   __host__ __device__ TileSchedule(dim3 grid, int group, bool along_y,
                                    int cluster = 1, int merge_x = 1,
-                                   int merge_y = 1, int parts = 1)
+                                   int merge_y = 1, int parts = 1,
+                                   int x_units = 0)
       : tiles((grid.x + merge_x - 1) / merge_x * parts,
               (grid.y + merge_y - 1) / merge_y, grid.z),
         group(group), along_y(along_y), cluster(cluster), merge_x(merge_x),
         merge_y(merge_y), parts(parts), per_part(parts) {
+    if (x_units > 0 && static_cast<uint32_t>(x_units) < tiles.x)
+      tiles.x = x_units;
     const uint32_t X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;
     rows = along_y ? Y : X;
     cols = along_y ? X : Y;
@@ -234,6 +239,25 @@ inline bool narrow_walk_exact(dim3 grid, int block_cols, int width,
   return launch % width == 0 || launch + col_offset >= cols;
 }
 
+/// The tiles along x of a narrow walk in `parts` of its wide tiles (of
+/// merge_x blocks of the launch `grid`) that store anything: part p of wide
+/// tile w stores from column (w parts + p) `width` + `col_offset`, so those
+/// from ceil((cols - col_offset) / width) on lie past the stored matrix's
+/// `cols` columns, and a launch whose grid is wider than the matrix would
+/// give them SMs that the tiles inside need (4096 x 64 x 4096: 32 of the
+/// 128 tiles of 128 x 64 store anything). TAWA_NARROW_TRIM=off in the
+/// environment keeps them all (for measurements).
+inline int narrow_x_units(dim3 grid, int merge_x, int parts, int width,
+                          long long cols, long long col_offset) {
+  static const int mode = env_switch("TAWA_NARROW_TRIM");
+  const long long all =
+      static_cast<long long>((grid.x + merge_x - 1) / merge_x) * parts;
+  if (mode == 1 || cols <= col_offset || width <= 0)
+    return static_cast<int>(all);
+  const long long inside = (cols - col_offset + width - 1) / width;
+  return static_cast<int>(inside < all ? inside : all);
+}
+
 /// Which kernel runs a launch of `tiles` wide tiles on `sms` SMs, beside
 /// `kernels` narrow kernels (ascending widths) whose walks have
 /// `narrow_tiles[i]` CTA tiles, or -1 where one cannot run the launch: the
@@ -288,7 +312,9 @@ inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
       break;
     long long &n = l.narrow_tiles[l.kernels++];
     if (tile_cols % c == 0)
-      n = l.tiles * (tile_cols / c);
+      n = static_cast<long long>(narrow_x_units(grid, merge_x, tile_cols / c,
+                                                c, cols, col_offset)) *
+          rows;
     else if (narrow_walk_exact(grid, block_cols, c, cols, col_offset))
       n = (static_cast<long long>(grid.x) * block_cols + c - 1) / c * rows;
     else

@@ -255,7 +255,35 @@ int main() {
     l = tawa::rt::narrow_launch(dim3(11, 7, 3), 4, 2, 64, {128, 192}, 704, 0);
     ++cases;
     if (l.tiles != 36 || l.narrow_tiles[0] != 72 || l.narrow_tiles[1] != 48)
-      return fail("narrow_launch merged", l.tiles, l.narrow_tiles[1], 36, 48);
+      return fail("narrow_launch merged", l.tiles, l.narrow_tiles[1], 36, 48);    // 4096 x 64 under 128 x 256 wide tiles: one of each wide tile's parts
+    // stores anything, so the narrow walks keep one tile along x.
+    l = tawa::rt::narrow_launch(dim3(1, 32, 1), 1, 1, 256, {64, 128}, 64, 0);
+    ++cases;
+    if (l.narrow_tiles[0] != 32 || l.narrow_tiles[1] != 32)
+      return fail("narrow_launch trimmed", l.narrow_tiles[0], l.narrow_tiles[1],
+                  32, 32);
+    // 300 columns from column 0 under 2 wide tiles: 5 of 8 parts of 64.
+    ++cases;
+    if (tawa::rt::narrow_x_units(dim3(2, 4, 1), 1, 4, 64, 300, 0) != 5 ||
+        tawa::rt::narrow_x_units(dim3(2, 4, 1), 1, 4, 64, 300, 100) != 4 ||
+        tawa::rt::narrow_x_units(dim3(2, 4, 1), 1, 4, 64, 5000, 0) != 8)
+      return fail("narrow_x_units", 300, 0,
+                  tawa::rt::narrow_x_units(dim3(2, 4, 1), 1, 4, 64, 300, 0), 5);
+  }
+  // A trimmed narrow walk visits the first x_units tiles along x of every
+  // row, once each, with their parts.
+  for (int x_units = 1; x_units <= 8; ++x_units) {
+    const TileSchedule s(dim3(2, 4, 1), 8, true, 1, 1, 1, 4, x_units);
+    ++cases;
+    if (s.count() != x_units * 4)
+      return fail("trimmed count", x_units, 0, s.count(), x_units * 4);
+    std::vector<int> seen(8 * 4, 0);
+    for (int t = 0; t < s.count(); ++t) {
+      const uint3 got = s.tile(t);
+      const int x = static_cast<int>(got.x) * 4 + s.part(t);
+      if (x >= x_units || got.y >= 4 || seen[x + 8 * got.y]++)
+        return fail("trimmed tile", t, x_units, x, got.y);
+    }
   }
   // narrow_choice: the narrowest kernel whose tiles fill at most one wave;
   // else, at most half a wave of wide tiles, the widest that can run; else
