@@ -228,11 +228,29 @@ LifterBase::pointer(const Expr *E) const {
 }
 
 std::optional<GlobalAccess> LifterBase::global(const Expr *E) const {
-  auto *S = dyn_cast<ArraySubscriptExpr>(bare(E));
-  auto P = S ? pointer(S->getBase()) : std::nullopt;
+  E = bare(E);
+  if (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+    auto P = pointer(S->getBase());
+    if (!P)
+      return std::nullopt;
+    return GlobalAccess{P->first, S->getIdx(), P->second};
+  }
+  // `*p` and the read-only cache load `__ldg(p)` (CUDA C++ Programming
+  // Guide, "Read-Only Data Cache Load Function"), which reads what `*p`
+  // reads: p[0], the index a zero at E.
+  const Expr *Ptr = nullptr;
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+    Ptr = U->getSubExpr();
+  else if (auto *C = dyn_cast<CallExpr>(E);
+           C && C->getNumArgs() == 1 && C->getDirectCallee() &&
+           C->getDirectCallee()->getName() == "__ldg")
+    Ptr = C->getArg(0);
+  auto P = Ptr ? pointer(Ptr) : std::nullopt;
   if (!P)
     return std::nullopt;
-  return GlobalAccess{P->first, S->getIdx(), P->second};
+  const Expr *Zero = IntegerLiteral::Create(Ctx, llvm::APInt(32, 0), Ctx.IntTy,
+                                            E->getBeginLoc());
+  return GlobalAccess{P->first, Zero, P->second};
 }
 
 bool LifterBase::advance(const Stmt *S) {

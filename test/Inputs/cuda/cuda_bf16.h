@@ -6,3 +6,4 @@ struct __nv_bfloat16 {
 };
 __host__ __device__ float __bfloat162float(__nv_bfloat16);
 __host__ __device__ __nv_bfloat16 __float2bfloat16_rn(float);
+__device__ __nv_bfloat16 __ldg(const __nv_bfloat16 *ptr);

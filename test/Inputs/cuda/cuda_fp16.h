@@ -7,3 +7,4 @@ struct __half {
 __host__ __device__ float __half2float(__half);
 __host__ __device__ __half __float2half_rn(float);
 typedef __half half;
+__device__ __half __ldg(const __half *ptr);
