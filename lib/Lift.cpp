@@ -153,27 +153,44 @@ private:
       G.K = intParam(Cond->getRHS());
       G.Tile = int(*Step);
       KOffset = Poly::symbol(T);
-    } else if (auto *Div = dyn_cast<BinaryOperator>(bare(Cond->getRHS()));
-               Div && Div->getOpcode() == BO_Div) {
-      // t counts tiles: the bound must be ceil(K / TILE).
+    } else if (auto *Div = tileBound(Cond->getRHS())) {
+      // t counts tiles: the bound must be ceil(K / TILE), written
+      // (K + TILE - 1) / TILE or (K - 1) / TILE + 1.
       std::optional<Poly> Den = Ev.eval(Div->getRHS());
       std::optional<Poly> Num = Ev.eval(Div->getLHS());
       std::optional<int64_t> Tile = Den ? Den->constantValue() : std::nullopt;
+      const bool PlusOne = Div != bare(Cond->getRHS());
       if (Tile && *Tile > 1 && Num)
         for (const ParmVarDecl *P : Kernel->parameters()) {
           if (!P->getType()->isIntegerType())
             continue;
-          if (*Num == Poly::symbol(P) + Poly::constant(*Tile - 1))
+          const Poly K = Poly::symbol(P);
+          if (PlusOne ? *Num == K - Poly::constant(1)
+                      : *Num == K + Poly::constant(*Tile - 1))
             G.K = P;
-          else if (*Num == Poly::symbol(P) && (G.K = P))
+          else if (!PlusOne && *Num == K && (G.K = P))
             FloorBound = Cond->getRHS()->getBeginLoc();
         }
+      // (K - 1) / TILE + 1 is ceil(K / TILE) for K >= 1; for K <= 0 the
+      // loop runs once, but no launch the tiled form runs for has one.
       G.Tile = Tile ? int(*Tile) : 0;
       KOffset = Poly::constant(G.Tile) * Poly::symbol(T);
     }
     if (!G.K)
       return fail(Cond->getRHS()->getBeginLoc(), FloorMessage);
     return true;
+  }
+
+  /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
+  static const BinaryOperator *tileBound(const Expr *E) {
+    auto *B = dyn_cast<BinaryOperator>(bare(E));
+    if (B && B->getOpcode() == BO_Add) {
+      auto *One = dyn_cast<IntegerLiteral>(bare(B->getRHS()));
+      if (!One || One->getValue() != 1)
+        return nullptr;
+      B = dyn_cast<BinaryOperator>(bare(B->getLHS()));
+    }
+    return B && B->getOpcode() == BO_Div ? B : nullptr;
   }
 
   /// The launches proved: blocks of TILE x TILE threads (or TILE * TILE
@@ -223,6 +240,7 @@ private:
                                    "< M && col < N) C[row * N + col] = acc;'");
     if (StoreGuarded && FloorBound.isValid())
       return fail(FloorBound, FloorMessage);
+
     return true;
   }
 
@@ -419,6 +437,11 @@ private:
     // pointers as advanced by the statements before it.
     std::vector<const Stmt *> S;
     for (const Stmt *X : Body->body()) {
+      if (auto *DS = dyn_cast<DeclStmt>(X)) {
+        if (!indexDeclarations(DS))
+          return Why.Message.empty() ? fail(X->getBeginLoc(), Expected) : false;
+        continue;
+      }
       if (llvm::find_if(Steps, [&](const InLoopStep &St) {
             return St.At == X;
           }) != Steps.end()) {
@@ -445,6 +468,26 @@ private:
     if (auto *A = dyn_cast<AttributedStmt>(Inner))
       Inner = A->getSubStmt();
     return productLoop(dyn_cast<ForStmt>(Inner), S[3]);
+  }
+
+  /// Integer index variables declared in the loop body (`const int col =
+  /// t * TILE + threadIdx.x;`), never changed: bound to their values.
+  bool indexDeclarations(const DeclStmt *DS) {
+    for (const Decl *D : DS->decls()) {
+      auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit())
+        return false;
+      if (isModified(VD, Loop->getBody()))
+        return fail(VD->getLocation(), "the index variable '" +
+                                           VD->getName().str() +
+                                           "' is changed after its "
+                                           "declaration");
+      std::optional<Poly> P = eval(VD->getInit(), "its value");
+      if (!P)
+        return false;
+      Ev.Bindings.try_emplace(VD, *P);
+    }
+    return true;
   }
 
   /// A pointer advanced in the loop body: `p += step;` or `p = p + step;`

@@ -201,3 +201,36 @@ __global__ void padded_flat_tile(const bf16 *A, const bf16 *B, float *C,
   STORE
 }
 // CHECK: note: kernel 'padded_flat_tile' is left unchanged
+
+__global__ void bound_plus_two(const bf16 *A, const bf16 *B, float *C, int M,
+                               int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must cover K whole
+  for (int m = 0; m < (K - 1) / TILE + 2; ++m) {
+    As[ty][tx] = row < M && m * TILE + tx < K ? A[row * K + m * TILE + tx] : bf16();
+    Bs[ty][tx] = m * TILE + ty < K && col < N ? B[(m * TILE + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'bound_plus_two' is left unchanged
+
+__global__ void body_index_changed(const bf16 *A, const bf16 *B, float *C,
+                                   int M, int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the index variable 'a' is changed after its declaration
+  for (int t = 0; t < K; t += TILE) {
+    int a = t + tx;
+    As[ty][tx] = row < M && a < K ? A[row * K + a++] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'body_index_changed' is left unchanged
