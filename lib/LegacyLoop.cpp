@@ -201,7 +201,10 @@ std::optional<LegacyLoop> classifyLegacyLoop(const FunctionDecl *Kernel,
   // Outside a kernel, and for an empty loop, the tile-program analysis says
   // what is missing.
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Loop->getBody());
-  if (!Kernel->hasAttr<CUDAGlobalAttr>() || (Body && Body->body_empty()))
+  // A kernel template's loop is reported as such by the tile-program
+  // analysis: its dependent expressions hide the products.
+  if (!Kernel->hasAttr<CUDAGlobalAttr>() || (Body && Body->body_empty()) ||
+      Kernel->isTemplated() || Kernel->isTemplateInstantiation())
     return std::nullopt;
   Classifier C;
   C.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));

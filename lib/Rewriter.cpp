@@ -330,7 +330,9 @@ private:
     // the tile vocabulary does not accept after it.
     std::string Verdict;
     std::optional<LegacyLoop> Legacy = classifyLegacyLoop(Kernel, Loop);
-    if (Opts.Migrate && !Legacy)
+    const bool Template =
+        Kernel->isTemplated() || Kernel->isTemplateInstantiation();
+    if (Opts.Migrate && !Legacy && !Template)
       return; // already in the tile vocabulary
     if (Legacy) {
       std::optional<LiftAttempt> Lift;

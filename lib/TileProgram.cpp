@@ -403,7 +403,10 @@ public:
       return false;
     }
     if (K->isTemplated() || K->isTemplateInstantiation()) {
-      unsupported(K->getLocation(), "kernel templates are not rewritten yet");
+      unsupported(K->getLocation(),
+                  "kernel templates are not rewritten or lifted yet: write "
+                  "the kernel for one set of template arguments, without "
+                  "'template <...>'");
       return false;
     }
     auto *Body = dyn_cast_or_null<CompoundStmt>(K->getBody());

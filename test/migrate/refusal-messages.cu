@@ -234,3 +234,31 @@ __global__ void body_index_changed(const bf16 *A, const bf16 *B, float *C,
   STORE
 }
 // CHECK: note: kernel 'body_index_changed' is left unchanged
+
+// A kernel template: its loop is reported as such, not as a loop without a
+// product (the template's dependent expressions hide it).
+// CHECK: refusal-messages.cu:[[@LINE+2]]:17: warning: kernel templates are not rewritten or lifted yet: write the kernel for one set of template arguments, without 'template <...>' [tawa-unsupported]
+template <int TS>
+__global__ void templated(const bf16 *A, const bf16 *B, float *C, int M, int N,
+                          int K) {
+  __shared__ bf16 As[TS][TS], Bs[TS][TS];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TS + ty, col = blockIdx.x * TS + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TS) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TS; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+// CHECK: note: kernel 'templated' is left unchanged
+void launch_templated(const bf16 *A, const bf16 *B, float *C, int M, int N,
+                      int K) {
+  templated<16><<<dim3(N / 16, M / 16), dim3(16, 16)>>>(A, B, C, M, N, K);
+}
