@@ -225,6 +225,10 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
         return It->second;
       if (isa<ParmVarDecl>(VD) && VD->getType()->isIntegerType())
         return Poly::symbol(VD);
+      if (auto It = Opaque.find(VD); It != Opaque.end()) {
+        Why = "'" + VD->getName().str() + "', whose value uses " + It->second;
+        return std::nullopt;
+      }
       if (VD->getType().isConstQualified() && VD->hasInit())
         return eval(VD->getInit());
     }

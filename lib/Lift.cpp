@@ -62,8 +62,10 @@ private:
       auto *DS = dyn_cast<DeclStmt>(S);
       if (!DS && advance(S))
         continue;
+      if (!DS && prologueStaging(S))
+        continue;
       if (!DS)
-        return fail(S->getBeginLoc(), Expected);
+        return Why.Message.empty() ? fail(S->getBeginLoc(), Expected) : false;
       for (const Decl *D : DS->decls()) {
         auto *VD = dyn_cast<VarDecl>(D);
         if (!VD || !declaration(VD))
@@ -85,8 +87,17 @@ private:
       auto *Inner =
           Outer ? Ctx.getAsConstantArrayType(Outer->getElementType()) : nullptr;
       const uint64_t TileElements = uint64_t(G.Tile) * uint64_t(G.Tile);
-      if (!Inner && !(Outer && Outer->getSize() == TileElements &&
-                      !Outer->getElementType()->isArrayType()))
+      // Two buffers of a 2-D tile: `T X[2][R][C]` (double buffering).
+      auto *Third =
+          Inner ? Ctx.getAsConstantArrayType(Inner->getElementType()) : nullptr;
+      if (Third && Outer->getSize() == 2 &&
+          !Third->getElementType()->isArrayType()) {
+        Shared.push_back(VD);
+        Buffered.push_back(VD);
+        return true;
+      }
+      if (Third || (!Inner && !(Outer && Outer->getSize() == TileElements &&
+                                !Outer->getElementType()->isArrayType())))
         return fail(VD->getLocation(),
                     "expected a __shared__ tile of two constant dimensions, "
                     "or of TILE * TILE = " +
@@ -111,10 +122,12 @@ private:
                                            VD->getName().str() +
                                            "' is changed after its "
                                            "declaration");
-      std::optional<Poly> P = eval(VD->getInit(), "its value");
-      if (!P)
-        return false;
-      Ev.Bindings.try_emplace(VD, *P);
+      // A value that is no polynomial (a tile count `(K + TILE - 1) /
+      // TILE`, say) stays unbound: an index that uses it is refused there.
+      if (std::optional<Poly> P = Ev.eval(VD->getInit()))
+        Ev.Bindings.try_emplace(VD, *P);
+      else
+        Ev.Opaque.try_emplace(VD, Ev.Why);
       return true;
     }
     return false;
@@ -150,16 +163,17 @@ private:
       return fail(Loop->getInc()->getBeginLoc(), Expected);
     if (*Step > 1) {
       // t counts elements of K.
+      LoopCountsElements = true;
       G.K = intParam(Cond->getRHS());
       G.Tile = int(*Step);
       KOffset = Poly::symbol(T);
-    } else if (auto *Div = tileBound(Cond->getRHS())) {
+    } else if (bool PlusOne = false;
+               auto *Div = tileBound(Cond->getRHS(), PlusOne)) {
       // t counts tiles: the bound must be ceil(K / TILE), written
       // (K + TILE - 1) / TILE or (K - 1) / TILE + 1.
       std::optional<Poly> Den = Ev.eval(Div->getRHS());
       std::optional<Poly> Num = Ev.eval(Div->getLHS());
       std::optional<int64_t> Tile = Den ? Den->constantValue() : std::nullopt;
-      const bool PlusOne = Div != bare(Cond->getRHS());
       if (Tile && *Tile > 1 && Num)
         for (const ParmVarDecl *P : Kernel->parameters()) {
           if (!P->getType()->isIntegerType())
@@ -182,9 +196,16 @@ private:
   }
 
   /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
-  static const BinaryOperator *tileBound(const Expr *E) {
+  const BinaryOperator *tileBound(const Expr *E, bool &PlusOne) const {
+    // A local variable set once to the bound (`const int tiles = ...;`).
+    if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+      if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+          VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          VD->hasInit() && !isModified(VD, Kernel->getBody()))
+        E = VD->getInit();
     auto *B = dyn_cast<BinaryOperator>(bare(E));
-    if (B && B->getOpcode() == BO_Add) {
+    PlusOne = B && B->getOpcode() == BO_Add;
+    if (PlusOne) {
       auto *One = dyn_cast<IntegerLiteral>(bare(B->getRHS()));
       if (!One || One->getValue() != 1)
         return nullptr;
@@ -253,18 +274,28 @@ private:
     const VarDecl *Array = nullptr;
     const Expr *Index = nullptr;
     Poly P1, P2;
+    const Expr *Buffer = nullptr; ///< `b` of a double-buffered X[b][i][j]
   };
   std::optional<Access> tileAccess(const Expr *E) {
     auto *Outer = dyn_cast<ArraySubscriptExpr>(bare(E));
     if (!Outer)
       return std::nullopt;
     auto *Inner = dyn_cast<ArraySubscriptExpr>(bare(Outer->getBase()));
-    auto *R = dyn_cast<DeclRefExpr>(
-        bare(Inner ? Inner->getBase() : Outer->getBase()));
+    // X[b][i][j] of a double-buffered tile: the buffer, then X[i][j].
+    auto *Third =
+        Inner ? dyn_cast<ArraySubscriptExpr>(bare(Inner->getBase())) : nullptr;
+    auto *R = dyn_cast<DeclRefExpr>(bare(Third   ? Third->getBase()
+                                         : Inner ? Inner->getBase()
+                                                 : Outer->getBase()));
     auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-    if (!VD || !llvm::is_contained(Shared, VD))
+    if (!VD || !llvm::is_contained(Shared, VD) ||
+        llvm::is_contained(Buffered, VD) != (Third != nullptr))
       return std::nullopt;
-    Access A{VD, Inner ? Inner->getIdx() : Outer->getIdx(), {}, {}};
+    Access A{VD,
+             Inner ? Inner->getIdx() : Outer->getIdx(),
+             {},
+             {},
+             Third ? Third->getIdx() : nullptr};
     if (Inner) {
       std::optional<Poly> P1 = eval(Inner->getIdx(), "the tile's row index");
       std::optional<Poly> P2 =
@@ -310,6 +341,7 @@ private:
     const ParmVarDecl *Ptr;
     Guard Bounds;
     bool Guarded = false;
+    const Expr *Buffer = nullptr; ///< the buffer written, double-buffered
     SourceLocation At;
     std::string BatchStride; ///< the factor of blockIdx.z, as C++
   };
@@ -335,7 +367,7 @@ private:
     return false;
   }
 
-  bool staging(const Stmt *S) {
+  bool staging(const Stmt *S, std::vector<Staging> &Into) {
     const char *Expected =
         "expected a staging copy 'tile[i][j] = r < R && c < C ? "
         "matrix[index] : 0' (or its if/else form) of a 2-D __shared__ tile "
@@ -381,6 +413,7 @@ private:
       return fail(S->getBeginLoc(), Expected);
     St.Array = A->Array;
     St.Ptr = GA->Ptr;
+    St.Buffer = A->Buffer;
     std::optional<Poly> E1 = A->P1, E2 = A->P2;
     std::optional<Poly> LP = eval(GA->Index, "the matrix index");
     if (!LP)
@@ -409,11 +442,11 @@ private:
         return false;
       St.Guarded = true;
     }
-    for (const Staging &O : Stagings)
+    for (const Staging &O : Into)
       if (O.Array == St.Array)
         return fail(S->getBeginLoc(), "a second staging copy of the tile '" +
                                           St.Array->getName().str() + "'");
-    Stagings.push_back(St);
+    Into.push_back(St);
     return true;
   }
 
@@ -451,9 +484,11 @@ private:
         continue;
       }
       S.push_back(X);
-      if (S.size() <= 2 && !staging(X))
+      if (Buffered.empty() && S.size() <= 2 && !staging(X, Stagings))
         return false;
     }
+    if (!Buffered.empty())
+      return bufferedBody(S, Body);
     if (S.size() != 5)
       return fail(S.size() < 5 ? Body->getBeginLoc() : S[5]->getBeginLoc(),
                   Expected);
@@ -482,10 +517,211 @@ private:
                                            VD->getName().str() +
                                            "' is changed after its "
                                            "declaration");
+      if (!Buffered.empty() &&
+          (isCurrent(VD->getInit()) || isNext(VD->getInit()))) {
+        (isCurrent(VD->getInit()) ? CurrentVars : NextVars).push_back(VD);
+        continue;
+      }
       std::optional<Poly> P = eval(VD->getInit(), "its value");
       if (!P)
         return false;
       Ev.Bindings.try_emplace(VD, *P);
+    }
+    return true;
+  }
+
+  // Double buffering: tiles `X[2][R][C]`, the first tile staged into
+  // buffer 0 before the loop (then '__syncthreads();'), and a loop body of
+  // a prefetch `if (<the loop's condition one step on>) { <the staging
+  // copies of the next tile into the other buffer> }`, the product over the
+  // current buffer (before or after the prefetch) and '__syncthreads();'.
+  // Iteration i reads buffer i % 2, which the prologue (i = 0) or iteration
+  // i - 1 wrote before the barrier that ends it; iteration i writes buffer
+  // (i + 1) % 2, which iteration i - 1 read before that barrier.
+
+  /// The iteration's index: the loop variable of a tile counter, or
+  /// `t / TILE` of an element counter.
+  bool isIteration(const Expr *E) const {
+    E = bare(E);
+    if (!LoopCountsElements)
+      return refersTo(E, Counter);
+    auto *D = dyn_cast<BinaryOperator>(E);
+    std::optional<Poly> Den = D ? Ev.eval(D->getRHS()) : std::nullopt;
+    return D && D->getOpcode() == BO_Div && refersTo(D->getLHS(), Counter) &&
+           Den && Den->constantValue() == std::optional<int64_t>(G.Tile);
+  }
+  /// `X % 2` or `X & 1`, X satisfying `Of`.
+  template <class F> static bool parity(const Expr *E, F Of) {
+    auto *B = dyn_cast<BinaryOperator>(bare(E));
+    auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
+    return Lit &&
+           ((B->getOpcode() == BO_Rem && Lit->getValue() == 2) ||
+            (B->getOpcode() == BO_And && Lit->getValue() == 1)) &&
+           Of(B->getLHS());
+  }
+  /// The buffer iteration i reads: i % 2, i & 1, or a variable set to one.
+  bool isCurrent(const Expr *E) const {
+    auto *R = dyn_cast<DeclRefExpr>(bare(E));
+    if (R && llvm::is_contained(CurrentVars, R->getDecl()))
+      return true;
+    return parity(E, [&](const Expr *X) { return isIteration(X); });
+  }
+  /// The buffer iteration i writes: (i + 1) % 2, (i + 1) & 1, 1 - cur,
+  /// cur ^ 1, or a variable set to one.
+  bool isNext(const Expr *E) const {
+    auto *R = dyn_cast<DeclRefExpr>(bare(E));
+    if (R && llvm::is_contained(NextVars, R->getDecl()))
+      return true;
+    auto *B = dyn_cast<BinaryOperator>(bare(E));
+    auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getLHS())) : nullptr;
+    auto *LitR = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
+    if (B && B->getOpcode() == BO_Sub && Lit && Lit->getValue() == 1 &&
+        isCurrent(B->getRHS()))
+      return true;
+    if (B && B->getOpcode() == BO_Xor && LitR && LitR->getValue() == 1 &&
+        isCurrent(B->getLHS()))
+      return true;
+    return parity(E, [&](const Expr *X) {
+      auto *Sum = dyn_cast<BinaryOperator>(bare(X));
+      auto *One = Sum ? dyn_cast<IntegerLiteral>(bare(Sum->getRHS())) : nullptr;
+      return Sum && Sum->getOpcode() == BO_Add && One && One->getValue() == 1 &&
+             isIteration(Sum->getLHS());
+    });
+  }
+
+  /// The statements before the loop may also stage buffer 0 of each
+  /// double-buffered tile, then meet at a barrier.
+  bool prologueStaging(const Stmt *S) {
+    if (Buffered.empty())
+      return false;
+    if (isBarrier(S)) {
+      if (PrologueStagings.size() != 2 || PrologueBarrier)
+        return fail(S->getBeginLoc(),
+                    "expected one '__syncthreads();' before the loop, after "
+                    "the staging copies of the first tiles");
+      PrologueBarrier = true;
+      return true;
+    }
+    const Expr *L = nullptr, *R = nullptr;
+    if (!assignment(S, L, R) && !isa<IfStmt>(S))
+      return false;
+    if (PrologueBarrier || !staging(S, PrologueStagings))
+      return Why.Message.empty()
+                 ? fail(S->getBeginLoc(),
+                        "expected the staging copies of the first tiles "
+                        "into buffer 0, then '__syncthreads();'")
+                 : false;
+    std::optional<Poly> B = Ev.eval(PrologueStagings.back().Buffer);
+    if (!B || *B != Poly())
+      return fail(S->getBeginLoc(), "the first tiles must be staged into "
+                                    "buffer 0, which iteration 0 reads");
+    return true;
+  }
+
+  /// The loop body of a double-buffered kernel (without its declarations).
+  bool bufferedBody(const std::vector<const Stmt *> &S,
+                    const CompoundStmt *Body) {
+    const char *Expected =
+        "expected the double-buffered loop body: 'if (<the loop condition "
+        "one step on>) { <the staging copies of the next tiles into buffer "
+        "(i + 1) % 2> }', the product loop over buffer i % 2 (either first), "
+        "'__syncthreads();'";
+    if (!Steps.empty())
+      return fail(Steps.front().At->getBeginLoc(),
+                  "a double-buffered kernel must not advance its pointers in "
+                  "the loop");
+    if (!PrologueBarrier)
+      return fail(Loop->getForLoc(), "expected the first tiles staged into "
+                                     "buffer 0 before the loop, then "
+                                     "'__syncthreads();'");
+    if (S.size() != 3 || !isBarrier(S[2]))
+      return fail(S.size() == 3 ? S[2]->getBeginLoc() : Body->getBeginLoc(),
+                  Expected);
+    const bool IfFirst = isa<IfStmt>(S[0]);
+    auto *If = dyn_cast<IfStmt>(S[IfFirst ? 0 : 1]);
+    if (!If || If->getElse() || !prefetchCondition(If->getCond()))
+      return Why.Message.empty()
+                 ? fail(S[IfFirst ? 0 : 1]->getBeginLoc(), Expected)
+                 : false;
+    auto *Then = dyn_cast<CompoundStmt>(If->getThen());
+    if (!Then)
+      return fail(If->getThen()->getBeginLoc(), Expected);
+    for (const Stmt *X : Then->body()) {
+      if (auto *DS = dyn_cast<DeclStmt>(X)) {
+        if (!indexDeclarations(DS))
+          return Why.Message.empty() ? fail(X->getBeginLoc(), Expected) : false;
+        continue;
+      }
+      if (!staging(X, Stagings))
+        return false;
+      if (!isNext(Stagings.back().Buffer))
+        return fail(X->getBeginLoc(), "the prefetch must write buffer "
+                                      "(i + 1) % 2 of iteration i");
+    }
+    if (Stagings.size() != 2)
+      return fail(If->getThen()->getBeginLoc(), Expected);
+    if (!shiftStagings())
+      return false;
+    const Stmt *Product = S[IfFirst ? 1 : 0];
+    const Stmt *Inner = Product;
+    if (auto *A = dyn_cast<AttributedStmt>(Inner))
+      Inner = A->getSubStmt();
+    return productLoop(dyn_cast<ForStmt>(Inner), Product);
+  }
+
+  /// `counter + step < bound`, the loop's condition for the next iteration.
+  bool prefetchCondition(const Expr *E) {
+    auto *C = dyn_cast<BinaryOperator>(bare(E));
+    auto *LoopCond = cast<BinaryOperator>(Loop->getCond());
+    if (!C || C->getOpcode() != BO_LT)
+      return false;
+    std::optional<Poly> Next = Ev.eval(C->getLHS());
+    const Poly Want =
+        Poly::symbol(Counter) + Poly::constant(LoopCountsElements ? G.Tile : 1);
+    if (!Next || *Next != Want)
+      return false;
+    std::optional<Poly> B1 = Ev.eval(C->getRHS());
+    std::optional<Poly> B2 = Ev.eval(LoopCond->getRHS());
+    if (B1 && B2)
+      return *B1 == *B2;
+    llvm::FoldingSetNodeID Got, Bound;
+    C->getRHS()->IgnoreParenImpCasts()->Profile(Got, Ctx, true);
+    LoopCond->getRHS()->IgnoreParenImpCasts()->Profile(Bound, Ctx, true);
+    return Got == Bound;
+  }
+
+  /// The loop's staging copies stage the next iteration's tiles: as copies
+  /// of iteration i they are those at counter t - step. Those at the first
+  /// counter must be the prologue's.
+  bool shiftStagings() {
+    const Poly Back =
+        Poly::symbol(Counter) - Poly::constant(LoopCountsElements ? G.Tile : 1);
+    for (Staging &St : Stagings) {
+      St.L = St.L.substitute(Counter, Back);
+      for (auto &B : St.Bounds)
+        B.first = B.first.substitute(Counter, Back);
+      const Staging *First = nullptr;
+      for (const Staging &P : PrologueStagings)
+        if (P.Array == St.Array)
+          First = &P;
+      auto AtZero = [](Poly P, const VarDecl *V) {
+        return P.substitute(V, Poly());
+      };
+      bool Same = First && First->Ptr == St.Ptr &&
+                  First->BatchStride == St.BatchStride && First->E1 == St.E1 &&
+                  First->E2 == St.E2 && First->L == AtZero(St.L, Counter) &&
+                  First->Guarded == St.Guarded &&
+                  First->Bounds.size() == St.Bounds.size();
+      for (size_t I = 0; Same && I < St.Bounds.size(); ++I)
+        Same = First->Bounds[I].second == St.Bounds[I].second &&
+               First->Bounds[I].first == AtZero(St.Bounds[I].first, Counter);
+      if (!Same)
+        return fail(First ? First->At : St.At,
+                    "the staging copy before the loop must stage the tile "
+                    "of '" +
+                        St.Array->getName().str() +
+                        "' that iteration 0 reads: the loop's copy, one "
+                        "iteration back");
     }
     return true;
   }
@@ -824,6 +1060,11 @@ private:
         X ? tileAccess(unconverted(Factors[1])) : std::nullopt;
     if (!Y && !Why.Message.empty())
       return false;
+    for (const std::optional<Access> *F : {&X, &Y})
+      if (*F && (*F)->Buffer && !isCurrent((*F)->Buffer))
+        return fail((*F)->Buffer->getBeginLoc(),
+                    "the product must read buffer i % 2 of iteration i, "
+                    "the one staged before it");
     if (!X || !Y || X->Array == Y->Array)
       return fail(Factors[0]->getBeginLoc(),
                   "the product must multiply an element of each __shared__ "
@@ -936,7 +1177,11 @@ private:
   Poly BiasIndex;                   ///< its index, with its pointer's offset
   const VarDecl *Counter = nullptr; ///< the loop variable
   SourceLocation StoreAt, FloorBound;
-  std::vector<Staging> Stagings;
+  std::vector<Staging> Stagings, PrologueStagings;
+  std::vector<const VarDecl *> Buffered; ///< double-buffered tiles
+  std::vector<const ValueDecl *> CurrentVars, NextVars;
+  bool PrologueBarrier = false;
+  bool LoopCountsElements = false; ///< t += TILE, else ++t over tiles
   std::array<const Expr *, 2> Factors{};
 };
 

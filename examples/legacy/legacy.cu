@@ -197,6 +197,38 @@ __global__ void gemm_bias_relu(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
         __float2bfloat16(fmaxf(acc + __bfloat162float(bias[col]), 0.0f));
 }
 
+// Double-buffered shared memory: the next tiles are staged into the other
+// buffer while the product reads the current one, one barrier per
+// iteration; fp16 in, fp32 out.
+__global__ void gemm_double_buffered(const __half *A, const __half *B, float *C,
+                                     int M, int N, int K) {
+  __shared__ __half As[2][TILE][TILE];
+  __shared__ __half Bs[2][TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  const int tiles = (K + TILE - 1) / TILE;
+  float acc = 0.0f;
+  As[0][ty][tx] = row < M && tx < K ? A[row * K + tx] : __float2half(0.0f);
+  Bs[0][ty][tx] = ty < K && col < N ? B[ty * N + col] : __float2half(0.0f);
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t % 2, nxt = 1 - cur;
+    if (t + 1 < tiles) {
+      const int k0 = (t + 1) * TILE;
+      As[nxt][ty][tx] =
+          row < M && k0 + tx < K ? A[row * K + k0 + tx] : __float2half(0.0f);
+      Bs[nxt][ty][tx] =
+          k0 + ty < K && col < N ? B[(k0 + ty) * N + col] : __float2half(0.0f);
+    }
+    for (int k = 0; k < TILE; ++k)
+      acc += __half2float(As[cur][ty][k]) * __half2float(Bs[cur][k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
 // The CUDA samples' WMMA style: one 16 x 16 accumulator fragment per warp,
 // warps along x walking the rows of C and threads along y its columns,
 // fragments loaded straight from global memory, for M, N and K multiples of
@@ -288,4 +320,11 @@ void bias_relu_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
   dim3 block(TILE, TILE);
   dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
   gemm_bias_relu<<<grid, block, 0, stream>>>(A, B, bias, C, M, N, K);
+}
+
+void double_buffered_gemm(const __half *A, const __half *B, float *C, int M,
+                          int N, int K, cudaStream_t stream) {
+  dim3 block(TILE, TILE);
+  dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+  gemm_double_buffered<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
 }

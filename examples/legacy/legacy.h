@@ -1,7 +1,7 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Seven shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
+// Eight shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
 // tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
 // All matrices are row-major and dense; each shared-memory function launches
 // its kernel with one block of TILE x TILE threads (flat_gemm: TILE * TILE in
@@ -50,6 +50,11 @@ void flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
 void bias_relu_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                     const __nv_bfloat16 *bias, __nv_bfloat16 *C, int M, int N,
                     int K, cudaStream_t stream);
+
+/// C = A * B through double-buffered shared memory: A M x K, B K x N
+/// (fp16), C M x N fp32.
+void double_buffered_gemm(const __half *A, const __half *B, float *C, int M,
+                          int N, int K, cudaStream_t stream);
 
 /// C = A * B with WMMA fragments (the CUDA samples' style) for M, N, K
 /// multiples of 16: A M x K, B K x N (fp16), C M x N fp32.

@@ -56,6 +56,8 @@ void orig_flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
 void orig_bias_relu_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                          const __nv_bfloat16 *bias, __nv_bfloat16 *C, int M,
                          int N, int K, cudaStream_t stream);
+void orig_double_buffered_gemm(const __half *A, const __half *B, float *C,
+                               int M, int N, int K, cudaStream_t stream);
 void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        __nv_bfloat16 *C, int M, int N, int K, int batches,
                        cudaStream_t stream);
@@ -77,17 +79,19 @@ enum class Gemm {
   Batched,
   Wmma,
   Flat,
-  BiasRelu
+  BiasRelu,
+  DoubleBuffered
 };
 const char *gemm_name(Gemm g) {
-  return g == Gemm::Smem         ? "smem_gemm"
-         : g == Gemm::SmemNt     ? "smem_gemm_nt"
-         : g == Gemm::Square     ? "square_matmul"
-         : g == Gemm::WholeTiles ? "whole_tiles_gemm"
-         : g == Gemm::Batched    ? "batched_gemm"
-         : g == Gemm::Flat       ? "flat_gemm"
-         : g == Gemm::BiasRelu   ? "bias_relu_gemm"
-                                 : "wmma_gemm";
+  return g == Gemm::Smem             ? "smem_gemm"
+         : g == Gemm::SmemNt         ? "smem_gemm_nt"
+         : g == Gemm::Square         ? "square_matmul"
+         : g == Gemm::WholeTiles     ? "whole_tiles_gemm"
+         : g == Gemm::Batched        ? "batched_gemm"
+         : g == Gemm::Flat           ? "flat_gemm"
+         : g == Gemm::BiasRelu       ? "bias_relu_gemm"
+         : g == Gemm::DoubleBuffered ? "double_buffered_gemm"
+                                     : "wmma_gemm";
 }
 
 /// d[r][c] = max(d[r][c] + bias[c], 0): bias_relu_gemm's epilogue on the
@@ -182,6 +186,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::WholeTiles)
     (original ? orig_whole_tiles_gemm : whole_tiles_gemm)(
         x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
+  else if (g == Gemm::DoubleBuffered)
+    (original ? orig_double_buffered_gemm : double_buffered_gemm)(
+        x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, stream_);
   else if (g == Gemm::BiasRelu)
     (original ? orig_bias_relu_gemm : bias_relu_gemm)(
         x.a16.p, x.b16.p, x.bias16.p, x.c16.p, s.m, s.n, s.k, stream_);
@@ -219,7 +226,8 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
                        &kBeta, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
-  } else if (g == Gemm::Square || g == Gemm::Wmma) {
+  } else if (g == Gemm::Square || g == Gemm::Wmma ||
+             g == Gemm::DoubleBuffered) {
     const float one = 1, zero = 0; // B is K x N here
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.bh.p, CUDA_R_16F, s.n, x.ah.p, CUDA_R_16F, s.k, &zero,
@@ -238,7 +246,8 @@ void Runner::prepare(Gemm g, Data &x) {
   const std::size_t mn = std::size_t(x.s.m) * x.s.n * x.batches;
   if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
-  else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma)
+  else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma ||
+           g == Gemm::DoubleBuffered)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
   else
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
@@ -351,8 +360,9 @@ int main(int argc, char **argv) {
   std::vector<std::string> lines;
   bool all = true;
   std::uint64_t seed = 0x1E6;
-  for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles,
-                 Gemm::Batched, Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu})
+  for (Gemm g :
+       {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles, Gemm::Batched,
+        Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu, Gemm::DoubleBuffered})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);

@@ -88,6 +88,9 @@ public:
   /// Local variables and what they stand for.
   llvm::DenseMap<const clang::VarDecl *, Poly> Bindings;
   /// Variables that are symbols themselves (loop variables).
+  /// Local variables whose value is no polynomial, and why (named where an
+  /// index uses them).
+  llvm::DenseMap<const clang::VarDecl *, std::string> Opaque;
   /// Variables that are symbols themselves: loop variables that start at 0
   /// and only grow, so that their values are never negative.
   void addSymbol(const clang::VarDecl *VD) {

@@ -37,6 +37,10 @@
 // block computes its whole TILE x TILE tile of C, which is what the tiled
 // form computes over the window of C the grid covers.
 //
+// Double-buffered tiles (X[2][R][C], the first tiles staged before the loop,
+// the next prefetched into the other buffer) are lifted as the
+// single-buffered form they compute.
+//
 // The stored value may add a bias per column or row of C and apply ReLU
 // (`fmaxf(acc + bias[col], 0.0f)`), the terms kept in their order.
 //

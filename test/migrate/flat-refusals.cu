@@ -139,7 +139,7 @@ __global__ void negative_quotient(int N, int K, const bf16 *A, const bf16 *B,
   C += cRow * TILE * N + cCol * TILE;
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: flat-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: its value is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses the operator '/' [tawa-unsupported]
+  // CHECK: flat-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the tile's index is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses 'tr', whose value uses the operator '/' [tawa-unsupported]
   for (int t = 0; t < K; t += TILE) {
     STAGE
     A += TILE;
@@ -171,7 +171,7 @@ __global__ void two_dimensional_block(int N, int K, const bf16 *A,
                                       const bf16 *B, float *C) {
   HEAD
 #pragma tawa tile
-  // CHECK: flat-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: its value is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses the operator '%' [tawa-unsupported]
+  // CHECK: flat-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the tile's index is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses 'tr', whose value uses the operator '/' [tawa-unsupported]
   for (int t = 0; t < K; t += TILE) {
     STAGE
     A += TILE;
