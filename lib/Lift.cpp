@@ -654,7 +654,7 @@ private:
       }
       if (!staging(X, Stagings))
         return false;
-      if (!isNext(Stagings.back().Buffer))
+      if (!Stagings.back().Buffer || !isNext(Stagings.back().Buffer))
         return fail(X->getBeginLoc(), "the prefetch must write buffer "
                                       "(i + 1) % 2 of iteration i");
     }

@@ -176,3 +176,33 @@ __global__ void first_unsynced(const bf16 *A, const bf16 *B, float *C, int M,
   STORE
 }
 // DIAG: note: kernel 'first_unsynced' is left unchanged
+
+// One tile double-buffered, the other not: the prefetch would overwrite B's
+// tile while the product reads it.
+__global__ void one_buffered(const bf16 *A, const bf16 *B, float *C, int M,
+                             int N, int K) {
+  __shared__ bf16 As[2][TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+  As[0][ty][tx] = row < M && tx < K ? A[row * K + tx] : bf16();
+  Bs[ty][tx] = ty < K && col < N ? B[ty * N + col] : bf16();
+  __syncthreads();
+#pragma tawa tile
+  // DIAG: double-buffer.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the first tiles must be staged into buffer 0
+  for (int t = 0; t < K; t += TILE) {
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[(t / TILE) % 2][ty][k]) *
+             __bfloat162float(Bs[k][tx]);
+    if (t + TILE < K) {
+      As[(t / TILE + 1) % 2][ty][tx] =
+          row < M && t + TILE + tx < K ? A[row * K + t + TILE + tx] : bf16();
+      Bs[ty][tx] =
+          t + TILE + ty < K && col < N ? B[(t + TILE + ty) * N + col] : bf16();
+    }
+    __syncthreads();
+  }
+  STORE
+}
+// DIAG: note: kernel 'one_buffered' is left unchanged
