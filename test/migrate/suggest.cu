@@ -105,6 +105,38 @@ __global__ void through_macro(const bf16 *A, const bf16 *B, bf16 *C, int M,
     C[row * N + col] = __float2bfloat16_rn(acc);
 }
 
+// A double-buffered loop is a candidate too.
+// OUT-LABEL: __global__ void buffered_candidate(
+// OUT: __syncthreads();
+// OUT-NEXT: #pragma tawa tile
+// OUT-NEXT: for (int t = 0; t < K; t += TILE) {
+__global__ void buffered_candidate(const bf16 *A, const bf16 *B, float *C,
+                                   int M, int N, int K) {
+  __shared__ bf16 As[2][TILE][TILE];
+  __shared__ bf16 Bs[2][TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+  As[0][ty][tx] = row < M && tx < K ? A[row * K + tx] : bf16();
+  Bs[0][ty][tx] = ty < K && col < N ? B[ty * N + col] : bf16();
+  __syncthreads();
+  // CHECK: suggest.cu:[[@LINE+1]]:3: warning: this loop of kernel 'buffered_candidate' is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts; '#pragma tawa tile' before it
+  for (int t = 0; t < K; t += TILE) {
+    const int cur = (t / TILE) % 2;
+    if (t + TILE < K) {
+      As[1 - cur][ty][tx] =
+          row < M && t + TILE + tx < K ? A[row * K + t + TILE + tx] : bf16();
+      Bs[1 - cur][ty][tx] =
+          t + TILE + ty < K && col < N ? B[(t + TILE + ty) * N + col] : bf16();
+    }
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[cur][ty][k]) * __bfloat162float(Bs[cur][k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
 // MIGRATED: 2
 void launch(const bf16 *A, const bf16 *B, bf16 *C, int M, int N, int K) {
   dim3 grid(N / TILE, M / TILE), block(TILE, TILE);
