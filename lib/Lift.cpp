@@ -116,20 +116,11 @@ private:
       Acc = VD;
       return true;
     }
-    if (T->isIntegerType() && VD->hasInit()) {
-      if (isModified(VD, Kernel->getBody()))
-        return fail(VD->getLocation(), "the index variable '" +
-                                           VD->getName().str() +
-                                           "' is changed after its "
-                                           "declaration");
-      // A value that is no polynomial (a tile count `(K + TILE - 1) /
-      // TILE`, say) stays unbound: an index that uses it is refused there.
-      if (std::optional<Poly> P = Ev.eval(VD->getInit()))
-        Ev.Bindings.try_emplace(VD, *P);
-      else
-        Ev.Opaque.try_emplace(VD, Ev.Why);
-      return true;
-    }
+    // A value that is no polynomial (a tile count `(K + TILE - 1) / TILE`,
+    // say) stays unbound: an index that uses it is refused there.
+    if (T->isIntegerType() && VD->hasInit())
+      return unchangedIndex(VD, Kernel->getBody()) &&
+             bindIndex(VD, /*Opaque=*/true);
     return false;
   }
 
@@ -512,20 +503,15 @@ private:
       auto *VD = dyn_cast<VarDecl>(D);
       if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit())
         return false;
-      if (isModified(VD, Loop->getBody()))
-        return fail(VD->getLocation(), "the index variable '" +
-                                           VD->getName().str() +
-                                           "' is changed after its "
-                                           "declaration");
+      if (!unchangedIndex(VD, Loop->getBody()))
+        return false;
       if (!Buffered.empty() &&
           (isCurrent(VD->getInit()) || isNext(VD->getInit()))) {
         (isCurrent(VD->getInit()) ? CurrentVars : NextVars).push_back(VD);
         continue;
       }
-      std::optional<Poly> P = eval(VD->getInit(), "its value");
-      if (!P)
+      if (!bindIndex(VD, /*Opaque=*/false))
         return false;
-      Ev.Bindings.try_emplace(VD, *P);
     }
     return true;
   }

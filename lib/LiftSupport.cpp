@@ -287,6 +287,23 @@ std::optional<Poly> LifterBase::eval(const Expr *E, const char *What) {
   return P;
 }
 
+bool LifterBase::unchangedIndex(const VarDecl *VD, const Stmt *Scope) {
+  if (!isModified(VD, Scope))
+    return true;
+  return fail(VD->getLocation(), "the index variable '" + VD->getName().str() +
+                                     "' is changed after its declaration");
+}
+
+bool LifterBase::bindIndex(const VarDecl *VD, bool Opaque) {
+  std::optional<Poly> P =
+      Opaque ? Ev.eval(VD->getInit()) : eval(VD->getInit(), "its value");
+  if (P)
+    Ev.Bindings.try_emplace(VD, *P);
+  else if (Opaque)
+    Ev.Opaque.try_emplace(VD, Ev.Why);
+  return P || Opaque;
+}
+
 bool LifterBase::pointerDeclaration(const VarDecl *VD) {
   auto P = pointer(VD->getInit());
   if (!P)

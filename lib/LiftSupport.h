@@ -98,6 +98,13 @@ protected:
   bool pointerDeclaration(const clang::VarDecl *VD);
   /// The polynomial of E, or a failure naming `What` and the construct.
   std::optional<Poly> eval(const clang::Expr *E, const char *What);
+  /// An integer index variable `VD` that nothing in `Scope` writes after its
+  /// declaration; false, with the failure, where something does.
+  bool unchangedIndex(const clang::VarDecl *VD, const clang::Stmt *Scope);
+  /// Binds `VD` to the polynomial of its initializer. Where that is none:
+  /// with `Opaque`, records why (an index that uses VD names it) and
+  /// succeeds; else fails, naming the construct.
+  bool bindIndex(const clang::VarDecl *VD, bool Opaque);
   /// The pointers into the matrices are set before the loop only, but for
   /// those `InLoop` advances (which the caller has checked), and those are
   /// not used after it.

@@ -130,18 +130,9 @@ private:
     }
     if (VD->getType()->isPointerType() && VD->hasInit())
       return pointerDeclaration(VD);
-    if (VD->getType()->isIntegerType() && VD->hasInit()) {
-      if (isModified(VD, Kernel->getBody()))
-        return fail(VD->getLocation(), "the index variable '" +
-                                           VD->getName().str() +
-                                           "' is changed after its "
-                                           "declaration");
-      std::optional<Poly> P = eval(VD->getInit(), "its value");
-      if (!P)
-        return false;
-      Ev.Bindings.try_emplace(VD, *P);
-      return true;
-    }
+    if (VD->getType()->isIntegerType() && VD->hasInit())
+      return unchangedIndex(VD, Kernel->getBody()) &&
+             bindIndex(VD, /*Opaque=*/false);
     return false;
   }
 
