@@ -1,0 +1,309 @@
+//===- GemmLoopReader.cpp - reading a shared-memory GEMM loop -------------===//
+#include "GemmLoopReader.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+
+namespace tawa {
+
+bool GemmLoopReader::tileLoopHeader() {
+  const char *Expected = "expected 'for (int t = 0; t < K; t += TILE)' or "
+                         "'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)'";
+  auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  auto *T = Init && Init->isSingleDecl()
+                ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                : nullptr;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
+      Cond->getOpcode() != BO_LT || !Loop->getInc())
+    return fail(Loop->getForLoc(), Expected);
+  auto *CondVar = dyn_cast<DeclRefExpr>(bare(Cond->getLHS()));
+  if (!CondVar || CondVar->getDecl() != T || isModified(T, Loop->getBody()))
+    return fail(Loop->getForLoc(), Expected);
+  Ev.addSymbol(T);
+  Counter = T;
+  const Expr *Inc = bare(Loop->getInc());
+  std::optional<int64_t> Step;
+  if (auto *U = dyn_cast<UnaryOperator>(Inc); U && U->isIncrementOp())
+    Step = 1;
+  else if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
+           C && C->getOpcode() == BO_AddAssign)
+    if (std::optional<Poly> P = Ev.eval(C->getRHS()))
+      Step = P->constantValue();
+  if (!Step || *Step <= 0)
+    return fail(Loop->getInc()->getBeginLoc(), Expected);
+  if (*Step > 1) {
+    // t counts elements of K.
+    LoopCountsElements = true;
+    G.K = intParam(Cond->getRHS());
+    G.Tile = int(*Step);
+    KOffset = Poly::symbol(T);
+  } else if (bool PlusOne = false;
+             auto *Div = tileBound(Cond->getRHS(), PlusOne)) {
+    // t counts tiles: the bound must be ceil(K / TILE), written
+    // (K + TILE - 1) / TILE or (K - 1) / TILE + 1.
+    std::optional<Poly> Den = Ev.eval(Div->getRHS());
+    std::optional<Poly> Num = Ev.eval(Div->getLHS());
+    std::optional<int64_t> Tile = Den ? Den->constantValue() : std::nullopt;
+    if (Tile && *Tile > 1 && Num)
+      for (const ParmVarDecl *P : Kernel->parameters()) {
+        if (!P->getType()->isIntegerType())
+          continue;
+        const Poly K = Poly::symbol(P);
+        if (PlusOne ? *Num == K - Poly::constant(1)
+                    : *Num == K + Poly::constant(*Tile - 1))
+          G.K = P;
+        else if (!PlusOne && *Num == K && (G.K = P))
+          FloorBound = Cond->getRHS()->getBeginLoc();
+      }
+    // (K - 1) / TILE + 1 is ceil(K / TILE) for K >= 1; for K <= 0 the
+    // loop runs once, but no launch the tiled form runs for has one.
+    G.Tile = Tile ? int(*Tile) : 0;
+    KOffset = Poly::constant(G.Tile) * Poly::symbol(T);
+  }
+  if (!G.K)
+    return fail(Cond->getRHS()->getBeginLoc(), FloorMessage);
+  return true;
+}
+
+const BinaryOperator *GemmLoopReader::tileBound(const Expr *E,
+                                                bool &PlusOne) const {
+  // A local variable set once to the bound (`const int tiles = ...;`).
+  if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+    if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->hasInit() &&
+        !isModified(VD, Kernel->getBody()))
+      E = VD->getInit();
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  PlusOne = B && B->getOpcode() == BO_Add;
+  if (PlusOne) {
+    auto *One = dyn_cast<IntegerLiteral>(bare(B->getRHS()));
+    if (!One || One->getValue() != 1)
+      return nullptr;
+    B = dyn_cast<BinaryOperator>(bare(B->getLHS()));
+  }
+  return B && B->getOpcode() == BO_Div ? B : nullptr;
+}
+
+bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
+  E = bare(E);
+  if (auto *B = dyn_cast<BinaryOperator>(E)) {
+    if (B->getOpcode() == BO_LAnd)
+      return guard(B->getLHS(), Out) && guard(B->getRHS(), Out);
+    const Expr *X = B->getLHS(), *P = B->getRHS();
+    if (B->getOpcode() == BO_GT)
+      std::swap(X, P);
+    if ((B->getOpcode() == BO_LT || B->getOpcode() == BO_GT) && intParam(P)) {
+      std::optional<Poly> XP = Ev.eval(X);
+      if (XP) {
+        Out.push_back({*XP, intParam(P)});
+        return true;
+      }
+    }
+  }
+  fail(E->getBeginLoc(), "expected a bounds check 'row < M && col < K' of "
+                         "integer parameters");
+  return false;
+}
+
+bool GemmLoopReader::isBarrier(const Stmt *S) {
+  auto *C = dyn_cast<CallExpr>(S);
+  return C && C->getDirectCallee() &&
+         C->getDirectCallee()->getName() == "__syncthreads";
+}
+
+bool GemmLoopReader::advancesInLoop(const CompoundStmt *Body) {
+  for (const Stmt *X : Body->body()) {
+    auto *E = dyn_cast<Expr>(X);
+    auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+    auto *R = B ? dyn_cast<DeclRefExpr>(bare(B->getLHS())) : nullptr;
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!VD || !VD->getType()->isPointerType() || !pointer(R))
+      continue;
+    const Expr *StepE = nullptr;
+    if (B->getOpcode() == BO_AddAssign)
+      StepE = B->getRHS();
+    else if (auto *Sum = dyn_cast<BinaryOperator>(bare(B->getRHS()));
+             B->getOpcode() == BO_Assign && Sum && Sum->getOpcode() == BO_Add &&
+             refersTo(Sum->getLHS(), VD))
+      StepE = Sum->getRHS();
+    if (!StepE)
+      return fail(X->getBeginLoc(),
+                  "expected a pointer advanced by a step, 'p += step;'");
+    std::optional<Poly> Step = eval(StepE, "the pointer's step");
+    if (!Step)
+      return false;
+    if (Step->dependsOn(Counter))
+      return fail(StepE->getBeginLoc(),
+                  "the pointer's step must be the same in every iteration");
+    for (const InLoopStep &O : Steps)
+      if (O.Ptr == VD)
+        return fail(X->getBeginLoc(), "the pointer '" + VD->getName().str() +
+                                          "' is advanced twice in one "
+                                          "iteration");
+    Steps.push_back({X, VD, *Step});
+  }
+  for (const InLoopStep &St : Steps) {
+    for (const Stmt *X : Body->body())
+      if (X != St.At && isModified(St.Ptr, X))
+        return fail(X->getBeginLoc(), "the pointer '" +
+                                          St.Ptr->getName().str() +
+                                          "' is changed in the loop other "
+                                          "than by one step per iteration");
+    // Iterations before this one, times the step: t / TILE steps for an
+    // element counter, t for a tile counter (KOffset = TILE * t).
+    std::optional<Poly> Done = (KOffset * St.Step).dividedExactly(G.Tile);
+    if (!Done)
+      return fail(St.At->getBeginLoc(),
+                  "the pointer's step must be a multiple of the loop's "
+                  "step, " +
+                      std::to_string(G.Tile) + " elements");
+    auto Before = pointer(bare(
+        cast<BinaryOperator>(cast<Expr>(St.At)->IgnoreImplicit())->getLHS()));
+    Pointers[St.Ptr] = {Before->first, Before->second + *Done};
+    InLoop.push_back(St.Ptr);
+    if (!llvm::is_contained(Advanced, St.Ptr))
+      Advanced.push_back(St.Ptr);
+  }
+  return true;
+}
+
+bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
+  const char *Expected =
+      "expected the stored value 'acc', 'alpha * acc', plus optionally "
+      "'beta * C[index]' and a bias 'bias[col]' or 'bias[row]', optionally "
+      "under ReLU 'fmaxf(v, 0.0f)' (alpha, beta float parameters), "
+      "converted to C's type with rounding to nearest";
+  V = unconverted(V, G.C->getType()->getPointeeType());
+  if (const Expr *Inner = reluOf(V)) {
+    G.Relu = true;
+    V = unconverted(Inner);
+  }
+  std::vector<const Expr *> Terms;
+  sumTerms(V, Terms);
+  for (const Expr *X : Terms) {
+    const char Kind = term(X, LC);
+    if (!Kind || G.Terms.find(Kind) != std::string::npos) {
+      G.Alpha = G.Beta = nullptr;
+      return fail(X->getBeginLoc(), Expected);
+    }
+    G.Terms += Kind;
+  }
+  if (G.Terms.find('a') == std::string::npos)
+    return fail(V->getBeginLoc(), Expected);
+  return true;
+}
+
+const Expr *GemmLoopReader::reluOf(const Expr *V) {
+  auto *Call = dyn_cast<CallExpr>(V);
+  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+  if (!F || Call->getNumArgs() != 2 ||
+      !llvm::is_contained({"fmaxf", "fmax", "max"}, F->getName()))
+    return nullptr;
+  if (isZero(unconverted(Call->getArg(1), QualType(), true)))
+    return Call->getArg(0);
+  if (isZero(unconverted(Call->getArg(0), QualType(), true)))
+    return Call->getArg(1);
+  return nullptr;
+}
+
+void GemmLoopReader::sumTerms(const Expr *E, std::vector<const Expr *> &Out) {
+  auto *B = dyn_cast<BinaryOperator>(unconverted(E));
+  if (B && B->getOpcode() == BO_Add) {
+    sumTerms(B->getLHS(), Out);
+    sumTerms(B->getRHS(), Out);
+    return;
+  }
+  Out.push_back(unconverted(E));
+}
+
+const ParmVarDecl *GemmLoopReader::floatParam(const Expr *E) {
+  auto *R = dyn_cast<DeclRefExpr>(unconverted(E));
+  auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+  return P && P->getType()->isSpecificBuiltinType(BuiltinType::Float) ? P
+                                                                      : nullptr;
+}
+
+char GemmLoopReader::term(const Expr *X, const Poly &LC) {
+  if (isAccumulator(X))
+    return 'a';
+  if (auto *M = dyn_cast<BinaryOperator>(X); M && M->getOpcode() == BO_Mul)
+    for (auto [S, Y] : {std::pair(M->getLHS(), M->getRHS()),
+                        std::pair(M->getRHS(), M->getLHS())}) {
+      const ParmVarDecl *Scale = floatParam(S);
+      if (!Scale)
+        continue;
+      if (isAccumulator(unconverted(Y))) {
+        G.Alpha = Scale;
+        return 'a';
+      }
+      std::optional<GlobalAccess> Old = global(unconverted(Y));
+      std::optional<Poly> I = Old ? Ev.eval(Old->Index) : std::nullopt;
+      if (I && Old->Ptr == G.C && *I + Old->Offset == LC) {
+        G.Beta = Scale;
+        return 'c';
+      }
+    }
+  std::optional<GlobalAccess> Bias = global(X);
+  std::optional<Poly> I = Bias ? Ev.eval(Bias->Index) : std::nullopt;
+  if (!I || Bias->Ptr == G.C)
+    return 0;
+  BiasAt = X;
+  BiasIndex = *I + Bias->Offset;
+  G.Bias = LiftedBias{Bias->Ptr, true, {}};
+  return 'b';
+}
+
+bool GemmLoopReader::biasAgrees() {
+  if (!G.Bias)
+    return true;
+  const char *Expected =
+      "expected a bias indexed by the stored element's column, 'bias[col]', "
+      "or row, 'bias[row]', of __nv_bfloat16, __half or float, the same "
+      "for every matrix of a batch";
+  std::optional<ElementType> E =
+      elementOf(G.Bias->Data->getType()->getPointeeType());
+  if (!E || (BiasIndex != Col && BiasIndex != Row))
+    return fail(BiasAt->getBeginLoc(), Expected);
+  G.Bias->PerColumn = BiasIndex == Col;
+  G.Bias->Elem = *E;
+  return true;
+}
+
+bool GemmLoopReader::elementTypes() {
+  QualType TA = G.A.Data->getType()->getPointeeType();
+  QualType TB = G.B.Data->getType()->getPointeeType();
+  std::optional<ElementType> EA = elementOf(TA), EB = elementOf(TB);
+  if (!EA || EA != EB)
+    return fail(G.A.Data->getLocation(),
+                "A and B must have one element type, __nv_bfloat16 or "
+                "__half");
+  for (const VarDecl *S : Shared) {
+    QualType E = Ctx.getBaseElementType(S->getType());
+    if (elementOf(E) != EA)
+      return fail(S->getLocation(), "the tiles and the matrices they stage "
+                                    "must have one element type");
+  }
+  if (*EA == ElementType::F32)
+    return fail(
+        G.A.Data->getLocation(),
+        "the kernel computes in fp32 (an SGEMM); the tensor cores take "
+        "bf16 or fp16 inputs, which would change its results. Convert the "
+        "inputs to bf16 or fp16 yourself where that precision is "
+        "acceptable (docs/migration.md, 'Precision')");
+  G.Elem = *EA;
+  // tawa::Matrix's extents and leading dimension are int: a wider or
+  // unsigned parameter could hold a value the view would change.
+  for (const ParmVarDecl *P : {G.M, G.N, G.K, G.A.Ld, G.B.Ld, G.Ldc})
+    if (P && !Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy))
+      return fail(P->getLocation(),
+                  "the extents and leading dimensions must be 'int' "
+                  "parameters, as tawa::Matrix's are; '" +
+                      P->getNameAsString() + "' is '" +
+                      P->getType().getAsString() + "'");
+  return true;
+}
+
+} // namespace tawa

@@ -1,0 +1,99 @@
+//===- GemmLoopReader.h - reading a shared-memory GEMM loop -----*- C++ -*-===//
+//
+// What the two shared-memory lifting front ends (Lift.cpp: one element of
+// C per thread; BlockedLift.cpp: register-blocked micro-tiles) read alike:
+// the K loop's header, bounds checks, pointers advanced in the loop body,
+// the stored value (alpha, beta * C, a bias, ReLU) and the element types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_LIB_GEMMLOOPREADER_H
+#define TAWA_LIB_GEMMLOOPREADER_H
+
+#include "LiftSupport.h"
+
+namespace tawa {
+
+/// A bounds check `X < P && Y < Q` (P, Q integer parameters), as pairs.
+using Guard = std::vector<std::pair<Poly, const clang::ParmVarDecl *>>;
+
+class GemmLoopReader : protected LifterBase {
+public:
+  using LifterBase::LifterBase;
+  virtual ~GemmLoopReader() = default;
+
+protected:
+  /// The K loop: `for (int t = 0; t < K; t += TILE)` (an element counter)
+  /// or `for (int t = 0; t < (K + TILE - 1) / TILE; ++t)` (a tile counter,
+  /// also `(K - 1) / TILE + 1`, a local variable set to either, or `K /
+  /// TILE`, recorded in FloorBound). Sets G.K, G.Tile, Counter, KOffset (the
+  /// K index of the iteration's first element) and LoopCountsElements.
+  bool tileLoopHeader();
+  /// Appends the pairs of a bounds check `X < P && Y < Q` to `Out`; false,
+  /// with the failure, where `E` is something else.
+  bool guard(const clang::Expr *E, Guard &Out);
+  /// Whether `S` is `__syncthreads();`.
+  static bool isBarrier(const clang::Stmt *S);
+  /// Finds the pointer advances of the loop body (`p += step;` at its top
+  /// level, once per iteration, the step the same in every iteration and a
+  /// multiple of TILE), records them in Steps and starts each advanced
+  /// pointer at its value in iteration i: where it was before the loop plus
+  /// i steps.
+  bool advancesInLoop(const clang::CompoundStmt *Body);
+  /// The stored value `V` of the store at index `LC` of C: a sum, in any
+  /// order, of the accumulator (`acc` or `alpha * acc`, as isAccumulator
+  /// says), optionally `beta * C[LC]` and a bias (checked by biasAgrees),
+  /// optionally under ReLU, converted to C's type. Sets G.Terms, Alpha,
+  /// Beta, Bias and Relu.
+  bool value(const clang::Expr *V, const Poly &LC);
+  /// Whether `X` reads the accumulator of the element stored.
+  virtual bool isAccumulator(const clang::Expr *X) { return refersTo(X, Acc); }
+  /// The bias is indexed by the store's column, Col (a row of N values), or
+  /// row, Row, holds bf16, fp16 or float.
+  bool biasAgrees();
+  /// A and B have one 16-bit element type, that of the __shared__ tiles;
+  /// the extents and leading dimensions are `int`. An fp32 SGEMM is refused.
+  bool elementTypes();
+
+  static constexpr const char *FloorMessage =
+      "expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < "
+      "(K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must "
+      "cover K whole (a floor division drops its last partial tile)";
+
+  /// A pointer advanced in the loop body, by `Step` elements at `At`.
+  struct InLoopStep {
+    const clang::Stmt *At;
+    const clang::VarDecl *Ptr;
+    Poly Step;
+  };
+
+  LiftedGemm G;
+  std::vector<const clang::VarDecl *> Shared; ///< the __shared__ tiles
+  const clang::VarDecl *Acc = nullptr;        ///< a scalar accumulator
+  const clang::VarDecl *Counter = nullptr;    ///< the K loop's variable
+  Poly KOffset;  ///< the K index of the iteration's first element
+  Poly Row, Col; ///< the row and column of C stored, for biasAgrees
+  const clang::Expr *BiasAt = nullptr; ///< the bias term of the stored value
+  Poly BiasIndex;                      ///< its index, with its pointer's offset
+  clang::SourceLocation FloorBound;    ///< a `K / TILE` loop bound
+  bool LoopCountsElements = false;     ///< t += TILE, else ++t over tiles
+  std::vector<InLoopStep> Steps;
+
+private:
+  /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
+  const clang::BinaryOperator *tileBound(const clang::Expr *E,
+                                         bool &PlusOne) const;
+  /// The operand of `fmaxf(x, 0.0f)`, `fmax`, `max` (either order), or null.
+  static const clang::Expr *reluOf(const clang::Expr *V);
+  /// The terms of a chain of `+`, left to right.
+  static void sumTerms(const clang::Expr *E,
+                       std::vector<const clang::Expr *> &Out);
+  static const clang::ParmVarDecl *floatParam(const clang::Expr *E);
+  /// One term of the stored value: 'a' for the accumulator (sets Alpha
+  /// where scaled), 'c' for beta * C[LC] (sets Beta), 'b' for an element of
+  /// another pointer parameter (the bias, checked later), 0 for none.
+  char term(const clang::Expr *X, const Poly &LC);
+};
+
+} // namespace tawa
+
+#endif
