@@ -176,6 +176,74 @@ std::optional<Poly> IndexEvaluator::quotient(const Poly &L,
   return Q;
 }
 
+/// `L op R` for the operators that are no polynomial operations, where
+/// their value is known: both operands constant (as C computes them on
+/// values that fit, division truncating toward zero), or a left shift by a
+/// constant, a multiplication by a power of two.
+static std::optional<Poly> folded(BinaryOperatorKind Op, const Poly &L,
+                                  const Poly &R) {
+  std::optional<int64_t> X = L.constantValue(), Y = R.constantValue();
+  if (Op == BO_Shl && Y && *Y >= 0 && *Y < 31)
+    return L * Poly::constant(int64_t(1) << *Y);
+  if (!X || !Y)
+    return std::nullopt;
+  switch (Op) {
+  case BO_Div:
+    return *Y ? std::optional(Poly::constant(*X / *Y)) : std::nullopt;
+  case BO_Rem:
+    return *Y ? std::optional(Poly::constant(*X % *Y)) : std::nullopt;
+  case BO_Shr:
+    return *X >= 0 && *Y >= 0 && *Y < 63
+               ? std::optional(Poly::constant(*X >> *Y))
+               : std::nullopt;
+  case BO_And:
+    return Poly::constant(*X & *Y);
+  case BO_Or:
+    return Poly::constant(*X | *Y);
+  case BO_Xor:
+    return Poly::constant(*X ^ *Y);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<int64_t> IndexEvaluator::constant(const Expr *E) const {
+  const Expr *X = E ? E->IgnoreParenImpCasts() : nullptr;
+  std::optional<int64_t> V;
+  if (auto *L = dyn_cast_or_null<IntegerLiteral>(X)) {
+    V = L->getValue().getSExtValue();
+  } else if (auto *R = dyn_cast_or_null<DeclRefExpr>(X)) {
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    auto It = VD ? Bindings.find(VD) : Bindings.end();
+    if (It != Bindings.end())
+      V = It->second.constantValue();
+  } else if (auto *B = dyn_cast_or_null<BinaryOperator>(X)) {
+    std::optional<int64_t> L = constant(B->getLHS());
+    std::optional<int64_t> R = L ? constant(B->getRHS()) : std::nullopt;
+    if (L && R) {
+      if (B->getOpcode() == BO_Add)
+        V = *L + *R;
+      else if (B->getOpcode() == BO_Sub)
+        V = *L - *R;
+      else if (B->getOpcode() == BO_Mul)
+        V = *L * *R;
+      else if (std::optional<Poly> F = folded(B->getOpcode(), Poly::constant(*L),
+                                              Poly::constant(*R)))
+        V = F->constantValue();
+    }
+  } else if (std::optional<Symbol> S =
+                 X ? builtinCoordinate(X) : std::nullopt) {
+    for (char D : {'x', 'y', 'z'})
+      if (*S == threadIdxSymbol(D) && Thread[dimIndex(D)] && !Warps &&
+          !FlatTile)
+        V = *Thread[dimIndex(D)];
+  }
+  if (V)
+    return V;
+  std::optional<Poly> P = eval(E);
+  return P ? P->constantValue() : std::nullopt;
+}
+
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
   if (!E)
     return std::nullopt;
@@ -210,6 +278,9 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
              Poly::symbol(*S);
     if (FlatTile && (*S == threadIdxSymbol('y') || *S == threadIdxSymbol('z')))
       return Poly();
+    for (char D : {'x', 'y', 'z'})
+      if (*S == threadIdxSymbol(D) && Thread[dimIndex(D)])
+        return Poly::constant(*Thread[dimIndex(D)]);
     for (char D : {'x', 'y', 'z'})
       if (*S == blockDimSymbol(D) && BlockDim[dimIndex(D)])
         return Poly::constant(*BlockDim[dimIndex(D)]);
@@ -255,6 +326,8 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
     std::optional<Poly> R = eval(B->getRHS());
     if (!R)
       return std::nullopt;
+    if (std::optional<Poly> F = folded(B->getOpcode(), *L, *R))
+      return F;
     switch (B->getOpcode()) {
     case BO_Add:
       return *L + *R;

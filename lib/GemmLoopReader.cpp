@@ -287,12 +287,7 @@ bool GemmLoopReader::elementTypes() {
                                     "must have one element type");
   }
   if (*EA == ElementType::F32)
-    return fail(
-        G.A.Data->getLocation(),
-        "the kernel computes in fp32 (an SGEMM); the tensor cores take "
-        "bf16 or fp16 inputs, which would change its results. Convert the "
-        "inputs to bf16 or fp16 yourself where that precision is "
-        "acceptable (docs/migration.md, 'Precision')");
+    return fail(G.A.Data->getLocation(), SgemmMessage);
   G.Elem = *EA;
   // tawa::Matrix's extents and leading dimension are int: a wider or
   // unsigned parameter could hold a value the view would change.

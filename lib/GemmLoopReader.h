@@ -59,6 +59,12 @@ protected:
       "(K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must "
       "cover K whole (a floor division drops its last partial tile)";
 
+  static constexpr const char *SgemmMessage =
+      "the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or "
+      "fp16 inputs, which would change its results. Convert the inputs to "
+      "bf16 or fp16 yourself where that precision is acceptable "
+      "(docs/migration.md, 'Precision')";
+
   /// A pointer advanced in the loop body, by `Step` elements at `At`.
   struct InLoopStep {
     const clang::Stmt *At;

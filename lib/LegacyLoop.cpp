@@ -270,8 +270,8 @@ void reportLegacyLoop(const LegacyLoop &L, const ForStmt *Loop,
            "tawa::mma) and accumulates no product, so it is no GEMM loop";
   else
     Msg += "it is a hand-written " + Pattern +
-           ", and tawa-rewrite lifts shared-memory tiled and WMMA GEMMs "
-           "only. Write "
+           ", and tawa-rewrite lifts shared-memory tiled, register-blocked "
+           "and WMMA GEMMs only. Write "
            "its tiles with tawa::load and its product with tawa::mma "
            "(docs/tile-language.md, docs/migration.md)";
   Diags.error(Loop->getForLoc(), DiagCategory::Unsupported, Msg);

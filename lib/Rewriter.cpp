@@ -3,6 +3,7 @@
 #include "tawa/ArefGraph.h"
 #include "tawa/AttentionEmitter.h"
 #include "tawa/AttentionReport.h"
+#include "tawa/BlockedLift.h"
 #include "tawa/Emitter.h"
 #include "tawa/Explain.h"
 #include "tawa/FileRewriter.h"
@@ -40,8 +41,20 @@ namespace {
 std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
                                const ForStmt *Loop, ASTContext &Ctx,
                                LiftFailure &Why) {
-  if (L.Pattern == LegacyPattern::SharedTiled)
-    return liftSharedGemm(Kernel, Loop, Ctx, Why);
+  if (L.Pattern == LegacyPattern::SharedTiled) {
+    // One element of C per thread, else the same loop followed thread by
+    // thread (several staging copies per thread, say); the first front
+    // end's reason stands where neither lifts.
+    std::optional<LiftedGemm> G = liftSharedGemm(Kernel, Loop, Ctx, Why);
+    LiftFailure Blocked;
+    if (!G)
+      if (std::optional<LiftedGemm> B =
+              liftBlockedGemm(Kernel, Loop, Ctx, Blocked))
+        return B;
+    return G;
+  }
+  if (L.Pattern == LegacyPattern::SharedRegBlocked)
+    return liftBlockedGemm(Kernel, Loop, Ctx, Why);
   if (L.Pattern == LegacyPattern::Wmma)
     return liftWmmaGemm(Kernel, Loop, Ctx, Why);
   return std::nullopt;
@@ -337,6 +350,7 @@ private:
     if (Legacy) {
       std::optional<LiftAttempt> Lift;
       if (Legacy->Pattern == LegacyPattern::SharedTiled ||
+          Legacy->Pattern == LegacyPattern::SharedRegBlocked ||
           Legacy->Pattern == LegacyPattern::Wmma) {
         LiftFailure Why;
         std::optional<LiftedGemm> G = lift(*Legacy, Kernel, Loop, Ctx, Why);

@@ -107,12 +107,20 @@ public:
   /// and threadIdx.z are 0. `e / T` and `e % T` are then polynomials where
   /// e is T * q + tx or T * q, as with warp coordinates.
   std::optional<int64_t> FlatTile;
+  /// threadIdx.{x,y,z} of one thread, where a front end follows a block's
+  /// threads one by one (BlockedLift.cpp): then constants. With constant
+  /// operands, `/`, `%`, shifts and bitwise operators are folded as C
+  /// computes them (division truncating toward zero).
+  std::optional<int64_t> Thread[3];
   /// blockDim.{x,y,z} where the launch fixes them (a lifted kernel's
   /// launcher runs its tiled form only for that block); else symbols.
   std::optional<int64_t> BlockDim[3];
   /// The polynomial of `E`, or nullopt where it is not one (the reason in
   /// `Why`, naming the construct).
   std::optional<Poly> eval(const clang::Expr *E) const;
+  /// The value of `E` where it is a constant: eval's constantValue(), found
+  /// faster (no polynomial is built) where every leaf is a constant.
+  std::optional<int64_t> constant(const clang::Expr *E) const;
   mutable std::string Why;
 
 private:

@@ -180,28 +180,6 @@ __global__ void guard_or(const bf16 *A, const bf16 *B, float *C, int M, int N,
 }
 // CHECK: note: kernel 'guard_or' is left unchanged
 
-__global__ void padded_flat_tile(const bf16 *A, const bf16 *B, float *C,
-                                     int M, int N, int K) {
-  __shared__ bf16 As[TILE * (TILE + 1)];
-  __shared__ bf16 Bs[TILE][TILE];
-  INDICES
-  float acc = 0.0f;
-#pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: expected a __shared__ tile of two constant dimensions, or of TILE * TILE = 1024 elements [tawa-unsupported]
-  for (int t = 0; t < K; t += TILE) {
-    As[ty * (TILE + 1) + tx] =
-        row < M && t + tx < K ? A[row * K + t + tx] : bf16();
-    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
-    __syncthreads();
-    for (int k = 0; k < TILE; ++k)
-      acc += __bfloat162float(As[ty * (TILE + 1) + k]) *
-             __bfloat162float(Bs[k][tx]);
-    __syncthreads();
-  }
-  STORE
-}
-// CHECK: note: kernel 'padded_flat_tile' is left unchanged
-
 __global__ void bound_plus_two(const bf16 *A, const bf16 *B, float *C, int M,
                                int N, int K) {
   TILES(bf16)

@@ -58,6 +58,12 @@ __device__ void __trap();
 extern "C" __device__ int printf(const char *, ...);
 // Device math of tile.h's element-wise ops and row reductions.
 __device__ float fmaxf(float, float);
+__device__ float fmaf(float, float, float);
+// The vector types of vector_types.h that 16- and 8-byte copies use.
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
 __device__ float exp2f(float);
 __device__ float log2f(float);
 #ifndef INFINITY

@@ -1,0 +1,65 @@
+//===- tawa/BlockedLift.h - lifting a register-blocked GEMM loop ----------===//
+//
+// Recognises the register-blocked shared-memory GEMM of the SGEMM tutorials
+// under `#pragma tawa tile`: each thread accumulates a micro-tile of C in a
+// local array, the block stages BM x BK and BK x BN tiles with loops of
+// copies (scalar or 16-byte vector), and the product loop reads the tiles,
+// directly or through register caches:
+//
+//   __shared__ bf16 As[BM * BK], Bs[BK * BN];
+//   const int threadRow = threadIdx.x / (BN / TN), threadCol = ... % ...;
+//   float acc[TM * TN] = {0.0f}, regM[TM], regN[TN];
+// #pragma tawa tile
+//   for (int t = 0; t < K; t += BK) {
+//     for (int r = 0; r < BM; r += STRIDE)
+//       As[(innerRowA + r) * BK + innerColA] = A[...];
+//     ...                                   // Bs likewise
+//     __syncthreads();
+//     for (int k = 0; k < BK; ++k) {
+//       for (int i = 0; i < TM; ++i) regM[i] = As[(threadRow * TM + i) * BK +
+//       k]; for (int j = 0; j < TN; ++j) regN[j] = Bs[k * BN + threadCol * TN +
+//       j]; for (int i = 0; i < TM; ++i)
+//         for (int j = 0; j < TN; ++j)
+//           acc[i * TN + j] += float(regM[i]) * float(regN[j]);
+//     }
+//     __syncthreads();
+//   }
+//   for (int i = 0; i < TM; ++i)
+//     for (int j = 0; j < TN; ++j)
+//       C[(row0 + i) * N + col0 + j] = acc[i * TN + j];   // or alpha, beta,
+//                                                         // bias, ReLU
+//
+// What is proved, by following the block's threads one by one through one
+// iteration of the K loop (its counter a symbol, so the iteration stands
+// for all of them), with every inner loop's bound a constant: each element
+// a product reads was staged in that iteration, before the barrier, by
+// exactly one copy; every element of the BM x BN window of C at
+// (BM * blockIdx.y, BN * blockIdx.x) (or the block axes swapped) is stored
+// once, from one accumulator that starts at 0 and gains, per iteration,
+// the products A(row, t + k) * B(t + k, col) for each k < BK once. Bounds
+// checks, where present, must be exactly the extents' (elements outside
+// read 0, as TMA's zero fill does); without any, the launcher runs the
+// tiled form only where K is a multiple of BK. The block is not written in
+// the kernel: the largest of 1024, 512, ..., 32 threads (two-dimensional
+// shapes where the kernel reads threadIdx.y) for which one thread's work
+// stays inside its block's tiles is the one proved, and the launcher runs
+// the tiled form only for it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_BLOCKEDLIFT_H
+#define TAWA_BLOCKEDLIFT_H
+
+#include "tawa/Lift.h"
+
+namespace tawa {
+
+/// Lifts `Loop` in `Kernel`, a register-blocked shared-memory GEMM, or says
+/// which statement breaks the pattern.
+std::optional<LiftedGemm> liftBlockedGemm(const clang::FunctionDecl *Kernel,
+                                          const clang::ForStmt *Loop,
+                                          clang::ASTContext &Ctx,
+                                          LiftFailure &Why);
+
+} // namespace tawa
+
+#endif

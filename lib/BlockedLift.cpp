@@ -1,0 +1,1451 @@
+//===- BlockedLift.cpp - lifting a register-blocked GEMM loop -------------===//
+#include "tawa/BlockedLift.h"
+#include "GemmLoopReader.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+/// What one copy staged into an element of a __shared__ tile: the matrix
+/// element, its index with the pointer's offset folded in and the batch
+/// term taken out, and the bounds check it was read under.
+struct StagedElement {
+  const ParmVarDecl *Ptr = nullptr;
+  Poly L;
+  Guard Bounds;
+  bool Guarded = false;
+  std::string BatchStride;
+  SourceLocation At;
+};
+
+/// A __shared__ tile: its extents (Rows 1 for one dimension) and, for one
+/// iteration, the StagedElement each element holds (-1: none).
+struct SharedTile {
+  const VarDecl *Var = nullptr;
+  int64_t Rows = 1, Cols = 0;
+  std::vector<int32_t> Slot;
+};
+
+/// A product of two staged elements, each a (tile, element) pair.
+struct Product {
+  int32_t TileX, TileY;
+  int64_t X, Y;
+};
+
+/// The value of one element of a thread's local variable (float, bf16 or
+/// fp16): unset, zero, its value at the start of the iteration (Carried),
+/// an element of a __shared__ tile (Staged), or the value at the start of
+/// the iteration plus products (Sum).
+struct FVal {
+  enum Kind : uint8_t { Unset, Zero, Carried, Staged, Sum } K = Unset;
+  int32_t Tile = -1;  ///< Staged: the tile
+  int64_t Index = 0;  ///< Staged: the element; Sum: the location's index
+  int32_t SumId = -1; ///< Sum: the thread's list of products
+  const VarDecl *Var = nullptr; ///< Sum: the location's variable
+};
+
+/// One element of a thread's local variable.
+struct Location {
+  const VarDecl *Var = nullptr;
+  int64_t Index = 0;
+};
+
+/// One thread of the block, followed through the kernel.
+struct ThreadState {
+  int64_t Id[2] = {0, 0};
+  llvm::DenseMap<const VarDecl *, Poly> Ints;
+  llvm::DenseMap<const VarDecl *, std::pair<const ParmVarDecl *, Poly>> Ptrs;
+  /// Floats: the values now; Before: those before the loop.
+  llvm::DenseMap<const VarDecl *, std::vector<FVal>> Floats, Before;
+  std::vector<std::vector<Product>> Sums;
+};
+
+/// A store of C by one thread, and what its value adds.
+struct StoreRecord {
+  Poly LC;
+  Guard Bounds;
+  bool Guarded = false;
+  Location From;
+  size_t Thread = 0; ///< the thread that stores
+  SourceLocation At;
+  Poly Row, Col; ///< set by decompose()
+  int64_t R = 0, C = 0;
+};
+
+/// What the part of the kernel being followed may do.
+enum class Phase { Prologue, Stage, Product, Tail, Epilogue };
+
+/// The block a lifting attempt assumes, X x Y threads.
+struct BlockShape {
+  int64_t X, Y;
+};
+
+class BlockedLifter : GemmLoopReader {
+public:
+  BlockedLifter(const FunctionDecl *Kernel, const ForStmt *Loop,
+                ASTContext &Ctx, LiftFailure &Why, BlockShape Block)
+      : GemmLoopReader(Kernel, Loop, Ctx, Why), Block(Block) {}
+
+  /// How far an attempt got: 0 nothing, 1 the staging, 2 the product, 3
+  /// the stores, 4 one thread's stores inside the window of its block.
+  int Reached = 0;
+  /// Whether the attempt got as far as following the threads (a failure
+  /// before that does not depend on the block).
+  bool Following = false;
+
+  /// With `Quick`, follows every thread through the staging and the last
+  /// thread alone through the rest, to reject a wrong block fast; else
+  /// follows the whole block and proves what it computes.
+  std::optional<LiftedGemm> run(bool Quick) {
+    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+    if (!Body)
+      return std::nullopt;
+    auto It = llvm::find(Body->body(), Loop);
+    if (It == Body->body_end())
+      return fail(Loop->getForLoc(),
+                  "the annotated loop must be a statement of the kernel body");
+    const llvm::ArrayRef<Stmt *> Before(Body->body_begin(), It),
+        After(It + 1, Body->body_end());
+    Ev.BlockDim[0] = Block.X;
+    Ev.BlockDim[1] = Block.Y;
+    Ev.BlockDim[2] = 1;
+    if (!tileLoopHeader() || !sharedTiles(Before) || !segments())
+      return std::nullopt;
+    startThreads();
+    if (!forThreads(Before, Phase::Prologue, false) || !enterLoop() ||
+        !forThreads(Seg[0], Phase::Stage, false))
+      return std::nullopt;
+    Reached = 1;
+    if (!forThreads(Seg[1], Phase::Product, Quick) ||
+        !forThreads(Seg[2], Phase::Tail, Quick))
+      return std::nullopt;
+    Reached = 2;
+    if (!forThreads(After, Phase::Epilogue, Quick))
+      return std::nullopt;
+    Reached = 3;
+    if (Stores.empty())
+      return fail(Loop->getEndLoc(), "expected the stores of the "
+                                     "accumulators to C after the loop");
+    for (StoreRecord &S : Stores)
+      if (!decompose(S))
+        return std::nullopt;
+    Reached = 4;
+    if (Quick)
+      return G;
+    if (!covered() || !products() || !guardsAgree() || !elementTypes() ||
+        !batchAgrees(G, Stores.front().At) || !pointersFixed(After) ||
+        !unchangedInts())
+      return std::nullopt;
+    launches();
+    return G;
+  }
+
+private:
+  //===--- the tiles and the loop body's parts ---------------------------===//
+
+  /// The __shared__ tiles declared before the loop: one or two constant
+  /// dimensions of bf16 or fp16.
+  bool sharedTiles(llvm::ArrayRef<Stmt *> Before) {
+    for (const Stmt *S : Before)
+      if (auto *DS = dyn_cast<DeclStmt>(S))
+        for (const Decl *D : DS->decls()) {
+          auto *VD = dyn_cast<VarDecl>(D);
+          if (!VD || !VD->hasAttr<CUDASharedAttr>())
+            continue;
+          auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
+          auto *Inner =
+              Outer ? Ctx.getAsConstantArrayType(Outer->getElementType())
+                    : nullptr;
+          const QualType E = Ctx.getBaseElementType(VD->getType());
+          if (elementOf(E) == ElementType::F32)
+            return fail(VD->getLocation(), SgemmMessage);
+          if (!Outer || (Inner && Inner->getElementType()->isArrayType()) ||
+              !elementOf(E))
+            return fail(VD->getLocation(),
+                        "expected a __shared__ tile of __nv_bfloat16 or "
+                        "__half, of one or two constant dimensions");
+          SharedTile T;
+          T.Var = VD;
+          T.Rows = Inner ? int64_t(Outer->getSize().getZExtValue()) : 1;
+          T.Cols = int64_t((Inner ? Inner : Outer)->getSize().getZExtValue());
+          T.Slot.assign(size_t(T.Rows * T.Cols), -1);
+          Tiles.push_back(T);
+          Shared.push_back(VD);
+        }
+    if (Tiles.size() != 2)
+      return fail(Loop->getForLoc(),
+                  "expected two __shared__ tiles declared before the loop");
+    return true;
+  }
+
+  /// The loop body's top-level statements, split by its two barriers into
+  /// the staging, the product and what follows (pointer advances only).
+  bool segments() {
+    auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
+    const char *Expected =
+        "expected the loop body: the staging copies, '__syncthreads();', "
+        "the product, '__syncthreads();'";
+    if (!Body)
+      return fail(Loop->getForLoc(), Expected);
+    size_t Part = 0;
+    for (const Stmt *S : Body->body()) {
+      if (isBarrier(S)) {
+        if (++Part > 2)
+          return fail(S->getBeginLoc(), Expected);
+        continue;
+      }
+      Seg[Part].push_back(const_cast<Stmt *>(S));
+      if (const VarDecl *P = advancedPointer(S)) {
+        for (const auto &[At, Q] : LoopAdvances)
+          if (Q == P)
+            return fail(S->getBeginLoc(),
+                        "the pointer '" + P->getName().str() +
+                            "' is advanced twice in one iteration");
+        LoopAdvances.push_back({S, P});
+        InLoop.push_back(P);
+      }
+    }
+    if (Part != 2)
+      return fail(Body->getEndLoc(), Expected);
+    return true;
+  }
+
+  /// The pointer `S` advances (`p += step;`, `p = p + step;`), or null.
+  const VarDecl *advancedPointer(const Stmt *S) const {
+    auto *E = dyn_cast<Expr>(S);
+    auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+    auto *R = B ? dyn_cast<DeclRefExpr>(bare(B->getLHS())) : nullptr;
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    return VD && VD->getType()->isPointerType() && B->isAssignmentOp()
+               ? VD
+               : nullptr;
+  }
+
+  //===--- following the threads -----------------------------------------===//
+
+  void startThreads() {
+    Following = true;
+    for (int64_t Y = 0; Y < Block.Y; ++Y)
+      for (int64_t X = 0; X < Block.X; ++X) {
+        ThreadState T;
+        T.Id[0] = X;
+        T.Id[1] = Y;
+        T.Ints = Ev.Bindings;
+        Threads.push_back(std::move(T));
+      }
+  }
+
+  /// Makes `T` the thread the evaluator and the pointers see.
+  void enter(ThreadState &T) {
+    std::swap(Ev.Bindings, T.Ints);
+    std::swap(Pointers, T.Ptrs);
+    Ev.Thread[0] = T.Id[0];
+    Ev.Thread[1] = T.Id[1];
+    Ev.Thread[2] = 0;
+    Cur = &T;
+  }
+  void leave(ThreadState &T) {
+    std::swap(Ev.Bindings, T.Ints);
+    std::swap(Pointers, T.Ptrs);
+    Cur = nullptr;
+  }
+
+  bool forThreads(llvm::ArrayRef<Stmt *> Stmts, Phase P, bool LastOnly) {
+    for (size_t I = LastOnly ? Threads.size() - 1 : 0; I < Threads.size();
+         ++I) {
+      enter(Threads[I]);
+      bool Ok = true;
+      for (const Stmt *S : Stmts)
+        if (!(Ok = exec(S, P)))
+          break;
+      leave(Threads[I]);
+      if (!Ok)
+        return false;
+    }
+    return true;
+  }
+
+  /// At the loop's start, each thread's pointers advanced in the loop are
+  /// where they were plus one step per iteration before this one, and every
+  /// local float holds its value from the iteration before (Carried).
+  bool enterLoop() {
+    for (ThreadState &T : Threads) {
+      enter(T);
+      bool Ok = true;
+      for (const auto &[At, P] : LoopAdvances)
+        if (!(Ok = startPointer(At, P)))
+          break;
+      leave(T);
+      if (!Ok)
+        return false;
+      T.Before = T.Floats;
+      for (auto &[Var, Vals] : T.Floats)
+        for (FVal &V : Vals)
+          V = FVal{FVal::Carried};
+    }
+    return true;
+  }
+
+  bool startPointer(const Stmt *At, const VarDecl *P) {
+    auto *B = cast<BinaryOperator>(cast<Expr>(At)->IgnoreImplicit());
+    const Expr *StepE = nullptr;
+    if (B->getOpcode() == BO_AddAssign)
+      StepE = B->getRHS();
+    else if (auto *Sum = dyn_cast<BinaryOperator>(bare(B->getRHS()));
+             B->getOpcode() == BO_Assign && Sum && Sum->getOpcode() == BO_Add &&
+             refersTo(Sum->getLHS(), P))
+      StepE = Sum->getRHS();
+    if (!StepE)
+      return fail(At->getBeginLoc(),
+                  "expected a pointer advanced by a step, 'p += step;'");
+    std::optional<Poly> Step = eval(StepE, "the pointer's step");
+    if (!Step)
+      return false;
+    std::optional<Poly> Done = (KOffset * *Step).dividedExactly(G.Tile);
+    if (Step->dependsOn(Counter) || !Done)
+      return fail(StepE->getBeginLoc(),
+                  "the pointer's step must be the same in every iteration "
+                  "and a multiple of the loop's step, " +
+                      std::to_string(G.Tile) + " elements");
+    auto Now = pointer(B->getLHS());
+    if (!Now)
+      return fail(At->getBeginLoc(), "expected a pointer into a matrix");
+    Pointers[P] = {Now->first, Now->second + *Done};
+    return true;
+  }
+
+  bool exec(const Stmt *S, Phase P) {
+    if (auto *A = dyn_cast<AttributedStmt>(S))
+      return exec(A->getSubStmt(), P);
+    if (auto *C = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *X : C->body())
+        if (!exec(X, P))
+          return false;
+      return true;
+    }
+    if (isa<NullStmt>(S))
+      return true;
+    if (auto *DS = dyn_cast<DeclStmt>(S))
+      return declare(DS, P);
+    if (auto *F = dyn_cast<ForStmt>(S))
+      return unroll(F, P);
+    if (auto *If = dyn_cast<IfStmt>(S))
+      return branch(If, P);
+    if (isBarrier(S))
+      return fail(S->getBeginLoc(),
+                  "expected '__syncthreads();' only at the top level of the "
+                  "loop body: one after the staging copies, one after the "
+                  "product");
+    if (auto *E = dyn_cast<Expr>(S))
+      return expression(E, P);
+    return fail(S->getBeginLoc(), expected(P));
+  }
+
+  static const char *expected(Phase P) {
+    switch (P) {
+    case Phase::Prologue:
+      return "expected before the loop only declarations (the __shared__ "
+             "tiles, index variables, pointers into the matrices, float "
+             "accumulators set to 0), pointer advances and loops that set "
+             "accumulators to 0";
+    case Phase::Stage:
+      return "expected, before the first barrier, staging copies 'tile[i] "
+             "= r < R && c < C ? matrix[index] : 0' (or unchecked, or 16-byte "
+             "vector copies), in loops of constant bounds";
+    case Phase::Product:
+      return "expected, between the barriers, the product: elements of the "
+             "tiles read into registers and 'acc[i] += x * y' in loops of "
+             "constant bounds";
+    case Phase::Tail:
+      return "expected after the second barrier only pointer advances";
+    case Phase::Epilogue:
+      return "expected after the loop the stores 'C[index] = acc[i]' (or "
+             "alpha * acc[i] + beta * C[index], a bias, ReLU), under "
+             "'if (row < M && col < N)' where the staging is checked, in "
+             "loops of constant bounds";
+    }
+    return "";
+  }
+
+  bool declare(const DeclStmt *DS, Phase P) {
+    for (const Decl *D : DS->decls()) {
+      if (isa<UsingDirectiveDecl, UsingDecl, TypedefNameDecl>(D))
+        continue;
+      auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        return fail(D->getLocation(), expected(P));
+      if (VD->hasAttr<CUDASharedAttr>()) {
+        if (P != Phase::Prologue)
+          return fail(VD->getLocation(), expected(P));
+        continue;
+      }
+      const QualType T = VD->getType();
+      if (T->isIntegerType() && VD->hasInit()) {
+        if (std::optional<Poly> V = Ev.eval(VD->getInit())) {
+          Ev.Bindings[VD] = *V;
+        } else if (P == Phase::Prologue) {
+          Ev.Opaque.try_emplace(VD, Ev.Why); // a tile count, say
+        } else {
+          eval(VD->getInit(), "its value");
+          return false;
+        }
+        if (P == Phase::Prologue && !llvm::is_contained(PrologueInts, VD))
+          PrologueInts.push_back(VD);
+        continue;
+      }
+      if (T->isPointerType() && VD->hasInit()) {
+        if (!pointerDeclaration(VD))
+          return false;
+        continue;
+      }
+      if (!local(VD, P))
+        return false;
+    }
+    return true;
+  }
+
+  /// A local float (or bf16, fp16) scalar or array of one or two constant
+  /// dimensions: zero where its initializer is, else unset (or, for a
+  /// scalar, the value it is initialized with).
+  bool local(const VarDecl *VD, Phase P) {
+    const QualType E = Ctx.getBaseElementType(VD->getType());
+    std::optional<int64_t> N = elements(VD);
+    if (!elementOf(E) || !N)
+      return fail(VD->getLocation(), expected(P));
+    std::vector<FVal> &Vals = Cur->Floats[VD];
+    Vals.assign(size_t(*N), FVal{});
+    if (!VD->hasInit())
+      return true;
+    if (allZero(VD->getInit())) {
+      Vals.assign(size_t(*N), FVal{FVal::Zero});
+      return true;
+    }
+    if (VD->getType()->isArrayType())
+      return fail(VD->getLocation(), "expected a local array set to 0 or "
+                                     "not initialized");
+    return assign({VD, 0}, VD->getInit(), P);
+  }
+
+  /// The number of elements of a local scalar or array, or nullopt.
+  std::optional<int64_t> elements(const VarDecl *VD) const {
+    int64_t N = 1;
+    QualType T = VD->getType();
+    for (int Dims = 0; T->isArrayType(); ++Dims) {
+      auto *A = Ctx.getAsConstantArrayType(T);
+      if (!A || Dims == 2)
+        return std::nullopt;
+      N *= int64_t(A->getSize().getZExtValue());
+      T = A->getElementType();
+    }
+    return N;
+  }
+
+  static bool allZero(const Expr *E) {
+    if (auto *L = dyn_cast<InitListExpr>(bare(E))) {
+      for (const Expr *I : L->inits())
+        if (!allZero(I))
+          return false;
+      return !L->hasArrayFiller() ||
+             isa<ImplicitValueInitExpr>(L->getArrayFiller()) ||
+             allZero(L->getArrayFiller());
+    }
+    return isa<ImplicitValueInitExpr>(bare(E)) || isZero(E);
+  }
+
+  /// An inner loop of constant bounds (with the block and the thread
+  /// known), followed iteration by iteration.
+  bool unroll(const ForStmt *F, Phase P) {
+    const char *Expected = "expected an inner loop 'for (int i = a; i < b; "
+                           "i += c)' whose bounds are constants for each "
+                           "thread of the block";
+    auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    auto *V = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    if (!V || !V->getType()->isIntegerType() || !V->hasInit() ||
+        !F->getCond() || !F->getInc() || isModified(V, F->getBody()))
+      return fail(F->getForLoc(), Expected);
+    std::optional<Poly> Start = Ev.eval(V->getInit());
+    if (!Start || !Start->constantValue())
+      return fail(F->getForLoc(), Expected);
+    Ev.Bindings[V] = *Start;
+    for (int Count = 0;; ++Count) {
+      std::optional<bool> Go = constantCondition(F->getCond());
+      if (!Go || Count > 65536)
+        return fail(F->getCond()->getBeginLoc(), Expected);
+      if (!*Go)
+        break;
+      if (!exec(F->getBody(), P) || !integerUpdate(F->getInc()))
+        return Why.Message.empty() ? fail(F->getForLoc(), Expected) : false;
+    }
+    Ev.Bindings.erase(V);
+    return true;
+  }
+
+  /// The value of a condition of comparisons between integers, where each
+  /// side is a constant for this thread.
+  std::optional<bool> constantCondition(const Expr *E) const {
+    auto *B = dyn_cast<BinaryOperator>(bare(E));
+    if (!B)
+      return std::nullopt;
+    if (B->getOpcode() == BO_LAnd || B->getOpcode() == BO_LOr) {
+      std::optional<bool> L = constantCondition(B->getLHS());
+      std::optional<bool> R = constantCondition(B->getRHS());
+      if (!L || !R)
+        return std::nullopt;
+      return B->getOpcode() == BO_LAnd ? *L && *R : *L || *R;
+    }
+    std::optional<int64_t> X = Ev.constant(B->getLHS());
+    std::optional<int64_t> Y = X ? Ev.constant(B->getRHS()) : std::nullopt;
+    if (!X || !Y)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_LT:
+      return *X < *Y;
+    case BO_LE:
+      return *X <= *Y;
+    case BO_GT:
+      return *X > *Y;
+    case BO_GE:
+      return *X >= *Y;
+    case BO_EQ:
+      return *X == *Y;
+    case BO_NE:
+      return *X != *Y;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// `++i`, `i++`, `i += c`, `i = i + c`, `--i`, `i -= c` of an integer
+  /// local variable.
+  bool integerUpdate(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    const VarDecl *V = nullptr;
+    std::optional<Poly> To;
+    if (auto *U = dyn_cast<UnaryOperator>(E);
+        U && U->isIncrementDecrementOp()) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(U->getSubExpr()));
+      V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      std::optional<Poly> Was = V ? Ev.eval(U->getSubExpr()) : std::nullopt;
+      if (Was)
+        To = *Was + Poly::constant(U->isIncrementOp() ? 1 : -1);
+    } else if (auto *B = dyn_cast<BinaryOperator>(E);
+               B && B->isAssignmentOp()) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(B->getLHS()));
+      V = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      std::optional<Poly> Was = V ? Ev.eval(B->getLHS()) : std::nullopt;
+      std::optional<Poly> By = Was ? Ev.eval(B->getRHS()) : std::nullopt;
+      if (By && B->getOpcode() == BO_Assign)
+        To = By;
+      else if (By && B->getOpcode() == BO_AddAssign)
+        To = *Was + *By;
+      else if (By && B->getOpcode() == BO_SubAssign)
+        To = *Was - *By;
+      else if (By && B->getOpcode() == BO_MulAssign)
+        To = *Was * *By;
+    }
+    if (!V || !V->getType()->isIntegerType() || !To || isa<ParmVarDecl>(V))
+      return false;
+    Ev.Bindings[V] = *To;
+    return true;
+  }
+
+  /// An `if`: a condition constant for the thread picks a branch; a staging
+  /// copy's bounds check in its if/else form; a store's bounds check.
+  bool branch(const IfStmt *If, Phase P) {
+    if (std::optional<bool> C = constantCondition(If->getCond())) {
+      if (*C)
+        return exec(If->getThen(), P);
+      return !If->getElse() || exec(If->getElse(), P);
+    }
+    if (P == Phase::Stage)
+      return guardedStaging(If);
+    if (P != Phase::Epilogue || If->getElse())
+      return fail(If->getBeginLoc(), expected(P));
+    const size_t Depth = Guards.size();
+    if (!guard(If->getCond(), Guards))
+      return false;
+    bool Ok = exec(If->getThen(), P);
+    Guards.resize(Depth);
+    return Ok;
+  }
+
+  /// `if (guard) tile[i] = matrix[index]; else tile[i] = 0;`.
+  bool guardedStaging(const IfStmt *If) {
+    const Expr *L = nullptr, *R = nullptr, *L2 = nullptr, *R2 = nullptr;
+    if (!If->getElse() || !assignment(single(If->getThen()), L, R) ||
+        !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
+      return fail(If->getBeginLoc(), expected(Phase::Stage));
+    auto T1 = tileElement(L, true);
+    auto T2 = T1 ? tileElement(L2, true) : std::nullopt;
+    if (!T2 || T1->first != T2->first || T1->second != T2->second)
+      return Why.Message.empty()
+                 ? fail(If->getBeginLoc(), expected(Phase::Stage))
+                 : false;
+    return stage(*T1, R, If->getCond(), If->getBeginLoc());
+  }
+
+  bool expression(const Expr *E, Phase P) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const VarDecl *Ptr = advancedPointer(E)) {
+      const bool Top = llvm::any_of(LoopAdvances, [&](const auto &A) {
+        return A.first == E || cast<Expr>(A.first)->IgnoreImplicit() == E;
+      });
+      if (P != Phase::Prologue && !Top)
+        return fail(E->getBeginLoc(), "the pointer '" + Ptr->getName().str() +
+                                          "' may be advanced in the loop "
+                                          "only at the top level of its body");
+      if (!advance(E))
+        return fail(E->getBeginLoc(), "expected a pointer into a matrix "
+                                      "advanced by a polynomial step");
+      return true;
+    }
+    const Expr *L = nullptr, *R = nullptr;
+    if (assignment(E, L, R))
+      return assignTo(L, R, P);
+    if (auto *CA = dyn_cast<CompoundAssignOperator>(E)) {
+      if (CA->getOpcode() == BO_AddAssign)
+        if (std::optional<Location> Loc = location(CA->getLHS(), true))
+          return accumulate(*Loc, CA->getRHS(), CA, P);
+      if (!Why.Message.empty())
+        return false;
+    }
+    if (auto *C = dyn_cast<CXXOperatorCallExpr>(E);
+        C && C->getOperator() == OO_PlusEqual && C->getNumArgs() == 2)
+      if (std::optional<Location> Loc = location(C->getArg(0), true))
+        return accumulate(*Loc, C->getArg(1), C, P);
+    if (!Why.Message.empty())
+      return false;
+    if (integerUpdate(E))
+      return true;
+    return fail(E->getBeginLoc(), expected(P));
+  }
+
+  bool assignTo(const Expr *L, const Expr *R, Phase P) {
+    if (auto T = tileElement(L, true)) {
+      if (P != Phase::Stage)
+        return fail(L->getBeginLoc(),
+                    "the __shared__ tiles may be written only before the "
+                    "first barrier of the loop body");
+      return stage(*T, R, nullptr, L->getBeginLoc());
+    }
+    if (!Why.Message.empty())
+      return false;
+    int64_t Bytes = 0;
+    if (const Expr *Dst = vectorTarget(L, Bytes))
+      return P == Phase::Stage ? vectorStage(Dst, R, Bytes, L)
+                               : fail(L->getBeginLoc(), expected(P));
+    if (std::optional<Location> Loc = location(L, true))
+      return assign(*Loc, R, P);
+    if (!Why.Message.empty())
+      return false;
+    if (std::optional<GlobalAccess> Out = global(L)) {
+      if (P != Phase::Epilogue)
+        return fail(L->getBeginLoc(), "C may be written only after the loop");
+      return store(*Out, L, R);
+    }
+    auto *Ref = dyn_cast<DeclRefExpr>(bare(L));
+    auto *Int = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Int || isa<ParmVarDecl>(Int) || !Int->getType()->isIntegerType())
+      return fail(L->getBeginLoc(), expected(P));
+    std::optional<Poly> V = eval(R, "the value");
+    if (V)
+      Ev.Bindings[Int] = *V;
+    return V.has_value();
+  }
+
+  //===--- the tiles
+  //-------------------------------------------------------===//
+
+  /// The tile and element of `tile[i]` or `tile[i][j]`, indices constant
+  /// for the thread; nullopt where E is none (with a failure where it is a
+  /// tile's element whose index is not known, when `Report`).
+  std::optional<std::pair<int32_t, int64_t>> tileElement(const Expr *E,
+                                                         bool Report) {
+    auto *Outer = dyn_cast<ArraySubscriptExpr>(bare(E));
+    if (!Outer)
+      return std::nullopt;
+    auto *Inner = dyn_cast<ArraySubscriptExpr>(bare(Outer->getBase()));
+    auto *R = dyn_cast<DeclRefExpr>(
+        bare(Inner ? Inner->getBase() : Outer->getBase()));
+    const int32_t T = R ? tileOf(R->getDecl()) : -1;
+    if (T < 0)
+      return std::nullopt;
+    const SharedTile &X = Tiles[size_t(T)];
+    if ((X.Rows > 1 || Inner) && !(X.Rows > 1 && Inner)) {
+      if (!Report)
+        return std::nullopt;
+      return fail(E->getBeginLoc(), "expected the __shared__ tile '" +
+                                        X.Var->getName().str() +
+                                        "' indexed by its declared dimensions");
+    }
+    std::optional<int64_t> I = constantIndex(Inner ? Inner->getIdx() : nullptr);
+    std::optional<int64_t> J = constantIndex(Outer->getIdx());
+    if (!I || !J || *I < 0 || *I >= X.Rows || *J < 0 || *J >= X.Cols) {
+      if (!Report)
+        return std::nullopt;
+      return fail(E->getBeginLoc(),
+                  "the index of the __shared__ tile '" +
+                      X.Var->getName().str() +
+                      "' must be a constant inside its extents for each "
+                      "thread of the block: " +
+                      (I && J ? std::string("it is out of bounds")
+                              : "it uses " + Ev.Why));
+    }
+    return std::pair(T, *I * X.Cols + *J);
+  }
+
+  std::optional<int64_t> constantIndex(const Expr *E) const {
+    if (!E)
+      return 0;
+    return Ev.constant(E);
+  }
+
+  int32_t tileOf(const ValueDecl *D) const {
+    for (size_t I = 0; I < Tiles.size(); ++I)
+      if (Tiles[I].Var == D)
+        return int32_t(I);
+    return -1;
+  }
+
+  /// Stages `Read` (`guard ? matrix[index] : 0` or `matrix[index]`, or under
+  /// `Cond`) into element `T` of a tile.
+  bool stage(std::pair<int32_t, int64_t> T, const Expr *Read, const Expr *Cond,
+             SourceLocation At) {
+    if (auto *C = dyn_cast<ConditionalOperator>(bare(Read)); C && !Cond) {
+      if (!isZero(C->getFalseExpr()))
+        return fail(C->getFalseExpr()->getBeginLoc(),
+                    "elements outside the matrix must read as 0");
+      Cond = C->getCond();
+      Read = C->getTrueExpr();
+    }
+    const SharedTile &X = Tiles[size_t(T.first)];
+    std::optional<GlobalAccess> GA =
+        global(unconverted(Read, Ctx.getBaseElementType(X.Var->getType())));
+    if (!GA || Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType())
+                       .getCanonicalType()
+                       .getUnqualifiedType() !=
+                   Ctx.getBaseElementType(X.Var->getType())
+                       .getCanonicalType()
+                       .getUnqualifiedType())
+      return fail(At, expected(Phase::Stage));
+    StagedElement S;
+    S.Ptr = GA->Ptr;
+    S.At = At;
+    std::optional<Poly> L = eval(GA->Index, "the matrix index");
+    if (!L)
+      return false;
+    std::optional<Poly> U = unbatched(*L + GA->Offset, S.BatchStride, Read);
+    if (!U)
+      return false;
+    S.L = *U;
+    if (Cond) {
+      if (!guard(Cond, S.Bounds))
+        return false;
+      S.Guarded = true;
+    }
+    return record(T, std::move(S));
+  }
+
+  bool record(std::pair<int32_t, int64_t> T, StagedElement S) {
+    SharedTile &X = Tiles[size_t(T.first)];
+    if (X.Slot[size_t(T.second)] >= 0)
+      return fail(S.At, "two staging copies write the same element of '" +
+                            X.Var->getName().str() + "' in one iteration");
+    X.Slot[size_t(T.second)] = int32_t(Staged.size());
+    Staged.push_back(std::move(S));
+    return true;
+  }
+
+  /// The pointer operand of a 16-, 8- or 4-byte vector access
+  /// `*reinterpret_cast<V *>(p)` or `reinterpret_cast<V *>(p)[0]`, its size
+  /// in `Bytes`; null for anything else.
+  const Expr *vectorTarget(const Expr *E, int64_t &Bytes) const {
+    E = bare(E);
+    const Expr *Cast = nullptr;
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+      Cast = U->getSubExpr();
+    else if (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+      std::optional<Poly> I = Ev.eval(S->getIdx());
+      if (I && I->constantValue() == std::optional<int64_t>(0))
+        Cast = S->getBase();
+    }
+    auto *C = Cast ? dyn_cast<ExplicitCastExpr>(bare(Cast)) : nullptr;
+    if (!C || !C->getType()->isPointerType())
+      return nullptr;
+    const QualType V = C->getType()->getPointeeType();
+    if (V->isIncompleteType() || V->isDependentType())
+      return nullptr;
+    Bytes = Ctx.getTypeSizeInChars(V).getQuantity();
+    if (Bytes != 16 && Bytes != 8 && Bytes != 4)
+      return nullptr;
+    return C->getSubExpr();
+  }
+
+  /// `*reinterpret_cast<V *>(&tile[i]) = *reinterpret_cast<const V *>(&A[j])`:
+  /// Bytes / sizeof(T) consecutive elements, not bounds-checked.
+  bool vectorStage(const Expr *Dst, const Expr *R, int64_t Bytes,
+                   const Expr *L) {
+    const char *Expected =
+        "expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = "
+        "*reinterpret_cast<const float4 *>(&matrix[j])' of consecutive "
+        "elements, without a bounds check";
+    int64_t SrcBytes = 0;
+    const Expr *Src = vectorTarget(R, SrcBytes);
+    std::optional<std::pair<int32_t, int64_t>> T = tilePointer(Dst);
+    auto P = Src ? pointer(Src) : std::nullopt;
+    if (!T || !P || SrcBytes != Bytes)
+      return Why.Message.empty() ? fail(L->getBeginLoc(), Expected) : false;
+    const SharedTile &X = Tiles[size_t(T->first)];
+    const QualType E = Ctx.getBaseElementType(X.Var->getType());
+    const QualType SrcE = bare(Src)->getType()->getPointeeType();
+    const int64_t Size = Ctx.getTypeSizeInChars(E).getQuantity();
+    if (SrcE.isNull() ||
+        SrcE.getCanonicalType().getUnqualifiedType() !=
+            E.getCanonicalType().getUnqualifiedType() ||
+        Bytes % Size || T->second % X.Cols + Bytes / Size > X.Cols)
+      return fail(L->getBeginLoc(), Expected);
+    for (int64_t I = 0; I < Bytes / Size; ++I) {
+      StagedElement S;
+      S.Ptr = P->first;
+      S.At = L->getBeginLoc();
+      std::optional<Poly> U =
+          unbatched(P->second + Poly::constant(I), S.BatchStride, R);
+      if (!U)
+        return false;
+      S.L = *U;
+      if (!record({T->first, T->second + I}, std::move(S)))
+        return false;
+    }
+    return true;
+  }
+
+  /// The tile element a pointer `&tile[i]`, `&tile[i][j]`, `tile + i` or
+  /// `tile[i] + j` points at.
+  std::optional<std::pair<int32_t, int64_t>> tilePointer(const Expr *E) {
+    E = bare(E);
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+      return tileElement(U->getSubExpr(), true);
+    auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B || B->getOpcode() != BO_Add)
+      return std::nullopt;
+    const Expr *Base = B->getLHS(), *Off = B->getRHS();
+    if (!Base->getType()->isPointerType())
+      std::swap(Base, Off);
+    std::optional<int64_t> I = constantIndex(Off);
+    if (!I)
+      return std::nullopt;
+    std::optional<std::pair<int32_t, int64_t>> At;
+    if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
+        R && tileOf(R->getDecl()) >= 0)
+      At = std::pair(tileOf(R->getDecl()), int64_t(0));
+    else if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(Base))) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
+      std::optional<int64_t> Row = constantIndex(S->getIdx());
+      const int32_t T = R ? tileOf(R->getDecl()) : -1;
+      if (T >= 0 && Row && Tiles[size_t(T)].Rows > 1)
+        At = std::pair(T, *Row * Tiles[size_t(T)].Cols);
+    }
+    if (!At)
+      return std::nullopt;
+    const SharedTile &X = Tiles[size_t(At->first)];
+    At->second += *I;
+    if (At->second < 0 || At->second >= X.Rows * X.Cols)
+      return std::nullopt;
+    return At;
+  }
+
+  //===--- the registers -------------------------------------------------===//
+
+  /// The element of a thread's local variable `E` names (`x`, `a[i]`,
+  /// `a[i][j]`), indices constant; nullopt for anything else.
+  std::optional<Location> location(const Expr *E, bool Report) {
+    E = bare(E);
+    std::vector<const Expr *> Idx;
+    while (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+      Idx.insert(Idx.begin(), S->getIdx());
+      E = bare(S->getBase());
+    }
+    auto *R = dyn_cast<DeclRefExpr>(E);
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!VD || !Cur->Floats.count(VD))
+      return std::nullopt;
+    int64_t Index = 0;
+    QualType T = VD->getType();
+    for (const Expr *I : Idx) {
+      auto *A = Ctx.getAsConstantArrayType(T);
+      std::optional<int64_t> V = constantIndex(I);
+      const int64_t N = A ? int64_t(A->getSize().getZExtValue()) : 0;
+      if (!A || !V || *V < 0 || *V >= N) {
+        if (!Report)
+          return std::nullopt;
+        return fail(I->getBeginLoc(),
+                    "the index of '" + VD->getName().str() +
+                        "' must be a constant inside its extent for each "
+                        "thread");
+      }
+      std::optional<int64_t> Inner = A->getElementType()->isArrayType()
+                                         ? elementsOf(A->getElementType())
+                                         : 1;
+      Index += *V * *Inner;
+      T = A->getElementType();
+    }
+    if (T->isArrayType())
+      return std::nullopt;
+    return Location{VD, Index};
+  }
+
+  std::optional<int64_t> elementsOf(QualType T) const {
+    auto *A = Ctx.getAsConstantArrayType(T);
+    return A ? std::optional<int64_t>(A->getSize().getZExtValue())
+             : std::nullopt;
+  }
+
+  FVal &at(const Location &L) { return Cur->Floats[L.Var][size_t(L.Index)]; }
+
+  /// `loc = R`: a zero, a tile element (in the product), a copy of another
+  /// local, or `loc + x * y`, `fmaf(x, y, loc)`.
+  bool assign(const Location &Loc, const Expr *R, Phase P) {
+    const Expr *V = unconverted(R);
+    if (auto *B = dyn_cast<BinaryOperator>(V); B && B->getOpcode() == BO_Add)
+      for (auto [X, Y] : {std::pair(B->getLHS(), B->getRHS()),
+                          std::pair(B->getRHS(), B->getLHS())}) {
+        std::optional<Location> Same = location(X, false);
+        if (Same && Same->Var == Loc.Var && Same->Index == Loc.Index)
+          return accumulate(Loc, Y, R, P);
+      }
+    if (auto *C = dyn_cast<CallExpr>(V);
+        C && C->getNumArgs() == 3 && C->getDirectCallee() &&
+        llvm::is_contained({"fmaf", "__fmaf_rn"},
+                           C->getDirectCallee()->getName())) {
+      std::optional<Location> Same = location(C->getArg(2), false);
+      if (Same && Same->Var == Loc.Var && Same->Index == Loc.Index)
+        return product(Loc, C->getArg(0), C->getArg(1), R, P);
+    }
+    std::optional<FVal> X = fvalue(R, P);
+    if (!X)
+      return false;
+    at(Loc) = *X;
+    return true;
+  }
+
+  /// The value of a float expression: zero, a tile element, another local.
+  std::optional<FVal> fvalue(const Expr *E, Phase P) {
+    const Expr *V = unconverted(E);
+    if (isZero(V))
+      return FVal{FVal::Zero};
+    if (auto T = tileElement(V, true)) {
+      if (P != Phase::Product)
+        return fail(V->getBeginLoc(),
+                    "the __shared__ tiles may be read only between the "
+                    "barriers of the loop body");
+      if (Tiles[size_t(T->first)].Slot[size_t(T->second)] < 0)
+        return fail(V->getBeginLoc(),
+                    "reads an element of '" +
+                        Tiles[size_t(T->first)].Var->getName().str() +
+                        "' that no staging copy of the iteration writes");
+      FVal F{FVal::Staged};
+      F.Tile = T->first;
+      F.Index = T->second;
+      return F;
+    }
+    if (!Why.Message.empty())
+      return std::nullopt;
+    if (std::optional<Location> L = location(V, true)) {
+      const FVal &F = at(*L);
+      if (F.K == FVal::Staged || F.K == FVal::Zero)
+        return F;
+      return fail(V->getBeginLoc(),
+                  F.K == FVal::Sum
+                      ? std::string("copies an accumulator; expected "
+                                    "accumulators updated in place, "
+                                    "'acc[i] += x * y'")
+                      : "reads '" + L->Var->getName().str() +
+                            "' before it is set in this iteration");
+    }
+    if (!Why.Message.empty())
+      return std::nullopt;
+    return fail(V->getBeginLoc(),
+                "expected a zero, an element of a __shared__ tile or a "
+                "local holding one");
+  }
+
+  /// `loc += x * y`.
+  bool accumulate(const Location &Loc, const Expr *Prod, const Expr *At,
+                  Phase P) {
+    auto *M = dyn_cast<BinaryOperator>(unconverted(Prod));
+    if (!M || M->getOpcode() != BO_Mul)
+      return fail(At->getBeginLoc(), "expected a product accumulated, "
+                                     "'acc[i] += x * y'");
+    return product(Loc, M->getLHS(), M->getRHS(), At, P);
+  }
+
+  bool product(const Location &Loc, const Expr *X, const Expr *Y,
+               const Expr *At, Phase P) {
+    if (P != Phase::Product)
+      return fail(At->getBeginLoc(), "products may be accumulated only "
+                                     "between the barriers of the loop body");
+    if (!Loc.Var->getType()->getBaseElementTypeUnsafe()->isSpecificBuiltinType(
+            BuiltinType::Float))
+      return fail(At->getBeginLoc(), "the accumulator '" +
+                                         Loc.Var->getName().str() +
+                                         "' must be float");
+    std::optional<FVal> FX = fvalue(X, P);
+    std::optional<FVal> FY = FX ? fvalue(Y, P) : std::nullopt;
+    if (!FY)
+      return false;
+    if (FX->K != FVal::Staged || FY->K != FVal::Staged)
+      return fail(At->getBeginLoc(), "expected a product of two elements of "
+                                     "the __shared__ tiles");
+    FVal &A = at(Loc);
+    if (A.K == FVal::Carried) {
+      A = FVal{FVal::Sum};
+      A.SumId = int32_t(Cur->Sums.size());
+      A.Var = Loc.Var;
+      A.Index = Loc.Index;
+      Cur->Sums.emplace_back();
+    } else if (A.K != FVal::Sum || A.Var != Loc.Var || A.Index != Loc.Index) {
+      return fail(At->getBeginLoc(),
+                  "accumulates into '" + Loc.Var->getName().str() +
+                      "' after setting it in the loop: the accumulator must "
+                      "carry its value from one iteration to the next");
+    }
+    Cur->Sums[size_t(A.SumId)].push_back(
+        {FX->Tile, FY->Tile, FX->Index, FY->Index});
+    return true;
+  }
+
+  //===--- the stores
+  //------------------------------------------------------===//
+
+  /// `C[index] = value`, under the bounds checks of the enclosing `if`s.
+  bool store(const GlobalAccess &Out, const Expr *L, const Expr *R) {
+    if (G.C && G.C != Out.Ptr)
+      return fail(L->getBeginLoc(), "expected every store into one matrix");
+    G.C = Out.Ptr;
+    std::optional<ElementType> OutElem =
+        elementOf(G.C->getType()->getPointeeType());
+    if (!OutElem || G.C->getType()->getPointeeType().isConstQualified())
+      return fail(G.C->getLocation(), "C must point to __nv_bfloat16, __half "
+                                      "or float");
+    G.Out = *OutElem;
+    StoreRecord S;
+    S.At = L->getBeginLoc();
+    S.Thread = size_t(Cur - Threads.data());
+    S.Bounds = Guards;
+    S.Guarded = !Guards.empty();
+    std::optional<Poly> LC = eval(Out.Index, "the store's index");
+    if (!LC)
+      return false;
+    S.LC = *LC + Out.Offset;
+    // The value's terms, checked the same for every store.
+    const std::string Terms = G.Terms;
+    const ParmVarDecl *Alpha = G.Alpha, *Beta = G.Beta;
+    std::optional<LiftedBias> Bias = G.Bias;
+    const bool Relu = G.Relu;
+    G.Terms.clear();
+    G.Alpha = G.Beta = nullptr;
+    G.Bias.reset();
+    G.Relu = false;
+    Stored.reset();
+    NotZeroed = nullptr;
+    if (!GemmLoopReader::value(R, S.LC))
+      return NotZeroed ? fail(NotZeroed->getLocation(),
+                              "the accumulator '" + NotZeroed->getName().str() +
+                                  "' must be set to 0 before the loop (the "
+                                  "tile vocabulary's accumulators start at "
+                                  "0)")
+                       : false;
+    if (!Stored)
+      return fail(R->getBeginLoc(), "expected the stored value to read an "
+                                    "accumulator");
+    S.From = *Stored;
+    if (!Stores.empty() &&
+        (Terms != G.Terms || Alpha != G.Alpha || Beta != G.Beta ||
+         Relu != G.Relu || Bias.has_value() != G.Bias.has_value() ||
+         (Bias && Bias->Data != G.Bias->Data)))
+      return fail(S.At, "expected every store of C to compute the same "
+                        "expression of its accumulator");
+    if (G.Bias) {
+      StoreBias.push_back({BiasIndex, BiasAt});
+    }
+    std::optional<Poly> U = unbatched(S.LC, G.CBatchStride, L);
+    if (!U)
+      return false;
+    S.LC = *U;
+    Stores.push_back(std::move(S));
+    return true;
+  }
+
+  /// An accumulator read by the stored value: a local that gained products
+  /// in the loop, from 0 before it.
+  bool isAccumulator(const Expr *X) override {
+    if (!Cur)
+      return false;
+    std::optional<Location> L = location(X, false);
+    if (!L)
+      return false;
+    const FVal &F = at(*L);
+    auto B = Cur->Before.find(L->Var);
+    if (F.K != FVal::Sum || B == Cur->Before.end())
+      return false;
+    if (B->second[size_t(L->Index)].K != FVal::Zero) {
+      NotZeroed = L->Var;
+      return false;
+    }
+    Stored = L;
+    return true;
+  }
+
+  /// Splits a store's index into C's row and column: `row * ldc + col`,
+  /// row = BM * blockIdx.<a> + r and col = BN * blockIdx.<b> + c, r and c
+  /// constants inside the BM x BN window; under bounds checks, `row < M &&
+  /// col < N`.
+  bool decompose(StoreRecord &S) {
+    for (const ParmVarDecl *P : Kernel->parameters()) {
+      if (!P->getType()->isIntegerType() || (G.Ldc && G.Ldc != P))
+        continue;
+      auto Split = S.LC.linearIn(P);
+      if (!Split || Split->second == Poly())
+        continue;
+      for (char Axis : {'y', 'x'}) {
+        if (RowAxis && RowAxis != Axis)
+          continue;
+        auto Rs = Split->second.linearIn(blockIdxSymbol(Axis));
+        auto Cs =
+            Split->first.linearIn(blockIdxSymbol(Axis == 'y' ? 'x' : 'y'));
+        if (!Rs || !Cs)
+          continue;
+        std::optional<int64_t> R = Rs->first.constantValue(),
+                               BM = Rs->second.constantValue(),
+                               C = Cs->first.constantValue(),
+                               BN = Cs->second.constantValue();
+        if (!R || !BM || !C || !BN || *BM <= 0 || *BN <= 0 || *R < 0 ||
+            *R >= *BM || *C < 0 || *C >= *BN || (WindowM && *BM != WindowM) ||
+            (WindowN && *BN != WindowN) ||
+            !storeBounds(S, Split->second, Split->first))
+          continue;
+        G.Ldc = P;
+        RowAxis = Axis;
+        WindowM = *BM;
+        WindowN = *BN;
+        S.Row = Split->second;
+        S.Col = Split->first;
+        S.R = *R;
+        S.C = *C;
+        return true;
+      }
+    }
+    return fail(S.At,
+                "the store must write C[row * ldc + col], row = BM * "
+                "blockIdx.y + r and col = BN * blockIdx.x + c (or the block "
+                "axes swapped) with r and c inside the block's BM x BN window"
+                ", under 'row < M && col < N' where the staging is checked");
+  }
+
+  bool storeBounds(const StoreRecord &S, const Poly &Row, const Poly &Col) {
+    if (!S.Guarded)
+      return true;
+    if (S.Bounds.size() != 2)
+      return false;
+    for (int Order = 0; Order < 2; ++Order) {
+      const auto &RB = S.Bounds[size_t(Order)],
+                 &CB = S.Bounds[size_t(1 - Order)];
+      if (RB.first == Row && CB.first == Col && (!G.M || G.M == RB.second) &&
+          (!G.N || G.N == CB.second)) {
+        G.M = RB.second;
+        G.N = CB.second;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  //===--- the proof
+  //---------------------------------------------------------===//
+
+  /// Every element of the BM x BN window is stored once.
+  bool covered() {
+    std::vector<uint8_t> Seen(size_t(WindowM * WindowN), 0);
+    for (const StoreRecord &S : Stores)
+      if (Seen[size_t(S.R * WindowN + S.C)]++)
+        return fail(S.At, "two stores write the same element of C");
+    for (size_t I = 0; I < Seen.size(); ++I)
+      if (!Seen[I])
+        return fail(
+            Stores.front().At,
+            "no thread stores element (" + std::to_string(I / size_t(WindowN)) +
+                ", " + std::to_string(I % size_t(WindowN)) + ") of the " +
+                std::to_string(WindowM) + " x " + std::to_string(WindowN) +
+                " window of C that the "
+                "block's stores cover");
+    return true;
+  }
+
+  /// Each store's accumulator gained, per iteration, A(row, kk) * B(kk,
+  /// col) for each kk = KOffset + k, k < BK, once.
+  bool products() {
+    for (const StoreRecord &S : Stores)
+      if (!storedProducts(Threads[S.Thread], S))
+        return false;
+    return true;
+  }
+
+  bool storedProducts(ThreadState &T, const StoreRecord &S) {
+    const FVal &F = T.Floats[S.From.Var][size_t(S.From.Index)];
+    const std::vector<Product> &Ps = T.Sums[size_t(F.SumId)];
+    std::vector<uint8_t> Ks(size_t(G.Tile), 0);
+    const std::string Expected =
+        "the accumulator stored at line " +
+        std::to_string(Ctx.getSourceManager().getPresumedLineNumber(S.At)) +
+        " does not gain A(row, t + k) * B(t + k, col) once for each k < " +
+        std::to_string(G.Tile) + " per iteration";
+    for (const Product &P : Ps) {
+      std::optional<int64_t> K = productK(P, S);
+      if (!K || *K < 0 || *K >= G.Tile || Ks[size_t(*K)]++)
+        return fail(S.At, Expected);
+    }
+    if (Ps.size() != size_t(G.Tile))
+      return fail(S.At, Expected);
+    return true;
+  }
+
+  const StagedElement &stagedAt(int32_t Tile, int64_t Index) const {
+    return Staged[size_t(Tiles[size_t(Tile)].Slot[size_t(Index)])];
+  }
+
+  /// The k of a product A(row, KOffset + k) * B(KOffset + k, col) of the
+  /// store's row and column, in either order; the first fixes which tile
+  /// is A's and both layouts.
+  std::optional<int64_t> productK(const Product &P, const StoreRecord &S) {
+    const StagedElement &X = stagedAt(P.TileX, P.X),
+                        &Y = stagedAt(P.TileY, P.Y);
+    if (TileA < 0) {
+      for (int Swap = 0; Swap < 2 && TileA < 0; ++Swap)
+        for (const ParmVarDecl *LA : Kernel->parameters())
+          for (const ParmVarDecl *LB : Kernel->parameters())
+            for (int Layout = 0; Layout < 4 && TileA < 0; ++Layout) {
+              if (!LA->getType()->isIntegerType() ||
+                  !LB->getType()->isIntegerType())
+                continue;
+              LiftedOperand A{nullptr, LA, bool(Layout & 1), ""},
+                  B{nullptr, LB, bool(Layout & 2), ""};
+              const StagedElement &SA = Swap ? Y : X, &SB = Swap ? X : Y;
+              std::optional<int64_t> KA = kOf(SA, A, S.Row, true);
+              std::optional<int64_t> KB = kOf(SB, B, S.Col, false);
+              if (KA && KA == KB && SA.Ptr != SB.Ptr) {
+                G.A = {SA.Ptr, LA, A.KMajor, SA.BatchStride};
+                G.B = {SB.Ptr, LB, B.KMajor, SB.BatchStride};
+                TileA = Swap ? P.TileY : P.TileX;
+              }
+            }
+      if (TileA < 0)
+        return std::nullopt;
+    }
+    const bool XIsA = P.TileX == TileA;
+    if (XIsA == (P.TileY == TileA))
+      return std::nullopt;
+    const StagedElement &SA = XIsA ? X : Y, &SB = XIsA ? Y : X;
+    std::optional<int64_t> KA = kOf(SA, G.A, S.Row, true);
+    std::optional<int64_t> KB = kOf(SB, G.B, S.Col, false);
+    if (!KA || KA != KB || SA.Ptr != G.A.Data || SB.Ptr != G.B.Data ||
+        SA.BatchStride != G.A.BatchStride || SB.BatchStride != G.B.BatchStride)
+      return std::nullopt;
+    if (S.Guarded && !guardOf(SA, S.Row, G.M, *KA))
+      return std::nullopt;
+    if (S.Guarded && !guardOf(SB, S.Col, G.N, *KA))
+      return std::nullopt;
+    return KA;
+  }
+
+  /// The k of a staged element of A (M x K stored K-major, row * lda + kk,
+  /// or kk * lda + row) or B (N x K: col * ldb + kk; K x N: kk * ldb + col),
+  /// MN the store's row (A) or column (B); nullopt where it is none.
+  std::optional<int64_t> kOf(const StagedElement &E, const LiftedOperand &O,
+                             const Poly &MN, bool IsA) const {
+    (void)IsA;
+    const Poly Ld = Poly::symbol(O.Ld);
+    if (O.KMajor)
+      return (E.L - MN * Ld - KOffset).constantValue();
+    auto Split = (E.L - MN - KOffset * Ld).linearIn(O.Ld);
+    if (!Split || Split->first != Poly())
+      return std::nullopt;
+    return Split->second.constantValue();
+  }
+
+  /// The element's bounds check is `MN < Extent && KOffset + k < K`.
+  bool guardOf(const StagedElement &E, const Poly &MN,
+               const ParmVarDecl *Extent, int64_t K) const {
+    if (!E.Guarded || E.Bounds.size() != 2)
+      return false;
+    const Poly KK = KOffset + Poly::constant(K);
+    for (int Order = 0; Order < 2; ++Order) {
+      const auto &X = E.Bounds[size_t(Order)], &Y = E.Bounds[size_t(1 - Order)];
+      if (X.first == MN && X.second == Extent && Y.first == KK &&
+          Y.second == G.K)
+        return true;
+    }
+    return false;
+  }
+
+  /// The staging copies and the stores are all bounds-checked, or none is.
+  bool guardsAgree() {
+    const bool Checked = Stores.front().Guarded;
+    G.Guarded = Checked;
+    for (const StoreRecord &S : Stores)
+      if (S.Guarded != Checked)
+        return fail(S.At, "some stores are bounds-checked and some not");
+    for (const StagedElement &S : Staged)
+      if (S.Guarded != Checked)
+        return fail(S.At, Checked ? "the stores are bounds-checked, so the "
+                                    "staging copies must be too"
+                                  : "the staging copies are bounds-checked, "
+                                    "so the stores must be too");
+    if (Checked && FloorBound.isValid())
+      return fail(FloorBound, FloorMessage);
+    return biasesAgree();
+  }
+
+  /// Each store's bias is indexed by its column (or each by its row).
+  bool biasesAgree() {
+    if (!G.Bias)
+      return true;
+    std::optional<bool> PerColumn;
+    for (size_t I = 0; I < Stores.size(); ++I) {
+      Row = Stores[I].Row;
+      Col = Stores[I].Col;
+      BiasIndex = StoreBias[I].first;
+      BiasAt = StoreBias[I].second;
+      if (!biasAgrees())
+        return false;
+      if (PerColumn && *PerColumn != G.Bias->PerColumn)
+        return fail(BiasAt->getBeginLoc(), "expected one bias, per column "
+                                           "or per row, for every store");
+      PerColumn = G.Bias->PerColumn;
+    }
+    return true;
+  }
+
+  /// Integer variables set before the loop keep their values in it (one
+  /// iteration then stands for all).
+  bool unchangedInts() {
+    for (const VarDecl *VD : PrologueInts)
+      if (isModified(VD, Loop->getBody()))
+        return fail(VD->getLocation(),
+                    "the index variable '" + VD->getName().str() +
+                        "' is changed in the loop; expected index variables "
+                        "that keep their values across iterations");
+    return true;
+  }
+
+  void launches() {
+    const std::string X = std::to_string(Block.X), Y = std::to_string(Block.Y);
+    G.Block = Block.Y == 1 ? X + " threads (one-dimensional)"
+                           : X + " x " + Y + " threads";
+    G.BlockDiffers = "tawa_block.x != " + X + " || tawa_block.y != " + Y +
+                     " || tawa_block.z != 1";
+    G.RowsCovered =
+        std::string("tawa_grid.") + RowAxis + " * " + std::to_string(WindowM);
+    G.ColsCovered = std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') +
+                    " * " + std::to_string(WindowN);
+    if (!G.Guarded) {
+      G.M = G.N = nullptr;
+      const std::string T = std::to_string(G.Tile);
+      G.ExtentsDiffer = G.K->getName().str() + " % " + T + " != 0";
+      G.Extents = G.K->getName().str() + " is a multiple of " + T;
+    }
+  }
+
+  BlockShape Block;
+  std::vector<SharedTile> Tiles;
+  std::vector<StagedElement> Staged;
+  std::vector<Stmt *> Seg[3];
+  std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;
+  std::vector<ThreadState> Threads;
+  ThreadState *Cur = nullptr;
+  std::vector<const VarDecl *> PrologueInts;
+  Guard Guards; ///< the bounds checks around the statement followed
+  std::vector<StoreRecord> Stores;
+  std::vector<std::pair<Poly, const Expr *>> StoreBias;
+  std::optional<Location> Stored;
+  const VarDecl *NotZeroed = nullptr; ///< an accumulator not set to 0
+  char RowAxis = 0;
+  int64_t WindowM = 0, WindowN = 0;
+  int32_t TileA = -1;
+};
+
+/// The blocks to try, largest first: X x 1 where the kernel never reads
+/// threadIdx.y, else the two-dimensional shapes, squarest first.
+std::vector<BlockShape> blockShapes(const FunctionDecl *Kernel) {
+  std::vector<BlockShape> Out;
+  const bool TwoD = readsThreadIdx(Kernel->getBody(), 'y');
+  for (int64_t N = 1024; N >= 32; N /= 2) {
+    if (!TwoD) {
+      Out.push_back({N, 1});
+      continue;
+    }
+    std::vector<BlockShape> Same;
+    for (int64_t X = 1; X <= N; X *= 2)
+      if (N / X > 1)
+        Same.push_back({X, N / X});
+    llvm::stable_sort(Same, [](BlockShape A, BlockShape B) {
+      auto Skew = [](BlockShape S) {
+        return S.X > S.Y ? S.X / S.Y : S.Y / S.X;
+      };
+      return Skew(A) < Skew(B);
+    });
+    Out.insert(Out.end(), Same.begin(), Same.end());
+  }
+  return Out;
+}
+
+} // namespace
+
+std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
+                                          const ForStmt *Loop, ASTContext &Ctx,
+                                          LiftFailure &Why) {
+  if (readsThreadIdx(Kernel->getBody(), 'z')) {
+    Why = {Loop->getForLoc(), "a register-blocked kernel must not read "
+                              "threadIdx.z"};
+    return std::nullopt;
+  }
+  int Best = -1;
+  std::string Shape;
+  for (BlockShape S : blockShapes(Kernel)) {
+    LiftFailure Quick;
+    BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S);
+    const bool Fits = Probe.run(/*Quick=*/true).has_value();
+    const std::string Words = S.Y == 1 ? std::to_string(S.X) + " threads"
+                                       : std::to_string(S.X) + " x " +
+                                             std::to_string(S.Y) + " threads";
+    if (Fits) {
+      LiftFailure Failure;
+      BlockedLifter Full(Kernel, Loop, Ctx, Failure, S);
+      std::optional<LiftedGemm> G = Full.run(/*Quick=*/false);
+      Why = Failure;
+      if (!G && Full.Following)
+        Why.Message += " (following a block of " + Words + ")";
+      return G;
+    }
+    if (Probe.Reached > Best) {
+      Best = Probe.Reached;
+      Why = Quick;
+      if (Probe.Following)
+        Why.Message += " (following a block of " + Words + ")";
+    }
+    if (!Probe.Following)
+      break; // the same failure for every block
+  }
+  return std::nullopt;
+}
+
+} // namespace tawa
