@@ -227,8 +227,8 @@ std::optional<int64_t> IndexEvaluator::constant(const Expr *E) const {
         V = *L - *R;
       else if (B->getOpcode() == BO_Mul)
         V = *L * *R;
-      else if (std::optional<Poly> F = folded(B->getOpcode(), Poly::constant(*L),
-                                              Poly::constant(*R)))
+      else if (std::optional<Poly> F = folded(
+                   B->getOpcode(), Poly::constant(*L), Poly::constant(*R)))
         V = F->constantValue();
     }
   } else if (std::optional<Symbol> S =
