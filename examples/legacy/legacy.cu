@@ -229,6 +229,100 @@ __global__ void gemm_double_buffered(const __half *A, const __half *B, float *C,
     C[row * N + col] = acc;
 }
 
+// The SGEMM tutorials' register-blocked style, here on bf16 data: 256
+// threads, each accumulating an 8 x 8 micro-tile of a 128 x 128 tile of C
+// through register caches of A's column and B's row; the tiles staged by
+// 16-byte vector copies; pointers advanced by a tile per iteration; no
+// bounds checks (extents that are multiples of the tiles).
+__global__ void gemm_blocked(int M, int N, int K, const __nv_bfloat16 *A,
+                             const __nv_bfloat16 *B, __nv_bfloat16 *C) {
+  __shared__ __nv_bfloat16 As[128 * 32];
+  __shared__ __nv_bfloat16 Bs[32 * 128];
+  const int threadRow = threadIdx.x / 16, threadCol = threadIdx.x % 16;
+  A += blockIdx.y * 128 * K;
+  B += blockIdx.x * 128;
+  C += blockIdx.y * 128 * N + blockIdx.x * 128;
+  float acc[64] = {0.0f};
+  __nv_bfloat16 regM[8], regN[8];
+#pragma tawa tile
+  for (int t = 0; t < K; t += 32) {
+    for (int v = threadIdx.x; v < 128 * 32 / 8; v += 256) {
+      const int r = v / 4, c = (v % 4) * 8;
+      *reinterpret_cast<float4 *>(&As[r * 32 + c]) =
+          *reinterpret_cast<const float4 *>(&A[r * K + c]);
+      const int rb = v / 16, cb = (v % 16) * 8;
+      *reinterpret_cast<float4 *>(&Bs[rb * 128 + cb]) =
+          *reinterpret_cast<const float4 *>(&B[rb * N + cb]);
+    }
+    __syncthreads();
+    for (int k = 0; k < 32; ++k) {
+      for (int i = 0; i < 8; ++i)
+        regM[i] = As[(threadRow * 8 + i) * 32 + k];
+      for (int j = 0; j < 8; ++j)
+        regN[j] = Bs[k * 128 + threadCol * 8 + j];
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+          acc[i * 8 + j] +=
+              __bfloat162float(regM[i]) * __bfloat162float(regN[j]);
+    }
+    __syncthreads();
+    A += 32;
+    B += 32 * N;
+  }
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j)
+      C[(threadRow * 8 + i) * N + threadCol * 8 + j] =
+          __float2bfloat16(acc[i * 8 + j]);
+}
+
+// Register blocking with bounds checks: 16 x 16 threads, each a 4 x 4
+// micro-tile strided by 16 rows and columns, A staged transposed into a
+// two-dimensional tile, four copies of each tile per thread; fp16 in, fp32
+// out.
+__global__ void gemm_blocked_checked(const __half *A, const __half *B, float *C,
+                                     int M, int N, int K) {
+  __shared__ __half As[16][64];
+  __shared__ __half Bs[16][64];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int tid = ty * 16 + tx;
+  const int row0 = blockIdx.y * 64, col0 = blockIdx.x * 64;
+  float acc[4][4] = {};
+#pragma tawa tile
+  for (int t = 0; t < (K + 15) / 16; ++t) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int e = tid + i * 256;
+      const int m = e / 16, k = e % 16;
+      As[k][m] = row0 + m < M && t * 16 + k < K
+                     ? A[(row0 + m) * K + t * 16 + k]
+                     : __float2half(0.0f);
+      const int kb = e / 64, n = e % 64;
+      if (t * 16 + kb < K && col0 + n < N)
+        Bs[kb][n] = B[(t * 16 + kb) * N + col0 + n];
+      else
+        Bs[kb][n] = __float2half(0.0f);
+    }
+    __syncthreads();
+    for (int k = 0; k < 16; ++k) {
+      float a[4], b[4];
+      for (int i = 0; i < 4; ++i)
+        a[i] = __half2float(As[k][ty + 16 * i]);
+      for (int j = 0; j < 4; ++j)
+        b[j] = __half2float(Bs[k][tx + 16 * j]);
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const int r = row0 + ty + 16 * i, c = col0 + tx + 16 * j;
+      if (r < M && c < N)
+        C[r * N + c] = acc[i][j];
+    }
+}
+
 // The CUDA samples' WMMA style: one 16 x 16 accumulator fragment per warp,
 // warps along x walking the rows of C and threads along y its columns,
 // fragments loaded straight from global memory, for M, N and K multiples of
@@ -327,4 +421,17 @@ void double_buffered_gemm(const __half *A, const __half *B, float *C, int M,
   dim3 block(TILE, TILE);
   dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
   gemm_double_buffered<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
+}
+
+void blocked_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                  __nv_bfloat16 *C, int M, int N, int K, cudaStream_t stream) {
+  dim3 grid(N / 128, M / 128);
+  gemm_blocked<<<grid, 256, 0, stream>>>(M, N, K, A, B, C);
+}
+
+void blocked_checked_gemm(const __half *A, const __half *B, float *C, int M,
+                          int N, int K, cudaStream_t stream) {
+  dim3 block(16, 16);
+  dim3 grid((N + 63) / 64, (M + 63) / 64);
+  gemm_blocked_checked<<<grid, block, 0, stream>>>(A, B, C, M, N, K);
 }

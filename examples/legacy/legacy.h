@@ -1,11 +1,13 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Eight shared-memory tiled GEMMs and a WMMA GEMM in the style of CUDA
+// Ten shared-memory GEMMs (two of them register-blocked) and a WMMA GEMM in the style of CUDA
 // tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
 // All matrices are row-major and dense; each shared-memory function launches
 // its kernel with one block of TILE x TILE threads (flat_gemm: TILE * TILE in
-// one dimension) per TILE x TILE tile of C.
+// one dimension) per TILE x TILE tile of C; the register-blocked ones, one
+// block per 128 x 128 (blocked_gemm, 256 threads) or 64 x 64 tile of C
+// (blocked_checked_gemm, 16 x 16 threads).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -60,3 +62,14 @@ void double_buffered_gemm(const __half *A, const __half *B, float *C, int M,
 /// multiples of 16: A M x K, B K x N (fp16), C M x N fp32.
 void wmma_gemm(const __half *A, const __half *B, float *C, int M, int N, int K,
                cudaStream_t stream);
+
+/// C = A * B with 8 x 8 register-blocked micro-tiles and 16-byte vector
+/// staging, for M and N multiples of 128 and K a multiple of 32 (no bounds
+/// checks): A M x K, B K x N, C M x N (bf16), fp32 accumulation.
+void blocked_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                  __nv_bfloat16 *C, int M, int N, int K, cudaStream_t stream);
+
+/// C = A * B with 4 x 4 register-blocked micro-tiles and bounds checks: A
+/// M x K, B K x N (fp16), C M x N fp32.
+void blocked_checked_gemm(const __half *A, const __half *B, float *C, int M,
+                          int N, int K, cudaStream_t stream);

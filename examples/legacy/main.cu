@@ -10,7 +10,8 @@
 // by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape
 // (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
 // and flat_gemm each extent rounded down to a multiple of 32, at least 32,
-// wmma_gemm to a multiple of 16, batched_gemm a batch of 3 matrices of the
+// wmma_gemm to a multiple of 16, blocked_gemm M and N to multiples of 128
+// and K of 32, batched_gemm a batch of 3 matrices of the
 // shape):
 //   - A, B (and C's input, for smem_gemm_nt and flat_gemm, and the bias of
 //     bias_relu_gemm) are random normal values made
@@ -58,6 +59,11 @@ void orig_bias_relu_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                          int N, int K, cudaStream_t stream);
 void orig_double_buffered_gemm(const __half *A, const __half *B, float *C,
                                int M, int N, int K, cudaStream_t stream);
+void orig_blocked_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                       __nv_bfloat16 *C, int M, int N, int K,
+                       cudaStream_t stream);
+void orig_blocked_checked_gemm(const __half *A, const __half *B, float *C,
+                               int M, int N, int K, cudaStream_t stream);
 void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        __nv_bfloat16 *C, int M, int N, int K, int batches,
                        cudaStream_t stream);
@@ -80,7 +86,9 @@ enum class Gemm {
   Wmma,
   Flat,
   BiasRelu,
-  DoubleBuffered
+  DoubleBuffered,
+  Blocked,
+  BlockedChecked
 };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem             ? "smem_gemm"
@@ -91,6 +99,8 @@ const char *gemm_name(Gemm g) {
          : g == Gemm::Flat           ? "flat_gemm"
          : g == Gemm::BiasRelu       ? "bias_relu_gemm"
          : g == Gemm::DoubleBuffered ? "double_buffered_gemm"
+         : g == Gemm::Blocked        ? "blocked_gemm"
+         : g == Gemm::BlockedChecked ? "blocked_checked_gemm"
                                      : "wmma_gemm";
 }
 
@@ -115,6 +125,9 @@ Shape shape_for(Gemm g, const Shape &s) {
     return Shape{s.m, s.m, s.m};
   if (g == Gemm::WholeTiles || g == Gemm::Flat)
     return Shape{whole(s.m), whole(s.n), whole(s.k)};
+  auto tiles = [](int x, int t) { return x < t ? t : x / t * t; };
+  if (g == Gemm::Blocked)
+    return Shape{tiles(s.m, 128), tiles(s.n, 128), tiles(s.k, 32)};
   auto sixteens = [](int x) { return x < 16 ? 16 : x / 16 * 16; };
   if (g == Gemm::Wmma)
     return Shape{sixteens(s.m), sixteens(s.n), sixteens(s.k)};
@@ -195,6 +208,12 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::Flat)
     (original ? orig_flat_gemm : flat_gemm)(x.a16.p, x.b16.p, x.c32.p, s.m, s.n,
                                             s.k, kAlpha, kBeta, stream_);
+  else if (g == Gemm::Blocked)
+    (original ? orig_blocked_gemm : blocked_gemm)(x.a16.p, x.b16.p, x.c16.p,
+                                                  s.m, s.n, s.k, stream_);
+  else if (g == Gemm::BlockedChecked)
+    (original ? orig_blocked_checked_gemm : blocked_checked_gemm)(
+        x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, stream_);
   else if (g == Gemm::Wmma)
     (original ? orig_wmma_gemm : wmma_gemm)(x.ah.p, x.bh.p, x.c32.p, s.m, s.n,
                                             s.k, stream_);
@@ -215,7 +234,8 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
         CUDA_R_16BF, s.n, 1LL * s.k * s.n, x.a16.p, CUDA_R_16BF, s.k,
         1LL * s.m * s.k, &zero, d, CUDA_R_32F, s.n, 1LL * s.m * s.n, x.batches,
         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-  } else if (g == Gemm::Smem || g == Gemm::WholeTiles || g == Gemm::BiasRelu) {
+  } else if (g == Gemm::Smem || g == Gemm::WholeTiles || g == Gemm::BiasRelu ||
+             g == Gemm::Blocked) {
     const float one = 1, zero = 0;
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
@@ -227,7 +247,7 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
                        &kBeta, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
   } else if (g == Gemm::Square || g == Gemm::Wmma ||
-             g == Gemm::DoubleBuffered) {
+             g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked) {
     const float one = 1, zero = 0; // B is K x N here
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.bh.p, CUDA_R_16F, s.n, x.ah.p, CUDA_R_16F, s.k, &zero,
@@ -244,10 +264,11 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
 /// The output poisoned, or reset to C's input (smem_gemm_nt).
 void Runner::prepare(Gemm g, Data &x) {
   const std::size_t mn = std::size_t(x.s.m) * x.s.n * x.batches;
-  if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu)
+  if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu ||
+      g == Gemm::Blocked)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
   else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma ||
-           g == Gemm::DoubleBuffered)
+           g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
   else
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
@@ -280,7 +301,8 @@ Result Runner::run(Gemm g, const Shape &given, std::uint64_t seed,
       prepare(g, x);
       call(g, x, original);
       CHECK(cudaStreamSynchronize(stream_));
-      if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu)
+      if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu ||
+          g == Gemm::Blocked)
         to_float_kernel<<<1024, 256, 0, stream_>>>(x.c16.p, x.out.p, mn);
       else
         CHECK(cudaMemcpyAsync(x.out.p, x.c32.p, mn * sizeof(float),
@@ -362,7 +384,8 @@ int main(int argc, char **argv) {
   std::uint64_t seed = 0x1E6;
   for (Gemm g :
        {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles, Gemm::Batched,
-        Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu, Gemm::DoubleBuffered})
+        Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu, Gemm::DoubleBuffered,
+        Gemm::Blocked, Gemm::BlockedChecked})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);

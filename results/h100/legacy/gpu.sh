@@ -22,7 +22,9 @@ rename=(-Dsmem_gemm=orig_smem_gemm -Dsmem_gemm_nt=orig_smem_gemm_nt -Dsquare_mat
         -Dwmma_gemm=orig_wmma_gemm -Dwmma_gemm_kernel=orig_wmma_gemm_kernel
         -Dflat_gemm=orig_flat_gemm -Dgemm_flat=orig_gemm_flat
         -Dbias_relu_gemm=orig_bias_relu_gemm -Dgemm_bias_relu=orig_gemm_bias_relu
-        -Ddouble_buffered_gemm=orig_double_buffered_gemm -Dgemm_double_buffered=orig_gemm_double_buffered)
+        -Ddouble_buffered_gemm=orig_double_buffered_gemm -Dgemm_double_buffered=orig_gemm_double_buffered
+        -Dblocked_gemm=orig_blocked_gemm -Dgemm_blocked=orig_gemm_blocked
+        -Dblocked_checked_gemm=orig_blocked_checked_gemm -Dgemm_blocked_checked=orig_gemm_blocked_checked)
 rc=0
 nvcc "${flags[@]}" -diag-suppress 20199 "${rename[@]}" -c examples/legacy/legacy.cu -o build/legacy/orig.o \
   >"$out/build-orig.log" 2>&1
