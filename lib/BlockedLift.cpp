@@ -74,7 +74,8 @@ struct StoreRecord {
   Guard Bounds;
   bool Guarded = false;
   Location From;
-  size_t Thread = 0; ///< the thread that stores
+  int32_t SumId = -1; ///< the products its accumulator gained
+  size_t Thread = 0;  ///< the thread that stores
   SourceLocation At;
   Poly Row, Col; ///< set by decompose()
   int64_t R = 0, C = 0;
@@ -100,6 +101,8 @@ public:
   /// Whether the attempt got as far as following the threads (a failure
   /// before that does not depend on the block).
   bool Following = false;
+  /// Whether it stopped at the limit of statements followed.
+  bool TooLong = false;
 
   /// With `Quick`, follows every thread through the staging and the last
   /// thread alone through the rest, to reject a wrong block fast; else
@@ -323,6 +326,16 @@ private:
   }
 
   bool exec(const Stmt *S, Phase P) {
+    // Each attempt follows a bounded number of statements: a block of 256
+    // threads through an 8 x 8 micro-tile and a 32-element K step is about
+    // 8 * 10^5 (1.5 s).
+    if (++Followed > StepLimit) {
+      TooLong = true;
+      return fail(S->getBeginLoc(),
+                  "the kernel's loops run too long to follow: more than " +
+                      std::to_string(StepLimit) +
+                      " statements for one block and one iteration");
+    }
     if (auto *A = dyn_cast<AttributedStmt>(S))
       return exec(A->getSubStmt(), P);
     if (auto *C = dyn_cast<CompoundStmt>(S)) {
@@ -1069,6 +1082,7 @@ private:
       return fail(R->getBeginLoc(), "expected the stored value to read an "
                                     "accumulator");
     S.From = *Stored;
+    S.SumId = at(*Stored).SumId;
     if (!Stores.empty() &&
         (Terms != G.Terms || Alpha != G.Alpha || Beta != G.Beta ||
          Relu != G.Relu || Bias.has_value() != G.Bias.has_value() ||
@@ -1201,8 +1215,7 @@ private:
   }
 
   bool storedProducts(ThreadState &T, const StoreRecord &S) {
-    const FVal &F = T.Floats[S.From.Var][size_t(S.From.Index)];
-    const std::vector<Product> &Ps = T.Sums[size_t(F.SumId)];
+    const std::vector<Product> &Ps = T.Sums[size_t(S.SumId)];
     std::vector<uint8_t> Ks(size_t(G.Tile), 0);
     const std::string Expected =
         "the accumulator stored at line " +
@@ -1365,6 +1378,8 @@ private:
     }
   }
 
+  static constexpr int64_t StepLimit = 4000000;
+  int64_t Followed = 0;
   BlockShape Block;
   std::vector<SharedTile> Tiles;
   std::vector<StagedElement> Staged;
@@ -1442,7 +1457,7 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
       if (Probe.Following)
         Why.Message += " (following a block of " + Words + ")";
     }
-    if (!Probe.Following)
+    if (!Probe.Following || Probe.TooLong)
       break; // the same failure for every block
   }
   return std::nullopt;

@@ -378,3 +378,26 @@ __global__ void fp32_tiles(int M, int N, int K, const float *A,
   C[threadIdx.x] = acc[0];
 }
 // CHECK: note: kernel 'fp32_tiles' is left unchanged
+
+// Loops far longer than any tile: refused after a bounded number of
+// statements instead of followed for minutes.
+__global__ void endless_staging(int M, int N, int K, const bf16 *A,
+                                const bf16 *B, float *C) {
+  SETUP
+  float acc[TM * TN] = {0.0f};
+#pragma tawa tile
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the kernel's loops run too long to follow: more than 4000000 statements for one block and one iteration (following a block of 1024 threads) [tawa-unsupported]
+  for (int t = 0; t < K; t += BK) {
+    for (int a = 0; a < 60000; ++a)
+      for (int b = 0; b < 60000; ++b)
+        ;
+    STAGE_A(8)
+    STAGE_B
+    __syncthreads();
+    ADVANCE
+    PRODUCT
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'endless_staging' is left unchanged
