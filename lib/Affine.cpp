@@ -207,7 +207,20 @@ static std::optional<Poly> folded(BinaryOperatorKind Op, const Poly &L,
   }
 }
 
-std::optional<int64_t> IndexEvaluator::constant(const Expr *E) const {
+std::optional<int64_t> IndexEvaluator::constant(const Expr *E,
+                                                bool *Wrapped) const {
+  bool Wraps = false;
+  std::optional<int64_t> V = constantOf(E, Wraps);
+  if (Wrapped)
+    *Wrapped = Wraps;
+  if (V || Wraps)
+    return V;
+  std::optional<Poly> P = eval(E);
+  return P ? P->constantValue() : std::nullopt;
+}
+
+std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
+                                                  bool &Wraps) const {
   const Expr *X = E ? E->IgnoreParenImpCasts() : nullptr;
   std::optional<int64_t> V;
   if (auto *L = dyn_cast_or_null<IntegerLiteral>(X)) {
@@ -217,9 +230,20 @@ std::optional<int64_t> IndexEvaluator::constant(const Expr *E) const {
     auto It = VD ? Bindings.find(VD) : Bindings.end();
     if (It != Bindings.end())
       V = It->second.constantValue();
+  } else if (auto *C = dyn_cast_or_null<ExplicitCastExpr>(X)) {
+    if (C->getType()->isIntegerType() &&
+        C->getSubExpr()->getType()->isIntegerType())
+      V = constantOf(C->getSubExpr(), Wraps);
+  } else if (auto *U = dyn_cast_or_null<UnaryOperator>(X)) {
+    std::optional<int64_t> S = constantOf(U->getSubExpr(), Wraps);
+    if (S && U->getOpcode() == UO_Minus)
+      V = -*S;
+    else if (S && U->getOpcode() == UO_Plus)
+      V = S;
   } else if (auto *B = dyn_cast_or_null<BinaryOperator>(X)) {
-    std::optional<int64_t> L = constant(B->getLHS());
-    std::optional<int64_t> R = L ? constant(B->getRHS()) : std::nullopt;
+    std::optional<int64_t> L = constantOf(B->getLHS(), Wraps);
+    std::optional<int64_t> R =
+        L ? constantOf(B->getRHS(), Wraps) : std::nullopt;
     if (L && R) {
       if (B->getOpcode() == BO_Add)
         V = *L + *R;
@@ -238,10 +262,15 @@ std::optional<int64_t> IndexEvaluator::constant(const Expr *E) const {
           !FlatTile)
         V = *Thread[dimIndex(D)];
   }
-  if (V)
-    return V;
-  std::optional<Poly> P = eval(E);
-  return P ? P->constantValue() : std::nullopt;
+  // An unsigned value below 0 is one that wrapped around in C: not the
+  // value of the integer arithmetic followed here.
+  if (V && *V < 0 &&
+      (X->getType()->isUnsignedIntegerType() ||
+       E->getType()->isUnsignedIntegerType())) {
+    Wraps = true;
+    return std::nullopt;
+  }
+  return Wraps ? std::nullopt : V;
 }
 
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {

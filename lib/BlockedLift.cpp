@@ -402,7 +402,16 @@ private:
       }
       const QualType T = VD->getType();
       if (T->isIntegerType() && VD->hasInit()) {
-        if (std::optional<Poly> V = Ev.eval(VD->getInit())) {
+        bool Wrapped = false;
+        std::optional<int64_t> C = Ev.constant(VD->getInit(), &Wrapped);
+        if (Wrapped || (C && *C < 0 && T->isUnsignedIntegerType()))
+          return fail(VD->getInit()->getBeginLoc(),
+                      "the value of '" + VD->getName().str() +
+                          "' wraps around below 0 in unsigned arithmetic "
+                          "for some thread");
+        if (C) {
+          Ev.Bindings[VD] = Poly::constant(*C);
+        } else if (std::optional<Poly> V = Ev.eval(VD->getInit())) {
           Ev.Bindings[VD] = *V;
         } else if (P == Phase::Prologue) {
           Ev.Opaque.try_emplace(VD, Ev.Why); // a tile count, say

@@ -119,8 +119,11 @@ public:
   /// `Why`, naming the construct).
   std::optional<Poly> eval(const clang::Expr *E) const;
   /// The value of `E` where it is a constant: eval's constantValue(), found
-  /// faster (no polynomial is built) where every leaf is a constant.
-  std::optional<int64_t> constant(const clang::Expr *E) const;
+  /// faster (no polynomial is built) where every leaf is a constant. Where
+  /// a value of unsigned type would be negative (it wraps around in C),
+  /// none, and `*Wrapped` is set.
+  std::optional<int64_t> constant(const clang::Expr *E,
+                                  bool *Wrapped = nullptr) const;
   mutable std::string Why;
 
 private:
@@ -131,6 +134,7 @@ private:
   /// truncates toward zero, agrees with the floor this takes.
   std::optional<Poly> quotient(const Poly &L, const Poly &R) const;
   bool neverNegative(const Poly &P) const;
+  std::optional<int64_t> constantOf(const clang::Expr *E, bool &Wraps) const;
   std::vector<const clang::VarDecl *> LoopSymbols;
 };
 

@@ -401,3 +401,26 @@ __global__ void endless_staging(int M, int N, int K, const bf16 *A,
   STORE
 }
 // CHECK: note: kernel 'endless_staging' is left unchanged
+
+// An unsigned index below 0 for one thread: C's value wraps around, which
+// the integer arithmetic followed does not model.
+__global__ void unsigned_wrap(int M, int N, int K, const bf16 *A,
+                              const bf16 *B, float *C) {
+  SETUP
+  const unsigned before = threadIdx.x - 1u;
+  float acc[TM * TN] = {0.0f};
+#pragma tawa tile
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'before' wraps around below 0 in unsigned arithmetic for some thread (following a block of 1024 threads) [tawa-unsupported]
+  for (int t = 0; t < K; t += BK) {
+    for (int o = 0; o < BM; o += 8)
+      As[(innerRowA + o) * BK + (before + 1) % BK] =
+          A[(innerRowA + o) * K + innerColA];
+    STAGE_B
+    __syncthreads();
+    ADVANCE
+    PRODUCT
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'unsigned_wrap' is left unchanged
