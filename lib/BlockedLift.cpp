@@ -34,10 +34,11 @@ struct SharedTile {
   std::vector<int32_t> Slot;
 };
 
-/// A product of two staged elements, each a (tile, element) pair.
+/// A product of two matrix elements, each an index into the staged
+/// elements (those of the tiles, and those a fragment loads from global
+/// memory).
 struct Product {
-  int32_t TileX, TileY;
-  int64_t X, Y;
+  int32_t X, Y;
 };
 
 /// The value of one element of a thread's local variable (float, bf16 or
@@ -977,7 +978,7 @@ private:
                         "' that no staging copy of the iteration writes");
       FVal F{FVal::Staged};
       F.Tile = T->first;
-      F.Index = T->second;
+      F.Index = Tiles[size_t(T->first)].Slot[size_t(T->second)];
       return F;
     }
     if (!Why.Message.empty())
@@ -1042,7 +1043,7 @@ private:
                       "carry its value from one iteration to the next");
     }
     Cur->Sums[size_t(A.SumId)].push_back(
-        {FX->Tile, FY->Tile, FX->Index, FY->Index});
+        {int32_t(FX->Index), int32_t(FY->Index)});
     return true;
   }
 
@@ -1241,21 +1242,16 @@ private:
     return true;
   }
 
-  const StagedElement &stagedAt(int32_t Tile, int64_t Index) const {
-    return Staged[size_t(Tiles[size_t(Tile)].Slot[size_t(Index)])];
-  }
-
   /// The k of a product A(row, KOffset + k) * B(KOffset + k, col) of the
-  /// store's row and column, in either order; the first fixes which tile
-  /// is A's and both layouts.
+  /// store's row and column, in either order; the first fixes which matrix
+  /// is A and both layouts.
   std::optional<int64_t> productK(const Product &P, const StoreRecord &S) {
-    const StagedElement &X = stagedAt(P.TileX, P.X),
-                        &Y = stagedAt(P.TileY, P.Y);
-    if (TileA < 0) {
-      for (int Swap = 0; Swap < 2 && TileA < 0; ++Swap)
+    const StagedElement &X = Staged[size_t(P.X)], &Y = Staged[size_t(P.Y)];
+    if (!G.A.Data) {
+      for (int Swap = 0; Swap < 2 && !G.A.Data; ++Swap)
         for (const ParmVarDecl *LA : Kernel->parameters())
           for (const ParmVarDecl *LB : Kernel->parameters())
-            for (int Layout = 0; Layout < 4 && TileA < 0; ++Layout) {
+            for (int Layout = 0; Layout < 4 && !G.A.Data; ++Layout) {
               if (!LA->getType()->isIntegerType() ||
                   !LB->getType()->isIntegerType())
                 continue;
@@ -1267,14 +1263,13 @@ private:
               if (KA && KA == KB && SA.Ptr != SB.Ptr) {
                 G.A = {SA.Ptr, LA, A.KMajor, SA.BatchStride};
                 G.B = {SB.Ptr, LB, B.KMajor, SB.BatchStride};
-                TileA = Swap ? P.TileY : P.TileX;
               }
             }
-      if (TileA < 0)
+      if (!G.A.Data)
         return std::nullopt;
     }
-    const bool XIsA = P.TileX == TileA;
-    if (XIsA == (P.TileY == TileA))
+    const bool XIsA = X.Ptr == G.A.Data;
+    if (XIsA == (Y.Ptr == G.A.Data))
       return std::nullopt;
     const StagedElement &SA = XIsA ? X : Y, &SB = XIsA ? Y : X;
     std::optional<int64_t> KA = kOf(SA, G.A, S.Row, true);
@@ -1404,7 +1399,6 @@ private:
   const VarDecl *NotZeroed = nullptr; ///< an accumulator not set to 0
   char RowAxis = 0;
   int64_t WindowM = 0, WindowN = 0;
-  int32_t TileA = -1;
 };
 
 /// The blocks to try, largest first: X x 1 where the kernel never reads

@@ -54,6 +54,19 @@ bool mentions(const clang::Stmt *S, const clang::VarDecl *VD);
 /// Whether E names `VD`.
 bool refersTo(const clang::Expr *E, const clang::VarDecl *VD);
 
+/// A `nvcuda::wmma::fragment<Use, M, N, K, T, Layout>` (CUDA C++
+/// Programming Guide, "Warp Matrix Functions").
+struct Fragment {
+  enum Kind { A, B, Acc } Use = Acc;
+  int M = 0, N = 0, K = 0;
+  clang::QualType Elem;
+  bool RowMajor = true; ///< A, B: the layout
+};
+/// The fragment type T is, or nullopt.
+std::optional<Fragment> fragmentOf(clang::QualType T);
+/// A call of `nvcuda::wmma::Name` that `S` is, or null.
+const clang::CallExpr *wmmaCall(const clang::Stmt *S, llvm::StringRef Name);
+
 /// `Ptr[Index]` of a pointer parameter, where Ptr may be a local pointer
 /// or an advanced parameter standing for the parameter plus `Offset`.
 struct GlobalAccess {

@@ -11,59 +11,6 @@ using namespace clang;
 namespace tawa {
 namespace {
 
-/// A `nvcuda::wmma::fragment<Use, M, N, K, T, Layout>` variable.
-struct Fragment {
-  enum Kind { A, B, Acc } Use = Acc;
-  int M = 0, N = 0, K = 0;
-  QualType Elem;
-  bool RowMajor = true; ///< A, B: the layout
-};
-
-std::optional<Fragment> fragmentOf(QualType T) {
-  auto *S = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
-      T.getCanonicalType()->getAsCXXRecordDecl());
-  if (!S || S->getName() != "fragment" ||
-      !StringRef(S->getQualifiedNameAsString()).contains("wmma::") ||
-      S->getTemplateArgs().size() < 5)
-    return std::nullopt;
-  const TemplateArgumentList &Args = S->getTemplateArgs();
-  auto typeName = [&](unsigned I) {
-    const CXXRecordDecl *R = Args[I].getKind() == TemplateArgument::Type
-                                 ? Args[I].getAsType()->getAsCXXRecordDecl()
-                                 : nullptr;
-    return R ? R->getName() : StringRef();
-  };
-  Fragment F;
-  StringRef Use = typeName(0);
-  F.Use = Use == "matrix_a"   ? Fragment::A
-          : Use == "matrix_b" ? Fragment::B
-                              : Fragment::Acc;
-  if (F.Use == Fragment::Acc && Use != "accumulator")
-    return std::nullopt;
-  for (unsigned I : {1u, 2u, 3u})
-    if (Args[I].getKind() != TemplateArgument::Integral)
-      return std::nullopt;
-  F.M = int(Args[1].getAsIntegral().getExtValue());
-  F.N = int(Args[2].getAsIntegral().getExtValue());
-  F.K = int(Args[3].getAsIntegral().getExtValue());
-  if (Args[4].getKind() != TemplateArgument::Type)
-    return std::nullopt;
-  F.Elem = Args[4].getAsType();
-  F.RowMajor = Args.size() < 6 || typeName(5) != "col_major";
-  return F;
-}
-
-/// A call of `nvcuda::wmma::Name`.
-const CallExpr *wmmaCall(const Stmt *S, StringRef Name) {
-  auto *E = dyn_cast_or_null<Expr>(S);
-  auto *C = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
-  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
-  if (!F || F->getName() != Name ||
-      !StringRef(F->getQualifiedNameAsString()).contains("wmma::"))
-    return nullptr;
-  return C;
-}
-
 const VarDecl *varOf(const Expr *E) {
   auto *R = dyn_cast<DeclRefExpr>(bare(E));
   return R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
