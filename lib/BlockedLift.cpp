@@ -59,6 +59,38 @@ struct Location {
   int64_t Index = 0;
 };
 
+/// What a `wmma::load_matrix_sync` reads: the fragment's elements, rows
+/// by columns of its use (A: M x K, B: K x N) row by row, as indices into
+/// the staged elements (found by the first lane of a warp only), and what
+/// makes two lanes' loads the same load (a tile or a matrix, the offset in
+/// elements, the leading dimension and the layout).
+struct FragmentLoad {
+  const void *Source = nullptr;
+  Poly Offset, Ld;
+  bool RowMajor = true;
+  std::vector<int32_t> Elems;
+  bool same(const FragmentLoad &O) const {
+    return Source == O.Source && Offset == O.Offset && Ld == O.Ld &&
+           RowMajor == O.RowMajor;
+  }
+};
+
+/// The value of one wmma fragment of a thread: as for FVal, Loaded (an
+/// entry of the thread's loads) or Sum (an entry of its fragment sums, the
+/// (A load, B load) pairs multiplied into it this iteration).
+struct FragVal {
+  enum Kind : uint8_t { Unset, Zero, Loaded, Carried, Sum } K = Unset;
+  int32_t Id = -1;
+  const VarDecl *Var = nullptr; ///< Sum: the location
+  int64_t Index = 0;
+};
+
+/// A fragment store of one thread: where, and what it stores.
+struct FragmentStore {
+  Poly Offset, Ld;
+  int32_t SumId = -1;
+};
+
 /// One thread of the block, followed through the kernel.
 struct ThreadState {
   int64_t Id[2] = {0, 0};
@@ -67,6 +99,11 @@ struct ThreadState {
   /// Floats: the values now; Before: those before the loop.
   llvm::DenseMap<const VarDecl *, std::vector<FVal>> Floats, Before;
   std::vector<std::vector<Product>> Sums;
+  /// The wmma fragments, likewise, and what they hold.
+  llvm::DenseMap<const VarDecl *, std::vector<FragVal>> Frags, FragsBefore;
+  std::vector<FragmentLoad> Loads;
+  std::vector<std::vector<std::pair<int32_t, int32_t>>> FragSums;
+  std::vector<FragmentStore> FragStores;
 };
 
 /// A store of C by one thread, and what its value adds.
@@ -109,6 +146,7 @@ public:
   /// thread alone through the rest, to reject a wrong block fast; else
   /// follows the whole block and proves what it computes.
   std::optional<LiftedGemm> run(bool Quick) {
+    QuickRun = Quick;
     auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
     if (!Body)
       return std::nullopt;
@@ -184,9 +222,10 @@ private:
           Tiles.push_back(T);
           Shared.push_back(VD);
         }
-    if (Tiles.size() != 2)
+    if (Tiles.size() != 2 && !Tiles.empty())
       return fail(Loop->getForLoc(),
-                  "expected two __shared__ tiles declared before the loop");
+                  "expected two __shared__ tiles declared before the loop "
+                  "(or none, where wmma fragments load from global memory)");
     return true;
   }
 
@@ -217,7 +256,13 @@ private:
         InLoop.push_back(P);
       }
     }
-    if (Part != 2)
+    // Without tiles, no barriers: the whole body loads fragments from
+    // global memory and multiplies them.
+    if (Part == 0 && Tiles.empty()) {
+      std::swap(Seg[0], Seg[1]);
+      return true;
+    }
+    if (Part != 2 || Tiles.empty())
       return fail(Body->getEndLoc(), Expected);
     return true;
   }
@@ -294,6 +339,10 @@ private:
       for (auto &[Var, Vals] : T.Floats)
         for (FVal &V : Vals)
           V = FVal{FVal::Carried};
+      T.FragsBefore = T.Frags;
+      for (auto &[Var, Vals] : T.Frags)
+        for (FragVal &V : Vals)
+          V = FragVal{FragVal::Carried};
     }
     return true;
   }
@@ -427,6 +476,15 @@ private:
       if (T->isPointerType() && VD->hasInit()) {
         if (!pointerDeclaration(VD))
           return false;
+        continue;
+      }
+      if (std::optional<Fragment> F =
+              fragmentOf(Ctx.getBaseElementType(VD->getType()))) {
+        std::optional<int64_t> N = elements(VD);
+        if (!N)
+          return fail(VD->getLocation(), expected(P));
+        FragKinds[VD] = *F;
+        Cur->Frags[VD].assign(size_t(*N), FragVal{});
         continue;
       }
       if (!local(VD, P))
@@ -619,6 +677,10 @@ private:
 
   bool expression(const Expr *E, Phase P) {
     E = E->IgnoreImplicit()->IgnoreParens();
+    if (auto *C = dyn_cast<CallExpr>(E);
+        C && wmmaCall(C, C->getDirectCallee() ? C->getDirectCallee()->getName()
+                                              : ""))
+      return wmmaStatement(C, P);
     if (const VarDecl *Ptr = advancedPointer(E)) {
       const bool Top = llvm::any_of(LoopAdvances, [&](const auto &A) {
         return A.first == E || cast<Expr>(A.first)->IgnoreImplicit() == E;
@@ -891,7 +953,8 @@ private:
 
   /// The element of a thread's local variable `E` names (`x`, `a[i]`,
   /// `a[i][j]`), indices constant; nullopt for anything else.
-  std::optional<Location> location(const Expr *E, bool Report) {
+  std::optional<Location> location(const Expr *E, bool Report,
+                                   bool Fragments = false) {
     E = bare(E);
     std::vector<const Expr *> Idx;
     while (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
@@ -900,7 +963,7 @@ private:
     }
     auto *R = dyn_cast<DeclRefExpr>(E);
     auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-    if (!VD || !Cur->Floats.count(VD))
+    if (!VD || !(Fragments ? Cur->Frags.count(VD) : Cur->Floats.count(VD)))
       return std::nullopt;
     int64_t Index = 0;
     QualType T = VD->getType();
@@ -1044,6 +1107,289 @@ private:
     }
     Cur->Sums[size_t(A.SumId)].push_back(
         {int32_t(FX->Index), int32_t(FY->Index)});
+    return true;
+  }
+
+  //===--- the wmma fragments ---------------------------------------------===//
+  //
+  // wmma calls are warp-collective (CUDA C++ Programming Guide, "Warp
+  // Matrix Functions"): every lane of a warp must pass the same pointer,
+  // leading dimension and fragments. Each lane is followed; the first lane
+  // of each warp (or the one thread a quick attempt follows) finds the
+  // elements its loads read and expands its stores into elements of C, and
+  // the others must load and store what it did.
+
+  /// Whether the thread followed leads its warp.
+  bool leader() const {
+    const int64_t Linear = Cur->Id[0] + Block.X * Cur->Id[1];
+    return QuickRun || Linear % 32 == 0;
+  }
+  /// The warp leader of the thread followed.
+  ThreadState &leaderOf() {
+    const int64_t Linear = Cur->Id[0] + Block.X * Cur->Id[1];
+    return Threads[size_t(Linear - Linear % 32)];
+  }
+
+  bool wmmaStatement(const CallExpr *C, Phase P) {
+    const StringRef N = C->getDirectCallee()->getName();
+    if (N == "fill_fragment" && C->getNumArgs() == 2)
+      return fragmentFill(C, P);
+    if (N == "load_matrix_sync" && C->getNumArgs() == 3)
+      return fragmentLoad(C, P);
+    if (N == "mma_sync" && C->getNumArgs() == 4)
+      return fragmentProduct(C, P);
+    if (N == "store_matrix_sync" && C->getNumArgs() == 4)
+      return fragmentStore(C, P);
+    return fail(C->getBeginLoc(),
+                "expected 'wmma::fill_fragment(acc, 0.0f)' before the loop, "
+                "'wmma::load_matrix_sync(frag, pointer, ld)' of A and B "
+                "fragments and 'wmma::mma_sync(acc, a, b, acc)' in it, and "
+                "'wmma::store_matrix_sync(C + offset, acc, ldc, "
+                "wmma::mem_row_major)' after it");
+  }
+
+  /// The fragment `E` names, and its shape.
+  std::optional<std::pair<Location, Fragment>> fragment(const Expr *E) {
+    std::optional<Location> L = location(E, true, /*Fragments=*/true);
+    if (!L && Why.Message.empty())
+      return fail(E->getBeginLoc(), "expected a wmma fragment");
+    if (!L)
+      return std::nullopt;
+    return std::pair(*L, FragKinds[L->Var]);
+  }
+  FragVal &atFragment(const Location &L) {
+    return Cur->Frags[L.Var][size_t(L.Index)];
+  }
+
+  bool fragmentFill(const CallExpr *C, Phase P) {
+    auto F = fragment(C->getArg(0));
+    if (!F)
+      return false;
+    if (P != Phase::Prologue || F->second.Use != Fragment::Acc ||
+        !isZero(C->getArg(1)))
+      return fail(C->getBeginLoc(), "expected accumulators set to 0 before "
+                                    "the loop, 'wmma::fill_fragment(acc, "
+                                    "0.0f)'");
+    atFragment(F->first) = FragVal{FragVal::Zero};
+    return true;
+  }
+
+  /// `wmma::load_matrix_sync(frag, p, ld)` of an A or B fragment, p into a
+  /// __shared__ tile (ld a constant, every element read staged in this
+  /// iteration) or into a matrix.
+  bool fragmentLoad(const CallExpr *C, Phase P) {
+    auto F = fragment(C->getArg(0));
+    if (!F)
+      return false;
+    const Fragment &Shape = F->second;
+    if (Shape.Use == Fragment::Acc || P != Phase::Product)
+      return fail(C->getBeginLoc(),
+                  "expected A and B fragments loaded between the barriers "
+                  "of the loop body (or anywhere in a loop body without "
+                  "barriers)");
+    FragmentLoad L;
+    L.RowMajor = Shape.RowMajor;
+    std::optional<Poly> Ld = eval(C->getArg(2), "the leading dimension");
+    if (!Ld)
+      return false;
+    L.Ld = *Ld;
+    const int64_t Rows = Shape.Use == Fragment::A ? Shape.M : Shape.K,
+                  Cols = Shape.Use == Fragment::A ? Shape.K : Shape.N;
+    std::optional<std::pair<int32_t, int64_t>> T = tilePointer(C->getArg(1));
+    if (!T && !Why.Message.empty())
+      return false;
+    if (T) {
+      if (!sharedLoad(C, *T, Rows, Cols, L))
+        return false;
+    } else if (auto Ptr = pointer(C->getArg(1))) {
+      L.Source = Ptr->first;
+      L.Offset = Ptr->second;
+      if (leader() && !globalLoad(C, *Ptr, Rows, Cols, L))
+        return false;
+    } else {
+      return fail(C->getArg(1)->getBeginLoc(),
+                  "expected a pointer into a __shared__ tile or a matrix");
+    }
+    atFragment(F->first) = FragVal{FragVal::Loaded, int32_t(Cur->Loads.size())};
+    Cur->Loads.push_back(std::move(L));
+    return true;
+  }
+
+  /// The memory offset of element (r, c) of a fragment load.
+  static int64_t offsetOf(bool RowMajor, int64_t Ld, int64_t R, int64_t C) {
+    return RowMajor ? R * Ld + C : C * Ld + R;
+  }
+
+  bool sharedLoad(const CallExpr *C, std::pair<int32_t, int64_t> T,
+                  int64_t Rows, int64_t Cols, FragmentLoad &L) {
+    const SharedTile &X = Tiles[size_t(T.first)];
+    std::optional<int64_t> Ld = L.Ld.constantValue();
+    L.Source = X.Var;
+    L.Offset = Poly::constant(T.second);
+    if (!Ld || *Ld <= 0)
+      return fail(C->getArg(2)->getBeginLoc(),
+                  "the leading dimension of a fragment in shared memory must "
+                  "be a constant");
+    for (int64_t R = 0; R < Rows; ++R)
+      for (int64_t Col = 0; Col < Cols; ++Col) {
+        const int64_t At = T.second + offsetOf(L.RowMajor, *Ld, R, Col);
+        if (At < 0 || At >= X.Rows * X.Cols)
+          return fail(C->getBeginLoc(), "the fragment reaches outside '" +
+                                            X.Var->getName().str() + "'");
+        const int32_t Slot = X.Slot[size_t(At)];
+        if (Slot < 0)
+          return fail(C->getBeginLoc(),
+                      "reads an element of '" + X.Var->getName().str() +
+                          "' that no staging copy of the iteration writes");
+        if (leader())
+          L.Elems.push_back(Slot);
+      }
+    return true;
+  }
+
+  bool globalLoad(const CallExpr *C,
+                  const std::pair<const ParmVarDecl *, Poly> &Ptr, int64_t Rows,
+                  int64_t Cols, FragmentLoad &L) {
+    for (int64_t R = 0; R < Rows; ++R)
+      for (int64_t Col = 0; Col < Cols; ++Col) {
+        StagedElement S;
+        S.Ptr = Ptr.first;
+        S.At = C->getBeginLoc();
+        const Poly Off = L.RowMajor
+                             ? Poly::constant(R) * L.Ld + Poly::constant(Col)
+                             : Poly::constant(Col) * L.Ld + Poly::constant(R);
+        std::optional<Poly> U = unbatched(Ptr.second + Off, S.BatchStride, C);
+        if (!U)
+          return false;
+        S.L = *U;
+        L.Elems.push_back(int32_t(Staged.size()));
+        Staged.push_back(std::move(S));
+      }
+    return true;
+  }
+
+  /// `wmma::mma_sync(acc, a, b, acc)`: acc gains the product of the loads.
+  bool fragmentProduct(const CallExpr *C, Phase P) {
+    auto D = fragment(C->getArg(0));
+    auto A = D ? fragment(C->getArg(1)) : std::nullopt;
+    auto B = A ? fragment(C->getArg(2)) : std::nullopt;
+    auto S = B ? fragment(C->getArg(3)) : std::nullopt;
+    if (!S)
+      return false;
+    const FragVal FA = atFragment(A->first), FB = atFragment(B->first);
+    if (P != Phase::Product || D->second.Use != Fragment::Acc ||
+        S->first.Var != D->first.Var || S->first.Index != D->first.Index ||
+        A->second.Use != Fragment::A || B->second.Use != Fragment::B ||
+        FA.K != FragVal::Loaded || FB.K != FragVal::Loaded)
+      return fail(C->getBeginLoc(),
+                  "expected 'wmma::mma_sync(acc, a, b, acc)' between the "
+                  "barriers, a and b loaded in this iteration");
+    FragVal &Acc = atFragment(D->first);
+    if (Acc.K == FragVal::Carried) {
+      Acc = FragVal{FragVal::Sum, int32_t(Cur->FragSums.size()), D->first.Var,
+                    D->first.Index};
+      Cur->FragSums.emplace_back();
+    } else if (Acc.K != FragVal::Sum) {
+      return fail(C->getBeginLoc(),
+                  "accumulates into a fragment after setting it in the "
+                  "loop: the accumulator must carry its value from one "
+                  "iteration to the next");
+    }
+    Cur->FragSums[size_t(Acc.Id)].push_back({FA.Id, FB.Id});
+    return true;
+  }
+
+  /// `wmma::store_matrix_sync(C + offset, acc, ldc, wmma::mem_row_major)`
+  /// of an accumulator that was 0 before the loop: the warp leader expands
+  /// it into stores of the elements of C, the other lanes must store what
+  /// it stored.
+  bool fragmentStore(const CallExpr *C, Phase P) {
+    auto F = fragment(C->getArg(1));
+    if (!F)
+      return false;
+    auto *Layout = dyn_cast<DeclRefExpr>(bare(C->getArg(3)));
+    auto Ptr = pointer(C->getArg(0));
+    std::optional<Poly> Ld = eval(C->getArg(2), "the leading dimension");
+    if (!Ld)
+      return false;
+    const FragVal &V = atFragment(F->first);
+    auto Before = Cur->FragsBefore.find(F->first.Var);
+    if (P != Phase::Epilogue || !Guards.empty() || !Ptr || !Layout ||
+        Layout->getDecl()->getName() != "mem_row_major" ||
+        F->second.Use != Fragment::Acc || V.K != FragVal::Sum ||
+        Before == Cur->FragsBefore.end() ||
+        Before->second[size_t(F->first.Index)].K != FragVal::Zero ||
+        (G.C && G.C != Ptr->first))
+      return fail(C->getBeginLoc(),
+                  "expected after the loop, without bounds checks, "
+                  "'wmma::store_matrix_sync(C + offset, acc, ldc, "
+                  "wmma::mem_row_major)' of an accumulator set to 0 before "
+                  "it");
+    G.C = Ptr->first;
+    std::optional<ElementType> Out =
+        elementOf(G.C->getType()->getPointeeType());
+    if (Out != ElementType::F32)
+      return fail(G.C->getLocation(), "C must point to float");
+    G.Out = *Out;
+    G.Terms = "a";
+    FragmentStore Mine{Ptr->second, *Ld, V.Id};
+    if (!leader())
+      return sameAsLeader(C, Mine);
+    Cur->FragStores.push_back(Mine);
+    return expandStore(C, F->second, Mine);
+  }
+
+  bool sameAsLeader(const CallExpr *C, const FragmentStore &Mine) {
+    ThreadState &L = leaderOf();
+    const size_t K = Cur->FragStores.size();
+    Cur->FragStores.push_back(Mine);
+    bool Same = K < L.FragStores.size() &&
+                L.FragStores[K].Offset == Mine.Offset &&
+                L.FragStores[K].Ld == Mine.Ld;
+    const auto &Ours = Cur->FragSums[size_t(Mine.SumId)];
+    const auto &Theirs =
+        Same ? L.FragSums[size_t(L.FragStores[K].SumId)] : Ours;
+    Same = Same && Ours.size() == Theirs.size();
+    for (size_t I = 0; Same && I < Ours.size(); ++I)
+      Same = Cur->Loads[size_t(Ours[I].first)].same(
+                 L.Loads[size_t(Theirs[I].first)]) &&
+             Cur->Loads[size_t(Ours[I].second)].same(
+                 L.Loads[size_t(Theirs[I].second)]);
+    if (!Same)
+      return fail(C->getBeginLoc(),
+                  "the lanes of a warp must load, multiply and store the "
+                  "same fragments (wmma calls are warp-collective)");
+    return true;
+  }
+
+  /// The leader's fragment store as stores of C's elements, each with the
+  /// products its element gained.
+  bool expandStore(const CallExpr *C, const Fragment &Shape,
+                   const FragmentStore &S) {
+    const auto &Pairs = Cur->FragSums[size_t(S.SumId)];
+    for (int64_t R = 0; R < Shape.M; ++R)
+      for (int64_t Col = 0; Col < Shape.N; ++Col) {
+        StoreRecord E;
+        E.At = C->getBeginLoc();
+        E.Thread = size_t(Cur - Threads.data());
+        std::optional<Poly> U =
+            unbatched(S.Offset + Poly::constant(R) * S.Ld + Poly::constant(Col),
+                      G.CBatchStride, C);
+        if (!U)
+          return false;
+        E.LC = *U;
+        E.SumId = int32_t(Cur->Sums.size());
+        std::vector<Product> Ps;
+        for (const auto &[IA, IB] : Pairs) {
+          const FragmentLoad &A = Cur->Loads[size_t(IA)],
+                             &B = Cur->Loads[size_t(IB)];
+          for (int64_t K = 0; K < Shape.K; ++K)
+            Ps.push_back({A.Elems[size_t(R * Shape.K + K)],
+                          B.Elems[size_t(K * Shape.N + Col)]});
+        }
+        Cur->Sums.push_back(std::move(Ps));
+        Stores.push_back(std::move(E));
+      }
     return true;
   }
 
@@ -1396,6 +1742,8 @@ private:
   std::vector<StoreRecord> Stores;
   std::vector<std::pair<Poly, const Expr *>> StoreBias;
   std::optional<Location> Stored;
+  llvm::DenseMap<const VarDecl *, Fragment> FragKinds;
+  bool QuickRun = false;
   const VarDecl *NotZeroed = nullptr; ///< an accumulator not set to 0
   char RowAxis = 0;
   int64_t WindowM = 0, WindowN = 0;

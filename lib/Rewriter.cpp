@@ -55,8 +55,19 @@ std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
   }
   if (L.Pattern == LegacyPattern::SharedRegBlocked)
     return liftBlockedGemm(Kernel, Loop, Ctx, Why);
-  if (L.Pattern == LegacyPattern::Wmma)
-    return liftWmmaGemm(Kernel, Loop, Ctx, Why);
+  if (L.Pattern == LegacyPattern::Wmma) {
+    // One fragment per warp, else followed thread by thread (several
+    // fragments per warp, fragments in shared memory).
+    std::optional<LiftedGemm> G = liftWmmaGemm(Kernel, Loop, Ctx, Why);
+    LiftFailure Blocked;
+    if (!G)
+      if (std::optional<LiftedGemm> B =
+              liftBlockedGemm(Kernel, Loop, Ctx, Blocked))
+        return B;
+    if (!G && wmmaBeyondOneFragment(Kernel))
+      Why = Blocked;
+    return G;
+  }
   return std::nullopt;
 }
 

@@ -3,8 +3,10 @@
 #include "LiftSupport.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 using namespace clang;
 
@@ -457,6 +459,21 @@ std::optional<LiftedGemm> liftWmmaGemm(const FunctionDecl *Kernel,
                                        const ForStmt *Loop, ASTContext &Ctx,
                                        LiftFailure &Why) {
   return WmmaLifter(Kernel, Loop, Ctx, Why).run();
+}
+
+bool wmmaBeyondOneFragment(const FunctionDecl *Kernel) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitVarDecl(VarDecl *VD) {
+      Found |=
+          VD->hasAttr<CUDASharedAttr>() ||
+          (VD->getType()->isArrayType() &&
+           fragmentOf(VD->getASTContext().getBaseElementType(VD->getType())));
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
 }
 
 } // namespace tawa

@@ -48,6 +48,12 @@ std::optional<LiftedGemm> liftWmmaGemm(const clang::FunctionDecl *Kernel,
                                        clang::ASTContext &Ctx,
                                        LiftFailure &Why);
 
+/// Whether `Kernel` declares an array of wmma fragments or a __shared__
+/// variable: a WMMA GEMM outside the one-fragment form above, which the
+/// register-blocked front end (BlockedLift.h) follows instead, so that its
+/// refusal is the one to report.
+bool wmmaBeyondOneFragment(const clang::FunctionDecl *Kernel);
+
 } // namespace tawa
 
 #endif
