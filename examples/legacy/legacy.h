@@ -1,7 +1,7 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Ten shared-memory GEMMs (two of them register-blocked) and a WMMA GEMM in the style of CUDA
+// Ten shared-memory GEMMs (two of them register-blocked) and two WMMA GEMMs in the style of CUDA
 // tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
 // All matrices are row-major and dense; each shared-memory function launches
 // its kernel with one block of TILE x TILE threads (flat_gemm: TILE * TILE in
@@ -73,3 +73,9 @@ void blocked_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
 /// M x K, B K x N (fp16), C M x N fp32.
 void blocked_checked_gemm(const __half *A, const __half *B, float *C, int M,
                           int N, int K, cudaStream_t stream);
+
+/// C = A * B with WMMA fragments staged through shared memory, 2 x 2
+/// fragments per warp, for M and N multiples of 64 and K of 32: A M x K, B
+/// K x N (fp16), C M x N fp32.
+void wmma_smem_gemm(const __half *A, const __half *B, float *C, int M, int N,
+                    int K, cudaStream_t stream);

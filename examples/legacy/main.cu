@@ -11,7 +11,7 @@
 // (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
 // and flat_gemm each extent rounded down to a multiple of 32, at least 32,
 // wmma_gemm to a multiple of 16, blocked_gemm M and N to multiples of 128
-// and K of 32, batched_gemm a batch of 3 matrices of the
+// and K of 32, wmma_smem_gemm M and N to multiples of 64 and K of 32, batched_gemm a batch of 3 matrices of the
 // shape):
 //   - A, B (and C's input, for smem_gemm_nt and flat_gemm, and the bias of
 //     bias_relu_gemm) are random normal values made
@@ -64,6 +64,8 @@ void orig_blocked_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        cudaStream_t stream);
 void orig_blocked_checked_gemm(const __half *A, const __half *B, float *C,
                                int M, int N, int K, cudaStream_t stream);
+void orig_wmma_smem_gemm(const __half *A, const __half *B, float *C, int M,
+                         int N, int K, cudaStream_t stream);
 void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        __nv_bfloat16 *C, int M, int N, int K, int batches,
                        cudaStream_t stream);
@@ -88,7 +90,8 @@ enum class Gemm {
   BiasRelu,
   DoubleBuffered,
   Blocked,
-  BlockedChecked
+  BlockedChecked,
+  WmmaSmem
 };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem             ? "smem_gemm"
@@ -101,6 +104,7 @@ const char *gemm_name(Gemm g) {
          : g == Gemm::DoubleBuffered ? "double_buffered_gemm"
          : g == Gemm::Blocked        ? "blocked_gemm"
          : g == Gemm::BlockedChecked ? "blocked_checked_gemm"
+         : g == Gemm::WmmaSmem       ? "wmma_smem_gemm"
                                      : "wmma_gemm";
 }
 
@@ -128,6 +132,8 @@ Shape shape_for(Gemm g, const Shape &s) {
   auto tiles = [](int x, int t) { return x < t ? t : x / t * t; };
   if (g == Gemm::Blocked)
     return Shape{tiles(s.m, 128), tiles(s.n, 128), tiles(s.k, 32)};
+  if (g == Gemm::WmmaSmem)
+    return Shape{tiles(s.m, 64), tiles(s.n, 64), tiles(s.k, 32)};
   auto sixteens = [](int x) { return x < 16 ? 16 : x / 16 * 16; };
   if (g == Gemm::Wmma)
     return Shape{sixteens(s.m), sixteens(s.n), sixteens(s.k)};
@@ -214,6 +220,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::BlockedChecked)
     (original ? orig_blocked_checked_gemm : blocked_checked_gemm)(
         x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, stream_);
+  else if (g == Gemm::WmmaSmem)
+    (original ? orig_wmma_smem_gemm : wmma_smem_gemm)(x.ah.p, x.bh.p, x.c32.p,
+                                                      s.m, s.n, s.k, stream_);
   else if (g == Gemm::Wmma)
     (original ? orig_wmma_gemm : wmma_gemm)(x.ah.p, x.bh.p, x.c32.p, s.m, s.n,
                                             s.k, stream_);
@@ -247,7 +256,8 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
                        &kBeta, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
   } else if (g == Gemm::Square || g == Gemm::Wmma ||
-             g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked) {
+             g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked ||
+             g == Gemm::WmmaSmem) {
     const float one = 1, zero = 0; // B is K x N here
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.bh.p, CUDA_R_16F, s.n, x.ah.p, CUDA_R_16F, s.k, &zero,
@@ -268,7 +278,8 @@ void Runner::prepare(Gemm g, Data &x) {
       g == Gemm::Blocked)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
   else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma ||
-           g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked)
+           g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked ||
+           g == Gemm::WmmaSmem)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
   else
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
@@ -385,7 +396,7 @@ int main(int argc, char **argv) {
   for (Gemm g :
        {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles, Gemm::Batched,
         Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu, Gemm::DoubleBuffered,
-        Gemm::Blocked, Gemm::BlockedChecked})
+        Gemm::Blocked, Gemm::BlockedChecked, Gemm::WmmaSmem})
     for (const Shape &s : args.shapes) {
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);
