@@ -9,7 +9,7 @@ cd "$repo"
 seconds=${FUZZ_SECONDS:-60}
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++-22 -DTAWA_FUZZ=ON >/dev/null
-cmake --build build-fuzz --target pragma_fuzzer rewrite_fuzzer
+cmake --build build-fuzz --target pragma_fuzzer rewrite_fuzzer legacy_fuzzer
 mkdir -p build-fuzz/crashes
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -33,4 +33,5 @@ run() { # name, then flags and seed directories (new inputs go to a temporary co
 }
 run pragma_fuzzer -dict=fuzz/pragma.dict fuzz/seeds/pragma
 run rewrite_fuzzer
+run legacy_fuzzer -max_len=8192 fuzz/seeds/legacy
 echo "fuzz: no crash"
