@@ -7,6 +7,7 @@
 #include "clang/AST/ExprCXX.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace clang;
 
@@ -176,6 +177,50 @@ std::optional<Poly> IndexEvaluator::quotient(const Poly &L,
   return Q;
 }
 
+/// The width in bits of an integer type (LP64).
+static unsigned intWidth(QualType T) {
+  const auto *B = T.getCanonicalType()->getAs<BuiltinType>();
+  if (!B)
+    return 64;
+  switch (B->getKind()) {
+  case BuiltinType::Bool:
+    return 1;
+  case BuiltinType::Char_S:
+  case BuiltinType::Char_U:
+  case BuiltinType::SChar:
+  case BuiltinType::UChar:
+    return 8;
+  case BuiltinType::Short:
+  case BuiltinType::UShort:
+    return 16;
+  case BuiltinType::Int:
+  case BuiltinType::UInt:
+    return 32;
+  default:
+    return 64;
+  }
+}
+
+/// Whether `V` is a value of the integer type `T` (C's arithmetic on `T`
+/// gives it without wrapping around).
+static bool fits(int64_t V, QualType T) {
+  if (!T->isIntegerType())
+    return true;
+  const unsigned W = intWidth(T);
+  if (W >= 64)
+    return !T->isUnsignedIntegerType() || V >= 0;
+  if (T->isUnsignedIntegerType())
+    return V >= 0 && V < (int64_t(1) << W);
+  return V >= -(int64_t(1) << (W - 1)) && V < (int64_t(1) << (W - 1));
+}
+
+/// The value of an integer literal of its type.
+static int64_t literalValue(const IntegerLiteral *L) {
+  return L->getType()->isUnsignedIntegerType()
+             ? int64_t(L->getValue().getZExtValue())
+             : L->getValue().getSExtValue();
+}
+
 /// `L op R` for the operators that are no polynomial operations, where
 /// their value is known: both operands constant (as C computes them on
 /// values that fit, division truncating toward zero), or a left shift by a
@@ -189,9 +234,13 @@ static std::optional<Poly> folded(BinaryOperatorKind Op, const Poly &L,
     return std::nullopt;
   switch (Op) {
   case BO_Div:
-    return *Y ? std::optional(Poly::constant(*X / *Y)) : std::nullopt;
+    return *Y && !(*Y == -1 && *X == INT64_MIN)
+               ? std::optional(Poly::constant(*X / *Y))
+               : std::nullopt;
   case BO_Rem:
-    return *Y ? std::optional(Poly::constant(*X % *Y)) : std::nullopt;
+    return *Y && !(*Y == -1 && *X == INT64_MIN)
+               ? std::optional(Poly::constant(*X % *Y))
+               : std::nullopt;
   case BO_Shr:
     return *X >= 0 && *Y >= 0 && *Y < 63
                ? std::optional(Poly::constant(*X >> *Y))
@@ -222,9 +271,11 @@ std::optional<int64_t> IndexEvaluator::constant(const Expr *E,
 std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
                                                   bool &Wraps) const {
   const Expr *X = E ? E->IgnoreParenImpCasts() : nullptr;
+  if (auto *PO = dyn_cast_or_null<PseudoObjectExpr>(X))
+    X = PO->getSyntacticForm()->IgnoreParenImpCasts();
   std::optional<int64_t> V;
   if (auto *L = dyn_cast_or_null<IntegerLiteral>(X)) {
-    V = L->getValue().getSExtValue();
+    V = literalValue(L);
   } else if (auto *R = dyn_cast_or_null<DeclRefExpr>(X)) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
     auto It = VD ? Bindings.find(VD) : Bindings.end();
@@ -244,29 +295,35 @@ std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
     std::optional<int64_t> L = constantOf(B->getLHS(), Wraps);
     std::optional<int64_t> R =
         L ? constantOf(B->getRHS(), Wraps) : std::nullopt;
+    int64_t O = 0;
     if (L && R) {
       if (B->getOpcode() == BO_Add)
-        V = *L + *R;
+        V = __builtin_add_overflow(*L, *R, &O) ? (Wraps = true, std::nullopt)
+                                               : std::optional(O);
       else if (B->getOpcode() == BO_Sub)
-        V = *L - *R;
+        V = __builtin_sub_overflow(*L, *R, &O) ? (Wraps = true, std::nullopt)
+                                               : std::optional(O);
       else if (B->getOpcode() == BO_Mul)
-        V = *L * *R;
+        V = __builtin_mul_overflow(*L, *R, &O) ? (Wraps = true, std::nullopt)
+                                               : std::optional(O);
       else if (std::optional<Poly> F = folded(
                    B->getOpcode(), Poly::constant(*L), Poly::constant(*R)))
         V = F->constantValue();
     }
   } else if (std::optional<Symbol> S =
                  X ? builtinCoordinate(X) : std::nullopt) {
-    for (char D : {'x', 'y', 'z'})
+    for (char D : {'x', 'y', 'z'}) {
       if (*S == threadIdxSymbol(D) && Thread[dimIndex(D)] && !Warps &&
           !FlatTile)
         V = *Thread[dimIndex(D)];
+      if (*S == blockDimSymbol(D) && BlockDim[dimIndex(D)] && !Warps)
+        V = *BlockDim[dimIndex(D)];
+    }
   }
-  // An unsigned value below 0 is one that wrapped around in C: not the
+  // A value its type cannot hold is one that wrapped around in C: not the
   // value of the integer arithmetic followed here.
-  if (V && *V < 0 &&
-      (X->getType()->isUnsignedIntegerType() ||
-       E->getType()->isUnsignedIntegerType())) {
+  if (V && (!fits(*V, X->getType()) || !fits(*V, E->getType()))) {
+    Why = "a value its type cannot hold (C's arithmetic wraps around)";
     Wraps = true;
     return std::nullopt;
   }
@@ -276,6 +333,21 @@ std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
   if (!E)
     return std::nullopt;
+  // An implicit conversion to a narrower integer type keeps a value only
+  // where it fits, which only a constant shows.
+  for (const Expr *X = E->IgnoreParens();
+       auto *IC = dyn_cast<ImplicitCastExpr>(X);
+       X = IC->getSubExpr()->IgnoreParens())
+    if (IC->getCastKind() == CK_IntegralCast &&
+        intWidth(IC->getType()) < intWidth(IC->getSubExpr()->getType())) {
+      std::optional<Poly> P = eval(IC->getSubExpr());
+      std::optional<int64_t> V = P ? P->constantValue() : std::nullopt;
+      if (V && fits(*V, IC->getType()))
+        return P;
+      if (P)
+        Why = "a conversion to a narrower integer type";
+      return std::nullopt;
+    }
   E = E->IgnoreParenImpCasts();
   if (auto *PO = dyn_cast<PseudoObjectExpr>(E))
     E = PO->getSyntacticForm()->IgnoreParenImpCasts();
@@ -294,10 +366,20 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
       Why = "a cast to a type that is not an integer of 32 bits or more";
       return std::nullopt;
     }
-    return eval(C->getSubExpr());
+    std::optional<Poly> Sub = eval(C->getSubExpr());
+    // A narrowing cast keeps a value only where it fits, which only a
+    // constant shows.
+    const QualType From = C->getSubExpr()->IgnoreImpCasts()->getType();
+    if (Sub && From->isIntegerType() &&
+        intWidth(From) > intWidth(C->getType()) &&
+        (!Sub->constantValue() || !fits(*Sub->constantValue(), C->getType()))) {
+      Why = "a cast to a narrower integer type";
+      return std::nullopt;
+    }
+    return Sub;
   }
   if (auto *L = dyn_cast<IntegerLiteral>(E))
-    return Poly::constant(L->getValue().getSExtValue());
+    return Poly::constant(literalValue(L));
   if (std::optional<Symbol> S = builtinCoordinate(E)) {
     if (Warps && *S == threadIdxSymbol('x'))
       return Poly::constant(32) * Poly::symbol(warpXSymbol()) +
@@ -363,6 +445,12 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
     case BO_Sub:
       return *L - *R;
     case BO_Mul:
+      // Index arithmetic multiplies a few terms; a product of thousands is
+      // no index (and would take long to build).
+      if (L->terms().size() * R->terms().size() > 4096) {
+        Why = "a polynomial of more than 4096 terms";
+        return std::nullopt;
+      }
       return *L * *R;
     case BO_Div:
     case BO_Rem:

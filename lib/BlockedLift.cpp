@@ -130,8 +130,10 @@ struct BlockShape {
 class BlockedLifter : GemmLoopReader {
 public:
   BlockedLifter(const FunctionDecl *Kernel, const ForStmt *Loop,
-                ASTContext &Ctx, LiftFailure &Why, BlockShape Block)
-      : GemmLoopReader(Kernel, Loop, Ctx, Why), Block(Block) {}
+                ASTContext &Ctx, LiftFailure &Why, BlockShape Block,
+                int64_t &Followed)
+      : GemmLoopReader(Kernel, Loop, Ctx, Why), Followed(Followed),
+        Block(Block) {}
 
   /// How far an attempt got: 0 nothing, 1 the staging, 2 the product, 3
   /// the stores, 4 one thread's stores inside the window of its block.
@@ -218,6 +220,9 @@ private:
           T.Var = VD;
           T.Rows = Inner ? int64_t(Outer->getSize().getZExtValue()) : 1;
           T.Cols = int64_t((Inner ? Inner : Outer)->getSize().getZExtValue());
+          if (T.Rows * T.Cols > (int64_t(1) << 18))
+            return fail(VD->getLocation(),
+                        "the __shared__ tile is larger than shared memory");
           T.Slot.assign(size_t(T.Rows * T.Cols), -1);
           Tiles.push_back(T);
           Shared.push_back(VD);
@@ -376,15 +381,15 @@ private:
   }
 
   bool exec(const Stmt *S, Phase P) {
-    // Each attempt follows a bounded number of statements: a block of 256
-    // threads through an 8 x 8 micro-tile and a 32-element K step is about
-    // 8 * 10^5 (1.5 s).
+    // The attempts at a loop follow a bounded number of statements
+    // together: a block of 256 threads through an 8 x 8 micro-tile and a
+    // 32-element K step is about 8 * 10^5 (1.5 s).
     if (++Followed > StepLimit) {
       TooLong = true;
       return fail(S->getBeginLoc(),
                   "the kernel's loops run too long to follow: more than " +
                       std::to_string(StepLimit) +
-                      " statements for one block and one iteration");
+                      " statements for the blocks tried, one iteration each");
     }
     if (auto *A = dyn_cast<AttributedStmt>(S))
       return exec(A->getSubStmt(), P);
@@ -451,14 +456,18 @@ private:
         continue;
       }
       const QualType T = VD->getType();
+      if (VD->hasInit() && mayWrite(VD->getInit(), Ctx))
+        return fail(VD->getInit()->getBeginLoc(),
+                    "the initializer of '" + VD->getName().str() +
+                        "' has side effects that are not followed");
       if (T->isIntegerType() && VD->hasInit()) {
         bool Wrapped = false;
         std::optional<int64_t> C = Ev.constant(VD->getInit(), &Wrapped);
         if (Wrapped || (C && *C < 0 && T->isUnsignedIntegerType()))
           return fail(VD->getInit()->getBeginLoc(),
                       "the value of '" + VD->getName().str() +
-                          "' wraps around below 0 in unsigned arithmetic "
-                          "for some thread");
+                          "' does not fit its type for some thread (C's "
+                          "arithmetic wraps around)");
         if (C) {
           Ev.Bindings[VD] = Poly::constant(*C);
         } else if (std::optional<Poly> V = Ev.eval(VD->getInit())) {
@@ -525,6 +534,8 @@ private:
         return std::nullopt;
       N *= int64_t(A->getSize().getZExtValue());
       T = A->getElementType();
+      if (N > 4096)
+        return std::nullopt; // no thread's registers
     }
     return N;
   }
@@ -855,6 +866,13 @@ private:
   /// `*reinterpret_cast<V *>(p)` or `reinterpret_cast<V *>(p)[0]`, its size
   /// in `Bytes`; null for anything else.
   const Expr *vectorTarget(const Expr *E, int64_t &Bytes) const {
+    QualType Ignored;
+    return vectorTarget(E, Bytes, Ignored);
+  }
+  /// As above, with the vector type in `V`: a builtin scalar, or a struct of
+  /// a system header (vector_types.h's float4, int4, ...) whose assignment
+  /// copies its bytes.
+  const Expr *vectorTarget(const Expr *E, int64_t &Bytes, QualType &VT) const {
     E = bare(E);
     const Expr *Cast = nullptr;
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
@@ -870,6 +888,15 @@ private:
     const QualType V = C->getType()->getPointeeType();
     if (V->isIncompleteType() || V->isDependentType())
       return nullptr;
+    if (const CXXRecordDecl *RD = V->getAsCXXRecordDecl()) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())) ||
+          !RD->hasTrivialCopyAssignment() || !RD->isTriviallyCopyable())
+        return nullptr;
+    } else if (!V->isBuiltinType()) {
+      return nullptr;
+    }
+    VT = V.getCanonicalType().getUnqualifiedType();
     Bytes = Ctx.getTypeSizeInChars(V).getQuantity();
     if (Bytes != 16 && Bytes != 8 && Bytes != 4)
       return nullptr;
@@ -884,11 +911,13 @@ private:
         "expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = "
         "*reinterpret_cast<const float4 *>(&matrix[j])' of consecutive "
         "elements, without a bounds check";
-    int64_t SrcBytes = 0;
-    const Expr *Src = vectorTarget(R, SrcBytes);
+    int64_t SrcBytes = 0, DstBytes = 0;
+    QualType SrcV, DstV;
+    const Expr *Src = vectorTarget(R, SrcBytes, SrcV);
+    vectorTarget(L, DstBytes, DstV);
     std::optional<std::pair<int32_t, int64_t>> T = tilePointer(Dst);
     auto P = Src ? pointer(Src) : std::nullopt;
-    if (!T || !P || SrcBytes != Bytes)
+    if (!T || !P || SrcBytes != Bytes || SrcV.isNull() || SrcV != DstV)
       return Why.Message.empty() ? fail(L->getBeginLoc(), Expected) : false;
     const SharedTile &X = Tiles[size_t(T->first)];
     const QualType E = Ctx.getBaseElementType(X.Var->getType());
@@ -931,9 +960,13 @@ private:
       return std::nullopt;
     std::optional<std::pair<int32_t, int64_t>> At;
     if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
-        R && tileOf(R->getDecl()) >= 0)
+        R && tileOf(R->getDecl()) >= 0) {
+      // A two-dimensional tile decays to a pointer to its first row.
+      const SharedTile &X = Tiles[size_t(tileOf(R->getDecl()))];
       At = std::pair(tileOf(R->getDecl()), int64_t(0));
-    else if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(Base))) {
+      if (X.Rows > 1)
+        *I *= X.Cols;
+    } else if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(Base))) {
       auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
       std::optional<int64_t> Row = constantIndex(S->getIdx());
       const int32_t T = R ? tileOf(R->getDecl()) : -1;
@@ -1545,6 +1578,9 @@ private:
 
   /// Every element of the BM x BN window is stored once.
   bool covered() {
+    if (WindowM * WindowN > (int64_t(1) << 22))
+      return fail(Stores.front().At, "the block's window of C is larger "
+                                     "than any block computes");
     std::vector<uint8_t> Seen(size_t(WindowM * WindowN), 0);
     for (const StoreRecord &S : Stores)
       if (Seen[size_t(S.R * WindowN + S.C)]++)
@@ -1729,7 +1765,7 @@ private:
   }
 
   static constexpr int64_t StepLimit = 4000000;
-  int64_t Followed = 0;
+  int64_t &Followed; ///< statements followed by every attempt of a loop
   BlockShape Block;
   std::vector<SharedTile> Tiles;
   std::vector<StagedElement> Staged;
@@ -1785,17 +1821,17 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
     return std::nullopt;
   }
   int Best = -1;
-  std::string Shape;
+  int64_t Followed = 0;
   for (BlockShape S : blockShapes(Kernel)) {
     LiftFailure Quick;
-    BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S);
+    BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S, Followed);
     const bool Fits = Probe.run(/*Quick=*/true).has_value();
     const std::string Words = S.Y == 1 ? std::to_string(S.X) + " threads"
                                        : std::to_string(S.X) + " x " +
                                              std::to_string(S.Y) + " threads";
     if (Fits) {
       LiftFailure Failure;
-      BlockedLifter Full(Kernel, Loop, Ctx, Failure, S);
+      BlockedLifter Full(Kernel, Loop, Ctx, Failure, S, Followed);
       std::optional<LiftedGemm> G = Full.run(/*Quick=*/false);
       Why = Failure;
       if (!G && Full.Following)

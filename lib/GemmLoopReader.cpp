@@ -26,13 +26,15 @@ bool GemmLoopReader::tileLoopHeader() {
   Counter = T;
   const Expr *Inc = bare(Loop->getInc());
   std::optional<int64_t> Step;
-  if (auto *U = dyn_cast<UnaryOperator>(Inc); U && U->isIncrementOp())
+  if (auto *U = dyn_cast<UnaryOperator>(Inc);
+      U && U->isIncrementOp() && refersTo(U->getSubExpr(), T))
     Step = 1;
   else if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
-           C && C->getOpcode() == BO_AddAssign)
+           C && C->getOpcode() == BO_AddAssign && refersTo(C->getLHS(), T))
     if (std::optional<Poly> P = Ev.eval(C->getRHS()))
       Step = P->constantValue();
-  if (!Step || *Step <= 0)
+  // A step no tile has (and that an int cannot hold) is refused.
+  if (!Step || *Step <= 0 || *Step > 4096)
     return fail(Loop->getInc()->getBeginLoc(), Expected);
   if (*Step > 1) {
     // t counts elements of K.

@@ -3,9 +3,11 @@
 #include "tawa/TileProgram.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace clang;
@@ -38,6 +40,16 @@ const Expr *bare(const Expr *E) {
 /// and a chain of such conversions rounds once). A conversion to any other
 /// type (an int cast, the other 16-bit type) stays. With `Any`, every
 /// conversion goes (for literals, whose zero survives any of them).
+/// Whether `D` is declared in a system header (the CUDA toolkit's, or the
+/// stand-ins of the tests): a conversion or function the kernel did not
+/// write itself.
+static bool fromSystemHeader(const Decl *D) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  return llvm::any_of(D->redecls(), [&](const Decl *R) {
+    return SM.isInSystemHeader(SM.getExpansionLoc(R->getLocation()));
+  });
+}
+
 const Expr *unconverted(const Expr *E, QualType Keep, bool Any) {
   auto keeps = [&](QualType T) {
     T = T.getCanonicalType().getUnqualifiedType();
@@ -51,13 +63,16 @@ const Expr *unconverted(const Expr *E, QualType Keep, bool Any) {
       break;
     if (auto *C = dyn_cast<ExplicitCastExpr>(E))
       E = C->getSubExpr();
-    else if (auto *C = dyn_cast<CXXConstructExpr>(E); C && C->getNumArgs() == 1)
+    else if (auto *C = dyn_cast<CXXConstructExpr>(E);
+             C && C->getNumArgs() == 1 && fromSystemHeader(C->getConstructor()))
       E = C->getArg(0);
     else if (auto *M = dyn_cast<CXXMemberCallExpr>(E);
-             M && isa_and_nonnull<CXXConversionDecl>(M->getMethodDecl()))
+             M && isa_and_nonnull<CXXConversionDecl>(M->getMethodDecl()) &&
+             fromSystemHeader(M->getMethodDecl()))
       E = M->getImplicitObjectArgument();
     else if (auto *C = dyn_cast<CallExpr>(E);
-             C && C->getNumArgs() == 1 && C->getDirectCallee()) {
+             C && C->getNumArgs() == 1 && C->getDirectCallee() &&
+             fromSystemHeader(C->getDirectCallee())) {
       StringRef N = C->getDirectCallee()->getName();
       if (N == "__bfloat162float" || N == "__half2float" ||
           N == "__float2bfloat16" || N == "__float2bfloat16_rn" ||
@@ -429,6 +444,153 @@ bool LifterBase::batchAgrees(const LiftedGemm &G, SourceLocation Store) {
                              "' is indexed by blockIdx.z but C is not: every "
                              "matrix of the batch would write the same C");
   return true;
+}
+
+namespace {
+
+/// The names the lifting front ends give a meaning to.
+bool recognisedName(StringRef N) {
+  return llvm::is_contained({"__syncthreads",
+                             "fmaf",
+                             "__fmaf_rn",
+                             "fmaxf",
+                             "fmax",
+                             "max",
+                             "__ldg",
+                             "__bfloat162float",
+                             "__half2float",
+                             "__float2bfloat16",
+                             "__float2bfloat16_rn",
+                             "__float2half",
+                             "__float2half_rn",
+                             "threadIdx",
+                             "blockIdx",
+                             "blockDim",
+                             "gridDim",
+                             "warpSize",
+                             "fill_fragment",
+                             "load_matrix_sync",
+                             "mma_sync",
+                             "store_matrix_sync",
+                             "mem_row_major"},
+                            N);
+}
+
+class ConstructFinder : public RecursiveASTVisitor<ConstructFinder> {
+public:
+  explicit ConstructFinder(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
+  std::optional<LiftFailure> Found;
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if ((VD->isStaticLocal() && !VD->hasAttr<CUDASharedAttr>()) ||
+        VD->getTLSKind() != VarDecl::TLS_None)
+      return report(VD->getLocation(),
+                    "the local variable '" + VD->getName().str() +
+                        "' is static: one variable shared by every thread "
+                        "and launch");
+    const QualType T = VD->getType();
+    if (T->isIntegerType() && VD->getASTContext().getIntWidth(T) < 32)
+      return report(VD->getLocation(),
+                    "the integer variable '" + VD->getName().str() +
+                        "' is narrower than 32 bits; its values would wrap "
+                        "where the index arithmetic followed does not");
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *R) {
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    const NamedDecl *D = R->getDecl();
+    if (recognisedName(D->getName()) && !system(D))
+      return report(R->getBeginLoc(),
+                    "'" + D->getNameAsString() +
+                        "' is the kernel's own, not the CUDA one of that "
+                        "name");
+    if (VD && VD->hasGlobalStorage() && !VD->hasAttr<CUDASharedAttr>() &&
+        !VD->getType().isConstQualified() && !system(VD))
+      return report(R->getBeginLoc(),
+                    "the variable '" + VD->getName().str() +
+                        "' has static storage: shared by every thread and "
+                        "launch");
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
+    if (F && recognisedName(F->getName()) && !system(F))
+      return report(C->getBeginLoc(),
+                    "'" + F->getNameAsString() +
+                        "' is the kernel's own function, not the CUDA one of "
+                        "that name");
+    return true;
+  }
+  bool VisitIfStmt(IfStmt *S) {
+    if (S->getInit() || S->getConditionVariable())
+      return report(S->getBeginLoc(),
+                    "an 'if' with an init-statement or a condition variable");
+    return true;
+  }
+  bool VisitForStmt(ForStmt *S) {
+    if (S->getConditionVariable())
+      return report(S->getBeginLoc(), "a loop with a condition variable");
+    return true;
+  }
+  bool VisitWhileStmt(WhileStmt *S) {
+    if (S->getConditionVariable())
+      return report(S->getBeginLoc(), "a loop with a condition variable");
+    return true;
+  }
+  bool VisitSwitchStmt(SwitchStmt *S) {
+    return report(S->getBeginLoc(), "a 'switch'");
+  }
+  bool VisitGotoStmt(GotoStmt *S) {
+    return report(S->getBeginLoc(), "a 'goto'");
+  }
+  bool VisitIndirectGotoStmt(IndirectGotoStmt *S) {
+    return report(S->getBeginLoc(), "a 'goto'");
+  }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    return report(L->getBeginLoc(), "a lambda");
+  }
+
+private:
+  /// Whether a declaration of `D` is a system header's (the kernel's file
+  /// may declare a CUDA function again).
+  bool system(const Decl *D) const {
+    // mma.h's namespace is the CUDA one wherever it is declared.
+    if (auto *N = dyn_cast<NamedDecl>(D);
+        N && StringRef(N->getQualifiedNameAsString()).starts_with("nvcuda::"))
+      return true;
+    return llvm::any_of(D->redecls(), [&](const Decl *R) {
+      return SM.isInSystemHeader(SM.getExpansionLoc(R->getLocation()));
+    });
+  }
+  bool report(SourceLocation L, const std::string &What) {
+    Found = LiftFailure{L, What + " (no lifting front end follows it)"};
+    return false;
+  }
+  const SourceManager &SM;
+};
+
+} // namespace
+
+bool mayWrite(const Expr *E, ASTContext &Ctx) {
+  if (E->HasSideEffects(Ctx, /*IncludePossibleEffects=*/false))
+    return true;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      Found |= !F || !fromSystemHeader(F);
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
+std::optional<LiftFailure> unliftableConstruct(const FunctionDecl *Kernel,
+                                               ASTContext &Ctx) {
+  ConstructFinder F(Ctx);
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
 }
 
 } // namespace tawa

@@ -67,6 +67,22 @@ std::optional<Fragment> fragmentOf(clang::QualType T);
 /// A call of `nvcuda::wmma::Name` that `S` is, or null.
 const clang::CallExpr *wmmaCall(const clang::Stmt *S, llvm::StringRef Name);
 
+/// The first construct of `Kernel` that no lifting front end may read past,
+/// because following the statements it knows would not be following the
+/// kernel: a static or thread-local local variable, a variable of static
+/// storage that is not const, an integer variable narrower than 32 bits, an
+/// `if` or loop with an init-statement or condition variable in the K
+/// loop's kernel, a lambda, a `switch` or `goto`, or a function or variable
+/// of the kernel's own named as a CUDA builtin the front ends recognise
+/// (`__syncthreads`, `fmaf`, `threadIdx`, ...). Nullopt where none.
+std::optional<LiftFailure>
+unliftableConstruct(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
+
+/// Whether evaluating `E` may change anything: an assignment, an increment,
+/// or a call of a function that is not the CUDA toolkit's (a system
+/// header's).
+bool mayWrite(const clang::Expr *E, clang::ASTContext &Ctx);
+
 /// `Ptr[Index]` of a pointer parameter, where Ptr may be a local pointer
 /// or an advanced parameter standing for the parameter plus `Offset`.
 struct GlobalAccess {

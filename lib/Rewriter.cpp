@@ -1,5 +1,6 @@
 //===- Rewriter.cpp - wiring the pipeline into a frontend action ----------===//
 #include "tawa/Rewriter.h"
+#include "LiftSupport.h"
 #include "tawa/ArefGraph.h"
 #include "tawa/AttentionEmitter.h"
 #include "tawa/AttentionReport.h"
@@ -41,6 +42,10 @@ namespace {
 std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
                                const ForStmt *Loop, ASTContext &Ctx,
                                LiftFailure &Why) {
+  if (std::optional<LiftFailure> F = unliftableConstruct(Kernel, Ctx)) {
+    Why = *F;
+    return std::nullopt;
+  }
   if (L.Pattern == LegacyPattern::SharedTiled) {
     // One element of C per thread, else the same loop followed thread by
     // thread (several staging copies per thread, say); the first front

@@ -386,7 +386,7 @@ __global__ void endless_staging(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the kernel's loops run too long to follow: more than 4000000 statements for one block and one iteration (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the kernel's loops run too long to follow: more than 4000000 statements for the blocks tried, one iteration each (following a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int a = 0; a < 60000; ++a)
       for (int b = 0; b < 60000; ++b)
@@ -410,7 +410,7 @@ __global__ void unsigned_wrap(int M, int N, int K, const bf16 *A,
   const unsigned before = threadIdx.x - 1u;
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'before' wraps around below 0 in unsigned arithmetic for some thread (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'before' does not fit its type for some thread (C's arithmetic wraps around) (following a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + (before + 1) % BK] =
