@@ -331,6 +331,17 @@ std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
 }
 
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
+  std::optional<Poly> P = evalNode(E);
+  std::optional<int64_t> V = P ? P->constantValue() : std::nullopt;
+  if (V && (!fits(*V, E->getType()) ||
+            !fits(*V, E->IgnoreParenImpCasts()->getType()))) {
+    Why = "a value its type cannot hold (C's arithmetic wraps around)";
+    return std::nullopt;
+  }
+  return P;
+}
+
+std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
   if (!E)
     return std::nullopt;
   // An implicit conversion to a narrower integer type keeps a value only

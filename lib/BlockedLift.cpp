@@ -104,6 +104,7 @@ struct ThreadState {
   std::vector<FragmentLoad> Loads;
   std::vector<std::vector<std::pair<int32_t, int32_t>>> FragSums;
   std::vector<FragmentStore> FragStores;
+  int64_t WmmaCalls = 0; ///< the warp-collective calls the thread made
 };
 
 /// A store of C by one thread, and what its value adds.
@@ -184,9 +185,9 @@ public:
     Reached = 4;
     if (Quick)
       return G;
-    if (!covered() || !products() || !guardsAgree() || !elementTypes() ||
-        !batchAgrees(G, Stores.front().At) || !pointersFixed(After) ||
-        !unchangedInts())
+    if (!sameWarpCalls() || !covered() || !products() || !guardsAgree() ||
+        !elementTypes() || !batchAgrees(G, Stores.front().At) ||
+        !pointersFixed(After) || !unchangedInts())
       return std::nullopt;
     launches();
     return G;
@@ -490,8 +491,13 @@ private:
       if (std::optional<Fragment> F =
               fragmentOf(Ctx.getBaseElementType(VD->getType()))) {
         std::optional<int64_t> N = elements(VD);
-        if (!N)
-          return fail(VD->getLocation(), expected(P));
+        const bool Shape = (F->M == 16 && F->N == 16 && F->K == 16) ||
+                           (F->M == 32 && F->N == 8 && F->K == 16) ||
+                           (F->M == 8 && F->N == 32 && F->K == 16);
+        if (!N || !Shape)
+          return fail(VD->getLocation(),
+                      "expected fragments of m16n16k16, m32n8k16 or "
+                      "m8n32k16");
         FragKinds[VD] = *F;
         Cur->Frags[VD].assign(size_t(*N), FragVal{});
         continue;
@@ -1165,6 +1171,7 @@ private:
 
   bool wmmaStatement(const CallExpr *C, Phase P) {
     const StringRef N = C->getDirectCallee()->getName();
+    ++Cur->WmmaCalls;
     if (N == "fill_fragment" && C->getNumArgs() == 2)
       return fragmentFill(C, P);
     if (N == "load_matrix_sync" && C->getNumArgs() == 3)
@@ -1259,10 +1266,16 @@ private:
     std::optional<int64_t> Ld = L.Ld.constantValue();
     L.Source = X.Var;
     L.Offset = Poly::constant(T.second);
-    if (!Ld || *Ld <= 0)
+    // CUDA C++ Programming Guide, "Warp Matrix Functions": ldm a multiple
+    // of 16 bytes, the pointer 256-bit aligned (relative to the tile).
+    const int64_t Bytes =
+        Ctx.getTypeSizeInChars(Ctx.getBaseElementType(X.Var->getType()))
+            .getQuantity();
+    if (!Ld || *Ld <= 0 || (*Ld * Bytes) % 16 || (T.second * Bytes) % 32)
       return fail(C->getArg(2)->getBeginLoc(),
-                  "the leading dimension of a fragment in shared memory must "
-                  "be a constant");
+                  "a fragment in shared memory needs a constant leading "
+                  "dimension of a multiple of 16 bytes and a start 32 bytes "
+                  "into the tile times a whole number");
     for (int64_t R = 0; R < Rows; ++R)
       for (int64_t Col = 0; Col < Cols; ++Col) {
         const int64_t At = T.second + offsetOf(L.RowMajor, *Ld, R, Col);
@@ -1313,6 +1326,9 @@ private:
     if (P != Phase::Product || D->second.Use != Fragment::Acc ||
         S->first.Var != D->first.Var || S->first.Index != D->first.Index ||
         A->second.Use != Fragment::A || B->second.Use != Fragment::B ||
+        A->second.M != D->second.M || B->second.N != D->second.N ||
+        A->second.K != B->second.K || D->second.K != A->second.K ||
+        A->second.M != B->second.M || A->second.N != B->second.N ||
         FA.K != FragVal::Loaded || FB.K != FragVal::Loaded)
       return fail(C->getBeginLoc(),
                   "expected 'wmma::mma_sync(acc, a, b, acc)' between the "
@@ -1370,6 +1386,20 @@ private:
       return sameAsLeader(C, Mine);
     Cur->FragStores.push_back(Mine);
     return expandStore(C, F->second, Mine);
+  }
+
+  /// Every lane of a warp made as many wmma calls and stores as its first
+  /// lane (a call some lanes skip is not the warp's).
+  bool sameWarpCalls() {
+    for (size_t I = 0; I < Threads.size(); ++I) {
+      const ThreadState &L = Threads[I - I % 32], &T = Threads[I];
+      if (T.WmmaCalls != L.WmmaCalls ||
+          T.FragStores.size() != L.FragStores.size())
+        return fail(Loop->getForLoc(),
+                    "some lanes of a warp skip wmma calls the others make "
+                    "(wmma calls are warp-collective)");
+    }
+    return true;
   }
 
   bool sameAsLeader(const CallExpr *C, const FragmentStore &Mine) {

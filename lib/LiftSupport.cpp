@@ -486,6 +486,10 @@ public:
   std::optional<LiftFailure> Found;
 
   bool VisitVarDecl(VarDecl *VD) {
+    if (VD->hasInit() && mayWrite(VD->getInit(), VD->getASTContext()))
+      return report(VD->getLocation(), "the initializer of '" +
+                                           VD->getName().str() +
+                                           "' has side effects");
     if ((VD->isStaticLocal() && !VD->hasAttr<CUDASharedAttr>()) ||
         VD->getTLSKind() != VarDecl::TLS_None)
       return report(VD->getLocation(),
@@ -557,13 +561,7 @@ public:
 private:
   /// Whether a declaration of `D` is a system header's (the kernel's file
   /// may declare a CUDA function again).
-  bool system(const Decl *D) const {
-    // mma.h's namespace is the CUDA one wherever it is declared.
-    if (auto *N = dyn_cast<NamedDecl>(D);
-        N && StringRef(N->getQualifiedNameAsString()).starts_with("nvcuda::"))
-      return true;
-    return fromSystemHeader(D);
-  }
+  bool system(const Decl *D) const { return fromSystemHeader(D); }
   bool report(SourceLocation L, const std::string &What) {
     Found = LiftFailure{L, What + " (no lifting front end follows it)"};
     return false;

@@ -135,6 +135,7 @@ private:
   std::optional<Poly> quotient(const Poly &L, const Poly &R) const;
   bool neverNegative(const Poly &P) const;
   std::optional<int64_t> constantOf(const clang::Expr *E, bool &Wraps) const;
+  std::optional<Poly> evalNode(const clang::Expr *E) const;
   std::vector<const clang::VarDecl *> LoopSymbols;
 };
 

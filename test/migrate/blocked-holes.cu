@@ -54,7 +54,7 @@ __global__ void opaque_init(int M, int N, int K, const bf16 *A, const bf16 *B,
   float acc[TM * TN] = {0.0f};
   int unused = poison(acc);           // acc[0] = 1.0f, unseen by the tool
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the initializer of 'unused' has side effects that are not followed (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the initializer of 'unused' has side effects (no lifting front end follows it) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -73,7 +73,7 @@ __global__ void opaque_comma(int M, int N, int K, const bf16 *A, const bf16 *B,
   float acc[TM * TN] = {0.0f};
   int unused = (acc[0] = 1.0f, A += 1, 0);
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the initializer of 'unused' has side effects that are not followed (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the initializer of 'unused' has side effects (no lifting front end follows it) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B

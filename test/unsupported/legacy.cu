@@ -13,19 +13,7 @@
 
 #define TILE 32
 
-namespace nvcuda {
-namespace wmma {
-struct matrix_a;
-struct matrix_b;
-struct accumulator;
-struct row_major;
-template <class Use, int M, int N, int K, class T, class Layout = void>
-struct fragment {};
-template <class F, class T> __device__ void load_matrix_sync(F &, const T *, unsigned);
-template <class D, class A, class B, class C>
-__device__ void mma_sync(D &, const A &, const B &, const C &);
-} // namespace wmma
-} // namespace nvcuda
+#include <mma.h>
 
 using bf16 = __nv_bfloat16;
 __device__ float fmaf(float, float, float);
