@@ -45,6 +45,17 @@
 // stays inside its block's tiles is the one proved, and the launcher runs
 // the tiled form only for it.
 //
+// nvcuda::wmma fragments are followed the same way: fragment arrays set to
+// 0 before the loop, A and B fragments loaded from a matrix or a __shared__
+// tile, mma_sync into an accumulator that carries its value, stores
+// row-major after the loop. The calls are warp-collective: every lane of a
+// warp must make the calls of its first lane, with the same pointers and
+// fragments, and that lane's stores are proved element by element.
+//
+// Before any front end reads a kernel, LiftSupport.h's unliftableConstruct
+// refuses what none of them follows (static storage, side effects in
+// initializers, narrow integers, functions named like CUDA's).
+//
 //===----------------------------------------------------------------------===//
 #ifndef TAWA_BLOCKEDLIFT_H
 #define TAWA_BLOCKEDLIFT_H
