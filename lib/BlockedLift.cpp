@@ -895,9 +895,8 @@ private:
     if (V->isIncompleteType() || V->isDependentType())
       return nullptr;
     if (const CXXRecordDecl *RD = V->getAsCXXRecordDecl()) {
-      const SourceManager &SM = Ctx.getSourceManager();
-      if (!SM.isInSystemHeader(SM.getExpansionLoc(RD->getLocation())) ||
-          !RD->hasTrivialCopyAssignment() || !RD->isTriviallyCopyable())
+      if (!fromSystemHeader(RD) || !RD->hasTrivialCopyAssignment() ||
+          !RD->isTriviallyCopyable())
         return nullptr;
     } else if (!V->isBuiltinType()) {
       return nullptr;

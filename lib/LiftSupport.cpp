@@ -40,10 +40,7 @@ const Expr *bare(const Expr *E) {
 /// and a chain of such conversions rounds once). A conversion to any other
 /// type (an int cast, the other 16-bit type) stays. With `Any`, every
 /// conversion goes (for literals, whose zero survives any of them).
-/// Whether `D` is declared in a system header (the CUDA toolkit's, or the
-/// stand-ins of the tests): a conversion or function the kernel did not
-/// write itself.
-static bool fromSystemHeader(const Decl *D) {
+bool fromSystemHeader(const Decl *D) {
   // A compiler builtin (clang declares __syncthreads itself) has no header.
   if (auto *F = dyn_cast<FunctionDecl>(D); F && F->getBuiltinID())
     return true;

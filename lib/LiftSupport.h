@@ -78,6 +78,11 @@ const clang::CallExpr *wmmaCall(const clang::Stmt *S, llvm::StringRef Name);
 std::optional<LiftFailure>
 unliftableConstruct(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 
+/// Whether `D` is declared in a system header (the CUDA toolkit's, or the
+/// stand-ins of the tests) or is a compiler builtin: a type, conversion or
+/// function the kernel did not write itself.
+bool fromSystemHeader(const clang::Decl *D);
+
 /// Whether evaluating `E` may change anything: an assignment, an increment,
 /// or a call of a function that is not the CUDA toolkit's (a system
 /// header's).
