@@ -274,11 +274,14 @@ std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
   if (auto *PO = dyn_cast_or_null<PseudoObjectExpr>(X))
     X = PO->getSyntacticForm()->IgnoreParenImpCasts();
   std::optional<int64_t> V;
+  if (X && NamedExprs.contains(X))
+    return std::nullopt; // a symbol
   if (auto *L = dyn_cast_or_null<IntegerLiteral>(X)) {
     V = literalValue(L);
   } else if (auto *R = dyn_cast_or_null<DeclRefExpr>(X)) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
-    auto It = VD ? Bindings.find(VD) : Bindings.end();
+    auto It =
+        VD && !NamedVars.contains(VD) ? Bindings.find(VD) : Bindings.end();
     if (It != Bindings.end())
       V = It->second.constantValue();
   } else if (auto *C = dyn_cast_or_null<ExplicitCastExpr>(X)) {
@@ -362,6 +365,8 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
   E = E->IgnoreParenImpCasts();
   if (auto *PO = dyn_cast<PseudoObjectExpr>(E))
     E = PO->getSyntacticForm()->IgnoreParenImpCasts();
+  if (auto It = NamedExprs.find(E); It != NamedExprs.end())
+    return Poly::symbol(It->second);
   if (auto *C = dyn_cast<ExplicitCastExpr>(E)) {
     // A cast to a type of 32 bits or more keeps an index's value (indices
     // are taken as exact, as the kernel's own arithmetic must be for it to
@@ -412,6 +417,8 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
   }
   if (auto *R = dyn_cast<DeclRefExpr>(E)) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    if (VD && NamedVars.contains(VD))
+      return Poly::symbol(VD);
     if (VD) {
       auto It = Bindings.find(VD);
       if (It != Bindings.end())

@@ -132,8 +132,8 @@ class BlockedLifter : GemmLoopReader {
 public:
   BlockedLifter(const FunctionDecl *Kernel, const ForStmt *Loop,
                 ASTContext &Ctx, LiftFailure &Why, BlockShape Block,
-                int64_t &Followed)
-      : GemmLoopReader(Kernel, Loop, Ctx, Why), Followed(Followed),
+                int64_t &Followed, const NamedExtents *Named)
+      : GemmLoopReader(Kernel, Loop, Ctx, Why, Named), Followed(Followed),
         Block(Block) {}
 
   /// How far an attempt got: 0 nothing, 1 the staging, 2 the product, 3
@@ -1543,10 +1543,10 @@ private:
   /// constants inside the BM x BN window; under bounds checks, `row < M &&
   /// col < N`.
   bool decompose(StoreRecord &S) {
-    for (const ParmVarDecl *P : Kernel->parameters()) {
-      if (!P->getType()->isIntegerType() || (G.Ldc && G.Ldc != P))
+    for (const Extent &P : extents()) {
+      if (G.Ldc && G.Ldc != P)
         continue;
-      auto Split = S.LC.linearIn(P);
+      auto Split = S.LC.linearIn(P.Sym);
       if (!Split || Split->second == Poly())
         continue;
       for (char Axis : {'y', 'x'}) {
@@ -1660,12 +1660,9 @@ private:
     const StagedElement &X = Staged[size_t(P.X)], &Y = Staged[size_t(P.Y)];
     if (!G.A.Data) {
       for (int Swap = 0; Swap < 2 && !G.A.Data; ++Swap)
-        for (const ParmVarDecl *LA : Kernel->parameters())
-          for (const ParmVarDecl *LB : Kernel->parameters())
+        for (const Extent &LA : extents())
+          for (const Extent &LB : extents())
             for (int Layout = 0; Layout < 4 && !G.A.Data; ++Layout) {
-              if (!LA->getType()->isIntegerType() ||
-                  !LB->getType()->isIntegerType())
-                continue;
               LiftedOperand A{nullptr, LA, bool(Layout & 1), ""},
                   B{nullptr, LB, bool(Layout & 2), ""};
               const StagedElement &SA = Swap ? Y : X, &SB = Swap ? X : Y;
@@ -1701,24 +1698,24 @@ private:
   std::optional<int64_t> kOf(const StagedElement &E, const LiftedOperand &O,
                              const Poly &MN, bool IsA) const {
     (void)IsA;
-    const Poly Ld = Poly::symbol(O.Ld);
+    const Poly Ld = Poly::symbol(O.Ld.Sym);
     if (O.KMajor)
       return (E.L - MN * Ld - KOffset).constantValue();
-    auto Split = (E.L - MN - KOffset * Ld).linearIn(O.Ld);
+    auto Split = (E.L - MN - KOffset * Ld).linearIn(O.Ld.Sym);
     if (!Split || Split->first != Poly())
       return std::nullopt;
     return Split->second.constantValue();
   }
 
   /// The element's bounds check is `MN < Extent && KOffset + k < K`.
-  bool guardOf(const StagedElement &E, const Poly &MN,
-               const ParmVarDecl *Extent, int64_t K) const {
+  bool guardOf(const StagedElement &E, const Poly &MN, const Extent &Bound,
+               int64_t K) const {
     if (!E.Guarded || E.Bounds.size() != 2)
       return false;
     const Poly KK = KOffset + Poly::constant(K);
     for (int Order = 0; Order < 2; ++Order) {
       const auto &X = E.Bounds[size_t(Order)], &Y = E.Bounds[size_t(1 - Order)];
-      if (X.first == MN && X.second == Extent && Y.first == KK &&
+      if (X.first == MN && X.second == Bound && Y.first == KK &&
           Y.second == G.K)
         return true;
     }
@@ -1786,10 +1783,10 @@ private:
     G.ColsCovered = std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') +
                     " * " + std::to_string(WindowN);
     if (!G.Guarded) {
-      G.M = G.N = nullptr;
+      G.M = G.N = Extent();
       const std::string T = std::to_string(G.Tile);
-      G.ExtentsDiffer = G.K->getName().str() + " % " + T + " != 0";
-      G.Extents = G.K->getName().str() + " is a multiple of " + T;
+      G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
+      G.Extents = G.K.Name + " is a multiple of " + T;
     }
   }
 
@@ -1843,7 +1840,8 @@ std::vector<BlockShape> blockShapes(const FunctionDecl *Kernel) {
 
 std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
                                           const ForStmt *Loop, ASTContext &Ctx,
-                                          LiftFailure &Why) {
+                                          LiftFailure &Why,
+                                          const NamedExtents *Named) {
   if (readsThreadIdx(Kernel->getBody(), 'z')) {
     Why = {Loop->getForLoc(), "a register-blocked kernel must not read "
                               "threadIdx.z"};
@@ -1853,14 +1851,14 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
   int64_t Followed = 0;
   for (BlockShape S : blockShapes(Kernel)) {
     LiftFailure Quick;
-    BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S, Followed);
+    BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S, Followed, Named);
     const bool Fits = Probe.run(/*Quick=*/true).has_value();
     const std::string Words = S.Y == 1 ? std::to_string(S.X) + " threads"
                                        : std::to_string(S.X) + " x " +
                                              std::to_string(S.Y) + " threads";
     if (Fits) {
       LiftFailure Failure;
-      BlockedLifter Full(Kernel, Loop, Ctx, Failure, S, Followed);
+      BlockedLifter Full(Kernel, Loop, Ctx, Failure, S, Followed, Named);
       std::optional<LiftedGemm> G = Full.run(/*Quick=*/false);
       Why = Failure;
       if (!G && Full.Following)

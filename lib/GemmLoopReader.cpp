@@ -39,7 +39,8 @@ bool GemmLoopReader::tileLoopHeader() {
   if (*Step > 1) {
     // t counts elements of K.
     LoopCountsElements = true;
-    G.K = intParam(Cond->getRHS());
+    if (std::optional<Extent> K = extentOf(Cond->getRHS()))
+      G.K = *K;
     G.Tile = int(*Step);
     KOffset = Poly::symbol(T);
   } else if (bool PlusOne = false;
@@ -50,10 +51,8 @@ bool GemmLoopReader::tileLoopHeader() {
     std::optional<Poly> Num = Ev.eval(Div->getLHS());
     std::optional<int64_t> Tile = Den ? Den->constantValue() : std::nullopt;
     if (Tile && *Tile > 1 && Num)
-      for (const ParmVarDecl *P : Kernel->parameters()) {
-        if (!P->getType()->isIntegerType())
-          continue;
-        const Poly K = Poly::symbol(P);
+      for (const Extent &P : extents()) {
+        const Poly K = Poly::symbol(P.Sym);
         if (PlusOne ? *Num == K - Poly::constant(1)
                     : *Num == K + Poly::constant(*Tile - 1))
           G.K = P;
@@ -97,16 +96,16 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
     const Expr *X = B->getLHS(), *P = B->getRHS();
     if (B->getOpcode() == BO_GT)
       std::swap(X, P);
-    if ((B->getOpcode() == BO_LT || B->getOpcode() == BO_GT) && intParam(P)) {
-      std::optional<Poly> XP = Ev.eval(X);
-      if (XP) {
-        Out.push_back({*XP, intParam(P)});
-        return true;
-      }
+    std::optional<Extent> Bound =
+        B->getOpcode() == BO_LT || B->getOpcode() == BO_GT ? extentOf(P)
+                                                           : std::nullopt;
+    if (std::optional<Poly> XP = Bound ? Ev.eval(X) : std::nullopt) {
+      Out.push_back({*XP, *Bound});
+      return true;
     }
   }
   fail(E->getBeginLoc(), "expected a bounds check 'row < M && col < K' of "
-                         "integer parameters");
+                         "integer parameters or named constants");
   return false;
 }
 
@@ -293,14 +292,7 @@ bool GemmLoopReader::elementTypes() {
   G.Elem = *EA;
   // tawa::Matrix's extents and leading dimension are int: a wider or
   // unsigned parameter could hold a value the view would change.
-  for (const ParmVarDecl *P : {G.M, G.N, G.K, G.A.Ld, G.B.Ld, G.Ldc})
-    if (P && !Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy))
-      return fail(P->getLocation(),
-                  "the extents and leading dimensions must be 'int' "
-                  "parameters, as tawa::Matrix's are; '" +
-                      P->getNameAsString() + "' is '" +
-                      P->getType().getAsString() + "'");
-  return true;
+  return intExtents(G);
 }
 
 } // namespace tawa

@@ -13,8 +13,8 @@
 
 namespace tawa {
 
-/// A bounds check `X < P && Y < Q` (P, Q integer parameters), as pairs.
-using Guard = std::vector<std::pair<Poly, const clang::ParmVarDecl *>>;
+/// A bounds check `X < P && Y < Q` (P, Q extents), as pairs.
+using Guard = std::vector<std::pair<Poly, Extent>>;
 
 class GemmLoopReader : protected LifterBase {
 public:
@@ -56,7 +56,8 @@ protected:
 
   static constexpr const char *FloorMessage =
       "expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < "
-      "(K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must "
+      "(K + TILE - 1) / TILE; ++t)', K an integer parameter or a named "
+      "constant: the loop must "
       "cover K whole (a floor division drops its last partial tile)";
 
   static constexpr const char *SgemmMessage =

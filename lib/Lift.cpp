@@ -140,8 +140,8 @@ private:
     G.ColsCovered =
         std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') + " * " + T;
     if (!G.Guarded) {
-      G.ExtentsDiffer = G.K->getName().str() + " % " + T + " != 0";
-      G.Extents = G.K->getName().str() + " is a multiple of " + T;
+      G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
+      G.Extents = G.K.Name + " is a multiple of " + T;
     }
   }
 
@@ -729,9 +729,8 @@ private:
   /// Whether the store's index is `RowP * ldc + ColP` for an integer
   /// parameter ldc; sets Row, Col and G.Ldc.
   bool storeIndex(const Poly &LC, const Poly &RowP, const Poly &ColP) {
-    for (const ParmVarDecl *Ld : Kernel->parameters())
-      if (Ld->getType()->isIntegerType() &&
-          LC == RowP * Poly::symbol(Ld) + ColP) {
+    for (const Extent &Ld : extents())
+      if (LC == RowP * Poly::symbol(Ld.Sym) + ColP) {
         G.Ldc = Ld;
         Row = RowP;
         Col = ColP;
@@ -791,7 +790,7 @@ private:
     };
     const Poly KK = KOffset + KVar;
     const Poly &MN = IsA ? Row : Col;
-    const ParmVarDecl *MNBound = IsA ? G.M : G.N;
+    const Extent MNBound = IsA ? G.M : G.N;
     Guard Expected = {{MN, MNBound}, {KK, G.K}};
     Guard Got;
     for (const auto &[X, P] : St->Bounds)
@@ -805,10 +804,8 @@ private:
     if (St->Guarded && !sameGuard())
       return false;
     const Poly L = staged(St->L);
-    for (const ParmVarDecl *Ld : Kernel->parameters()) {
-      if (!Ld->getType()->isIntegerType())
-        continue;
-      const Poly LdP = Poly::symbol(Ld);
+    for (const Extent &Ld : extents()) {
+      const Poly LdP = Poly::symbol(Ld.Sym);
       if (L == MN * LdP + KK || L == KK * LdP + MN) {
         Out.Data = St->Ptr;
         Out.Ld = Ld;
@@ -835,8 +832,9 @@ private:
 
 std::optional<LiftedGemm> liftSharedGemm(const FunctionDecl *Kernel,
                                          const ForStmt *Loop, ASTContext &Ctx,
-                                         LiftFailure &Why) {
-  return Lifter(Kernel, Loop, Ctx, Why).run();
+                                         LiftFailure &Why,
+                                         const NamedExtents *Named) {
+  return Lifter(Kernel, Loop, Ctx, Why, Named).run();
 }
 
 } // namespace tawa

@@ -170,12 +170,6 @@ const Stmt *single(const Stmt *S) {
   return S;
 }
 
-const ParmVarDecl *intParam(const Expr *E) {
-  auto *R = dyn_cast<DeclRefExpr>(bare(E));
-  auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
-  return P && P->getType()->isIntegerType() ? P : nullptr;
-}
-
 std::optional<ElementType> elementOf(QualType T) {
   T = T.getCanonicalType().getUnqualifiedType();
   if (T->isSpecificBuiltinType(BuiltinType::Float))
@@ -253,6 +247,66 @@ bool mentions(const Stmt *S, const VarDecl *VD) {
 bool refersTo(const Expr *E, const VarDecl *VD) {
   auto *R = dyn_cast<DeclRefExpr>(bare(E));
   return R && R->getDecl() == VD;
+}
+
+LifterBase::LifterBase(const FunctionDecl *Kernel, const ForStmt *Loop,
+                       ASTContext &Ctx, LiftFailure &Why,
+                       const NamedExtents *Named)
+    : Kernel(Kernel), Loop(Loop), Ctx(Ctx), Why(Why) {
+  for (const ParmVarDecl *P : Kernel->parameters())
+    if (P->getType()->isIntegerType())
+      Extents.push_back({P, P->getName().str(), P->getLocation(), {}, P});
+  if (!Named)
+    return;
+  const size_t Params = Extents.size();
+  for (const auto &[E, X] : Named->Exprs) {
+    Ev.NamedExprs.try_emplace(E, X.Sym);
+    if (!extentOfSymbol(X.Sym))
+      Extents.push_back(X);
+  }
+  for (const auto &[VD, X] : Named->Vars) {
+    Ev.NamedVars.insert(VD);
+    Extents.push_back(X);
+  }
+  // In the order of their names: what is tried first does not depend on
+  // where the declarations were allocated.
+  std::sort(Extents.begin() + long(Params), Extents.end(),
+            [](const Extent &A, const Extent &B) { return A.Name < B.Name; });
+}
+
+const Extent *LifterBase::extentOfSymbol(Symbol S) const {
+  for (const Extent &X : Extents)
+    if (X.Sym == S)
+      return &X;
+  return nullptr;
+}
+
+std::optional<Extent> LifterBase::extentOf(const Expr *E) const {
+  std::optional<Poly> P = Ev.eval(E);
+  const auto &Terms = P ? P->terms() : std::map<Poly::Monomial, int64_t>();
+  if (Terms.size() != 1 || Terms.begin()->first.size() != 1 ||
+      Terms.begin()->second != 1)
+    return std::nullopt;
+  if (const Extent *X = extentOfSymbol(Terms.begin()->first.front()))
+    return *X;
+  return std::nullopt;
+}
+
+bool LifterBase::intExtents(const LiftedGemm &G) {
+  for (const Extent *X : {&G.M, &G.N, &G.K, &G.A.Ld, &G.B.Ld, &G.Ldc}) {
+    if (!*X)
+      continue;
+    if (X->Param && !Ctx.hasSameUnqualifiedType(X->Param->getType(), Ctx.IntTy))
+      return fail(X->Loc, "the extents and leading dimensions must be 'int' "
+                          "parameters, as tawa::Matrix's are; '" +
+                              X->Name + "' is '" +
+                              X->Param->getType().getAsString() + "'");
+    if (X->Value && (*X->Value < 1 || *X->Value > INT32_MAX))
+      return fail(X->Loc, "the extents and leading dimensions must be "
+                          "positive 'int' values, as tawa::Matrix's are; '" +
+                              X->Name + "' is " + std::to_string(*X->Value));
+  }
+  return true;
 }
 
 std::optional<std::pair<const ParmVarDecl *, Poly>>
@@ -410,25 +464,21 @@ std::optional<Poly> LifterBase::unbatched(const Poly &L, std::string &Stride,
     return fail(At->getBeginLoc(), Expected);
   if (Split->second == Poly())
     return Split->first;
-  // Each monomial's parameters in declaration order, the terms sorted:
+  // Each monomial's extents in the order of extents(), the terms sorted:
   // the text does not depend on where the declarations were allocated.
   std::vector<std::string> Terms;
   for (const auto &[M, C] : Split->second.terms()) {
-    std::vector<unsigned> Index;
+    std::vector<size_t> Index;
     for (Symbol X : M) {
-      const ParmVarDecl *P = nullptr;
-      for (const ParmVarDecl *Q : Kernel->parameters())
-        if (Symbol(Q) == X && Q->getType()->isIntegerType())
-          P = Q;
-      if (!P)
+      const Extent *E = extentOfSymbol(X);
+      if (!E)
         return fail(At->getBeginLoc(), Expected);
-      Index.push_back(P->getFunctionScopeIndex());
+      Index.push_back(size_t(E - Extents.data()));
     }
     llvm::sort(Index);
     std::string Term = C != 1 || M.empty() ? std::to_string(C) : "";
-    for (unsigned I : Index)
-      Term += (Term.empty() ? "" : " * ") +
-              Kernel->getParamDecl(I)->getName().str();
+    for (size_t I : Index)
+      Term += (Term.empty() ? "" : " * ") + Extents[I].Name;
     Terms.push_back(Term);
   }
   llvm::sort(Terms);

@@ -41,8 +41,6 @@ bool assignment(const clang::Stmt *S, const clang::Expr *&L,
                 const clang::Expr *&R);
 /// The only statement of a block, or the statement itself.
 const clang::Stmt *single(const clang::Stmt *S);
-/// The integer parameter E names, or null.
-const clang::ParmVarDecl *intParam(const clang::Expr *E);
 /// float, __nv_bfloat16 or __half.
 std::optional<ElementType> elementOf(clang::QualType T);
 /// Whether `VD` is written anywhere in `S`.
@@ -101,9 +99,10 @@ struct GlobalAccess {
 /// pointers into the matrices.
 class LifterBase {
 public:
+  /// With `Named`, those named constants are symbols (Extent).
   LifterBase(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
-             clang::ASTContext &Ctx, LiftFailure &Why)
-      : Kernel(Kernel), Loop(Loop), Ctx(Ctx), Why(Why) {}
+             clang::ASTContext &Ctx, LiftFailure &Why,
+             const NamedExtents *Named = nullptr);
 
 protected:
   /// false, or an empty optional: the result of a check that failed.
@@ -130,6 +129,18 @@ protected:
   /// `T *p = q + i;` before the loop; false, with the failure, where the
   /// initializer is not a pointer into a matrix.
   bool pointerDeclaration(const clang::VarDecl *VD);
+  /// The integer parameters, then the named constants taken as symbols:
+  /// what may be an extent or a leading dimension.
+  const std::vector<Extent> &extents() const { return Extents; }
+  /// The extent E stands for (itself, or a variable set to it), or none.
+  std::optional<Extent> extentOf(const clang::Expr *E) const;
+  /// The extent whose symbol is `S`, or null.
+  const Extent *extentOfSymbol(Symbol S) const;
+  /// Whether each extent of `G` fits tawa::Matrix's `int`: a parameter of
+  /// type int, a constant in [1, INT_MAX]; false, with the failure, where
+  /// one does not.
+  bool intExtents(const LiftedGemm &G);
+
   /// The polynomial of E, or a failure naming `What` and the construct.
   std::optional<Poly> eval(const clang::Expr *E, const char *What);
   /// An integer index variable `VD` that nothing in `Scope` writes after its
@@ -164,6 +175,9 @@ protected:
   std::vector<const clang::VarDecl *> Advanced;
   /// Pointers advanced by one statement of the loop body per iteration.
   std::vector<const clang::VarDecl *> InLoop;
+
+private:
+  std::vector<Extent> Extents;
 };
 
 } // namespace tawa

@@ -29,7 +29,7 @@ std::string batchArgs(const std::string &Stride) {
 std::string view(const LiftedOperand &O, const std::string &Elem,
                  const std::string &Rows, const std::string &Cols) {
   return formatv("tawa::Matrix<const {0}>{{{1}, {2}, {3}, {4}{5}}", Elem,
-                 name(O.Data), Rows, Cols, name(O.Ld), batchArgs(O.BatchStride))
+                 name(O.Data), Rows, Cols, O.Ld.Name, batchArgs(O.BatchStride))
       .str();
 }
 
@@ -147,7 +147,7 @@ std::string inPlace(const LiftedGemm &G) {
     std::string Text =
         formatv("reinterpret_cast<unsigned long long>({0}) % 16 == 0 && "
                 "(1LL * {1} * sizeof({2})) % 16 == 0",
-                name(O.Data), name(O.Ld), cxxElement(G.Elem))
+                name(O.Data), O.Ld.Name, cxxElement(G.Elem))
             .str();
     if (!O.BatchStride.empty())
       Text += formatv(" &&\n      ({0} * sizeof({1})) % 16 == 0", O.BatchStride,
@@ -182,10 +182,10 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     Params += ", " + sourceText(R, SM, LO);
     Args += (Args.empty() ? "" : ", ") + name(P);
   }
-  const std::string Kx = name(G.K);
+  const std::string Kx = G.K.Name;
   // A kernel with no bounds checks computes every tile its grid covers.
-  const std::string M = G.Guarded ? name(G.M) : "tawa_rows",
-                    N = G.Guarded ? name(G.N) : "tawa_cols";
+  const std::string M = G.Guarded ? G.M.Name : "tawa_rows",
+                    N = G.Guarded ? G.N.Name : "tawa_cols";
   const std::string AView =
       G.A.KMajor ? view(G.A, Elem, M, Kx) : view(G.A, Elem, Kx, M);
   const std::string BView =
@@ -254,7 +254,7 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
 }
 )",
                  K, G.Block, Window, G.BlockDiffers, Params, Args, kBN, kBM,
-                 AView, BView, Out, name(G.C), name(G.Ldc), Scalars, inPlace(G),
+                 AView, BView, Out, name(G.C), G.Ldc.Name, Scalars, inPlace(G),
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,

@@ -37,8 +37,48 @@ using namespace clang;
 namespace tawa {
 namespace {
 
-/// The lifting of a hand-written loop of pattern `L` (Lift.h, WmmaLift.h);
-/// nullopt, with why in `Why`, where it does not lift or `L` has none.
+/// The lifting of a hand-written loop of pattern `L` by the front ends
+/// that read it (Lift.h, BlockedLift.h, WmmaLift.h), with `Named` taken as
+/// symbols; nullopt, with why in `Why`, where it does not lift.
+std::optional<LiftedGemm>
+liftOnce(const LegacyLoop &L, const FunctionDecl *Kernel, const ForStmt *Loop,
+         ASTContext &Ctx, LiftFailure &Why, const NamedExtents *Named) {
+  if (L.Pattern == LegacyPattern::SharedTiled) {
+    // One element of C per thread, else the same loop followed thread by
+    // thread (several staging copies per thread, say); the first front
+    // end's reason stands where neither lifts.
+    std::optional<LiftedGemm> G = liftSharedGemm(Kernel, Loop, Ctx, Why, Named);
+    LiftFailure Blocked;
+    if (!G)
+      if (std::optional<LiftedGemm> B =
+              liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named))
+        return B;
+    return G;
+  }
+  if (L.Pattern == LegacyPattern::SharedRegBlocked)
+    return liftBlockedGemm(Kernel, Loop, Ctx, Why, Named);
+  if (L.Pattern == LegacyPattern::Wmma) {
+    // One fragment per warp, else followed thread by thread (several
+    // fragments per warp, fragments in shared memory).
+    std::optional<LiftedGemm> G = liftWmmaGemm(Kernel, Loop, Ctx, Why, Named);
+    LiftFailure Blocked;
+    if (!G)
+      if (std::optional<LiftedGemm> B =
+              liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named))
+        return B;
+    if (!G && wmmaBeyondOneFragment(Kernel))
+      Why = Blocked;
+    return G;
+  }
+  return std::nullopt;
+}
+
+/// The lifting of a hand-written loop of pattern `L`; nullopt, with why in
+/// `Why`, where it does not lift or `L` has none. A kernel written for
+/// fixed extents is tried again with its named constants as symbols
+/// (namedExtents); where neither try lifts, the second try's reason stands
+/// where the first stopped at the loop's header (which the second reads
+/// further), else the reason of the one that got further into the kernel.
 std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
                                const ForStmt *Loop, ASTContext &Ctx,
                                LiftFailure &Why) {
@@ -46,33 +86,31 @@ std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
     Why = *F;
     return std::nullopt;
   }
-  if (L.Pattern == LegacyPattern::SharedTiled) {
-    // One element of C per thread, else the same loop followed thread by
-    // thread (several staging copies per thread, say); the first front
-    // end's reason stands where neither lifts.
-    std::optional<LiftedGemm> G = liftSharedGemm(Kernel, Loop, Ctx, Why);
-    LiftFailure Blocked;
-    if (!G)
-      if (std::optional<LiftedGemm> B =
-              liftBlockedGemm(Kernel, Loop, Ctx, Blocked))
-        return B;
+  // A front end that lifts after another failed leaves no failure behind.
+  if (std::optional<LiftedGemm> G =
+          liftOnce(L, Kernel, Loop, Ctx, Why, nullptr)) {
+    Why = {};
     return G;
   }
-  if (L.Pattern == LegacyPattern::SharedRegBlocked)
-    return liftBlockedGemm(Kernel, Loop, Ctx, Why);
-  if (L.Pattern == LegacyPattern::Wmma) {
-    // One fragment per warp, else followed thread by thread (several
-    // fragments per warp, fragments in shared memory).
-    std::optional<LiftedGemm> G = liftWmmaGemm(Kernel, Loop, Ctx, Why);
-    LiftFailure Blocked;
-    if (!G)
-      if (std::optional<LiftedGemm> B =
-              liftBlockedGemm(Kernel, Loop, Ctx, Blocked))
-        return B;
-    if (!G && wmmaBeyondOneFragment(Kernel))
-      Why = Blocked;
+  const NamedExtents Named = namedExtents(Kernel, Loop, Ctx);
+  if (Named.empty())
+    return std::nullopt;
+  LiftFailure Second;
+  if (std::optional<LiftedGemm> G =
+          liftOnce(L, Kernel, Loop, Ctx, Second, &Named)) {
+    Why = {};
     return G;
   }
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto at = [&](SourceLocation L) { return SM.getExpansionLoc(L); };
+  const bool InHeader =
+      Why.Loc.isValid() &&
+      !SM.isBeforeInTranslationUnit(at(Why.Loc), at(Loop->getForLoc())) &&
+      !SM.isBeforeInTranslationUnit(at(Loop->getRParenLoc()), at(Why.Loc));
+  if (Second.Loc.isValid() &&
+      (InHeader || (Why.Loc.isValid() &&
+                    SM.isBeforeInTranslationUnit(at(Why.Loc), at(Second.Loc)))))
+    Why = Second;
   return std::nullopt;
 }
 

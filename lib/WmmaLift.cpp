@@ -87,8 +87,9 @@ private:
 
   /// `for (int k = 0; k < K; k += FK)`.
   bool loopHeader() {
-    const char *Expected = "expected 'for (int k = 0; k < K; k += 16)', K an "
-                           "integer parameter and 16 the fragments' K";
+    const char *Expected =
+        "expected 'for (int k = 0; k < K; k += 16)', K an integer parameter "
+        "or a named constant and 16 the fragments' K";
     auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
     auto *T = Init && Init->isSingleDecl()
                   ? dyn_cast<VarDecl>(Init->getSingleDecl())
@@ -99,7 +100,7 @@ private:
                     : nullptr;
     if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
         Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), T) ||
-        !(G.K = intParam(Cond->getRHS())) || !Inc ||
+        !(G.K = extentOf(Cond->getRHS()).value_or(Extent())) || !Inc ||
         Inc->getOpcode() != BO_AddAssign || !refersTo(Inc->getLHS(), T) ||
         isModified(T, Loop->getBody()))
       return fail(Loop->getForLoc(), Expected);
@@ -156,7 +157,8 @@ private:
 
   struct Load {
     const VarDecl *Frag = nullptr;
-    const ParmVarDecl *Ptr = nullptr, *Ld = nullptr;
+    const ParmVarDecl *Ptr = nullptr;
+    Extent Ld;
     Poly Offset;
     std::string BatchStride;
   };
@@ -171,12 +173,13 @@ private:
       return false;
     Load &L = F->second.Use == Fragment::A ? LoadA : LoadB;
     auto P = pointer(C->getArg(1));
-    L.Ld = paramOf(C->getArg(2));
+    L.Ld = extentOf(C->getArg(2)).value_or(Extent());
     if (L.Frag || !P || !L.Ld)
       return fail(C->getBeginLoc(),
                   "expected one 'wmma::load_matrix_sync(fragment, pointer, "
                   "ld)' per operand, the pointer a matrix parameter plus a "
-                  "polynomial of the indices and ld an integer parameter");
+                  "polynomial of the indices and ld an integer parameter or a "
+                  "named constant");
     L.Frag = V;
     L.Ptr = P->first;
     std::optional<Poly> O = unbatched(P->second, L.BatchStride, C->getArg(1));
@@ -201,28 +204,18 @@ private:
     return true;
   }
 
-  /// The integer parameter E stands for (itself, or a variable set to it).
-  const ParmVarDecl *paramOf(const Expr *E) const {
-    std::optional<Poly> P = Ev.eval(E);
-    for (const ParmVarDecl *Q : Kernel->parameters())
-      if (P && Q->getType()->isIntegerType() && *P == Poly::symbol(Q))
-        return Q;
-    return nullptr;
-  }
-
   /// `X < P && Y < Q ...` of integer parameters P, Q.
-  bool bounds(const Expr *E,
-              std::vector<std::pair<Poly, const ParmVarDecl *>> &Out) {
+  bool bounds(const Expr *E, std::vector<std::pair<Poly, Extent>> &Out) {
     E = bare(E);
     auto *B = dyn_cast<BinaryOperator>(E);
     if (B && B->getOpcode() == BO_LAnd)
       return bounds(B->getLHS(), Out) && bounds(B->getRHS(), Out);
-    const ParmVarDecl *P =
-        B && B->getOpcode() == BO_LT ? intParam(B->getRHS()) : nullptr;
+    std::optional<Extent> P =
+        B && B->getOpcode() == BO_LT ? extentOf(B->getRHS()) : std::nullopt;
     std::optional<Poly> X = P ? Ev.eval(B->getLHS()) : std::nullopt;
     if (!X)
       return false;
-    Out.push_back({*X, P});
+    Out.push_back({*X, *P});
     return true;
   }
 
@@ -255,7 +248,8 @@ private:
                        ? dyn_cast<DeclRefExpr>(bare(C->getArg(3)))
                        : nullptr;
     if (!C || !Layout || Layout->getDecl()->getName() != "mem_row_major" ||
-        varOf(C->getArg(1)) != Zeroed || !(G.Ldc = paramOf(C->getArg(2))))
+        varOf(C->getArg(1)) != Zeroed ||
+        !(G.Ldc = extentOf(C->getArg(2)).value_or(Extent())))
       return fail(S ? S->getBeginLoc() : StoreAt, Expected);
     auto P = pointer(C->getArg(0));
     if (!P)
@@ -276,8 +270,8 @@ private:
   /// at the same place.
   bool operands() {
     const Fragment &FA = Frags[LoadA.Frag], &FB = Frags[LoadB.Frag];
-    auto SA = LoadA.Offset.linearIn(LoadA.Ld);
-    auto SB = LoadB.Offset.linearIn(LoadB.Ld);
+    auto SA = LoadA.Offset.linearIn(LoadA.Ld.Sym);
+    auto SB = LoadB.Offset.linearIn(LoadB.Ld.Sym);
     // A stored M x K (row-major fragment): row0 * lda + k; K x M: k * lda +
     // row0. B stored K x N (row-major): k * ldb + col0; N x K: col0 * ldb + k.
     if (SA && FA.RowMajor && SA->first == KK)
@@ -303,7 +297,7 @@ private:
         return fail(Mma->getBeginLoc(),
                     "the tile's row and column must be the same for every "
                     "k and every thread of the warp");
-    if (StoreOffset != Row0 * Poly::symbol(G.Ldc) + Col0)
+    if (StoreOffset != Row0 * Poly::symbol(G.Ldc.Sym) + Col0)
       return fail(StoreAt, "the store must write C + row * ldc + col, at the "
                            "row of the A fragments and the column of the B "
                            "fragments");
@@ -319,13 +313,10 @@ private:
       return true;
     // Each check names M (of the row) or N (of the column), one parameter
     // each; the loads may also check k < K.
-    auto named = [&](const std::pair<Poly, const ParmVarDecl *> &B,
-                     bool Store) {
-      const ParmVarDecl *&Extent = B.first == Row0   ? G.M
-                                   : B.first == Col0 ? G.N
-                                                     : Unused;
-      if (&Extent != &Unused && (!Extent || Extent == B.second)) {
-        Extent = B.second;
+    auto named = [&](const std::pair<Poly, Extent> &B, bool Store) {
+      Extent &X = B.first == Row0 ? G.M : B.first == Col0 ? G.N : Unused;
+      if (&X != &Unused && (!X || X == B.second)) {
+        X = B.second;
         return true;
       }
       return !Store && B.first == KK && B.second == G.K;
@@ -407,27 +398,20 @@ private:
       return fail(G.C->getLocation(), "the accumulator and C must be float");
     G.Elem = *EA;
     G.Out = ElementType::F32;
-    for (const ParmVarDecl *P : {G.M, G.N, G.K, G.A.Ld, G.B.Ld, G.Ldc})
-      if (P && !Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy))
-        return fail(P->getLocation(),
-                    "the extents and leading dimensions must be 'int' "
-                    "parameters, as tawa::Matrix's are; '" +
-                        P->getNameAsString() + "' is '" +
-                        P->getType().getAsString() + "'");
-    return true;
+    return intExtents(G);
   }
 
   /// Blocks of whole warps across; the extents multiples of the fragment.
   void launches() {
     const std::string SM = std::to_string(FM), SN = std::to_string(FN),
-                      SK = std::to_string(KStep), K = G.K->getName().str();
+                      SK = std::to_string(KStep), K = G.K.Name;
     G.Tile = FM;
     G.Block = "a multiple of 32 threads across (whole warps)";
     G.BlockDiffers = "tawa_block.x % 32 != 0 || tawa_block.z != 1";
     G.RowsCovered = RowAxis->Count + " * " + SM;
     G.ColsCovered = ColAxis->Count + " * " + SN;
     if (G.Guarded) {
-      const std::string M = G.M->getName().str(), N = G.N->getName().str();
+      const std::string M = G.M.Name, N = G.N.Name;
       G.ExtentsDiffer = M + " % " + SM + " != 0 || " + N + " % " + SN +
                         " != 0 || " + K + " % " + SK + " != 0";
       G.Extents = M + ", " + N + " and " + K + " are multiples of " + SM +
@@ -443,12 +427,12 @@ private:
   const VarDecl *Zeroed = nullptr;
   Load LoadA, LoadB;
   const CallExpr *Mma = nullptr;
-  std::vector<std::pair<Poly, const ParmVarDecl *>> LoopBounds, StoreBounds;
+  std::vector<std::pair<Poly, Extent>> LoopBounds, StoreBounds;
   bool LoopGuarded = false;
   int KStep = 0, FM = 0, FN = 0;
   Poly KK, Row0, Col0, StoreOffset;
   Symbol KSym = nullptr;
-  const ParmVarDecl *Unused = nullptr;
+  Extent Unused;
   std::optional<Axis> RowAxis, ColAxis;
   SourceLocation StoreAt;
 };
@@ -457,8 +441,9 @@ private:
 
 std::optional<LiftedGemm> liftWmmaGemm(const FunctionDecl *Kernel,
                                        const ForStmt *Loop, ASTContext &Ctx,
-                                       LiftFailure &Why) {
-  return WmmaLifter(Kernel, Loop, Ctx, Why).run();
+                                       LiftFailure &Why,
+                                       const NamedExtents *Named) {
+  return WmmaLifter(Kernel, Loop, Ctx, Why, Named).run();
 }
 
 bool wmmaBeyondOneFragment(const FunctionDecl *Kernel) {

@@ -398,6 +398,30 @@ __global__ void wmma_gemm_kernel(const half *a, const half *b, float *c, int M,
                                     nvcuda::wmma::mem_row_major);
 }
 
+// Extents fixed at compile time (legacy.h's FIXED_M, FIXED_N, FIXED_K), as
+// tutorials write them: no extent parameters, bounds checks for the ragged
+// edges.
+__global__ void gemm_fixed_extents(const __half *A, const __half *B, float *C) {
+  __shared__ __half As[TILE][TILE];
+  __shared__ __half Bs[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < FIXED_K; t += TILE) {
+    As[ty][tx] = row < FIXED_M && t + tx < FIXED_K ? A[row * FIXED_K + t + tx]
+                                                   : __float2half(0.0f);
+    Bs[ty][tx] = t + ty < FIXED_K && col < FIXED_N ? B[(t + ty) * FIXED_N + col]
+                                                   : __float2half(0.0f);
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < FIXED_M && col < FIXED_N)
+    C[row * FIXED_N + col] = acc;
+}
+
 void smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
                int M, int N, int K, cudaStream_t stream) {
   dim3 block(TILE, TILE);
@@ -482,4 +506,11 @@ void wmma_smem_gemm(const __half *A, const __half *B, float *C, int M, int N,
                     int K, cudaStream_t stream) {
   dim3 grid(N / 64, M / 64);
   wmma_smem_kernel<<<grid, 128, 0, stream>>>(A, B, C, M, N, K);
+}
+
+void fixed_extents_gemm(const __half *A, const __half *B, float *C,
+                        cudaStream_t stream) {
+  dim3 block(TILE, TILE);
+  dim3 grid((FIXED_N + TILE - 1) / TILE, (FIXED_M + TILE - 1) / TILE);
+  gemm_fixed_extents<<<grid, block, 0, stream>>>(A, B, C);
 }

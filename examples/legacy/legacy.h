@@ -1,7 +1,8 @@
 //===- examples/legacy/legacy.h - hand-written GEMMs, as found in projects
 //-===//
 //
-// Ten shared-memory GEMMs (two of them register-blocked) and two WMMA GEMMs in the style of CUDA
+// Eleven shared-memory GEMMs (two of them register-blocked, one written for
+// extents fixed at compile time) and two WMMA GEMMs in the style of CUDA
 // tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
 // All matrices are row-major and dense; each shared-memory function launches
 // its kernel with one block of TILE x TILE threads (flat_gemm: TILE * TILE in
@@ -79,3 +80,15 @@ void blocked_checked_gemm(const __half *A, const __half *B, float *C, int M,
 /// K x N (fp16), C M x N fp32.
 void wmma_smem_gemm(const __half *A, const __half *B, float *C, int M, int N,
                     int K, cudaStream_t stream);
+
+/// The extents fixed_extents_gemm is written for: a project's compile-time
+/// sizes, none a multiple of the tile.
+#define FIXED_M 520
+#define FIXED_N 1016
+#define FIXED_K 392
+
+/// C = A * B for the one shape FIXED_M x FIXED_N x FIXED_K, the extents
+/// compile-time constants of the kernel: A M x K, B K x N (fp16), C M x N
+/// fp32.
+void fixed_extents_gemm(const __half *A, const __half *B, float *C,
+                        cudaStream_t stream);

@@ -11,8 +11,9 @@
 // (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
 // and flat_gemm each extent rounded down to a multiple of 32, at least 32,
 // wmma_gemm to a multiple of 16, blocked_gemm M and N to multiples of 128
-// and K of 32, wmma_smem_gemm M and N to multiples of 64 and K of 32, batched_gemm a batch of 3 matrices of the
-// shape):
+// and K of 32, wmma_smem_gemm M and N to multiples of 64 and K of 32,
+// batched_gemm a batch of 3 matrices of the shape; fixed_extents_gemm runs
+// once, on its FIXED_M x FIXED_N x FIXED_K):
 //   - A, B (and C's input, for smem_gemm_nt and flat_gemm, and the bias of
 //     bias_relu_gemm) are random normal values made
 //     on the device from a seed per shape; outputs start as quiet NaN (C's
@@ -69,6 +70,8 @@ void orig_wmma_smem_gemm(const __half *A, const __half *B, float *C, int M,
 void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        __nv_bfloat16 *C, int M, int N, int K, int batches,
                        cudaStream_t stream);
+void orig_fixed_extents_gemm(const __half *A, const __half *B, float *C,
+                             cudaStream_t stream);
 
 namespace {
 
@@ -78,7 +81,8 @@ constexpr int kRounds = 5, kCallsPerRound = 10;
 constexpr float kAlpha = 0.75f, kBeta = -0.5f;
 
 /// The GEMMs of legacy.h; square_matmul runs on the M x M x M square of
-/// each shape, whole_tiles_gemm on multiples of its tile.
+/// each shape, whole_tiles_gemm on multiples of its tile, and
+/// fixed_extents_gemm on its one shape.
 enum class Gemm {
   Smem,
   SmemNt,
@@ -91,7 +95,8 @@ enum class Gemm {
   DoubleBuffered,
   Blocked,
   BlockedChecked,
-  WmmaSmem
+  WmmaSmem,
+  Fixed
 };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem             ? "smem_gemm"
@@ -105,6 +110,7 @@ const char *gemm_name(Gemm g) {
          : g == Gemm::Blocked        ? "blocked_gemm"
          : g == Gemm::BlockedChecked ? "blocked_checked_gemm"
          : g == Gemm::WmmaSmem       ? "wmma_smem_gemm"
+         : g == Gemm::Fixed          ? "fixed_extents_gemm"
                                      : "wmma_gemm";
 }
 
@@ -127,6 +133,8 @@ Shape shape_for(Gemm g, const Shape &s) {
   auto whole = [](int x) { return x < 32 ? 32 : x / 32 * 32; };
   if (g == Gemm::Square)
     return Shape{s.m, s.m, s.m};
+  if (g == Gemm::Fixed)
+    return Shape{FIXED_M, FIXED_N, FIXED_K};
   if (g == Gemm::WholeTiles || g == Gemm::Flat)
     return Shape{whole(s.m), whole(s.n), whole(s.k)};
   auto tiles = [](int x, int t) { return x < t ? t : x / t * t; };
@@ -226,6 +234,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::Wmma)
     (original ? orig_wmma_gemm : wmma_gemm)(x.ah.p, x.bh.p, x.c32.p, s.m, s.n,
                                             s.k, stream_);
+  else if (g == Gemm::Fixed)
+    (original ? orig_fixed_extents_gemm : fixed_extents_gemm)(x.ah.p, x.bh.p,
+                                                              x.c32.p, stream_);
   else
     (original ? orig_batched_gemm : batched_gemm)(
         x.a16.p, x.b16.p, x.c16.p, s.m, s.n, s.k, x.batches, stream_);
@@ -257,7 +268,7 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
                        CUBLAS_GEMM_DEFAULT));
   } else if (g == Gemm::Square || g == Gemm::Wmma ||
              g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked ||
-             g == Gemm::WmmaSmem) {
+             g == Gemm::WmmaSmem || g == Gemm::Fixed) {
     const float one = 1, zero = 0; // B is K x N here
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.bh.p, CUDA_R_16F, s.n, x.ah.p, CUDA_R_16F, s.k, &zero,
@@ -279,7 +290,7 @@ void Runner::prepare(Gemm g, Data &x) {
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
   else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma ||
            g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked ||
-           g == Gemm::WmmaSmem)
+           g == Gemm::WmmaSmem || g == Gemm::Fixed)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
   else
     CHECK(cudaMemcpyAsync(x.c32.p, x.c_in.p, mn * sizeof(float),
@@ -396,8 +407,11 @@ int main(int argc, char **argv) {
   for (Gemm g :
        {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles, Gemm::Batched,
         Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu, Gemm::DoubleBuffered,
-        Gemm::Blocked, Gemm::BlockedChecked, Gemm::WmmaSmem})
+        Gemm::Blocked, Gemm::BlockedChecked, Gemm::WmmaSmem, Gemm::Fixed})
     for (const Shape &s : args.shapes) {
+      // fixed_extents_gemm has one shape: it runs once.
+      if (g == Gemm::Fixed && &s != &args.shapes.front())
+        break;
       const Result r = runner.run(g, s, seed += 101, args.timing);
       print(args.label, r);
       lines.push_back(json(args.label, r));

@@ -14,6 +14,7 @@
 #define TAWA_AFFINE_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <cstdint>
 #include <map>
@@ -112,6 +113,12 @@ public:
   /// operands, `/`, `%`, shifts and bitwise operators are folded as C
   /// computes them (division truncating toward zero).
   std::optional<int64_t> Thread[3];
+  /// Named compile-time constants taken as symbols rather than values (a
+  /// proof over them holds for every value): macro expansions, keyed by
+  /// their expression with parentheses and implicit casts looked through,
+  /// and `const` variables (their own symbols).
+  llvm::DenseMap<const clang::Expr *, Symbol> NamedExprs;
+  llvm::DenseSet<const clang::VarDecl *> NamedVars;
   /// blockDim.{x,y,z} where the launch fixes them (a lifted kernel's
   /// launcher runs its tiled form only for that block); else symbols.
   std::optional<int64_t> BlockDim[3];

@@ -69,7 +69,8 @@ namespace tawa {
 std::optional<LiftedGemm> liftBlockedGemm(const clang::FunctionDecl *Kernel,
                                           const clang::ForStmt *Loop,
                                           clang::ASTContext &Ctx,
-                                          LiftFailure &Why);
+                                          LiftFailure &Why,
+                                          const NamedExtents *Named = nullptr);
 
 } // namespace tawa
 

@@ -59,23 +59,45 @@
 #include "tawa/TileProgram.h"
 
 #include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <optional>
 #include <string>
 
 namespace clang {
+class ASTContext;
+class Expr;
 class FunctionDecl;
+class VarDecl;
 class ForStmt;
 class ParmVarDecl;
 } // namespace clang
 
 namespace tawa {
 
+/// An integer extent or leading dimension of the lifted GEMM, in elements:
+/// an `int` kernel parameter, or a named compile-time constant (a `const`
+/// integer variable with a constant initializer, or an object-like macro
+/// whose expansion is an integer constant expression, `#define N 4096`).
+/// The proof takes a named constant as a symbol, as it does a parameter, so
+/// what it shows holds for every value the constant could have.
+struct Extent {
+  const void *Sym = nullptr;    ///< its symbol (Affine.h): the declaration, or
+                                ///< the macro's identifier
+  std::string Name;             ///< how code right after the kernel names it
+  clang::SourceLocation Loc;    ///< its declaration or definition
+  std::optional<int64_t> Value; ///< a constant's value; none for a parameter
+  const clang::ParmVarDecl *Param = nullptr; ///< where a parameter
+  explicit operator bool() const { return Sym != nullptr; }
+  bool operator==(const Extent &O) const { return Sym == O.Sym; }
+  bool operator!=(const Extent &O) const { return Sym != O.Sym; }
+};
+
 /// One operand of the lifted GEMM: the pointer parameter and how the matrix
 /// is stored (a row-major view of Rows x Cols with leading dimension Ld).
 struct LiftedOperand {
   const clang::ParmVarDecl *Data = nullptr;
-  const clang::ParmVarDecl *Ld = nullptr; ///< leading dimension, elements
+  Extent Ld; ///< leading dimension, elements
   /// A: stored M x K (KMajor) or K x M; B: stored N x K (KMajor) or K x N.
   bool KMajor = true;
   /// For a batch (an index with `blockIdx.z * stride`): the stride in
@@ -101,10 +123,11 @@ struct LiftedGemm {
   /// a kernel with no bounds checks (`Guarded` false), which computes the
   /// whole window of C its grid covers and reads K whole only where K is a
   /// multiple of Tile.
-  const clang::ParmVarDecl *M = nullptr, *N = nullptr, *K = nullptr;
+  Extent M, N, K;
   bool Guarded = true;
   LiftedOperand A, B;
-  const clang::ParmVarDecl *C = nullptr, *Ldc = nullptr;
+  const clang::ParmVarDecl *C = nullptr;
+  Extent Ldc;
   std::string CBatchStride; ///< C's batch stride, as for the operands
   /// The launches the proof covers, for the launcher (Migrate.cpp) as C++
   /// over the launch's `tawa_grid` and `tawa_block`, and in words:
@@ -131,11 +154,33 @@ struct LiftFailure {
   std::string Message;
 };
 
+/// The named compile-time constants of a kernel that the lifting front
+/// ends take as symbols (Extent) on a second try, for kernels written for
+/// fixed extents (`#define N 4096`, `constexpr int K = 4096;`). Those the
+/// kernel needs the value of are left out: a constant used in a declared
+/// type (`__shared__ T As[TILE][TILE]`), in the bound or step of a loop
+/// other than the K loop's bound, in the K loop's step, as a divisor or a
+/// shift, or given different values in different places.
+struct NamedExtents {
+  /// Macro expansions, keyed by their expression with parentheses and
+  /// implicit casts looked through.
+  llvm::DenseMap<const clang::Expr *, Extent> Exprs;
+  /// `const` integer variables, of the kernel or its namespace.
+  llvm::DenseMap<const clang::VarDecl *, Extent> Vars;
+  bool empty() const { return Exprs.empty() && Vars.empty(); }
+};
+
+/// The named constants `Kernel` uses that could be extents of `Loop`.
+NamedExtents namedExtents(const clang::FunctionDecl *Kernel,
+                          const clang::ForStmt *Loop, clang::ASTContext &Ctx);
+
 /// Lifts `Loop` in `Kernel`, or says which statement breaks the pattern.
+/// With `Named`, those named constants are symbols, as parameters are.
 std::optional<LiftedGemm> liftSharedGemm(const clang::FunctionDecl *Kernel,
                                          const clang::ForStmt *Loop,
                                          clang::ASTContext &Ctx,
-                                         LiftFailure &Why);
+                                         LiftFailure &Why,
+                                         const NamedExtents *Named = nullptr);
 
 } // namespace tawa
 

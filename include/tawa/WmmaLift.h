@@ -45,8 +45,8 @@ namespace tawa {
 /// the pattern.
 std::optional<LiftedGemm> liftWmmaGemm(const clang::FunctionDecl *Kernel,
                                        const clang::ForStmt *Loop,
-                                       clang::ASTContext &Ctx,
-                                       LiftFailure &Why);
+                                       clang::ASTContext &Ctx, LiftFailure &Why,
+                                       const NamedExtents *Named = nullptr);
 
 /// Whether `Kernel` declares an array of wmma fragments or a __shared__
 /// variable: a WMMA GEMM outside the one-fragment form above, which the

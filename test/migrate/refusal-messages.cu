@@ -170,7 +170,7 @@ __global__ void guard_or(const bf16 *A, const bf16 *B, float *C, int M, int N,
   INDICES
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: expected a bounds check 'row < M && col < K' of integer parameters [tawa-unsupported]
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: expected a bounds check 'row < M && col < K' of integer parameters or named constants [tawa-unsupported]
   for (int t = 0; t < K; t += TILE) {
     As[ty][tx] = row < M || t + tx < K ? A[row * K + t + tx] : bf16();
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
@@ -186,7 +186,7 @@ __global__ void bound_plus_two(const bf16 *A, const bf16 *B, float *C, int M,
   INDICES
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must cover K whole
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter or a named constant: the loop must cover K whole
   for (int m = 0; m < (K - 1) / TILE + 2; ++m) {
     As[ty][tx] = row < M && m * TILE + tx < K ? A[row * K + m * TILE + tx] : bf16();
     Bs[ty][tx] = m * TILE + ty < K && col < N ? B[(m * TILE + ty) * N + col] : bf16();

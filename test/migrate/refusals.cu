@@ -43,7 +43,7 @@ __global__ void floor_bound(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
   PROLOGUE(bf16)
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusals.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter: the loop must cover K whole (a floor division drops its last partial tile)
+  // CHECK: refusals.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter or a named constant: the loop must cover K whole (a floor division drops its last partial tile)
   // CHECK: refusals.cu:[[@LINE+1]]:23: note: expected 'for
   for (int t = 0; t < K / TILE; ++t) {
     As[ty][tx] = row < M && t * TILE + tx < K ? A[row * K + t * TILE + tx] : bf16();

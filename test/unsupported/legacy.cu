@@ -85,7 +85,7 @@ __global__ void wmma_kernel(const bf16 *A, const bf16 *B, float *C, int K) {
   wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major> b;
   wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line [[@LINE+6]] breaks it: expected one 'wmma::load_matrix_sync(fragment, pointer, ld)' per operand, the pointer a matrix parameter plus a polynomial of the indices and ld an integer parameter [tawa-unsupported]
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line [[@LINE+6]] breaks it: expected one 'wmma::load_matrix_sync(fragment, pointer, ld)' per operand, the pointer a matrix parameter plus a polynomial of the indices and ld an integer parameter or a named constant [tawa-unsupported]
   for (int k0 = 0; k0 < K; k0 += 16) {
     // CHECK: legacy.cu:[[@LINE+4]]:5: note: expected one 'wmma::load_matrix_sync
     // CHECK: note: wmma::load_matrix_sync: an operand fragment loaded

@@ -25,7 +25,8 @@ rename=(-Dsmem_gemm=orig_smem_gemm -Dsmem_gemm_nt=orig_smem_gemm_nt -Dsquare_mat
         -Ddouble_buffered_gemm=orig_double_buffered_gemm -Dgemm_double_buffered=orig_gemm_double_buffered
         -Dblocked_gemm=orig_blocked_gemm -Dgemm_blocked=orig_gemm_blocked
         -Dblocked_checked_gemm=orig_blocked_checked_gemm -Dgemm_blocked_checked=orig_gemm_blocked_checked
-        -Dwmma_smem_gemm=orig_wmma_smem_gemm -Dwmma_smem_kernel=orig_wmma_smem_kernel)
+        -Dwmma_smem_gemm=orig_wmma_smem_gemm -Dwmma_smem_kernel=orig_wmma_smem_kernel
+        -Dfixed_extents_gemm=orig_fixed_extents_gemm -Dgemm_fixed_extents=orig_gemm_fixed_extents)
 rc=0
 nvcc "${flags[@]}" -diag-suppress 20199 "${rename[@]}" -c examples/legacy/legacy.cu -o build/legacy/orig.o \
   >"$out/build-orig.log" 2>&1

@@ -1,0 +1,299 @@
+// --migrate lifts kernels written for fixed extents, named by macros or
+// const variables instead of parameters: the proof takes each such name as
+// a symbol, so it holds for every value, and the launcher names it as the
+// kernel does (a constant of the kernel's own by its value). A name the
+// kernel needs the value of (an array extent, an inner loop's bound, a
+// divisor) stays a value. (The outputs are checked without this file's own
+// check lines, which they copy.)
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
+// RUN: %tawa-rewrite %t.cu -o %t2.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG2 --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: %tawa-rewrite %s -o %t3.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DEFAULT --implicit-check-not=warning: --implicit-check-not=error:
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <mma.h>
+using namespace nvcuda;
+
+typedef __nv_bfloat16 bf16;
+
+#define TILE 32
+#define M_DIM 2048
+#define N_DIM 1024
+#define K_DIM (512 + 512)
+
+// The tutorials' form: macros for the extents, no bounds checks.
+// CHECK-LABEL: __global__ void macro_extents(
+// CHECK-NOT: #pragma tawa tile
+__global__ void macro_extents(const bf16 *A, const bf16 *B, bf16 *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K_DIM; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K_DIM + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: __global__ void macro_extents_tiled(
+// CHECK: where K_DIM is a multiple of 32;
+// CHECK: (1LL * K_DIM * sizeof(__nv_bfloat16)) % 16 == 0 &&
+// CHECK: (1LL * N_DIM * sizeof(__nv_bfloat16)) % 16 == 0;
+// CHECK: const double tawa_flops = 2.0 * tawa_rows * tawa_cols * K_DIM;
+// CHECK: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || K_DIM % 32 != 0 ||
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, K_DIM, K_DIM},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K_DIM, tawa_cols, N_DIM},
+// CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, N_DIM});
+
+namespace shape {
+constexpr int M = 4000, N = 3000, K = 2000;
+} // namespace shape
+
+// constexpr extents of a namespace, bounds checks, a tile counter.
+// CHECK-LABEL: __global__ void constexpr_extents(
+__global__ void constexpr_extents(const __half *A, const __half *B, float *C) {
+  __shared__ __half As[TILE][TILE];
+  __shared__ __half Bs[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < (shape::K + TILE - 1) / TILE; ++t) {
+    As[ty][tx] = row < shape::M && t * TILE + tx < shape::K
+                     ? A[row * shape::K + t * TILE + tx]
+                     : __half();
+    Bs[ty][tx] = t * TILE + ty < shape::K && col < shape::N
+                     ? B[(t * TILE + ty) * shape::N + col]
+                     : __half();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < shape::M && col < shape::N)
+    C[row * shape::N + col] = acc;
+}
+// CHECK: const int tawa_rows =
+// CHECK-NEXT: shape::M < tawa_rows_covered ? shape::M : int(tawa_rows_covered);
+// CHECK: const int tawa_cols =
+// CHECK-NEXT: shape::N < tawa_cols_covered ? shape::N : int(tawa_cols_covered);
+// CHECK: tawa::Matrix<const __half>{A, shape::M, shape::K, shape::K},
+// CHECK-NEXT: tawa::Matrix<const __half>{B, shape::K, shape::N, shape::N},
+// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, shape::N});
+
+// A square kernel with its extent a const of its own: the launcher, after
+// the kernel, names the value.
+// CHECK-LABEL: __global__ void local_extent(
+__global__ void local_extent(const bf16 *A, const bf16 *B, float *C) {
+  const int n = 1024;
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < n; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * n + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * n + col] = acc;
+}
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, 1024, 1024},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, 1024, tawa_cols, 1024},
+// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, 1024});
+
+// Register-blocked, 4 x 4 micro-tiles of 16 x 16 threads, the extents
+// macros and the block tile BM a macro the kernel needs the value of.
+#define BM 64
+#define BK 16
+#define TM 4
+// CHECK-LABEL: __global__ void blocked_macro_extents(
+__global__ void blocked_macro_extents(const bf16 *A, const bf16 *B,
+                                      bf16 *C) {
+  __shared__ bf16 As[BM][BK];
+  __shared__ bf16 Bs[BK][BM];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BM;
+  float acc[TM][TM] = {};
+#pragma tawa tile
+  for (int t = 0; t < K_DIM; t += BK) {
+    for (int i = 0; i < TM; ++i) {
+      As[ty + 16 * i][tx] = A[(row0 + ty + 16 * i) * K_DIM + t + tx];
+      Bs[ty][tx + 16 * i] = B[(t + ty) * N_DIM + col0 + tx + 16 * i];
+    }
+    __syncthreads();
+    for (int k = 0; k < BK; ++k)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TM; ++j)
+          acc[i][j] += __bfloat162float(As[ty * TM + i][k]) *
+                       __bfloat162float(Bs[k][tx * TM + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TM; ++j)
+      C[(row0 + ty * TM + i) * N_DIM + col0 + tx * TM + j] =
+          __float2bfloat16_rn(acc[i][j]);
+}
+// CHECK: __global__ void blocked_macro_extents_tiled(
+// CHECK: block is
+// CHECK-NEXT: /// 16 x 16 threads
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, K_DIM, K_DIM},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K_DIM, tawa_cols, N_DIM},
+// CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, N_DIM});
+
+// WMMA, one fragment per warp, the extents and leading dimensions macros.
+// CHECK-LABEL: __global__ void wmma_macro_extents(
+__global__ void wmma_macro_extents(const half *a, const half *b, float *c) {
+  int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / warpSize;
+  int warpN = (blockIdx.y * blockDim.y + threadIdx.y);
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a_frag;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b_frag;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc_frag;
+  wmma::fill_fragment(acc_frag, 0.0f);
+#pragma tawa tile
+  for (int i = 0; i < K_DIM; i += 16) {
+    wmma::load_matrix_sync(a_frag, a + warpM * 16 * K_DIM + i, K_DIM);
+    wmma::load_matrix_sync(b_frag, b + i * N_DIM + warpN * 16, N_DIM);
+    wmma::mma_sync(acc_frag, a_frag, b_frag, acc_frag);
+  }
+  wmma::store_matrix_sync(c + warpM * 16 * N_DIM + warpN * 16, acc_frag,
+                          N_DIM, wmma::mem_row_major);
+}
+// CHECK: __global__ void wmma_macro_extents_tiled(
+// CHECK: K_DIM % 16 != 0
+// CHECK: tawa::Matrix<const __half>{a, tawa_rows, K_DIM, K_DIM},
+// CHECK-NEXT: tawa::Matrix<const __half>{b, K_DIM, tawa_cols, N_DIM},
+// CHECK-NEXT: tawa::Matrix<float>{c, tawa_rows, tawa_cols, N_DIM});
+
+// Refused: K's value decides an array's extent, so it is no symbol, and
+// the loop bound is then no extent.
+#define K_SMALL 64
+// CHECK-LABEL: __global__ void extent_in_a_type(
+__global__ void extent_in_a_type(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  __shared__ float Scratch[K_SMALL];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter or a named constant: the loop must cover K whole
+#pragma tawa tile
+  for (int t = 0; t < K_SMALL; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K_SMALL + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  Scratch[threadIdx.x] = acc;
+  C[row * N_DIM + col] = acc;
+}
+
+// Refused: a __constant__ extent is device memory, which the launcher
+// cannot read (and no front end follows a variable of static storage).
+__constant__ int devK = 1024;
+// CHECK-LABEL: __global__ void device_extent(
+__global__ void device_extent(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the variable 'devK' has static storage
+#pragma tawa tile
+  for (int t = 0; t < devK; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * devK + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = acc;
+}
+
+// Refused: an extent of 0 is no tawa::Matrix extent.
+#define K_ZERO 0
+// CHECK-LABEL: __global__ void zero_extent(
+__global__ void zero_extent(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the extents and leading dimensions must be positive 'int' values, as tawa::Matrix's are; 'K_ZERO' is 0
+#pragma tawa tile
+  for (int t = 0; t < K_ZERO; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K_ZERO + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = acc;
+}
+
+// Refused: two names of one value are two symbols, and the staging of A
+// checks its column against N_DIM, not against K_DIM, the loop's bound.
+// CHECK-LABEL: __global__ void wrong_named_bound(
+__global__ void wrong_named_bound(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern
+#pragma tawa tile
+  for (int t = 0; t < K_DIM; t += TILE) {
+    As[threadIdx.y][threadIdx.x] =
+        row < M_DIM && t + threadIdx.x < N_DIM ? A[row * K_DIM + t + threadIdx.x]
+                                               : bf16();
+    Bs[threadIdx.y][threadIdx.x] =
+        t + threadIdx.y < K_DIM && col < N_DIM ? B[(t + threadIdx.y) * N_DIM + col]
+                                               : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  if (row < M_DIM && col < N_DIM)
+    C[row * N_DIM + col] = acc;
+}
+
+
+// The migrated file rewrites: only the refused loops are reported again.
+// DIAG2-COUNT-4: warning: this loop does not match a liftable pattern
+
+// Without --migrate, each lifted loop is reported as one to migrate.
+// DEFAULT-COUNT-5: warning: this loop is a hand-written {{.*}} that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form
+// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
+// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
+// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
+// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
+
+void launch(const bf16 *A, const bf16 *B, bf16 *C, float *F, const half *a,
+            const half *b) {
+  macro_extents<<<dim3(N_DIM / TILE, M_DIM / TILE), dim3(TILE, TILE)>>>(A, B,
+                                                                       C);
+  blocked_macro_extents<<<dim3(N_DIM / BM, M_DIM / BM), dim3(16, 16)>>>(A, B,
+                                                                       C);
+  wmma_macro_extents<<<dim3(M_DIM / 64, N_DIM / 16), dim3(128, 1)>>>(a, b, F);
+}
