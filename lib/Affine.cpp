@@ -179,7 +179,12 @@ std::optional<Poly> IndexEvaluator::quotient(const Poly &L,
 
 /// The width in bits of an integer type (LP64).
 static unsigned intWidth(QualType T) {
-  const auto *B = T.getCanonicalType()->getAs<BuiltinType>();
+  // An enumeration is as wide as the integer type it is stored in.
+  if (const auto *E = T.getCanonicalType()->getAs<EnumType>())
+    if (const EnumDecl *D = E->getDecl()->getDefinition())
+      T = D->getIntegerType();
+  const auto *B =
+      T.isNull() ? nullptr : T.getCanonicalType()->getAs<BuiltinType>();
   if (!B)
     return 64;
   switch (B->getKind()) {
@@ -281,9 +286,13 @@ std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
   } else if (auto *R = dyn_cast_or_null<DeclRefExpr>(X)) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
     auto It =
-        VD && !NamedVars.contains(VD) ? Bindings.find(VD) : Bindings.end();
+        VD && !NamedDecls.contains(VD) ? Bindings.find(VD) : Bindings.end();
     if (It != Bindings.end())
       V = It->second.constantValue();
+    if (auto *EC = dyn_cast<EnumConstantDecl>(R->getDecl());
+        EC && !NamedDecls.contains(EC) &&
+        EC->getInitVal().getSignificantBits() <= 64)
+      V = EC->getInitVal().getExtValue();
   } else if (auto *C = dyn_cast_or_null<ExplicitCastExpr>(X)) {
     if (C->getType()->isIntegerType() &&
         C->getSubExpr()->getType()->isIntegerType())
@@ -416,9 +425,13 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
     return Poly::symbol(*S);
   }
   if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+    if (NamedDecls.contains(R->getDecl()))
+      return Poly::symbol(R->getDecl());
+    // An enumerator is its value.
+    if (auto *EC = dyn_cast<EnumConstantDecl>(R->getDecl());
+        EC && EC->getInitVal().getSignificantBits() <= 64)
+      return Poly::constant(EC->getInitVal().getExtValue());
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
-    if (VD && NamedVars.contains(VD))
-      return Poly::symbol(VD);
     if (VD) {
       auto It = Bindings.find(VD);
       if (It != Bindings.end())

@@ -264,8 +264,8 @@ LifterBase::LifterBase(const FunctionDecl *Kernel, const ForStmt *Loop,
     if (!extentOfSymbol(X.Sym))
       Extents.push_back(X);
   }
-  for (const auto &[VD, X] : Named->Vars) {
-    Ev.NamedVars.insert(VD);
+  for (const auto &[D, X] : Named->Decls) {
+    Ev.NamedDecls.insert(D);
     Extents.push_back(X);
   }
   // In the order of their names: what is tried first does not depend on

@@ -79,8 +79,8 @@ public:
       for (const Use &U : Uses)
         Keep &= !U.Needed && U.X.Value == Uses.front().X.Value;
       for (const Use &U : Uses)
-        if (Keep && U.Var)
-          Out.Vars.try_emplace(U.Var, U.X);
+        if (Keep && U.Decl)
+          Out.Decls.try_emplace(U.Decl, U.X);
         else if (Keep)
           Out.Exprs.try_emplace(U.Key, U.X);
     }
@@ -90,8 +90,8 @@ public:
 private:
   struct Use {
     Extent X;
-    const Expr *Key = nullptr;    ///< a macro's expression
-    const VarDecl *Var = nullptr; ///< or the variable named
+    const Expr *Key = nullptr;       ///< a macro's expression
+    const ValueDecl *Decl = nullptr; ///< or the variable or enumerator named
     bool Needed = false;
   };
 
@@ -114,7 +114,7 @@ private:
   bool use(const Expr *E, bool Needed) {
     if (std::optional<Use> U = macro(E))
       return record(*U, Needed);
-    if (std::optional<Use> U = variable(E))
+    if (std::optional<Use> U = declaration(E))
       return record(*U, Needed);
     return false;
   }
@@ -169,32 +169,39 @@ private:
     return U;
   }
 
-  /// E where it names a `const` integer variable with a constant
-  /// initializer (not a __device__ or __constant__ one, which host code
-  /// does not read).
-  std::optional<Use> variable(const Expr *E) const {
+  /// E where it names an enumerator or a `const` integer variable with a
+  /// constant initializer (not a __device__ or __constant__ one, which
+  /// host code does not read).
+  std::optional<Use> declaration(const Expr *E) const {
     auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-    if (!VD || isa<ParmVarDecl>(VD) || !VD->getType()->isIntegerType() ||
-        !VD->getType().isConstQualified() || !VD->hasInit() ||
-        VD->hasAttr<CUDADeviceAttr>() || VD->hasAttr<CUDAConstantAttr>() ||
-        VD->hasAttr<CUDASharedAttr>() || !R->getBeginLoc().isFileID() ||
-        !VD->isUsableInConstantExpressions(Ctx))
+    const ValueDecl *D = R ? R->getDecl() : nullptr;
+    auto *VD = dyn_cast_or_null<VarDecl>(D);
+    const bool Constant =
+        isa_and_nonnull<EnumConstantDecl>(D) ||
+        (VD && !isa<ParmVarDecl>(VD) && VD->getType()->isIntegerType() &&
+         VD->getType().isConstQualified() && VD->hasInit() &&
+         !VD->hasAttr<CUDADeviceAttr>() && !VD->hasAttr<CUDAConstantAttr>() &&
+         !VD->hasAttr<CUDASharedAttr>() &&
+         VD->isUsableInConstantExpressions(Ctx));
+    if (!Constant || !R->getBeginLoc().isFileID())
       return std::nullopt;
-    std::optional<int64_t> V = value(E->IgnoreParenImpCasts());
+    std::optional<int64_t> V = value(R);
     if (!V)
       return std::nullopt;
-    // Code after the kernel names a variable of its namespace as the
-    // kernel does; one of the kernel's own by its value.
+    // Code after the kernel names a constant of its namespace as the kernel
+    // does; one of the kernel's own by its value.
+    const DeclContext *In = D->getDeclContext();
+    if (isa<EnumDecl>(In))
+      In = In->getParent();
+    const bool Local = In->isFunctionOrMethod();
     const std::string Name =
-        VD->isLocalVarDeclOrParm()
-            ? std::to_string(*V)
-            : Lexer::getSourceText(
-                  CharSourceRange::getTokenRange(R->getSourceRange()), SM, LO)
-                  .str();
+        Local ? std::to_string(*V)
+              : Lexer::getSourceText(
+                    CharSourceRange::getTokenRange(R->getSourceRange()), SM, LO)
+                    .str();
     Use U;
-    U.X = {VD, Name, VD->getLocation(), V};
-    U.Var = VD;
+    U.X = {D, Name, D->getLocation(), V};
+    U.Decl = D;
     return U;
   }
 

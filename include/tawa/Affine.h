@@ -25,6 +25,7 @@
 
 namespace clang {
 class Expr;
+class ValueDecl;
 class VarDecl;
 } // namespace clang
 
@@ -116,9 +117,9 @@ public:
   /// Named compile-time constants taken as symbols rather than values (a
   /// proof over them holds for every value): macro expansions, keyed by
   /// their expression with parentheses and implicit casts looked through,
-  /// and `const` variables (their own symbols).
+  /// and `const` variables and enumerators (their own symbols).
   llvm::DenseMap<const clang::Expr *, Symbol> NamedExprs;
-  llvm::DenseSet<const clang::VarDecl *> NamedVars;
+  llvm::DenseSet<const clang::ValueDecl *> NamedDecls;
   /// blockDim.{x,y,z} where the launch fixes them (a lifted kernel's
   /// launcher runs its tiled form only for that block); else symbols.
   std::optional<int64_t> BlockDim[3];

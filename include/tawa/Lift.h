@@ -68,7 +68,7 @@ namespace clang {
 class ASTContext;
 class Expr;
 class FunctionDecl;
-class VarDecl;
+class ValueDecl;
 class ForStmt;
 class ParmVarDecl;
 } // namespace clang
@@ -77,8 +77,9 @@ namespace tawa {
 
 /// An integer extent or leading dimension of the lifted GEMM, in elements:
 /// an `int` kernel parameter, or a named compile-time constant (a `const`
-/// integer variable with a constant initializer, or an object-like macro
-/// whose expansion is an integer constant expression, `#define N 4096`).
+/// integer variable with a constant initializer, an enumerator, or an
+/// object-like macro whose expansion is an integer constant expression,
+/// `#define N 4096`).
 /// The proof takes a named constant as a symbol, as it does a parameter, so
 /// what it shows holds for every value the constant could have.
 struct Extent {
@@ -165,9 +166,10 @@ struct NamedExtents {
   /// Macro expansions, keyed by their expression with parentheses and
   /// implicit casts looked through.
   llvm::DenseMap<const clang::Expr *, Extent> Exprs;
-  /// `const` integer variables, of the kernel or its namespace.
-  llvm::DenseMap<const clang::VarDecl *, Extent> Vars;
-  bool empty() const { return Exprs.empty() && Vars.empty(); }
+  /// `const` integer variables and enumerators, of the kernel or its
+  /// namespace.
+  llvm::DenseMap<const clang::ValueDecl *, Extent> Decls;
+  bool empty() const { return Exprs.empty() && Decls.empty(); }
 };
 
 /// The named constants `Kernel` uses that could be extents of `Loop`.

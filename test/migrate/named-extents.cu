@@ -114,6 +114,31 @@ __global__ void local_extent(const bf16 *A, const bf16 *B, float *C) {
 // CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, 1024, tawa_cols, 1024},
 // CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, 1024});
 
+// Enumerators: an enum's constants as the extents, and one as the tile.
+enum Sizes { kTile = 32, kRows = 512, kCols = 768, kDepth = 256 };
+// CHECK-LABEL: __global__ void enum_extents(
+__global__ void enum_extents(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[kTile][kTile];
+  __shared__ bf16 Bs[kTile][kTile];
+  const int row = blockIdx.y * kTile + threadIdx.y;
+  const int col = blockIdx.x * kTile + threadIdx.x;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < kDepth; t += kTile) {
+    As[threadIdx.y][threadIdx.x] = A[row * kDepth + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * kCols + col];
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * kCols + col] = acc;
+}
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, kDepth, kDepth},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, kDepth, tawa_cols, kCols},
+// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, kCols});
+
 // Register-blocked, 4 x 4 micro-tiles of 16 x 16 threads, the extents
 // macros and the block tile BM a macro the kernel needs the value of.
 #define BM 64
@@ -283,7 +308,7 @@ __global__ void wrong_named_bound(const bf16 *A, const bf16 *B, float *C) {
 // DIAG2-COUNT-4: warning: this loop does not match a liftable pattern
 
 // Without --migrate, each lifted loop is reported as one to migrate.
-// DEFAULT-COUNT-5: warning: this loop is a hand-written {{.*}} that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form
+// DEFAULT-COUNT-6: warning: this loop is a hand-written {{.*}} that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form
 // DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
 // DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
 // DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
