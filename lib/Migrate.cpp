@@ -117,7 +117,11 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
   }
   const std::string What =
       "C = " + Sum +
-      (G.CBatchStride.empty() ? "" : ", for each matrix blockIdx.z of a batch");
+      (G.CBatchStride.empty() ? ""
+                              : ", for each matrix blockIdx.z of a batch") +
+      (G.CColumnMajor ? " (C column-major: computed as C^T = B^T * A^T, "
+                        "the first operand the kernel's B)"
+                      : "");
   return formatv(R"(
 /// '{0}' in the tile vocabulary: {19} over the window of C that the launch
 /// of '{0}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
@@ -196,16 +200,19 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   if (G.Beta)
     Scalars += ", " + name(G.Beta);
   const std::string Where = G.Extents.empty() ? "" : ", where " + G.Extents;
+  // The rows of the matrix the tiled form writes: C^T's for a
+  // column-major C.
+  const std::string CRows = G.CColumnMajor ? "rows of C^T" : "rows of C";
   const std::string Window =
       G.Guarded
-          ? formatv("rows of C below min({0}, {1}) and the columns\n/// "
+          ? formatv("{5} below min({0}, {1}) and the columns\n/// "
                     "below min({2}, {3}), which those blocks compute{4}",
-                    M, G.RowsCovered, N, G.ColsCovered, Where)
+                    M, G.RowsCovered, N, G.ColsCovered, Where, CRows)
                 .str()
-          : formatv("rows of C below {0} and the columns below\n/// {1}, "
+          : formatv("{3} below {0} and the columns below\n/// {1}, "
                     "which those blocks compute whole (the kernel has no\n/// "
                     "bounds checks){2}",
-                    G.RowsCovered, G.ColsCovered, Where)
+                    G.RowsCovered, G.ColsCovered, Where, CRows)
                 .str();
   const std::string Rows = G.Guarded
                                ? formatv("{0} < tawa_rows_covered ? {0} : "

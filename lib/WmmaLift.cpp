@@ -37,6 +37,8 @@ public:
         !pointersFixed(After) || !operands() || !tiles() || !types())
       return std::nullopt;
     launches();
+    if (StoreColMajor)
+      transposeC();
     return G;
   }
 
@@ -219,12 +221,19 @@ private:
     return true;
   }
 
-  /// `[if (bounds)] wmma::store_matrix_sync(p, acc, ldc, mem_row_major);`
+  /// `[if (bounds)] wmma::store_matrix_sync(p, acc, ldc, layout);`, or
+  /// under the check a C-fragment epilogue: `{ wmma::load_matrix_sync(c, p,
+  /// ldc, layout); for (int i = 0; i < c.num_elements; i++) c.x[i] = alpha
+  /// * acc.x[i] + beta * c.x[i]; wmma::store_matrix_sync(p, c, ldc,
+  /// layout); }` (the loop's terms in any order, each scale optional).
   bool epilogue(llvm::ArrayRef<Stmt *> Stmts) {
     const char *Expected =
         "expected one store after the loop: '[if (row < M && col < N)] "
         "wmma::store_matrix_sync(C + row * ldc + col, acc, ldc, "
-        "wmma::mem_row_major);' of the accumulator to a float C";
+        "wmma::mem_row_major);' (or mem_col_major, C + row + col * ldc) of "
+        "the accumulator to a float C, optionally after a C fragment loaded "
+        "from the same place and 'c.x[i] = alpha * acc.x[i] + beta * "
+        "c.x[i]' over its elements";
     // Index variables may come first.
     for (; !Stmts.empty() && isa<DeclStmt>(Stmts.front());
          Stmts = Stmts.drop_front())
@@ -233,24 +242,32 @@ private:
         if (!VD || !VD->getType()->isIntegerType() || !declaration(VD))
           return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
       }
-    const Stmt *S = Stmts.size() == 1 ? Stmts[0] : nullptr;
-    StoreAt = S ? S->getBeginLoc() : Loop->getEndLoc();
-    if (auto *If = dyn_cast_or_null<IfStmt>(S)) {
+    StoreAt = Stmts.empty() ? Loop->getEndLoc() : Stmts[0]->getBeginLoc();
+    auto *If = Stmts.size() == 1 ? dyn_cast<IfStmt>(Stmts[0]) : nullptr;
+    Stmt *Then = If ? If->getThen() : nullptr;
+    if (If) {
       if (If->getElse() || !bounds(If->getCond(), StoreBounds))
         return fail(StoreAt, Expected);
       G.Guarded = true;
-      S = single(If->getThen());
+      if (auto *Block = dyn_cast<CompoundStmt>(Then))
+        Stmts = llvm::ArrayRef<Stmt *>(Block->body_begin(), Block->body_end());
+      else
+        Stmts = llvm::ArrayRef<Stmt *>(Then);
     } else {
       G.Guarded = false;
     }
+    const VarDecl *Stored = Zeroed;
+    if (Stmts.size() > 1 && !fragmentEpilogue(Stmts.drop_back(), Stored))
+      return Why.Message.empty() ? fail(Stmts[0]->getBeginLoc(), Expected)
+                                 : false;
+    const Stmt *S = Stmts.empty() ? nullptr : single(Stmts.back());
     const CallExpr *C = wmmaCall(S, "store_matrix_sync");
-    auto *Layout = C && C->getNumArgs() == 4
-                       ? dyn_cast<DeclRefExpr>(bare(C->getArg(3)))
-                       : nullptr;
-    if (!C || !Layout || Layout->getDecl()->getName() != "mem_row_major" ||
-        varOf(C->getArg(1)) != Zeroed ||
+    std::optional<bool> ColMajor =
+        C && C->getNumArgs() == 4 ? layoutOf(C->getArg(3)) : std::nullopt;
+    if (!C || !ColMajor || varOf(C->getArg(1)) != Stored ||
         !(G.Ldc = extentOf(C->getArg(2)).value_or(Extent())))
       return fail(S ? S->getBeginLoc() : StoreAt, Expected);
+    StoreColMajor = *ColMajor;
     auto P = pointer(C->getArg(0));
     if (!P)
       return fail(C->getArg(0)->getBeginLoc(), Expected);
@@ -259,11 +276,162 @@ private:
     if (!O)
       return false;
     StoreOffset = *O;
+    if (CLoad && (CLoad->Ptr != G.C || CLoad->Offset != StoreOffset ||
+                  CLoad->BatchStride != G.CBatchStride || CLoad->Ld != G.Ldc ||
+                  CLoad->ColMajor != StoreColMajor))
+      return fail(C->getBeginLoc(), "the C fragment must be loaded from where "
+                                    "it is stored, with the same leading "
+                                    "dimension and layout");
     if (LoopGuarded && !G.Guarded)
       return fail(StoreAt, "the loads are bounds-checked, so the store must "
                            "be too: " +
                                std::string(Expected));
     return true;
+  }
+
+  /// `wmma::mem_row_major` (false) or `wmma::mem_col_major` (true).
+  static std::optional<bool> layoutOf(const Expr *E) {
+    auto *R = dyn_cast<DeclRefExpr>(bare(E));
+    if (R && R->getDecl()->getName() == "mem_row_major")
+      return false;
+    if (R && R->getDecl()->getName() == "mem_col_major")
+      return true;
+    return std::nullopt;
+  }
+
+  /// The statements of a C-fragment epilogue before its store: an optional
+  /// load of a C fragment, then a loop over the fragment's elements that
+  /// sets `Stored` (the accumulator or the C fragment) to the stored value.
+  bool fragmentEpilogue(llvm::ArrayRef<Stmt *> Body, const VarDecl *&Stored) {
+    if (Body.size() > 2 || (Body.size() == 2 && !cLoad(Body.front())))
+      return false;
+    return elementLoop(Body.back(), Stored);
+  }
+
+  /// `wmma::load_matrix_sync(c, p, ldc, layout);` of an accumulator
+  /// fragment of the accumulator's type.
+  bool cLoad(const Stmt *S) {
+    const CallExpr *C = wmmaCall(S, "load_matrix_sync");
+    const VarDecl *V =
+        C && C->getNumArgs() == 4 ? varOf(C->getArg(0)) : nullptr;
+    if (!V || V == Zeroed || !Frags.count(V) ||
+        !Ctx.hasSameType(V->getType(), Zeroed->getType()))
+      return fail(S->getBeginLoc(),
+                  "expected 'wmma::load_matrix_sync(c, C + ..., ldc, layout)' "
+                  "of a C fragment of the accumulator's type");
+    auto P = pointer(C->getArg(1));
+    std::optional<bool> Layout = layoutOf(C->getArg(3));
+    std::optional<Extent> Ld = extentOf(C->getArg(2));
+    if (!P || !Layout || !Ld)
+      return fail(S->getBeginLoc(), "expected the C fragment's pointer into "
+                                    "C, its leading dimension and layout");
+    CLoad = CFragment{V, P->first, {}, *Ld, *Layout, {}};
+    std::optional<Poly> O = unbatched(P->second, CLoad->BatchStride, C);
+    if (!O)
+      return false;
+    CLoad->Offset = *O;
+    return true;
+  }
+
+  /// `for (int i = 0; i < f.num_elements; i++) D.x[i] = <terms>;`, f and D
+  /// fragments of the accumulator's type (elements of one index then hold
+  /// one element of the tile: CUDA C++ Programming Guide, "Warp Matrix
+  /// Functions", element-wise operations on fragments of one type). The
+  /// terms: `acc.x[i]`, optionally times a float parameter alpha, and
+  /// `c.x[i]` of the loaded C fragment times a float parameter beta, in
+  /// either order.
+  bool elementLoop(const Stmt *S, const VarDecl *&Stored) {
+    const char *Expected =
+        "expected 'for (int i = 0; i < c.num_elements; i++) c.x[i] = alpha * "
+        "acc.x[i] + beta * c.x[i];' over the fragments' elements";
+    if (auto *Hinted = dyn_cast<AttributedStmt>(S)) // #pragma unroll
+      S = Hinted->getSubStmt();
+    auto *For = dyn_cast<ForStmt>(S);
+    auto *Init = For ? dyn_cast_or_null<DeclStmt>(For->getInit()) : nullptr;
+    auto *I = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Cond =
+        For ? dyn_cast_or_null<BinaryOperator>(For->getCond()) : nullptr;
+    auto *Inc = For && For->getInc()
+                    ? dyn_cast<UnaryOperator>(bare(For->getInc()))
+                    : nullptr;
+    auto *Count = Cond ? dyn_cast<MemberExpr>(bare(Cond->getRHS())) : nullptr;
+    const Stmt *Assign = For ? single(For->getBody()) : nullptr;
+    const Expr *L = nullptr, *R = nullptr;
+    if (!I || !I->hasInit() || !isZero(I->getInit()) || !Cond ||
+        Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), I) || !Inc ||
+        !Inc->isIncrementOp() || !refersTo(Inc->getSubExpr(), I) || !Count ||
+        Count->getMemberDecl()->getName() != "num_elements" ||
+        !accumulatorTyped(varOf(Count->getBase())) ||
+        isModified(I, For->getBody()) || !Assign || !isa<Expr>(Assign) ||
+        !assignment(Assign, L, R))
+      return fail(S->getBeginLoc(), Expected);
+    Stored = fragmentElement(L, I);
+    if (!accumulatorTyped(Stored) ||
+        (Stored != Zeroed && (!CLoad || Stored != CLoad->Frag)))
+      return fail(L->getBeginLoc(), Expected);
+    std::vector<const Expr *> Terms;
+    for (const Expr *E = bare(R);;) {
+      auto *Add = dyn_cast<BinaryOperator>(E);
+      if (!Add || Add->getOpcode() != BO_Add) {
+        Terms.insert(Terms.begin(), E);
+        break;
+      }
+      Terms.insert(Terms.begin(), bare(Add->getRHS()));
+      E = bare(Add->getLHS());
+    }
+    for (const Expr *T : Terms) {
+      const ParmVarDecl *Scale = nullptr;
+      const VarDecl *F = scaledElement(T, I, Scale);
+      const char Kind = F == Zeroed ? 'a' : CLoad && F == CLoad->Frag ? 'c' : 0;
+      if (!Kind || G.Terms.find(Kind) != std::string::npos ||
+          (Kind == 'c' && !Scale))
+        return fail(T->getBeginLoc(), Expected);
+      (Kind == 'a' ? G.Alpha : G.Beta) = Scale;
+      G.Terms += Kind;
+    }
+    if (G.Terms.find('a') == std::string::npos)
+      return fail(R->getBeginLoc(), Expected);
+    return true;
+  }
+
+  /// Whether V is a fragment of the accumulator's type.
+  bool accumulatorTyped(const VarDecl *V) const {
+    return V && Frags.count(V) &&
+           Ctx.hasSameType(V->getType(), Zeroed->getType());
+  }
+
+  /// The fragment F of `F.x[I]`, or null.
+  static const VarDecl *fragmentElement(const Expr *E, const VarDecl *I) {
+    auto *A = dyn_cast<ArraySubscriptExpr>(bare(E));
+    auto *X = A ? dyn_cast<MemberExpr>(bare(A->getBase())) : nullptr;
+    if (!X || X->getMemberDecl()->getName() != "x" || !refersTo(A->getIdx(), I))
+      return nullptr;
+    return varOf(X->getBase());
+  }
+
+  /// The fragment F of `F.x[I]`, `s * F.x[I]` or `F.x[I] * s`, s a float
+  /// parameter (set in Scale), or null.
+  static const VarDecl *scaledElement(const Expr *E, const VarDecl *I,
+                                      const ParmVarDecl *&Scale) {
+    E = bare(E);
+    if (const VarDecl *F = fragmentElement(E, I))
+      return F;
+    auto *M = dyn_cast<BinaryOperator>(E);
+    if (!M || M->getOpcode() != BO_Mul)
+      return nullptr;
+    for (auto [S, Y] : {std::pair(M->getLHS(), M->getRHS()),
+                        std::pair(M->getRHS(), M->getLHS())}) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(S));
+      auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+      const VarDecl *F = fragmentElement(Y, I);
+      if (P && F && P->getType()->isSpecificBuiltinType(BuiltinType::Float)) {
+        Scale = P;
+        return F;
+      }
+    }
+    return nullptr;
   }
 
   /// The rows and columns of the warp's tile, from the loads, and the store
@@ -297,10 +465,12 @@ private:
         return fail(Mma->getBeginLoc(),
                     "the tile's row and column must be the same for every "
                     "k and every thread of the warp");
-    if (StoreOffset != Row0 * Poly::symbol(G.Ldc.Sym) + Col0)
-      return fail(StoreAt, "the store must write C + row * ldc + col, at the "
-                           "row of the A fragments and the column of the B "
-                           "fragments");
+    const Poly Ldc = Poly::symbol(G.Ldc.Sym);
+    if (StoreOffset != (StoreColMajor ? Row0 + Col0 * Ldc : Row0 * Ldc + Col0))
+      return fail(StoreAt, "the store must write C + row * ldc + col "
+                           "(mem_row_major) or C + row + col * ldc "
+                           "(mem_col_major), at the row of the A fragments "
+                           "and the column of the B fragments");
     G.A = {LoadA.Ptr, LoadA.Ld, FA.RowMajor, LoadA.BatchStride};
     G.B = {LoadB.Ptr, LoadB.Ld, !FB.RowMajor, LoadB.BatchStride};
     return batchAgrees(G, StoreAt) && bounded();
@@ -401,6 +571,16 @@ private:
     return intExtents(G);
   }
 
+  /// A C stored column-major is C^T stored row-major, and C^T = B^T A^T:
+  /// B^T is the first operand (N x K, B's storage read transposed), A^T
+  /// the second, and the rows of C^T are C's columns.
+  void transposeC() {
+    std::swap(G.A, G.B);
+    std::swap(G.M, G.N);
+    std::swap(G.RowsCovered, G.ColsCovered);
+    G.CColumnMajor = true;
+  }
+
   /// Blocks of whole warps across; the extents multiples of the fragment.
   void launches() {
     const std::string SM = std::to_string(FM), SN = std::to_string(FN),
@@ -429,6 +609,17 @@ private:
   const CallExpr *Mma = nullptr;
   std::vector<std::pair<Poly, Extent>> LoopBounds, StoreBounds;
   bool LoopGuarded = false;
+  bool StoreColMajor = false; ///< C stored column-major
+  /// The C fragment of an epilogue, loaded from C + Offset.
+  struct CFragment {
+    const VarDecl *Frag = nullptr;
+    const ParmVarDecl *Ptr = nullptr;
+    Poly Offset;
+    Extent Ld;
+    bool ColMajor = false;
+    std::string BatchStride;
+  };
+  std::optional<CFragment> CLoad;
   int KStep = 0, FM = 0, FN = 0;
   Poly KK, Row0, Col0, StoreOffset;
   Symbol KSym = nullptr;

@@ -422,6 +422,49 @@ __global__ void gemm_fixed_extents(const __half *A, const __half *B, float *C) {
     C[row * FIXED_N + col] = acc;
 }
 
+// The CUDA samples' simpleTensorCoreGEMM kernel: column-major A, B and C,
+// one 16 x 16 tile of C per warp, C = alpha * A * B + beta * C through a C
+// fragment.
+__global__ void wmma_col_major_kernel(half *a, half *b, float *c, int M, int N,
+                                      int K, float alpha, float beta) {
+  int lda = M;
+  int ldb = K;
+  int ldc = M;
+  int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / warpSize;
+  int warpN = (blockIdx.y * blockDim.y + threadIdx.y);
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, half,
+                         nvcuda::wmma::col_major>
+      a_frag;
+  nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, half,
+                         nvcuda::wmma::col_major>
+      b_frag;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc_frag;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> c_frag;
+  nvcuda::wmma::fill_fragment(acc_frag, 0.0f);
+#pragma tawa tile
+  for (int i = 0; i < K; i += 16) {
+    int aRow = warpM * 16;
+    int aCol = i;
+    int bRow = i;
+    int bCol = warpN * 16;
+    if (aRow < M && aCol < K && bRow < K && bCol < N) {
+      nvcuda::wmma::load_matrix_sync(a_frag, a + aRow + aCol * lda, lda);
+      nvcuda::wmma::load_matrix_sync(b_frag, b + bRow + bCol * ldb, ldb);
+      nvcuda::wmma::mma_sync(acc_frag, a_frag, b_frag, acc_frag);
+    }
+  }
+  int cRow = warpM * 16;
+  int cCol = warpN * 16;
+  if (cRow < M && cCol < N) {
+    nvcuda::wmma::load_matrix_sync(c_frag, c + cRow + cCol * ldc, ldc,
+                                   nvcuda::wmma::mem_col_major);
+    for (int i = 0; i < c_frag.num_elements; i++)
+      c_frag.x[i] = alpha * acc_frag.x[i] + beta * c_frag.x[i];
+    nvcuda::wmma::store_matrix_sync(c + cRow + cCol * ldc, c_frag, ldc,
+                                    nvcuda::wmma::mem_col_major);
+  }
+}
+
 void smem_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,
                int M, int N, int K, cudaStream_t stream) {
   dim3 block(TILE, TILE);
@@ -513,4 +556,14 @@ void fixed_extents_gemm(const __half *A, const __half *B, float *C,
   dim3 block(TILE, TILE);
   dim3 grid((FIXED_N + TILE - 1) / TILE, (FIXED_M + TILE - 1) / TILE);
   gemm_fixed_extents<<<grid, block, 0, stream>>>(A, B, C);
+}
+
+void wmma_col_major_gemm(half *A, half *B, float *C, int M, int N, int K,
+                         float alpha, float beta, cudaStream_t stream) {
+  // 4 x 4 warps per block, as the sample launches it.
+  dim3 block(128, 4);
+  dim3 grid((M + (16 * block.x / 32 - 1)) / (16 * block.x / 32),
+            (N + 16 * block.y - 1) / (16 * block.y));
+  wmma_col_major_kernel<<<grid, block, 0, stream>>>(A, B, C, M, N, K, alpha,
+                                                    beta);
 }

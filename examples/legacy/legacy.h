@@ -2,7 +2,7 @@
 //-===//
 //
 // Eleven shared-memory GEMMs (two of them register-blocked, one written for
-// extents fixed at compile time) and two WMMA GEMMs in the style of CUDA
+// extents fixed at compile time) and three WMMA GEMMs in the style of CUDA
 // tutorials, annotated with `#pragma tawa tile` on their K loop (legacy.cu).
 // All matrices are row-major and dense; each shared-memory function launches
 // its kernel with one block of TILE x TILE threads (flat_gemm: TILE * TILE in
@@ -92,3 +92,9 @@ void wmma_smem_gemm(const __half *A, const __half *B, float *C, int M, int N,
 /// fp32.
 void fixed_extents_gemm(const __half *A, const __half *B, float *C,
                         cudaStream_t stream);
+
+/// C = alpha * A * B + beta * C on column-major matrices (the CUDA samples'
+/// simpleTensorCoreGEMM) for M, N, K multiples of 16: A M x K, B K x N
+/// (fp16), C M x N fp32, each with its rows as its leading dimension.
+void wmma_col_major_gemm(half *A, half *B, float *C, int M, int N, int K,
+                         float alpha, float beta, cudaStream_t stream);

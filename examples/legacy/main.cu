@@ -13,8 +13,10 @@
 // wmma_gemm to a multiple of 16, blocked_gemm M and N to multiples of 128
 // and K of 32, wmma_smem_gemm M and N to multiples of 64 and K of 32,
 // batched_gemm a batch of 3 matrices of the shape; fixed_extents_gemm runs
-// once, on its FIXED_M x FIXED_N x FIXED_K):
-//   - A, B (and C's input, for smem_gemm_nt and flat_gemm, and the bias of
+// once, on its FIXED_M x FIXED_N x FIXED_K; wmma_col_major_gemm, on
+// column-major matrices, rounds each extent to a multiple of 16):
+//   - A, B (and C's input, for smem_gemm_nt, flat_gemm and
+//     wmma_col_major_gemm, and the bias of
 //     bias_relu_gemm) are random normal values made
 //     on the device from a seed per shape; outputs start as quiet NaN (C's
 //     input where the GEMM reads it);
@@ -72,6 +74,8 @@ void orig_batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                        cudaStream_t stream);
 void orig_fixed_extents_gemm(const __half *A, const __half *B, float *C,
                              cudaStream_t stream);
+void orig_wmma_col_major_gemm(half *A, half *B, float *C, int M, int N, int K,
+                              float alpha, float beta, cudaStream_t stream);
 
 namespace {
 
@@ -96,7 +100,8 @@ enum class Gemm {
   Blocked,
   BlockedChecked,
   WmmaSmem,
-  Fixed
+  Fixed,
+  WmmaColMajor
 };
 const char *gemm_name(Gemm g) {
   return g == Gemm::Smem             ? "smem_gemm"
@@ -111,6 +116,7 @@ const char *gemm_name(Gemm g) {
          : g == Gemm::BlockedChecked ? "blocked_checked_gemm"
          : g == Gemm::WmmaSmem       ? "wmma_smem_gemm"
          : g == Gemm::Fixed          ? "fixed_extents_gemm"
+         : g == Gemm::WmmaColMajor   ? "wmma_col_major_gemm"
                                      : "wmma_gemm";
 }
 
@@ -143,7 +149,7 @@ Shape shape_for(Gemm g, const Shape &s) {
   if (g == Gemm::WmmaSmem)
     return Shape{tiles(s.m, 64), tiles(s.n, 64), tiles(s.k, 32)};
   auto sixteens = [](int x) { return x < 16 ? 16 : x / 16 * 16; };
-  if (g == Gemm::Wmma)
+  if (g == Gemm::Wmma || g == Gemm::WmmaColMajor)
     return Shape{sixteens(s.m), sixteens(s.n), sixteens(s.k)};
   return s;
 }
@@ -234,6 +240,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::Wmma)
     (original ? orig_wmma_gemm : wmma_gemm)(x.ah.p, x.bh.p, x.c32.p, s.m, s.n,
                                             s.k, stream_);
+  else if (g == Gemm::WmmaColMajor)
+    (original ? orig_wmma_col_major_gemm : wmma_col_major_gemm)(
+        x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, kAlpha, kBeta, stream_);
   else if (g == Gemm::Fixed)
     (original ? orig_fixed_extents_gemm : fixed_extents_gemm)(x.ah.p, x.bh.p,
                                                               x.c32.p, stream_);
@@ -260,6 +269,12 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
                        x.b16.p, CUDA_R_16BF, s.n, x.a16.p, CUDA_R_16BF, s.k,
                        &zero, d, CUDA_R_32F, s.n, CUBLAS_COMPUTE_32F,
+                       CUBLAS_GEMM_DEFAULT));
+  } else if (g == Gemm::WmmaColMajor) {
+    // Column-major, as cuBLAS takes them.
+    CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.m, s.n, s.k, &kAlpha,
+                       x.ah.p, CUDA_R_16F, s.m, x.bh.p, CUDA_R_16F, s.k, &kBeta,
+                       d, CUDA_R_32F, s.m, CUBLAS_COMPUTE_32F,
                        CUBLAS_GEMM_DEFAULT));
   } else if (g == Gemm::Flat) {
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &kAlpha,
@@ -404,10 +419,10 @@ int main(int argc, char **argv) {
   std::vector<std::string> lines;
   bool all = true;
   std::uint64_t seed = 0x1E6;
-  for (Gemm g :
-       {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles, Gemm::Batched,
-        Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu, Gemm::DoubleBuffered,
-        Gemm::Blocked, Gemm::BlockedChecked, Gemm::WmmaSmem, Gemm::Fixed})
+  for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles,
+                 Gemm::Batched, Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu,
+                 Gemm::DoubleBuffered, Gemm::Blocked, Gemm::BlockedChecked,
+                 Gemm::WmmaSmem, Gemm::Fixed, Gemm::WmmaColMajor})
     for (const Shape &s : args.shapes) {
       // fixed_extents_gemm has one shape: it runs once.
       if (g == Gemm::Fixed && &s != &args.shapes.front())

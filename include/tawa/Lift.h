@@ -129,6 +129,11 @@ struct LiftedGemm {
   LiftedOperand A, B;
   const clang::ParmVarDecl *C = nullptr;
   Extent Ldc;
+  /// C is stored column-major (a WMMA store with mem_col_major): the GEMM
+  /// described is then C^T = B^T * A^T, C^T row-major with leading
+  /// dimension Ldc, A the kernel's B read transposed and B its A, and M
+  /// and N the extents of C's columns and rows.
+  bool CColumnMajor = false;
   std::string CBatchStride; ///< C's batch stride, as for the operands
   /// The launches the proof covers, for the launcher (Migrate.cpp) as C++
   /// over the launch's `tawa_grid` and `tawa_block`, and in words:

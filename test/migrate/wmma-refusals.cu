@@ -28,19 +28,20 @@ __global__ void per_thread_tile(const half *A, const half *B, float *C, int N,
 }
 // CHECK: note: kernel 'per_thread_tile' is left unchanged
 
+// A column-major store at a row-major place.
 __global__ void column_major_store(const half *A, const half *B, float *C,
                                    int M, int N, int K) {
   int row = blockIdx.x * 16, col = blockIdx.y * 16;
   FRAGMENTS(half)
   wmma::fill_fragment(acc, 0.0f);
 #pragma tawa tile
-  // CHECK: wmma-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected one store after the loop: '[if (row < M && col < N)] wmma::store_matrix_sync(C + row * ldc + col, acc, ldc, wmma::mem_row_major);' of the accumulator to a float C
+  // CHECK: wmma-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the store must write C + row * ldc + col (mem_row_major) or C + row + col * ldc (mem_col_major), at the row of the A fragments and the column of the B fragments
   for (int k = 0; k < K; k += 16) {
     wmma::load_matrix_sync(fa, A + row * K + k, K);
     wmma::load_matrix_sync(fb, B + k * N + col, N);
     wmma::mma_sync(acc, fa, fb, acc);
   }
-  wmma::store_matrix_sync(C + row + col * M, acc, M, wmma::mem_col_major);
+  wmma::store_matrix_sync(C + row * N + col, acc, N, wmma::mem_col_major);
 }
 // CHECK: note: kernel 'column_major_store' is left unchanged
 
@@ -116,7 +117,7 @@ __global__ void transposed_tile(const half *A, const half *B, float *C, int N,
   FRAGMENTS(half)
   wmma::fill_fragment(acc, 0.0f);
 #pragma tawa tile
-  // CHECK: wmma-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the store must write C + row * ldc + col, at the row of the A fragments and the column of the B fragments
+  // CHECK: wmma-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the store must write C + row * ldc + col (mem_row_major) or C + row + col * ldc (mem_col_major), at the row of the A fragments and the column of the B fragments
   for (int k = 0; k < K; k += 16) {
     wmma::load_matrix_sync(fa, A + row * K + k, K);
     wmma::load_matrix_sync(fb, B + k * N + col, N);

@@ -26,7 +26,8 @@ rename=(-Dsmem_gemm=orig_smem_gemm -Dsmem_gemm_nt=orig_smem_gemm_nt -Dsquare_mat
         -Dblocked_gemm=orig_blocked_gemm -Dgemm_blocked=orig_gemm_blocked
         -Dblocked_checked_gemm=orig_blocked_checked_gemm -Dgemm_blocked_checked=orig_gemm_blocked_checked
         -Dwmma_smem_gemm=orig_wmma_smem_gemm -Dwmma_smem_kernel=orig_wmma_smem_kernel
-        -Dfixed_extents_gemm=orig_fixed_extents_gemm -Dgemm_fixed_extents=orig_gemm_fixed_extents)
+        -Dfixed_extents_gemm=orig_fixed_extents_gemm -Dgemm_fixed_extents=orig_gemm_fixed_extents
+        -Dwmma_col_major_gemm=orig_wmma_col_major_gemm -Dwmma_col_major_kernel=orig_wmma_col_major_kernel)
 rc=0
 nvcc "${flags[@]}" -diag-suppress 20199 "${rename[@]}" -c examples/legacy/legacy.cu -o build/legacy/orig.o \
   >"$out/build-orig.log" 2>&1
