@@ -1786,7 +1786,7 @@ private:
       G.M = G.N = Extent();
       const std::string T = std::to_string(G.Tile);
       G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
-      G.Extents = G.K.Name + " is a multiple of " + T;
+      G.Extents = G.K.words() + " is a multiple of " + T;
     }
   }
 

@@ -90,11 +90,13 @@ void DeviceOnlyPragmaFinder::Elifndef(SourceLocation, const Token &Name,
 void DeviceOnlyPragmaFinder::Else(SourceLocation, SourceLocation) {
   JustClosed = false;
 }
-void DeviceOnlyPragmaFinder::Endif(SourceLocation, SourceLocation) {
+void DeviceOnlyPragmaFinder::Endif(SourceLocation Loc, SourceLocation) {
   JustClosed = !Open.empty();
   if (JustClosed) {
     Closed = Open.back();
     Open.pop_back();
+    if (Closed.ReadsArch && !SM.isInSystemHeader(Closed.Loc))
+      ArchConditionals.push_back({Closed.Loc, Loc});
   }
 }
 

@@ -19,7 +19,7 @@ namespace {
 /// Records the #include directives of the main file.
 class IncludeFinder : public PPCallbacks {
 public:
-  IncludeFinder(const SourceManager &SM, MainIncludes &Out)
+  IncludeFinder(const SourceManager &SM, MainFileRecord &Out)
       : SM(SM), Out(Out) {}
   void InclusionDirective(SourceLocation HashLoc, const Token &,
                           StringRef FileName, bool,
@@ -35,7 +35,7 @@ public:
 
 private:
   const SourceManager &SM;
-  MainIncludes &Out;
+  MainFileRecord &Out;
 };
 
 class Consumer : public ASTConsumer {
@@ -136,7 +136,8 @@ void FileRewriter::registerPPCallbacks(Preprocessor &PP) {
   PP.addPPCallbacks(
       std::make_unique<IncludeFinder>(PP.getSourceManager(), Includes));
   PP.addPPCallbacks(std::make_unique<DeviceOnlyPragmaFinder>(
-      PP.getSourceManager(), PP.getLangOpts(), Diags));
+      PP.getSourceManager(), PP.getLangOpts(), Diags,
+      Includes.ArchConditionals));
 }
 
 void FileRewriter::run(ASTContext &Ctx) {

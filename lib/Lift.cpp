@@ -141,7 +141,7 @@ private:
         std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') + " * " + T;
     if (!G.Guarded) {
       G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
-      G.Extents = G.K.Name + " is a multiple of " + T;
+      G.Extents = G.K.words() + " is a multiple of " + T;
     }
   }
 

@@ -8,7 +8,10 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <functional>
 
 using namespace clang;
 
@@ -255,7 +258,8 @@ LifterBase::LifterBase(const FunctionDecl *Kernel, const ForStmt *Loop,
     : Kernel(Kernel), Loop(Loop), Ctx(Ctx), Why(Why) {
   for (const ParmVarDecl *P : Kernel->parameters())
     if (P->getType()->isIntegerType())
-      Extents.push_back({P, P->getName().str(), P->getLocation(), {}, P});
+      Extents.push_back(
+          {P, P->getName().str(), P->getName().str(), P->getLocation(), {}, P});
   if (!Named)
     return;
   const size_t Params = Extents.size();
@@ -299,12 +303,12 @@ bool LifterBase::intExtents(const LiftedGemm &G) {
     if (X->Param && !Ctx.hasSameUnqualifiedType(X->Param->getType(), Ctx.IntTy))
       return fail(X->Loc, "the extents and leading dimensions must be 'int' "
                           "parameters, as tawa::Matrix's are; '" +
-                              X->Name + "' is '" +
+                              X->Spelled + "' is '" +
                               X->Param->getType().getAsString() + "'");
     if (X->Value && (*X->Value < 1 || *X->Value > INT32_MAX))
       return fail(X->Loc, "the extents and leading dimensions must be "
                           "positive 'int' values, as tawa::Matrix's are; '" +
-                              X->Name + "' is " + std::to_string(*X->Value));
+                              X->Spelled + "' is " + std::to_string(*X->Value));
   }
   return true;
 }
@@ -638,6 +642,65 @@ std::optional<LiftFailure> unliftableConstruct(const FunctionDecl *Kernel,
   ConstructFinder F(Ctx);
   F.TraverseStmt(Kernel->getBody());
   return F.Found;
+}
+
+std::optional<LiftFailure>
+deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
+                    llvm::ArrayRef<SourceRange> ArchConditionals) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto before = [&](SourceLocation A, SourceLocation B) {
+    return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
+                                        SM.getExpansionLoc(B));
+  };
+  auto inside = [&](SourceLocation L) -> const SourceRange * {
+    for (const SourceRange &R : ArchConditionals)
+      if (L.isValid() && !before(L, R.getBegin()) && !before(R.getEnd(), L))
+        return &R;
+    return nullptr;
+  };
+  auto failure = [&](SourceLocation At, const std::string &What,
+                     const SourceRange &R) {
+    return LiftFailure{
+        At, What + " the conditional at line " +
+                std::to_string(SM.getPresumedLineNumber(
+                    SM.getExpansionLoc(R.getBegin()))) +
+                ", which reads __CUDA_ARCH__: tawa-rewrite reads the host "
+                "compilation, and the device compilation that runs the "
+                "kernel may see other text there. Move the kernel and what "
+                "it uses out of such conditionals"};
+  };
+  for (const SourceRange &R : ArchConditionals)
+    if (!before(Kernel->getEndLoc(), R.getBegin()) &&
+        !before(R.getEnd(), Kernel->getBeginLoc()))
+      return failure(Kernel->getLocation(), "the kernel's text overlaps", R);
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const SourceManager &SM;
+    const LangOptions &LO;
+    std::function<const SourceRange *(SourceLocation)> Inside;
+    std::optional<std::pair<SourceLocation, std::string>> Found;
+    const SourceRange *In = nullptr;
+    Uses(const SourceManager &SM, const LangOptions &LO) : SM(SM), LO(LO) {}
+    bool VisitStmt(Stmt *S) {
+      for (SourceLocation L = S->getBeginLoc(); L.isMacroID() && !Found;
+           L = SM.getImmediateExpansionRange(L).getBegin())
+        if ((In = Inside(SM.getSpellingLoc(L))))
+          Found = {S->getBeginLoc(),
+                   "the kernel uses the macro '" +
+                       Lexer::getImmediateMacroName(L, SM, LO).str() +
+                       "', defined inside"};
+      if (auto *R = dyn_cast<DeclRefExpr>(S); R && !Found)
+        if ((In = Inside(R->getDecl()->getLocation())))
+          Found = {R->getBeginLoc(), "the kernel uses '" +
+                                         R->getDecl()->getNameAsString() +
+                                         "', declared inside"};
+      return !Found;
+    }
+  } U(SM, Ctx.getLangOpts());
+  U.Inside = inside;
+  U.TraverseStmt(Kernel->getBody());
+  if (U.Found)
+    return failure(U.Found->first, U.Found->second, *U.In);
+  return std::nullopt;
 }
 
 } // namespace tawa

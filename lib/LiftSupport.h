@@ -76,6 +76,15 @@ const clang::CallExpr *wmmaCall(const clang::Stmt *S, llvm::StringRef Name);
 std::optional<LiftFailure>
 unliftableConstruct(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 
+/// Where `Kernel` reads what differs between the host compilation that
+/// tawa-rewrite reads and the device compilation that runs it: its own text
+/// overlapping a conditional of `ArchConditionals` (each from an `#if` that
+/// reads __CUDA_ARCH__ to its `#endif`), or a macro or declaration it uses
+/// defined inside one. Nullopt where nothing does.
+std::optional<LiftFailure>
+deviceDependentText(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
+                    llvm::ArrayRef<clang::SourceRange> ArchConditionals);
+
 /// Whether `D` is declared in a system header (the CUDA toolkit's, or the
 /// stand-ins of the tests) or is a compiler builtin: a type, conversion or
 /// function the kernel did not write itself.

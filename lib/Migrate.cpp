@@ -4,6 +4,8 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -174,6 +176,22 @@ std::string biasView(const LiftedGemm &G) {
       .str();
 }
 
+/// A comment line naming the named constants among the extents, which the
+/// launcher writes as their values (Lift.h's Extent), or nothing.
+std::string namedConstants(const LiftedGemm &G) {
+  std::vector<std::string> Named;
+  for (const Extent *X : {&G.M, &G.N, &G.K, &G.A.Ld, &G.B.Ld, &G.Ldc})
+    if (*X && X->Value) {
+      const std::string Words = X->Spelled + " = " + std::to_string(*X->Value);
+      if (!llvm::is_contained(Named, Words))
+        Named.push_back(Words);
+    }
+  if (Named.empty())
+    return "";
+  return "\n/// The kernel's named constants, written as their values here: " +
+         llvm::join(Named, ", ") + ".";
+}
+
 std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                      const SourceManager &SM, const LangOptions &LO) {
   const std::string K = Kernel->getName().str(), Elem = cxxElement(G.Elem),
@@ -238,7 +256,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
 /// for one under 2^28 whose operands TMA cannot read in place: the rewritten
 /// kernel copies those to aligned buffers on every call, which costs more
 /// than the whole original there (0.3-0.4x at 129x257x73,
-/// results/h100/legacy/).
+/// results/h100/legacy/).{24}
 static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                                 size_t tawa_shared, cudaStream_t tawa_stream{4}) {{
   const long long tawa_rows_covered = 1LL * {21},
@@ -265,7 +283,7 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
-                 biasView(G))
+                 biasView(G), namedConstants(G))
       .str();
 }
 
@@ -280,7 +298,17 @@ std::string migratedLaunchText(const CUDAKernelCallExpr *L,
                                const FunctionDecl *Kernel,
                                const SourceManager &SM, const LangOptions &LO) {
   const CallExpr *Config = L->getConfig();
-  std::string Text = Kernel->getName().str() + "_migrated_launch(";
+  // The launcher is declared beside the kernel: a launch that qualifies the
+  // kernel (`ns::k<<<...>>>`) qualifies it the same way.
+  std::string Qualifier;
+  if (auto *Callee = dyn_cast<DeclRefExpr>(L->getCallee()->IgnoreImpCasts());
+      Callee && Callee->getQualifierLoc())
+    Qualifier =
+        Lexer::getSourceText(CharSourceRange::getTokenRange(
+                                 Callee->getQualifierLoc().getSourceRange()),
+                             SM, LO)
+            .str();
+  std::string Text = Qualifier + Kernel->getName().str() + "_migrated_launch(";
   for (unsigned I = 0; I < 4; ++I) {
     const Expr *E = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
     Text += I ? ", " : "";

@@ -164,7 +164,7 @@ private:
     const std::string Name =
         Lexer::getSourceText(CharSourceRange::getTokenRange(L), SM, LO).str();
     Use U;
-    U.X = {&Ctx.Idents.get(Name), Name, L, V};
+    U.X = {&Ctx.Idents.get(Name), std::to_string(*V), Name, L, V};
     U.Key = E->IgnoreParenImpCasts();
     return U;
   }
@@ -188,19 +188,12 @@ private:
     std::optional<int64_t> V = value(R);
     if (!V)
       return std::nullopt;
-    // Code after the kernel names a constant of its namespace as the kernel
-    // does; one of the kernel's own by its value.
-    const DeclContext *In = D->getDeclContext();
-    if (isa<EnumDecl>(In))
-      In = In->getParent();
-    const bool Local = In->isFunctionOrMethod();
-    const std::string Name =
-        Local ? std::to_string(*V)
-              : Lexer::getSourceText(
-                    CharSourceRange::getTokenRange(R->getSourceRange()), SM, LO)
-                    .str();
+    const std::string Spelled =
+        Lexer::getSourceText(
+            CharSourceRange::getTokenRange(R->getSourceRange()), SM, LO)
+            .str();
     Use U;
-    U.X = {D, Name, D->getLocation(), V};
+    U.X = {D, std::to_string(*V), Spelled, D->getLocation(), V};
     U.Decl = D;
     return U;
   }

@@ -79,10 +79,17 @@ liftOnce(const LegacyLoop &L, const FunctionDecl *Kernel, const ForStmt *Loop,
 /// (namedExtents); where neither try lifts, the second try's reason stands
 /// where the first stopped at the loop's header (which the second reads
 /// further), else the reason of the one that got further into the kernel.
+/// A kernel that reads text under a `__CUDA_ARCH__` conditional of `File` is
+/// refused first.
 std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
                                const ForStmt *Loop, ASTContext &Ctx,
-                               LiftFailure &Why) {
+                               const MainFileRecord &File, LiftFailure &Why) {
   if (std::optional<LiftFailure> F = unliftableConstruct(Kernel, Ctx)) {
+    Why = *F;
+    return std::nullopt;
+  }
+  if (std::optional<LiftFailure> F =
+          deviceDependentText(Kernel, Ctx, File.ArchConditionals)) {
     Why = *F;
     return std::nullopt;
   }
@@ -161,7 +168,7 @@ class RewriteConsumer : public ASTConsumer {
 public:
   RewriteConsumer(const RewriteOptions &Opts, FileResult &Result,
                   std::vector<TilePragma> &Pragmas,
-                  const MainIncludes &Includes, DiagReporter &Diags)
+                  const MainFileRecord &Includes, DiagReporter &Diags)
       : Opts(Opts), Result(Result), Pragmas(Pragmas), Includes(Includes),
         Diags(Diags) {}
 
@@ -276,7 +283,7 @@ private:
           continue;
         std::optional<LegacyLoop> L = classifyLegacyLoop(FD, Loop);
         LiftFailure Why;
-        if (!L || !lift(*L, FD, Loop, Ctx, Why))
+        if (!L || !lift(*L, FD, Loop, Ctx, Includes, Why))
           continue;
         const SourceLocation For = Loop->getForLoc();
         const SourceLocation LineStart =
@@ -407,7 +414,8 @@ private:
           Legacy->Pattern == LegacyPattern::SharedRegBlocked ||
           Legacy->Pattern == LegacyPattern::Wmma) {
         LiftFailure Why;
-        std::optional<LiftedGemm> G = lift(*Legacy, Kernel, Loop, Ctx, Why);
+        std::optional<LiftedGemm> G =
+            lift(*Legacy, Kernel, Loop, Ctx, Includes, Why);
         if (G && Opts.Migrate &&
             migrate(Ctx, Pragma, Kernel, *G, Launches, Why))
           return;
@@ -882,7 +890,7 @@ private:
   const RewriteOptions &Opts;
   FileResult &Result;
   std::vector<TilePragma> &Pragmas;
-  const MainIncludes &Includes;
+  const MainFileRecord &Includes;
   DiagReporter &Diags;
   bool CRLF = false;            ///< the file's lines end in "\r\n"
   bool RuntimeIncluded = false; ///< <tawa/runtime.cuh> is inserted
@@ -894,7 +902,7 @@ private:
 
 void runRewritePipeline(ASTContext &Ctx, const RewriteOptions &Opts,
                         FileResult &Result, std::vector<TilePragma> &Pragmas,
-                        const MainIncludes &Includes, DiagReporter &Diags) {
+                        const MainFileRecord &Includes, DiagReporter &Diags) {
   RewriteConsumer(Opts, Result, Pragmas, Includes, Diags)
       .HandleTranslationUnit(Ctx);
 }

@@ -588,17 +588,36 @@ private:
     G.Tile = FM;
     G.Block = "a multiple of 32 threads across (whole warps)";
     G.BlockDiffers = "tawa_block.x % 32 != 0 || tawa_block.z != 1";
+    // An epilogue that reads C: the warps that share a tile (a tile axis
+    // that is a blockIdx alone) would each read what another stored, so
+    // the tiled form runs only where one warp computes each tile.
+    if (G.Beta) {
+      const bool WarpsX =
+          RowAxis->Count.find("tawa_block.x") != std::string::npos ||
+          ColAxis->Count.find("tawa_block.x") != std::string::npos;
+      const bool ThreadsY =
+          RowAxis->Count.find("tawa_block.y") != std::string::npos ||
+          ColAxis->Count.find("tawa_block.y") != std::string::npos;
+      if (!WarpsX) {
+        G.Block = "32 threads across (one warp)";
+        G.BlockDiffers = "tawa_block.x != 32 || tawa_block.z != 1";
+      }
+      if (!ThreadsY) {
+        G.Block += ", one deep";
+        G.BlockDiffers += " || tawa_block.y != 1";
+      }
+    }
     G.RowsCovered = RowAxis->Count + " * " + SM;
     G.ColsCovered = ColAxis->Count + " * " + SN;
     if (G.Guarded) {
       const std::string M = G.M.Name, N = G.N.Name;
       G.ExtentsDiffer = M + " % " + SM + " != 0 || " + N + " % " + SN +
                         " != 0 || " + K + " % " + SK + " != 0";
-      G.Extents = M + ", " + N + " and " + K + " are multiples of " + SM +
-                  ", " + SN + " and " + SK;
+      G.Extents = G.M.words() + ", " + G.N.words() + " and " + G.K.words() +
+                  " are multiples of " + SM + ", " + SN + " and " + SK;
     } else {
       G.ExtentsDiffer = K + " % " + SK + " != 0";
-      G.Extents = K + " is a multiple of " + SK;
+      G.Extents = G.K.words() + " is a multiple of " + SK;
     }
   }
 

@@ -32,9 +32,12 @@ namespace tawa {
 /// `__CUDA_ARCH` macro (`#if 0`, feature switches) are not reported.
 class DeviceOnlyPragmaFinder : public clang::PPCallbacks {
 public:
+  /// Each conditional that reads a __CUDA_ARCH macro, outside system
+  /// headers, is added to `ArchConditionals`, from its #if to its #endif.
   DeviceOnlyPragmaFinder(const clang::SourceManager &SM,
-                         const clang::LangOptions &LO, DiagReporter &Diags)
-      : SM(SM), LO(LO), Diags(Diags) {}
+                         const clang::LangOptions &LO, DiagReporter &Diags,
+                         std::vector<clang::SourceRange> &ArchConditionals)
+      : SM(SM), LO(LO), Diags(Diags), ArchConditionals(ArchConditionals) {}
 
   void If(clang::SourceLocation Loc, clang::SourceRange ConditionRange,
           ConditionValueKind) override;
@@ -69,6 +72,7 @@ private:
   const clang::SourceManager &SM;
   const clang::LangOptions &LO;
   DiagReporter &Diags;
+  std::vector<clang::SourceRange> &ArchConditionals;
   std::vector<Conditional> Open;
   /// The conditional whose #endif was seen last. The preprocessor reports
   /// the #endif that ends a skipped region before the region itself, so

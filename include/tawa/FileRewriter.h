@@ -31,17 +31,22 @@ class Preprocessor;
 
 namespace tawa {
 
-/// The #include directives of the main file.
-struct MainIncludes {
+/// What the preprocessor saw of the main file: its #include directives, and
+/// the conditionals that read `__CUDA_ARCH__` (DeviceOnlyPragmas.h).
+struct MainFileRecord {
   clang::SourceLocation Tile;              ///< after `<tawa/tile.h>`, if any
   std::vector<clang::SourceLocation> Ends; ///< after the file name of each
+  /// Each conditional that reads a __CUDA_ARCH macro, outside system
+  /// headers, from its `#if` to its `#endif`: what is inside differs
+  /// between the host compilation tawa-rewrite reads and the device's.
+  std::vector<clang::SourceRange> ArchConditionals;
 };
 
 /// Runs the pipeline on a parsed translation unit whose preprocessor
 /// recorded `Pragmas` and `Includes` (Rewriter.cpp): fills `Result`.
 void runRewritePipeline(clang::ASTContext &Ctx, const RewriteOptions &Opts,
                         FileResult &Result, std::vector<TilePragma> &Pragmas,
-                        const MainIncludes &Includes, DiagReporter &Diags);
+                        const MainFileRecord &Includes, DiagReporter &Diags);
 
 /// The rewrite of one main file. Call registerPPCallbacks() before the main
 /// file is lexed, then run() (or let the consumer of createASTConsumer() do
@@ -69,7 +74,7 @@ private:
   RewriteOptions Opts;
   DiagReporter Diags;
   std::vector<TilePragma> Pragmas;
-  MainIncludes Includes;
+  MainFileRecord Includes;
   FileResult Result;
   bool Ran = false;
 };

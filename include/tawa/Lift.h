@@ -83,15 +83,23 @@ namespace tawa {
 /// The proof takes a named constant as a symbol, as it does a parameter, so
 /// what it shows holds for every value the constant could have.
 struct Extent {
-  const void *Sym = nullptr;    ///< its symbol (Affine.h): the declaration, or
-                                ///< the macro's identifier
-  std::string Name;             ///< how code right after the kernel names it
+  const void *Sym = nullptr; ///< its symbol (Affine.h): the declaration, or
+                             ///< the macro's identifier
+  /// How code right after the kernel names it: a parameter's name, a
+  /// constant's value (its name could mean another value there: a
+  /// using-declaration of the kernel's, a macro redefined, `__LINE__`).
+  std::string Name;
+  std::string Spelled;          ///< as the kernel writes it, for messages
   clang::SourceLocation Loc;    ///< its declaration or definition
   std::optional<int64_t> Value; ///< a constant's value; none for a parameter
   const clang::ParmVarDecl *Param = nullptr; ///< where a parameter
   explicit operator bool() const { return Sym != nullptr; }
   bool operator==(const Extent &O) const { return Sym == O.Sym; }
   bool operator!=(const Extent &O) const { return Sym != O.Sym; }
+  /// In prose: `K`, or `K_DIM (1024)` for a constant.
+  std::string words() const {
+    return Value ? Spelled + " (" + std::to_string(*Value) + ")" : Spelled;
+  }
 };
 
 /// One operand of the lifted GEMM: the pointer parameter and how the matrix

@@ -1,10 +1,12 @@
-// --migrate lifts kernels written for fixed extents, named by macros or
-// const variables instead of parameters: the proof takes each such name as
-// a symbol, so it holds for every value, and the launcher names it as the
-// kernel does (a constant of the kernel's own by its value). A name the
-// kernel needs the value of (an array extent, an inner loop's bound, a
-// divisor) stays a value. (The outputs are checked without this file's own
-// check lines, which they copy.)
+// --migrate lifts kernels written for fixed extents, named by macros,
+// const variables or enumerators instead of parameters: the proof takes each
+// name as a symbol, so it holds for every value, and the launcher writes the
+// value the kernel uses (the name could mean another value there). A name
+// the kernel needs the value of (an array extent, an inner loop's bound, a
+// divisor) stays a value. A kernel that reads text under a __CUDA_ARCH__
+// conditional is refused: the host compilation read here is not the
+// device's. (The outputs are checked without this file's own check lines,
+// which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
 // RUN: %tawa-rewrite %t.cu -o %t2.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG2 --implicit-check-not=warning: --implicit-check-not=error:
@@ -43,14 +45,17 @@ __global__ void macro_extents(const bf16 *A, const bf16 *B, bf16 *C) {
   C[row * N_DIM + col] = __float2bfloat16_rn(acc);
 }
 // CHECK: __global__ void macro_extents_tiled(
-// CHECK: where K_DIM is a multiple of 32;
-// CHECK: (1LL * K_DIM * sizeof(__nv_bfloat16)) % 16 == 0 &&
-// CHECK: (1LL * N_DIM * sizeof(__nv_bfloat16)) % 16 == 0;
-// CHECK: const double tawa_flops = 2.0 * tawa_rows * tawa_cols * K_DIM;
-// CHECK: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || K_DIM % 32 != 0 ||
-// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, K_DIM, K_DIM},
-// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K_DIM, tawa_cols, N_DIM},
-// CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, N_DIM});
+// CHECK: where K_DIM (1024) is a multiple of 32;
+// CHECK: The
+// CHECK-NEXT: kernel's named constants, written as their values here: K_DIM = 1024, N_DIM
+// CHECK-NEXT: = 1024.
+// CHECK: (1LL * 1024 * sizeof(__nv_bfloat16)) % 16 == 0 &&
+// CHECK: (1LL * 1024 * sizeof(__nv_bfloat16)) % 16 == 0;
+// CHECK: const double tawa_flops = 2.0 * tawa_rows * tawa_cols * 1024;
+// CHECK: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || 1024 % 32 != 0 ||
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, 1024, 1024},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, 1024, tawa_cols, 1024},
+// CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, 1024});
 
 namespace shape {
 constexpr int M = 4000, N = 3000, K = 2000;
@@ -81,12 +86,12 @@ __global__ void constexpr_extents(const __half *A, const __half *B, float *C) {
     C[row * shape::N + col] = acc;
 }
 // CHECK: const int tawa_rows =
-// CHECK-NEXT: shape::M < tawa_rows_covered ? shape::M : int(tawa_rows_covered);
+// CHECK-NEXT: 4000 < tawa_rows_covered ? 4000 : int(tawa_rows_covered);
 // CHECK: const int tawa_cols =
-// CHECK-NEXT: shape::N < tawa_cols_covered ? shape::N : int(tawa_cols_covered);
-// CHECK: tawa::Matrix<const __half>{A, shape::M, shape::K, shape::K},
-// CHECK-NEXT: tawa::Matrix<const __half>{B, shape::K, shape::N, shape::N},
-// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, shape::N});
+// CHECK-NEXT: 3000 < tawa_cols_covered ? 3000 : int(tawa_cols_covered);
+// CHECK: tawa::Matrix<const __half>{A, 4000, 2000, 2000},
+// CHECK-NEXT: tawa::Matrix<const __half>{B, 2000, 3000, 3000},
+// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, 3000});
 
 // A square kernel with its extent a const of its own: the launcher, after
 // the kernel, names the value.
@@ -135,9 +140,9 @@ __global__ void enum_extents(const bf16 *A, const bf16 *B, float *C) {
   }
   C[row * kCols + col] = acc;
 }
-// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, kDepth, kDepth},
-// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, kDepth, tawa_cols, kCols},
-// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, kCols});
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, 256, 256},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, 256, tawa_cols, 768},
+// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, 768});
 
 // Register-blocked, 4 x 4 micro-tiles of 16 x 16 threads, the extents
 // macros and the block tile BM a macro the kernel needs the value of.
@@ -174,9 +179,9 @@ __global__ void blocked_macro_extents(const bf16 *A, const bf16 *B,
 // CHECK: __global__ void blocked_macro_extents_tiled(
 // CHECK: block is
 // CHECK-NEXT: /// 16 x 16 threads
-// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, K_DIM, K_DIM},
-// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K_DIM, tawa_cols, N_DIM},
-// CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, N_DIM});
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, 1024, 1024},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, 1024, tawa_cols, 1024},
+// CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, 1024});
 
 // WMMA, one fragment per warp, the extents and leading dimensions macros.
 // CHECK-LABEL: __global__ void wmma_macro_extents(
@@ -197,10 +202,10 @@ __global__ void wmma_macro_extents(const half *a, const half *b, float *c) {
                           N_DIM, wmma::mem_row_major);
 }
 // CHECK: __global__ void wmma_macro_extents_tiled(
-// CHECK: K_DIM % 16 != 0
-// CHECK: tawa::Matrix<const __half>{a, tawa_rows, K_DIM, K_DIM},
-// CHECK-NEXT: tawa::Matrix<const __half>{b, K_DIM, tawa_cols, N_DIM},
-// CHECK-NEXT: tawa::Matrix<float>{c, tawa_rows, tawa_cols, N_DIM});
+// CHECK: 1024 % 16 != 0
+// CHECK: tawa::Matrix<const __half>{a, tawa_rows, 1024, 1024},
+// CHECK-NEXT: tawa::Matrix<const __half>{b, 1024, tawa_cols, 1024},
+// CHECK-NEXT: tawa::Matrix<float>{c, tawa_rows, tawa_cols, 1024});
 
 // Refused: K's value decides an array's extent, so it is no symbol, and
 // the loop bound is then no extent.
@@ -304,15 +309,124 @@ __global__ void wrong_named_bound(const bf16 *A, const bf16 *B, float *C) {
 }
 
 
+namespace other {
+constexpr int K = 1024;
+}
+constexpr int K = 512;
+// A using-declaration of the kernel's: K is other::K, 1024, in the kernel
+// and ::K, 512, after it. The launcher writes 1024.
+// CHECK-LABEL: __global__ void shadowed_extent(
+__global__ void shadowed_extent(const bf16 *A, const bf16 *B, float *C) {
+  using other::K;
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = acc;
+}
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, 1024, 1024},
+
+// A macro redefined inside the kernel after its last use, and one that
+// expands to __LINE__: the launcher writes the values the kernel used.
+#define K_REDEFINED 1024
+#define K_LINE __LINE__
+// CHECK-LABEL: __global__ void redefined_extent(
+__global__ void redefined_extent(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K_LINE; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K_REDEFINED + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = acc;
+#undef K_REDEFINED
+#define K_REDEFINED 512
+}
+// K_LINE is the line of the loop that uses it.
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, [[#@LINE-14]], 1024},
+
+// Refused: the extent's definition differs for the device, whose
+// compilation runs the kernel.
+#ifdef __CUDA_ARCH__
+#define K_ARCH 1024
+#else
+#define K_ARCH 512
+#endif
+// CHECK-LABEL: __global__ void arch_extent(
+__global__ void arch_extent(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the kernel uses the macro 'K_ARCH', defined inside the conditional at line [[#@LINE-12]], which reads __CUDA_ARCH__: tawa-rewrite reads the host compilation, and the device compilation that runs the kernel may see other text there
+#pragma tawa tile
+  for (int t = 0; t < K_ARCH; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K_ARCH + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = acc;
+}
+
+// Refused: the kernel's own text differs for the device.
+// CHECK-LABEL: __global__ void arch_body(
+__global__ void arch_body(const bf16 *A, const bf16 *B, float *C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the kernel's text overlaps the conditional at line [[#@LINE+7]], which reads __CUDA_ARCH__
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+#if __CUDA_ARCH__ >= 900
+      acc += __bfloat162float(As[threadIdx.y][k]);
+#else
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+#endif
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = acc;
+}
+
 // The migrated file rewrites: only the refused loops are reported again.
-// DIAG2-COUNT-4: warning: this loop does not match a liftable pattern
+// DIAG2-COUNT-6: warning: this loop does not match a liftable pattern
 
 // Without --migrate, each lifted loop is reported as one to migrate.
 // DEFAULT-COUNT-6: warning: this loop is a hand-written {{.*}} that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form
-// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
-// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
-// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
-// DEFAULT: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
+// DEFAULT-COUNT-4: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
+// DEFAULT-COUNT-2: warning: this loop is a hand-written {{.*}} that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form
+// DEFAULT-COUNT-2: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
 
 void launch(const bf16 *A, const bf16 *B, bf16 *C, float *F, const half *a,
             const half *b) {

@@ -95,6 +95,10 @@ __global__ void scaled_in_place(const half *A, const half *B, float *C, int N,
   wmma::store_matrix_sync(C + row * N + col, acc, N, wmma::mem_row_major);
 }
 // CHECK: tawa::store(C, m0, n0, beta * tawa::load<128, 256>(C, m0, n0) + alpha * acc);
+// The tile is the block's: the warps of a wider block would each read C
+// that another stored, so the tiled form runs for one warp per block only.
+// CHECK: form where the block is 32 threads across (one warp), one deep
+// CHECK: if (tawa_block.x != 32 || tawa_block.z != 1 || tawa_block.y != 1 ||
 // CHECK: tawa::Matrix<float>{C, tawa_rows, tawa_cols, N}, alpha, beta);
 
 // Only alpha: no C fragment.
