@@ -40,6 +40,27 @@ std::vector<size_t> tawaPragmaLines(StringRef Text) {
   return Found;
 }
 
+/// The names of the macros that the lines of `Text` define or undefine.
+std::vector<std::string> macroDirectives(StringRef Text) {
+  std::vector<std::string> Names;
+  for (StringRef Rest = Text; !Rest.empty();) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    StringRef L = Line.ltrim(" \t");
+    if (!L.consume_front("#"))
+      continue;
+    L = L.ltrim(" \t");
+    if (!L.consume_front("define") && !L.consume_front("undef"))
+      continue;
+    L = L.ltrim(" \t");
+    const size_t End =
+        L.find_if_not([](char C) { return llvm::isAlnum(C) || C == '_'; });
+    if (End != 0)
+      Names.push_back(L.take_front(End).str());
+  }
+  return Names;
+}
+
 } // namespace
 
 std::string DeviceOnlyPragmaFinder::conditionText(SourceRange R) const {
@@ -120,6 +141,8 @@ void DeviceOnlyPragmaFinder::SourceRangeSkipped(SourceRange Range,
   if (Invalid)
     return;
   const Conditional &C = *Owner;
+  for (const std::string &Name : macroDirectives(Text))
+    ArchMacros.try_emplace(Name, C.Loc);
   for (size_t Offset : tawaPragmaLines(Text)) {
     Diags.warning(
         Begin.getLocWithOffset(Offset), DiagCategory::Unsupported,

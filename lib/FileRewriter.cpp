@@ -136,8 +136,8 @@ void FileRewriter::registerPPCallbacks(Preprocessor &PP) {
   PP.addPPCallbacks(
       std::make_unique<IncludeFinder>(PP.getSourceManager(), Includes));
   PP.addPPCallbacks(std::make_unique<DeviceOnlyPragmaFinder>(
-      PP.getSourceManager(), PP.getLangOpts(), Diags,
-      Includes.ArchConditionals));
+      PP.getSourceManager(), PP.getLangOpts(), Diags, Includes.ArchConditionals,
+      Includes.ArchMacros));
 }
 
 void FileRewriter::run(ASTContext &Ctx) {

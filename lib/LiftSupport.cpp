@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <functional>
+#include <map>
 
 using namespace clang;
 
@@ -646,24 +647,26 @@ std::optional<LiftFailure> unliftableConstruct(const FunctionDecl *Kernel,
 
 std::optional<LiftFailure>
 deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
-                    llvm::ArrayRef<SourceRange> ArchConditionals) {
+                    llvm::ArrayRef<SourceRange> ArchConditionals,
+                    const std::map<std::string, SourceLocation> &ArchMacros) {
   const SourceManager &SM = Ctx.getSourceManager();
   auto before = [&](SourceLocation A, SourceLocation B) {
     return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(A),
                                         SM.getExpansionLoc(B));
   };
-  auto inside = [&](SourceLocation L) -> const SourceRange * {
+  // The conditional whose region holds L, or an invalid location.
+  auto inside = [&](SourceLocation L) {
     for (const SourceRange &R : ArchConditionals)
       if (L.isValid() && !before(L, R.getBegin()) && !before(R.getEnd(), L))
-        return &R;
-    return nullptr;
+        return R.getBegin();
+    return SourceLocation();
   };
   auto failure = [&](SourceLocation At, const std::string &What,
-                     const SourceRange &R) {
+                     SourceLocation Conditional) {
     return LiftFailure{
         At, What + " the conditional at line " +
-                std::to_string(SM.getPresumedLineNumber(
-                    SM.getExpansionLoc(R.getBegin()))) +
+                std::to_string(
+                    SM.getPresumedLineNumber(SM.getExpansionLoc(Conditional))) +
                 ", which reads __CUDA_ARCH__: tawa-rewrite reads the host "
                 "compilation, and the device compilation that runs the "
                 "kernel may see other text there. Move the kernel and what "
@@ -672,34 +675,52 @@ deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
   for (const SourceRange &R : ArchConditionals)
     if (!before(Kernel->getEndLoc(), R.getBegin()) &&
         !before(R.getEnd(), Kernel->getBeginLoc()))
-      return failure(Kernel->getLocation(), "the kernel's text overlaps", R);
+      return failure(Kernel->getLocation(), "the kernel's text overlaps",
+                     R.getBegin());
   struct Uses : RecursiveASTVisitor<Uses> {
     const SourceManager &SM;
     const LangOptions &LO;
-    std::function<const SourceRange *(SourceLocation)> Inside;
-    std::optional<std::pair<SourceLocation, std::string>> Found;
-    const SourceRange *In = nullptr;
-    Uses(const SourceManager &SM, const LangOptions &LO) : SM(SM), LO(LO) {}
-    bool VisitStmt(Stmt *S) {
-      for (SourceLocation L = S->getBeginLoc(); L.isMacroID() && !Found;
-           L = SM.getImmediateExpansionRange(L).getBegin())
-        if ((In = Inside(SM.getSpellingLoc(L))))
-          Found = {S->getBeginLoc(),
-                   "the kernel uses the macro '" +
-                       Lexer::getImmediateMacroName(L, SM, LO).str() +
-                       "', defined inside"};
-      if (auto *R = dyn_cast<DeclRefExpr>(S); R && !Found)
-        if ((In = Inside(R->getDecl()->getLocation())))
-          Found = {R->getBeginLoc(), "the kernel uses '" +
-                                         R->getDecl()->getNameAsString() +
-                                         "', declared inside"};
-      return !Found;
+    const std::map<std::string, SourceLocation> &ArchMacros;
+    std::function<SourceLocation(SourceLocation)> Inside;
+    SourceLocation At, Conditional;
+    std::string What;
+    Uses(const SourceManager &SM, const LangOptions &LO,
+         const std::map<std::string, SourceLocation> &ArchMacros)
+        : SM(SM), LO(LO), ArchMacros(ArchMacros) {}
+    bool found(SourceLocation L, std::string W, SourceLocation C) {
+      At = L;
+      What = std::move(W);
+      Conditional = C;
+      return true;
     }
-  } U(SM, Ctx.getLangOpts());
+    bool VisitStmt(Stmt *S) {
+      for (SourceLocation L = S->getBeginLoc(); L.isMacroID();
+           L = SM.getImmediateExpansionRange(L).getBegin()) {
+        const std::string Name = Lexer::getImmediateMacroName(L, SM, LO).str();
+        if (SourceLocation C = Inside(SM.getSpellingLoc(L)); C.isValid())
+          return !found(
+              S->getBeginLoc(),
+              "the kernel uses the macro '" + Name + "', defined inside", C);
+        if (auto It = ArchMacros.find(Name); It != ArchMacros.end())
+          return !found(S->getBeginLoc(),
+                        "the kernel uses the macro '" + Name +
+                            "', which the device compilation defines "
+                            "otherwise under",
+                        It->second);
+      }
+      if (auto *R = dyn_cast<DeclRefExpr>(S))
+        if (SourceLocation C = Inside(R->getDecl()->getLocation()); C.isValid())
+          return !found(R->getBeginLoc(),
+                        "the kernel uses '" + R->getDecl()->getNameAsString() +
+                            "', declared inside",
+                        C);
+      return true;
+    }
+  } U(SM, Ctx.getLangOpts(), ArchMacros);
   U.Inside = inside;
   U.TraverseStmt(Kernel->getBody());
-  if (U.Found)
-    return failure(U.Found->first, U.Found->second, *U.In);
+  if (U.At.isValid())
+    return failure(U.At, U.What, U.Conditional);
   return std::nullopt;
 }
 

@@ -17,6 +17,9 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 
+#include <map>
+#include <string>
+
 namespace tawa {
 
 /// E without parentheses, implicit casts, temporaries and copies.
@@ -79,11 +82,14 @@ unliftableConstruct(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 /// Where `Kernel` reads what differs between the host compilation that
 /// tawa-rewrite reads and the device compilation that runs it: its own text
 /// overlapping a conditional of `ArchConditionals` (each from an `#if` that
-/// reads __CUDA_ARCH__ to its `#endif`), or a macro or declaration it uses
-/// defined inside one. Nullopt where nothing does.
-std::optional<LiftFailure>
-deviceDependentText(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
-                    llvm::ArrayRef<clang::SourceRange> ArchConditionals);
+/// reads __CUDA_ARCH__ to its `#endif`), a macro or declaration it uses
+/// defined inside one, or a macro it uses that a region the host skips
+/// under one defines or undefines (`ArchMacros`, with the conditional).
+/// Nullopt where nothing does.
+std::optional<LiftFailure> deviceDependentText(
+    const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
+    llvm::ArrayRef<clang::SourceRange> ArchConditionals,
+    const std::map<std::string, clang::SourceLocation> &ArchMacros);
 
 /// Whether `D` is declared in a system header (the CUDA toolkit's, or the
 /// stand-ins of the tests) or is a compiler builtin: a type, conversion or

@@ -88,8 +88,8 @@ std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
     Why = *F;
     return std::nullopt;
   }
-  if (std::optional<LiftFailure> F =
-          deviceDependentText(Kernel, Ctx, File.ArchConditionals)) {
+  if (std::optional<LiftFailure> F = deviceDependentText(
+          Kernel, Ctx, File.ArchConditionals, File.ArchMacros)) {
     Why = *F;
     return std::nullopt;
   }

@@ -17,6 +17,7 @@
 
 #include "clang/Lex/PPCallbacks.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,11 +34,15 @@ namespace tawa {
 class DeviceOnlyPragmaFinder : public clang::PPCallbacks {
 public:
   /// Each conditional that reads a __CUDA_ARCH macro, outside system
-  /// headers, is added to `ArchConditionals`, from its #if to its #endif.
-  DeviceOnlyPragmaFinder(const clang::SourceManager &SM,
-                         const clang::LangOptions &LO, DiagReporter &Diags,
-                         std::vector<clang::SourceRange> &ArchConditionals)
-      : SM(SM), LO(LO), Diags(Diags), ArchConditionals(ArchConditionals) {}
+  /// headers, is added to `ArchConditionals`, from its #if to its #endif;
+  /// each macro that a region skipped under one defines or undefines, to
+  /// `ArchMacros`, with the conditional's location.
+  DeviceOnlyPragmaFinder(
+      const clang::SourceManager &SM, const clang::LangOptions &LO,
+      DiagReporter &Diags, std::vector<clang::SourceRange> &ArchConditionals,
+      std::map<std::string, clang::SourceLocation> &ArchMacros)
+      : SM(SM), LO(LO), Diags(Diags), ArchConditionals(ArchConditionals),
+        ArchMacros(ArchMacros) {}
 
   void If(clang::SourceLocation Loc, clang::SourceRange ConditionRange,
           ConditionValueKind) override;
@@ -73,6 +78,7 @@ private:
   const clang::LangOptions &LO;
   DiagReporter &Diags;
   std::vector<clang::SourceRange> &ArchConditionals;
+  std::map<std::string, clang::SourceLocation> &ArchMacros;
   std::vector<Conditional> Open;
   /// The conditional whose #endif was seen last. The preprocessor reports
   /// the #endif that ends a skipped region before the region itself, so

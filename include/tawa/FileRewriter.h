@@ -20,7 +20,9 @@
 
 #include "clang/Basic/SourceLocation.h"
 
+#include <map>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace clang {
@@ -40,6 +42,10 @@ struct MainFileRecord {
   /// headers, from its `#if` to its `#endif`: what is inside differs
   /// between the host compilation tawa-rewrite reads and the device's.
   std::vector<clang::SourceRange> ArchConditionals;
+  /// The macros that a region the host compilation skips under such a
+  /// conditional defines or undefines (for the device only), each with the
+  /// conditional's location.
+  std::map<std::string, clang::SourceLocation> ArchMacros;
 };
 
 /// Runs the pipeline on a parsed translation unit whose preprocessor

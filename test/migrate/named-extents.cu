@@ -393,6 +393,34 @@ __global__ void arch_extent(const bf16 *A, const bf16 *B, float *C) {
   C[row * N_DIM + col] = acc;
 }
 
+// Refused: the host sees K_HOST's first definition, the device another,
+// in a region the host compilation skips.
+#define K_HOST 512
+#ifdef __CUDA_ARCH__
+#undef K_HOST
+#define K_HOST 1024
+#endif
+// CHECK-LABEL: __global__ void arch_redefined(
+__global__ void arch_redefined(const bf16 *A, const bf16 *B, float *C) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the kernel uses the macro 'K_HOST', which the device compilation defines otherwise under the conditional at line [[#@LINE-11]], which reads __CUDA_ARCH__
+#pragma tawa tile
+  for (int t = 0; t < K_HOST; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = A[row * K_HOST + t + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(t + threadIdx.y) * N_DIM + col];
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[threadIdx.y][k]) *
+             __bfloat162float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  C[row * N_DIM + col] = acc;
+}
+
 // Refused: the kernel's own text differs for the device.
 // CHECK-LABEL: __global__ void arch_body(
 __global__ void arch_body(const bf16 *A, const bf16 *B, float *C, int K) {
@@ -420,13 +448,13 @@ __global__ void arch_body(const bf16 *A, const bf16 *B, float *C, int K) {
 }
 
 // The migrated file rewrites: only the refused loops are reported again.
-// DIAG2-COUNT-6: warning: this loop does not match a liftable pattern
+// DIAG2-COUNT-7: warning: this loop does not match a liftable pattern
 
 // Without --migrate, each lifted loop is reported as one to migrate.
 // DEFAULT-COUNT-6: warning: this loop is a hand-written {{.*}} that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form
 // DEFAULT-COUNT-4: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
 // DEFAULT-COUNT-2: warning: this loop is a hand-written {{.*}} that tawa-rewrite lifts: 'tawa-rewrite --migrate' adds its tile-vocabulary form
-// DEFAULT-COUNT-2: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
+// DEFAULT-COUNT-3: named-extents.cu:{{[0-9]+}}:3: warning: this loop does not match
 
 void launch(const bf16 *A, const bf16 *B, bf16 *C, float *F, const half *a,
             const half *b) {
