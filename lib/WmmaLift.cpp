@@ -507,9 +507,14 @@ private:
   }
 
   /// One grid coordinate: which axis it walks and the count, as C++.
+  /// A grid axis the warps' tiles walk: its dimension, the tiles it counts
+  /// (C++ over the launch), and whether the block's threads walk it too
+  /// (the warps across for x, threadIdx.y for y), else each block has one
+  /// tile along it.
   struct Axis {
     char Dim = 0;
     std::string Count;
+    bool Threads = false;
   };
   std::optional<Axis> axis(const Poly &P) {
     const Poly BX = Poly::symbol(blockIdxSymbol('x')),
@@ -519,10 +524,10 @@ private:
     if (P == BY)
       return Axis{'y', "tawa_grid.y"};
     if (P == BX * Poly::symbol(warpsXSymbol()) + Poly::symbol(warpXSymbol()))
-      return Axis{'x', "tawa_grid.x * (tawa_block.x / 32)"};
+      return Axis{'x', "tawa_grid.x * (tawa_block.x / 32)", true};
     if (P == BY * Poly::symbol(blockDimSymbol('y')) +
                  Poly::symbol(threadIdxSymbol('y')))
-      return Axis{'y', "tawa_grid.y * tawa_block.y"};
+      return Axis{'y', "tawa_grid.y * tawa_block.y", true};
     return std::nullopt;
   }
 
@@ -592,17 +597,15 @@ private:
     // that is a blockIdx alone) would each read what another stored, so
     // the tiled form runs only where one warp computes each tile.
     if (G.Beta) {
-      const bool WarpsX =
-          RowAxis->Count.find("tawa_block.x") != std::string::npos ||
-          ColAxis->Count.find("tawa_block.x") != std::string::npos;
-      const bool ThreadsY =
-          RowAxis->Count.find("tawa_block.y") != std::string::npos ||
-          ColAxis->Count.find("tawa_block.y") != std::string::npos;
-      if (!WarpsX) {
+      auto walked = [&](char Dim) {
+        return (RowAxis->Dim == Dim && RowAxis->Threads) ||
+               (ColAxis->Dim == Dim && ColAxis->Threads);
+      };
+      if (!walked('x')) {
         G.Block = "32 threads across (one warp)";
         G.BlockDiffers = "tawa_block.x != 32 || tawa_block.z != 1";
       }
-      if (!ThreadsY) {
+      if (!walked('y')) {
         G.Block += ", one deep";
         G.BlockDiffers += " || tawa_block.y != 1";
       }
