@@ -594,6 +594,20 @@ void KernelEmitter::consumers() {
   // consumer's all.
   const std::string RowsOffset =
       Plan.PingPong ? "" : formatv(" + consumer * {0}", 64 * Plan.MTiles).str();
+  // A cooperative consumer whose rows all lie past the stored matrix's last
+  // row (a tile of a short launch, decode's 16-64 rows) stores nothing: it
+  // keeps the ring's pace but leaves the tensor cores to the others.
+  const bool Idle = !Plan.PingPong && Plan.Consumers > 1;
+  const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
+  if (Idle) {
+    W.line(formatv("// This warpgroup's rows of the tile: none of them stored "
+                   "where they start past {0}'s last row.",
+                   P.Store.Matrix->getName())
+               .str());
+    W.line(formatv("const bool idle = {0}{1} >= {2}.rows;", Row0, RowsOffset,
+                   coord(P.Store.MatrixArg))
+               .str());
+  }
   W.line("int k_steps = 0;");
   kLoop();
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
@@ -609,6 +623,8 @@ void KernelEmitter::consumers() {
                     B.MnMajor ? "true" : "false")
                 .str()
           : formatv("wgmma_nt<{0}>", Plan.BK).str();
+  if (Idle)
+    W.open("if (!idle)");
   W.line(formatv("tawa::rt::{5}({1}, slot.{2}{3}, slot.{4}, "
                  "/*accumulate=*/k_steps > 0);",
                  Plan.BK, P.Acc.Var, A.Var,
@@ -618,6 +634,8 @@ void KernelEmitter::consumers() {
                                      .str(),
                  B.Var, Wgmma)
              .str());
+  if (Idle)
+    W.close();
   W.line("tawa::rt::wgmma_wait<1>();");
   release("if (k_steps++ > 0)");
   W.line(R.Name + ".advance();");
@@ -632,6 +650,11 @@ void KernelEmitter::consumers() {
   // The epilogue's reads of the accumulator stay after the wait.
   W.line(P.Acc.Var + ".fence();");
   release("if (k_steps > 0)");
+  if (Idle) {
+    W.open("if (idle)");
+    W.line("continue;");
+    W.close();
+  }
   if (Plan.SplitTail) {
     W.open("if (work.kind == tawa::rt::TileWork::Piece)");
     W.line("// A piece of a split tile: its partial sums go to the "
@@ -649,7 +672,6 @@ void KernelEmitter::consumers() {
                .str());
     W.close();
   }
-  const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
   // An epilogue's ops write the registers, zero where the K loop ran no step.
   std::string Zero = "k_steps == 0";
   if (!plainEpilogue(P)) {
@@ -773,7 +795,7 @@ void KernelEmitter::launcher() {
                      [](const NarrowLaunch &L) { return !L.Twin.empty(); }))
       W.line(formatv("// Where {0} has more than {1} rows, each consumer takes "
                      "whole tiles (ping-pong); else the consumers share each "
-                     "tile's rows, one of them the empty half.",
+                     "tile's rows, one of them idle on the empty half.",
                      P.Store.Matrix->getName(), Plan.BM / 2)
                  .str());
     for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {

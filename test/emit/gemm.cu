@@ -127,6 +127,9 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:       const uint3 tile = schedule.tile(work.unit);
 // CHECK-NEXT:       // Block coordinates of the output tile.
 // CHECK-NEXT:       const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK-NEXT:       // This warpgroup's rows of the tile: none of them stored where they start
+// CHECK-NEXT:       // past C's last row.
+// CHECK-NEXT:       const bool idle = m0 + consumer * 64 >= C.rows;
 // CHECK-NEXT:       int k_steps = 0;
 // CHECK-NEXT:       k_iter = 0;
 // CHECK-NEXT:       for (int k0 = 0; k0 < A.cols; k0 += 64) {
@@ -138,8 +141,10 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:         }
 // CHECK-NEXT:         gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
 // CHECK-NEXT:         smem.a_b_aref.get(a_b);
-// CHECK-NEXT:         tawa::rt::wgmma_nt<64>(acc, slot.a + consumer * 64 * 64, slot.b,
-// CHECK-NEXT:                                /*accumulate=*/k_steps > 0);
+// CHECK-NEXT:         if (!idle) {
+// CHECK-NEXT:           tawa::rt::wgmma_nt<64>(acc, slot.a + consumer * 64 * 64, slot.b,
+// CHECK-NEXT:                                  /*accumulate=*/k_steps > 0);
+// CHECK-NEXT:         }
 // CHECK-NEXT:         tawa::rt::wgmma_wait<1>();
 // CHECK-NEXT:         if (k_steps++ > 0) {
 // CHECK-NEXT:           smem.a_b_aref.consumed(a_b_release);
@@ -152,6 +157,9 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:       if (k_steps > 0) {
 // CHECK-NEXT:         smem.a_b_aref.consumed(a_b_release);
 // CHECK-NEXT:         a_b_release.advance();
+// CHECK-NEXT:       }
+// CHECK-NEXT:       if (idle) {
+// CHECK-NEXT:         continue;
 // CHECK-NEXT:       }
 // CHECK-NEXT:       if (work.kind == tawa::rt::TileWork::Piece) {
 // CHECK-NEXT:         // A piece of a split tile: its partial sums go to the workspace, for

@@ -190,7 +190,8 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
-// CHECK-NEXT:    // else the consumers share each tile's rows, one of them the empty half.
+// CHECK-NEXT:    // else the consumers share each tile's rows, one of them idle on the empty
+// CHECK-NEXT:    // half.
 // CHECK-NEXT:    if (narrow == 0) {
 // CHECK-NEXT:      return (C.rows > 64 ? wide_narrow64_pingpong_launch : wide_narrow64_launch)(
 // CHECK-NEXT:          grid, block, shared, stream, A, B, C);
