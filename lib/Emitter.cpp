@@ -773,11 +773,13 @@ void KernelEmitter::launcher() {
     W.line(NarrowLaunches.size() == 1
                ? "// Launches of few tiles run as narrow CTA tiles where they "
                  "fill at most one wave of the SMs, or where the wide tiles "
-                 "fill at most half a wave (tawa/TileShape.h)."
+                 "fill at most half a wave; launches of more than a wave "
+                 "where the narrow tiles' waves are shorter (tawa/TileShape.h)."
                : "// Launches of few tiles run as narrow CTA tiles: the "
                  "narrowest kernel whose tiles fill at most one wave of the "
                  "SMs, else, where the wide tiles fill at most half a wave, "
-                 "the widest (tawa/TileShape.h).");
+                 "the widest; launches of more than a wave where the narrow "
+                 "tiles' waves are shorter (tawa/TileShape.h).");
     W.line("int narrow = -1;");
     W.line(formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, "
                    "/*merge_x=*/{0}, /*merge_y=*/{1}, /*block_cols=*/{2}, ",

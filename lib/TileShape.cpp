@@ -510,7 +510,9 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
       (N.Kernels.size() == 1 ? ": a second kernel" : ": further kernels") +
       "; the launch runs the narrowest whose tiles fill at most one "
       "wave of the SMs, else, where the wide tiles fill at most half "
-      "a wave, the widest (tawa/runtime/schedule.cuh)" +
+      "a wave, the widest; a launch of more than a wave, one of at least "
+      "half the width whose waves are 15% shorter "
+      "(tawa/runtime/schedule.cuh)" +
       twinsText(N) + (Refused.empty() ? "" : "; " + Refused);
   return N;
 }

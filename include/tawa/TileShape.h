@@ -55,7 +55,9 @@ struct NarrowKernel {
 /// The further kernels of a rewritten tile loop, for launches whose wide
 /// tiles would leave many SMs idle. The launcher runs the narrowest whose
 /// tiles fill at most one wave, else, where the wide tiles fill at most half
-/// a wave, the widest (tawa/runtime/schedule.cuh, narrow_choice).
+/// a wave, the widest; a launch of more than a wave runs one of at least half
+/// the wide width whose waves are shorter, counted whole, by 15% or more
+/// (tawa/runtime/schedule.cuh, narrow_choice).
 struct NarrowTiles {
   std::vector<NarrowKernel> Kernels; ///< narrowest first; empty: none
   /// narrow(auto): the same kernels with schedule(pingpong), each consumer

@@ -182,7 +182,8 @@ void run(In A, In B, Out C) {
 // CHECK:       inline cudaError_t wide_launch(dim3 grid, dim3 block, size_t shared,
 // CHECK:         // Launches of few tiles run as narrow CTA tiles: the narrowest kernel whose
 // CHECK-NEXT:    // tiles fill at most one wave of the SMs, else, where the wide tiles fill at
-// CHECK-NEXT:    // most half a wave, the widest (tawa/TileShape.h).
+// CHECK-NEXT:    // most half a wave, the widest; launches of more than a wave where the narrow
+// CHECK-NEXT:    // tiles' waves are shorter (tawa/TileShape.h).
 // CHECK-NEXT:    int narrow = -1;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
 // CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
@@ -212,7 +213,8 @@ void run(In A, In B, Out C) {
 // CHECK:             /*merge_y=*/1, /*parts=*/2,
 // CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 2, 128, C.cols, /*col_offset=*/0));
 // CHECK:         // Launches of few tiles run as narrow CTA tiles where they fill at most one
-// CHECK-NEXT:    // wave of the SMs, or where the wide tiles fill at most half a wave
+// CHECK-NEXT:    // wave of the SMs, or where the wide tiles fill at most half a wave; launches
+// CHECK-NEXT:    // of more than a wave where the narrow tiles' waves are shorter
 // CHECK-NEXT:    // (tawa/TileShape.h).
 // CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {128}, C.cols,
 // CHECK-NOT:   none_narrow
@@ -236,9 +238,9 @@ void run(In A, In B, Out C) {
 // CHECK:       void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
-// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest (tawa/runtime/schedule.cuh)
+// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel halves:
-// EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest (tawa/runtime/schedule.cuh)
+// EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:
 // EXPLAIN:         narrow: off -- narrow(off) at the clause
 // EXPLAIN-LABEL: kernel square:

@@ -41,7 +41,7 @@ __global__ void swapped_quietly(In A, In B, Out C) {
   tawa::store(C, m0, n0, acc);
 }
 // EXPLAIN-LABEL: kernel swapped_quietly:
-// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest (tawa/runtime/schedule.cuh); those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile; narrow(192) was refused: narrow(192) runs CTA tiles of 192 columns across the launch's columns, but the origin of tile 'b' is not blockIdx.x * 256 plus a term without blockIdx.x
+// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh); those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile; narrow(192) was refused: narrow(192) runs CTA tiles of 192 columns across the launch's columns, but the origin of tile 'b' is not blockIdx.x * 256 plus a term without blockIdx.x
 
 __global__ void whole(In A, In B, Out C) {
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;

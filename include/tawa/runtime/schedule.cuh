@@ -258,18 +258,32 @@ inline int narrow_x_units(dim3 grid, int merge_x, int parts, int width,
   return static_cast<int>(inside < all ? inside : all);
 }
 
-/// Which kernel runs a launch of `tiles` wide tiles on `sms` SMs, beside
-/// `kernels` narrow kernels (ascending widths) whose walks have
-/// `narrow_tiles[i]` CTA tiles, or -1 where one cannot run the launch: the
-/// narrowest whose tiles fill at most one wave; else, where the wide tiles
-/// fill at most half a wave, the widest that can run it; else -1, the wide
-/// kernel. Measured on the H100 (results/README.md, 128 x 256 wide tiles):
-/// 64 columns fastest at 16-32 wide tiles, 128 at 40-64 (64 columns alone
-/// 1.17-1.26x faster than the wide kernel at 64), 192 at 72-96 (1.11-1.28x
-/// faster than the wide kernel, bf16 and fp16); at 112 and 128 wide tiles,
-/// whose 192-column tiles take two waves, the wide kernel.
+/// Which kernel runs a launch of `tiles` wide tiles (of `wide_cols`
+/// columns) on `sms` SMs, beside `kernels` narrow kernels (ascending widths
+/// `cols`) whose walks have `narrow_tiles[i]` CTA tiles, or -1 where one
+/// cannot run the launch: the narrowest whose tiles fill at most one wave;
+/// else, where the wide tiles fill at most half a wave, the widest that can
+/// run it; else -1, the wide kernel. Measured on the H100
+/// (results/README.md, 128 x 256 wide tiles): 64 columns fastest at 16-32
+/// wide tiles, 128 at 40-64 (64 columns alone 1.17-1.26x faster than the
+/// wide kernel at 64), 192 at 72-96 (1.11-1.28x faster than the wide kernel,
+/// bf16 and fp16); at 112 and 128 wide tiles, whose 192-column tiles take two
+/// waves, the wide kernel.
+///
+/// A launch of more than a wave (`cols` given) runs a narrow kernel of at
+/// least half the wide width where its waves, each as long as its width,
+/// add up to at most 0.85 of the wide kernel's (ties keep the wider): the
+/// last wave is taken whole by that count, and a launch whose last wave of
+/// wide tiles is nearly empty finishes sooner in narrower tiles that fill
+/// their waves. 3000 x 3000 x 3008 (288 wide tiles, 2.2 waves) ran in 78.0
+/// us as 128 x 192 tiles against 98.0 us, 256 x 22016 x 4096 in 82.2
+/// against 95.6; 4096^3, whose 512 wide tiles fill 3.9 waves, is faster wide
+/// (177 against 188 us; results/h100/idle-rows/). With this rule 3072^3 went
+/// from 0.81 to 0.98 of cuBLAS, 512 x 11008 x 4096 from 0.78 to 0.90
+/// (results/h100/wave-choice/).
 inline int narrow_choice(long long tiles, int sms,
-                         const long long *narrow_tiles, int kernels) {
+                         const long long *narrow_tiles, int kernels,
+                         int wide_cols = 0, const int *cols = nullptr) {
   for (int i = 0; i < kernels; ++i)
     if (narrow_tiles[i] >= 0 && narrow_tiles[i] <= sms)
       return i;
@@ -277,14 +291,28 @@ inline int narrow_choice(long long tiles, int sms,
     for (int i = kernels - 1; i >= 0; --i)
       if (narrow_tiles[i] >= 0)
         return i;
-  return -1;
+  if (tiles <= sms || !cols || sms <= 0)
+    return -1;
+  const long long wide = (tiles + sms - 1) / sms * wide_cols;
+  int best = -1;
+  long long best_cost = 0;
+  for (int i = kernels - 1; i >= 0; --i) {
+    if (narrow_tiles[i] < 0 || 2 * cols[i] < wide_cols)
+      continue;
+    const long long cost = (narrow_tiles[i] + sms - 1) / sms * cols[i];
+    if (best < 0 || cost < best_cost)
+      best = i, best_cost = cost;
+  }
+  return best >= 0 && 20 * best_cost <= 17 * wide ? best : -1;
 }
 
 /// The tiles of a launch for each of its kernels (choose_narrow).
 struct NarrowLaunch {
   static constexpr int kMaxKernels = 32;
-  long long tiles = 0; ///< wide tiles
-  int kernels = 0;     ///< narrow kernels
+  long long tiles = 0;        ///< wide tiles
+  int wide_cols = 0;          ///< columns of a wide tile
+  int kernels = 0;            ///< narrow kernels
+  int cols[kMaxKernels] = {}; ///< columns of the i-th narrow kernel's tiles
   /// CTA tiles of the i-th narrow kernel's walk, -1 where it cannot run the
   /// launch.
   long long narrow_tiles[kMaxKernels] = {};
@@ -307,13 +335,15 @@ inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
       static_cast<long long>((grid.y + merge_y - 1) / merge_y) * grid.z;
   l.tiles = (grid.x + merge_x - 1) / merge_x * rows;
   const int tile_cols = merge_x * block_cols;
+  l.wide_cols = tile_cols;
   for (int c : columns) {
     if (l.kernels == NarrowLaunch::kMaxKernels)
       break;
+    l.cols[l.kernels] = c;
     long long &n = l.narrow_tiles[l.kernels++];
     if (tile_cols % c == 0)
-      n = static_cast<long long>(narrow_x_units(grid, merge_x, tile_cols / c,
-                                                c, cols, col_offset)) *
+      n = static_cast<long long>(narrow_x_units(grid, merge_x, tile_cols / c, c,
+                                                cols, col_offset)) *
           rows;
     else if (narrow_walk_exact(grid, block_cols, c, cols, col_offset))
       n = (static_cast<long long>(grid.x) * block_cols + c - 1) / c * rows;
@@ -357,7 +387,8 @@ inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
   int sms = 0;
   if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
     return e;
-  *choice = narrow_choice(l.tiles, sms, l.narrow_tiles, l.kernels);
+  *choice = narrow_choice(l.tiles, sms, l.narrow_tiles, l.kernels, l.wide_cols,
+                          l.cols);
   return cudaSuccess;
 }
 

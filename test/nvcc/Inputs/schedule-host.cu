@@ -255,7 +255,9 @@ int main() {
     l = tawa::rt::narrow_launch(dim3(11, 7, 3), 4, 2, 64, {128, 192}, 704, 0);
     ++cases;
     if (l.tiles != 36 || l.narrow_tiles[0] != 72 || l.narrow_tiles[1] != 48)
-      return fail("narrow_launch merged", l.tiles, l.narrow_tiles[1], 36, 48);    // 4096 x 64 under 128 x 256 wide tiles: one of each wide tile's parts
+      return fail("narrow_launch merged", l.tiles, l.narrow_tiles[1], 36,
+                  48); // 4096 x 64 under 128 x 256 wide tiles: one of each wide
+                       // tile's parts
     // stores anything, so the narrow walks keep one tile along x.
     l = tawa::rt::narrow_launch(dim3(1, 32, 1), 1, 1, 256, {64, 128}, 64, 0);
     ++cases;
@@ -319,6 +321,34 @@ int main() {
     if (got != c.want)
       return fail("narrow_choice", c.tiles, c.sms, got, c.want);
   }
+  // With the widths, a launch of more than a wave: a narrow kernel of at
+  // least half the wide width whose waves, counted whole and as long as its
+  // width, add up to at most 0.85 of the wide kernel's; ties keep the wider.
+  const int widths[] = {64, 128, 192};
+  const Choice waves[] = {
+      // 3000 x 3000: 24 x 12 wide tiles, 3 waves x 256 = 768; 128: 24 x 24,
+      // 5 x 128 = 640; 192: 24 x 16, 3 x 192 = 576.
+      {288, 132, {1152, 576, 384}, 2},
+      // 256 x 22016: 2 waves x 256 = 512; 128 and 192 both 384: the wider.
+      {172, 132, {688, 344, 230}, 2},
+      // 4096^3: 4 waves x 256 = 1024; 128: 1024, 192: 6 x 192 = 1152.
+      {512, 132, {2048, 1024, 704}, -1},
+      // 5000^3: 7 x 256 = 1792; 128: 1664 (0.93), 192: 1728: wide.
+      {800, 132, {3200, 1600, 1080}, -1},
+      // 64 columns alone count, but are narrower than half: wide.
+      {288, 132, {1152, -1, -1}, -1},
+      // 192 cannot run the launch: 128 at 640 of 768 (0.83).
+      {288, 132, {1152, 576, -1}, 1},
+      // One wave of wide tiles: the rules above, whatever the widths.
+      {100, 132, {400, 200, 136}, -1}};
+  for (const Choice &c : waves) {
+    ++cases;
+    const int got =
+        tawa::rt::narrow_choice(c.tiles, c.sms, c.narrow.data(),
+                                static_cast<int>(c.narrow.size()), 256, widths);
+    if (got != c.want)
+      return fail("narrow_choice waves", c.tiles, c.sms, got, c.want);
+  }
   // The ordered walk of attention: every tile once; in order, x fastest;
   // longest first, within groups of (y, z), x descending, (y, z) fastest.
   for (dim3 grid : {dim3(16, 128, 1), dim3(1, 7, 3), dim3(128, 16, 1),
@@ -336,9 +366,8 @@ int main() {
           uint32_t x, p;
           if (longest) {
             const uint32_t g = t / (grid.x * group), first = g * group;
-            const uint32_t in = planes - first < uint32_t(group)
-                                    ? planes - first
-                                    : group;
+            const uint32_t in =
+                planes - first < uint32_t(group) ? planes - first : group;
             const uint32_t r = t - g * grid.x * group;
             x = grid.x - 1 - r / in;
             p = first + r % in;
