@@ -159,6 +159,20 @@ __global__ void bumps_param(In A, In B, Out C, int rows) {
   tawa::store(C, 0, 0, acc);
 }
 
+// A cooperative consumer with no rows of C to store is 'idle'.
+__global__ void idle_name(In A, In B, Out C) {
+  // CHECK: constructs.cu:[[@LINE+1]]:13: warning: the name 'idle' is used by the rewritten kernel; rename this variable [tawa-unsupported]
+  const int idle = 0;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = idle; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<256, 64>(B, 0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
+
 // The ping-pong consumers count their tiles in 'turn'.
 __global__ void turn_name(In A, In B, Out C) {
   // CHECK: constructs.cu:[[@LINE+1]]:13: warning: the name 'turn' is used by the rewritten kernel; rename this variable [tawa-unsupported]
