@@ -102,9 +102,14 @@ public:
   /// launcher, which runs one where it pays. A narrow kernel's own text has
   /// no copy of the kernel as written.
   /// `Twins`: their ping-pong twins, at the same index (null: none).
+  /// `Clusters`: their cluster twins, at the same index (null: none), and
+  /// `Cluster` that of this kernel (NarrowTiles::Cluster). Only the kernel
+  /// without a suffix has the copy of the kernel as written.
   std::string run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {},
-                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Twins = {}) {
-    if (!P.Merge.narrow())
+                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Twins = {},
+                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Clusters = {},
+                  KernelEmitter *Cluster = nullptr) {
+    if (K == Base)
       reference();
     storage();
     kernelHead();
@@ -118,9 +123,19 @@ public:
         Out += Twins[I]->run() + "\n";
         Twin = Twins[I]->K + "_launch";
       }
-      NarrowLaunches.push_back({N->K + "_launch", N->Plan.BN, Twin});
+      std::string ClusterTwin;
+      if (I < Clusters.size() && Clusters[I]) {
+        Out += Clusters[I]->run() + "\n";
+        ClusterTwin = Clusters[I]->K + "_launch";
+      }
+      NarrowLaunches.push_back(
+          {N->K + "_launch", N->Plan.BN, Twin, ClusterTwin});
       if (N->P.Merge.Across)
         StoreColOffset = N->P.Merge.ColOffset;
+    }
+    if (Cluster) {
+      Out += Cluster->run() + "\n";
+      ClusterLaunch = Cluster->K + "_launch";
     }
     launcher();
     return Out;
@@ -134,6 +149,9 @@ private:
   void consumers();
   void epilogueOps(const std::string &Row0);
   void launcher();
+  void narrowChoice();
+  void clusterChoice();
+  void narrowDispatch();
 
   /// The text of `E` with the block coordinates read from the tile walk.
   std::string coord(const Expr *E) const {
@@ -186,11 +204,13 @@ private:
   /// The launchers of the narrow kernels and their CTA tiles' columns,
   /// narrowest first.
   struct NarrowLaunch {
-    std::string Launch; ///< the launcher's name
-    int Cols;           ///< its CTA tiles' columns
-    std::string Twin;   ///< the ping-pong twin's launcher, or empty
+    std::string Launch;  ///< the launcher's name
+    int Cols;            ///< its CTA tiles' columns
+    std::string Twin;    ///< the ping-pong twin's launcher, or empty
+    std::string Cluster; ///< the cluster twin's launcher, or empty
   };
   std::vector<NarrowLaunch> NarrowLaunches;
+  std::string ClusterLaunch; ///< the cluster twin's launcher, or empty
   /// The store's column offset, which a narrow kernel that walks across the
   /// columns finds (TileMerge::ColOffset); 0 without one.
   long long StoreColOffset = 0;
@@ -468,6 +488,23 @@ void KernelEmitter::producer() {
   W.line(formatv("smem.{0}_aref.put({0}, {1});", R.Name, Bytes).str());
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
+    if (Clustered && L == Mma.B && T.MnMajor) {
+      W.line(formatv("// {0} is shared across the cluster: rank r loads its "
+                     "64-column boxes [{1} r / {2}, {1} (r + 1) / {2}) into "
+                     "every CTA.",
+                     T.Var, T.Cols / 64, Plan.Cluster)
+                 .str());
+      W.line(formatv("tawa::rt::tma_load_boxes_multicast<{0}, {1}, {2}, {3}>("
+                     "slot.{4}, &{5}, smem.{6}_aref.full_barrier({6}), {7}, "
+                     "{8}, {9}, rank, /*cta_mask=*/0b{10});",
+                     T.Cols / 64, Plan.Cluster, T.Rows,
+                     T.Batch ? "true" : "false", T.Var, tensorMapName(P, L),
+                     R.Name, mnOriginOf(L), coord(T.kOrigin()),
+                     T.Batch ? coord(T.Batch) : "0",
+                     std::string(Plan.Cluster, '1'))
+                 .str());
+      continue;
+    }
     if (Clustered && L == Mma.B) {
       const int Part = T.Rows / Plan.Cluster;
       W.line(formatv("// {0} is shared across the cluster: rank r loads rows "
@@ -710,6 +747,96 @@ void KernelEmitter::consumers() {
   W.line();
 }
 
+/// The launcher's choice of a narrow kernel, into `narrow` (-1: none).
+void KernelEmitter::narrowChoice() {
+  if (NarrowLaunches.empty())
+    return;
+  std::string Columns;
+  for (const NarrowLaunch &L : NarrowLaunches)
+    Columns += (Columns.empty() ? "" : ", ") + std::to_string(L.Cols);
+  W.line(NarrowLaunches.size() == 1
+             ? "// Launches of few tiles run as narrow CTA tiles where they "
+               "fill at most one wave of the SMs, or where the wide tiles "
+               "fill at most half a wave; launches of more than a wave "
+               "where the narrow tiles' waves are shorter (tawa/TileShape.h)."
+             : "// Launches of few tiles run as narrow CTA tiles: the "
+               "narrowest kernel whose tiles fill at most one wave of the "
+               "SMs, else, where the wide tiles fill at most half a wave, "
+               "the widest; launches of more than a wave where the narrow "
+               "tiles' waves are shorter (tawa/TileShape.h).");
+  W.line("int narrow = -1;");
+  W.line(formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, "
+                 "/*merge_x=*/{0}, /*merge_y=*/{1}, /*block_cols=*/{2}, ",
+                 P.Merge.X, P.Merge.Y,
+                 P.Merge.merged() ? P.Merge.KernelBN : Plan.BN)
+             .str() +
+         "{" + Columns +
+         formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow); e != "
+                 "cudaSuccess)",
+                 P.Store.Matrix->getName(), StoreColOffset)
+             .str());
+  W.line("  return e;");
+}
+
+/// The launcher's choice of the cluster twins, into `cluster`.
+void KernelEmitter::clusterChoice() {
+  if (ClusterLaunch.empty())
+    return;
+  std::string Odd;
+  std::vector<std::string> Seen;
+  for (const TileLoad &T : P.Loads) {
+    const std::string M = T.Matrix->getName().str();
+    if (llvm::is_contained(Seen, M))
+      continue;
+    Seen.push_back(M);
+    Odd += (Odd.empty() ? "" : " || ") + ("tawa::rt::odd_pitch(" + M + ")");
+  }
+  W.line("// Operand rows an odd number of 16 bytes apart, read in place, make "
+         "the launch L2-bound: the cluster twin of the kernel chosen runs it "
+         "where there is one, two CTAs sharing B's tile (tawa/TileShape.h).");
+  W.line(formatv("const bool cluster = tawa::rt::choose_cluster(\n    ({0}) && "
+                 "!tawa::rt::odd_pitch_copy_pays({1}.rows, {1}.cols));",
+                 Odd, P.Store.Matrix->getName())
+             .str());
+}
+
+/// The launcher's branches to the narrow kernels, their ping-pong and
+/// cluster twins, that `narrow` names, then to the wide kernel's cluster
+/// twin.
+void KernelEmitter::narrowDispatch() {
+  const std::string Rows = P.Store.Matrix->getName().str() + ".rows";
+  if (llvm::any_of(NarrowLaunches,
+                   [](const NarrowLaunch &L) { return !L.Twin.empty(); }))
+    W.line(formatv("// Where {0} has more than {1} rows, each consumer takes "
+                   "whole tiles (ping-pong); else the consumers share each "
+                   "tile's rows, one of them idle on the empty half.",
+                   P.Store.Matrix->getName(), Plan.BM / 2)
+               .str());
+  auto Launch = [&](const std::string &Launcher) {
+    W.line(formatv("return {0}(grid, block, shared, stream, {1});", Launcher,
+                   llvm::join(ParamNames, ", "))
+               .str());
+  };
+  for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
+    const NarrowLaunch &L = NarrowLaunches[I];
+    W.open(formatv("if (narrow == {0})", I).str());
+    if (!L.Twin.empty())
+      Launch(formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, L.Twin,
+                     L.Launch)
+                 .str());
+    else if (!L.Cluster.empty())
+      Launch(formatv("(cluster ? {0} : {1})", L.Cluster, L.Launch).str());
+    else
+      Launch(L.Launch);
+    W.close();
+  }
+  if (ClusterLaunch.empty())
+    return;
+  W.open("if (cluster)");
+  Launch(ClusterLaunch);
+  W.close();
+}
+
 /// The host launcher: tensor maps, fallback, schedule, launch.
 void KernelEmitter::launcher() {
   W.line(
@@ -751,54 +878,9 @@ void KernelEmitter::launcher() {
                  "shared, cudaStream_t stream, {1})",
                  K, LauncherParams)
              .str());
-  if (!NarrowLaunches.empty()) {
-    std::string Columns;
-    for (const NarrowLaunch &L : NarrowLaunches)
-      Columns += (Columns.empty() ? "" : ", ") + std::to_string(L.Cols);
-    W.line(NarrowLaunches.size() == 1
-               ? "// Launches of few tiles run as narrow CTA tiles where they "
-                 "fill at most one wave of the SMs, or where the wide tiles "
-                 "fill at most half a wave; launches of more than a wave "
-                 "where the narrow tiles' waves are shorter (tawa/TileShape.h)."
-               : "// Launches of few tiles run as narrow CTA tiles: the "
-                 "narrowest kernel whose tiles fill at most one wave of the "
-                 "SMs, else, where the wide tiles fill at most half a wave, "
-                 "the widest; launches of more than a wave where the narrow "
-                 "tiles' waves are shorter (tawa/TileShape.h).");
-    W.line("int narrow = -1;");
-    W.line(formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, "
-                   "/*merge_x=*/{0}, /*merge_y=*/{1}, /*block_cols=*/{2}, ",
-                   P.Merge.X, P.Merge.Y,
-                   P.Merge.merged() ? P.Merge.KernelBN : Plan.BN)
-               .str() +
-           "{" + Columns +
-           formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow); e != "
-                   "cudaSuccess)",
-                   P.Store.Matrix->getName(), StoreColOffset)
-               .str());
-    W.line("  return e;");
-    const std::string Rows = P.Store.Matrix->getName().str() + ".rows";
-    if (llvm::any_of(NarrowLaunches,
-                     [](const NarrowLaunch &L) { return !L.Twin.empty(); }))
-      W.line(formatv("// Where {0} has more than {1} rows, each consumer takes "
-                     "whole tiles (ping-pong); else the consumers share each "
-                     "tile's rows, one of them idle on the empty half.",
-                     P.Store.Matrix->getName(), Plan.BM / 2)
-                 .str());
-    for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
-      const NarrowLaunch &L = NarrowLaunches[I];
-      const std::string Launch = L.Twin.empty()
-                                     ? L.Launch
-                                     : formatv("({0} > {1} ? {2} : {3})", Rows,
-                                               Plan.BM / 2, L.Twin, L.Launch)
-                                           .str();
-      W.open(formatv("if (narrow == {0})", I).str());
-      W.line(formatv("return {0}(grid, block, shared, stream, {1});", Launch,
-                     llvm::join(ParamNames, ", "))
-                 .str());
-      W.close();
-    }
-  }
+  narrowChoice();
+  clusterChoice();
+  narrowDispatch();
   // The body of a branch that runs the kernel as written, after `Note` says
   // so once.
   auto runAsWritten = [&](const std::string &Note) {
@@ -947,20 +1029,32 @@ void KernelEmitter::launcher() {
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const SourceManager &SM,
                        const LangOptions &LO, const NarrowTiles *Narrow) {
-  std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins;
+  std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins, Clusters;
+  std::unique_ptr<KernelEmitter> Cluster;
+  // The emitter of kernel `N` (kept alive by `Narrow`), whose name takes
+  // `Suffix`; null for none.
+  auto emitter = [&](const NarrowKernel *N, const std::string &Suffix) {
+    return N ? std::make_unique<KernelEmitter>(N->Program, N->Graph, N->Plan,
+                                               SM, LO, Suffix)
+             : nullptr;
+  };
+  auto suffix = [](const std::optional<NarrowKernel> &N, const char *Kind) {
+    return N ? "_narrow" + std::to_string(N->Plan.BN) + Kind : "";
+  };
+  auto ptr = [](const std::optional<NarrowKernel> &N) {
+    return N ? &*N : nullptr;
+  };
   if (Narrow) {
     for (const NarrowKernel &N : Narrow->Kernels)
-      Narrows.push_back(std::make_unique<KernelEmitter>(
-          N.Program, N.Graph, N.Plan, SM, LO,
-          "_narrow" + std::to_string(N.Plan.BN)));
+      Narrows.push_back(emitter(&N, "_narrow" + std::to_string(N.Plan.BN)));
     for (const std::optional<NarrowKernel> &N : Narrow->FullRows)
-      Twins.push_back(
-          N ? std::make_unique<KernelEmitter>(
-                  N->Program, N->Graph, N->Plan, SM, LO,
-                  "_narrow" + std::to_string(N->Plan.BN) + "_pingpong")
-            : nullptr);
+      Twins.push_back(emitter(ptr(N), suffix(N, "_pingpong")));
+    for (const std::optional<NarrowKernel> &N : Narrow->Clusters)
+      Clusters.push_back(emitter(ptr(N), suffix(N, "_cluster")));
+    Cluster = emitter(ptr(Narrow->Cluster), "_cluster");
   }
-  return KernelEmitter(P, G, Plan, SM, LO).run(Narrows, Twins);
+  return KernelEmitter(P, G, Plan, SM, LO)
+      .run(Narrows, Twins, Clusters, Cluster.get());
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,

@@ -456,13 +456,16 @@ private:
         printArefGraph(*P, *G, PP, SM, LO, OS);
       Result.ArefDumps.push_back(std::move(Dump));
     }
-    // The narrow kernels for launches of few tiles (TileShape.h).
+    // The narrow kernels for launches of few tiles, and the cluster twin
+    // (TileShape.h).
     std::optional<NarrowTiles> Narrow;
     if (Plan) {
       Narrow = narrowTiles(*P, *Plan, Diags);
-      if (Narrow)
+      if (Narrow) {
         Plan->Explain.push_back(
             {"narrow", Narrow->Value + " -- " + Narrow->Reason});
+        Plan->Explain.push_back({"cluster twin", Narrow->ClusterValue});
+      }
     }
     bool Ok = Plan && Narrow && namesAreFree(*P, emittedNames(*P, *G));
     if (!Ok)

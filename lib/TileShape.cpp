@@ -355,6 +355,32 @@ static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
   return NarrowKernel{std::move(Q), std::move(*G), std::move(*P)};
 }
 
+/// The cluster twin of the wide kernel `P` (NarrowTiles::Cluster), or
+/// nullopt with `Why`.
+static std::optional<NarrowKernel>
+clusterTwin(const TileProgram &P, DiagReporter &Diags, std::string &Why) {
+  const TilePragma &C = P.Pragma;
+  if (C.Cluster) {
+    Why = "cluster(" + std::to_string(*C.Cluster) + ") at the clause";
+    return std::nullopt;
+  }
+  if (C.Schedule) {
+    Why = "the schedule clause gives each consumer whole tiles";
+    return std::nullopt;
+  }
+  TileProgram Q = P;
+  Q.Pragma.Cluster = {2, C.Loc};
+  DiagReporter Quiet = Diags.quiet();
+  std::optional<ArefGraph> G = buildArefGraph(Q, Quiet);
+  std::optional<PipelinePlan> Plan =
+      G ? planPipeline(Q, *G, Quiet) : std::nullopt;
+  if (!Plan) {
+    Why = "cluster(2) was refused: " + Quiet.lastError();
+    return std::nullopt;
+  }
+  return NarrowKernel{std::move(Q), std::move(*G), std::move(*Plan)};
+}
+
 /// The narrow kernel of `Width` columns of `P`, or nullopt with `Why`; an
 /// explicit clause (not `Auto`) also reports why at the clause.
 static std::optional<NarrowKernel>
@@ -446,9 +472,10 @@ static std::string twinsText(const NarrowTiles &N) {
          "matrix has more rows than half a tile";
 }
 
-std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
-                                       const PipelinePlan &Plan,
-                                       DiagReporter &Diags) {
+/// narrowTiles without the cluster twin.
+static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
+                                                const PipelinePlan &Plan,
+                                                DiagReporter &Diags) {
   NarrowTiles N;
   const Clause<NarrowClause> &Clause = P.Pragma.Narrow;
   if (Clause && Clause->Off) {
@@ -514,6 +541,37 @@ std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
       "half the width whose waves are 15% shorter "
       "(tawa/runtime/schedule.cuh)" +
       twinsText(N) + (Refused.empty() ? "" : "; " + Refused);
+  return N;
+}
+
+std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
+                                       const PipelinePlan &Plan,
+                                       DiagReporter &Diags) {
+  std::optional<NarrowTiles> N = narrowKernels(P, Plan, Diags);
+  if (!N)
+    return std::nullopt;
+  std::string Why;
+  N->Cluster = clusterTwin(P, Diags, Why);
+  if (!N->Cluster) {
+    N->ClusterValue = "none -- " + Why;
+    return N;
+  }
+  std::string Widths;
+  for (unsigned I = 0; I < N->Kernels.size(); ++I) {
+    std::string Ignored;
+    const bool PingPong = I < N->FullRows.size() && N->FullRows[I];
+    N->Clusters.push_back(
+        PingPong ? std::nullopt
+                 : clusterTwin(N->Kernels[I].Program, Diags, Ignored));
+    if (N->Clusters.back())
+      Widths += ", " + std::to_string(N->Kernels[I].Plan.BN);
+  }
+  N->ClusterValue =
+      "cluster(2) kernels of " + std::to_string(Plan.BN) + Widths +
+      " columns -- run instead of the kernel of the same tile where an "
+      "operand's rows are an odd number of 16 bytes apart (L2-bound: five "
+      "32-byte sectors read for four); two CTAs share B's tile through a "
+      "multicast (tawa/runtime/schedule.cuh, choose_cluster)";
   return N;
 }
 

@@ -71,6 +71,24 @@ struct NarrowTiles {
   std::vector<std::optional<NarrowKernel>> FullRows;
   /// For --explain: the narrow tiles and why, or why there are none.
   std::string Value, Reason;
+  /// The wide kernel again with clusters of two CTAs that share B's tile
+  /// through a TMA multicast (cluster(2); Program.Merge is the wide
+  /// kernel's), where no clause fixes the cluster or the schedule and the
+  /// planner accepts it, else none. The launcher runs it instead of the wide
+  /// kernel where an operand's rows are an odd number of 16 bytes apart
+  /// (tawa/runtime/schedule.cuh, choose_cluster): such rows read five
+  /// 32-byte L2 sectors for every four of data, the launch is L2-bound, and
+  /// sharing B halves its reads. On the H100 2000 x 2000 x 2008 ran 1.32x
+  /// faster so; where rows are aligned, cluster(2) was 3-9% slower
+  /// (results/h100/cluster-twin/, results/h100/idle-rows/).
+  std::optional<NarrowKernel> Cluster;
+  /// The same for Kernels[i], at i, for those without a ping-pong twin (a
+  /// cluster cannot ping-pong), else none: 3000^3 ran 1.43x faster as the
+  /// 128 x 192 twin, 1536 x 1536 x 1544 1.13x (results/h100/cluster-twin/).
+  std::vector<std::optional<NarrowKernel>> Clusters;
+  /// For --explain: the cluster twins and when they run, or why there are
+  /// none.
+  std::string ClusterValue;
 };
 
 /// The narrow kernels of `P` (planned as `Plan`). `narrow(auto)`, the
@@ -80,6 +98,7 @@ struct NarrowTiles {
 /// none; `narrow(N, ...)` has one of each N, and reports at the clause and
 /// returns nullopt where an N is not fewer than the tile's columns, the
 /// tile code does not allow it or the planner refuses.
+/// Also the cluster twin (NarrowTiles::Cluster) of the wide kernel.
 std::optional<NarrowTiles> narrowTiles(const TileProgram &P,
                                        const PipelinePlan &Plan,
                                        DiagReporter &Diags);

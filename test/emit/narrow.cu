@@ -190,6 +190,12 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:            {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
+// CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart, read in place, make the
+// CHECK-NEXT:    // launch L2-bound: the cluster twin of the kernel chosen runs it where there
+// CHECK-NEXT:    // is one, two CTAs sharing B's tile (tawa/TileShape.h).
+// CHECK-NEXT:    const bool cluster = tawa::rt::choose_cluster(
+// CHECK-NEXT:        (tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B)) &&
+// CHECK-NEXT:        !tawa::rt::odd_pitch_copy_pays(C.rows, C.cols));
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
 // CHECK-NEXT:    // else the consumers share each tile's rows, one of them idle on the empty
 // CHECK-NEXT:    // half.
@@ -203,7 +209,11 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:                  : wide_narrow128_launch)(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK-NEXT:    if (narrow == 2) {
-// CHECK-NEXT:      return wide_narrow192_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      return (cluster ? wide_narrow192_cluster_launch : wide_narrow192_launch)(
+// CHECK-NEXT:          grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:    }
+// CHECK-NEXT:    if (cluster) {
+// CHECK-NEXT:      return wide_cluster_launch(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 256, 64);
 // CHECK:         const tawa::rt::TileSchedule schedule(grid, /*group=*/8, /*along_y=*/true);

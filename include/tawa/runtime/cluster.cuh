@@ -80,6 +80,28 @@ tma_load_3d_multicast(void *dst, const CUtensorMap *map, uint64_t *bar, int c0,
 #endif
 }
 
+/// The part of an MN-major tile of `Boxes` boxes (64 columns x `Rows` rows
+/// each, tma_load_boxes from `col0`) that cluster rank `rank` of `Cluster`
+/// loads into every CTA of `cta_mask`: boxes [rank Boxes / Cluster,
+/// (rank + 1) Boxes / Cluster), so 3 boxes split 1 + 2. `dst`: the whole
+/// tile.
+template <int Boxes, int Cluster, int Rows, bool Batched, class T>
+__device__ __forceinline__ void
+tma_load_boxes_multicast(T *dst, const CUtensorMap *map, uint64_t *bar,
+                         int col0, int row0, int batch, int rank,
+                         uint16_t cta_mask) {
+  static_assert(Boxes >= Cluster, "every rank loads at least one box");
+  for (int b = rank * Boxes / Cluster; b < (rank + 1) * Boxes / Cluster;
+       ++b) {
+    T *box = dst + b * Rows * 64;
+    if constexpr (Batched)
+      tma_load_3d_multicast(box, map, bar, col0 + 64 * b, row0, batch,
+                            cta_mask);
+    else
+      tma_load_2d_multicast(box, map, bar, col0 + 64 * b, row0, cta_mask);
+  }
+}
+
 /// Launches `kernel` on `ctas` CTAs (a multiple of `cluster`) grouped in
 /// clusters of `cluster` along x, with `shared` bytes of dynamic shared memory.
 template <class... Params, class... Args>

@@ -392,6 +392,21 @@ inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
   return cudaSuccess;
 }
 
+/// Whether a launch runs the cluster twin of the kernel it chose (wide or
+/// narrow, where that has one; tawa/TileShape.h): where `odd_rows`, an
+/// operand's rows are an odd number of 16 bytes apart and read in place.
+/// Such rows read five 32-byte L2 sectors for every four of data and make
+/// the launch L2-bound; two CTAs that share B's tile through a multicast
+/// halve B's reads. On the H100 3000^3 ran in 92 us with the 128 x 192 twin
+/// against 132, 2000 x 2000 x 2008 in 30 with the wide twin against 40;
+/// where rows were aligned cluster(2) was 3-9% slower
+/// (results/h100/cluster-twin/, results/h100/idle-rows/). TAWA_CLUSTER in the environment overrides the
+/// choice (tests): "off" never, "force" always.
+inline bool choose_cluster(bool odd_rows) {
+  static const int mode = env_switch("TAWA_CLUSTER");
+  return mode == 0 ? odd_rows : mode == 2;
+}
+
 /// CTAs of a persistent launch for `units` units of `cluster` tiles each: one
 /// per SM of the current device, in whole clusters, no more than the tiles
 /// unless `fill` (a walk whose split tail gives the CTAs past the tiles
