@@ -791,12 +791,11 @@ void KernelEmitter::clusterChoice() {
     Seen.push_back(M);
     Odd += (Odd.empty() ? "" : " || ") + ("tawa::rt::odd_pitch(" + M + ")");
   }
-  W.line("// Operand rows an odd number of 16 bytes apart, read in place, make "
-         "the launch L2-bound: the cluster twin of the kernel chosen runs it "
-         "where there is one, two CTAs sharing B's tile (tawa/TileShape.h).");
-  W.line(formatv("const bool cluster = tawa::rt::choose_cluster(\n    ({0}) && "
-                 "!tawa::rt::odd_pitch_copy_pays({1}.rows, {1}.cols));",
-                 Odd, P.Store.Matrix->getName())
+  W.line("// Operand rows an odd number of 16 bytes apart make the launch "
+         "L2-bound: the cluster twin of the kernel chosen runs it where there "
+         "is one, two CTAs sharing B's tile, and reads them in place "
+         "(tawa/TileShape.h).");
+  W.line(formatv("const bool cluster = tawa::rt::choose_cluster({0});", Odd)
              .str());
 }
 
@@ -920,7 +919,13 @@ void KernelEmitter::launcher() {
   for (const TileLoad &T : P.Loads)
     if (!llvm::is_contained(Operands, T.Matrix->getName().str()))
       Operands.push_back(T.Matrix->getName().str());
-  writeOperandCopies(W, Operands, P.Store.Matrix->getName());
+  // A cluster reads rows an odd number of 16 bytes apart in place: sharing
+  // B's tile paid more than the copy (results/h100/cluster-twin/).
+  if (Clustered)
+    W.line("// Operands whose rows are an odd number of 16 bytes apart are "
+           "read in place: the cluster's shared B tile halves their L2 reads.");
+  writeOperandCopies(W, Operands,
+                     Clustered ? StringRef() : P.Store.Matrix->getName());
   auto Step = [&](const Twine &Call) {
     W.line("if (maps == cudaSuccess) maps = " + Call + ";");
   };

@@ -118,8 +118,8 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
              "of 16 bytes) and, for an m x n output with m n / (m + n) >= "
              "1600, where its rows are an odd number of 16 bytes apart, "
              "which TMA reads 25-35% slower (tawa/runtime/operand_copy.cuh, "
-             "results/h100/alignment/); smaller launches with such rows run "
-             "the cluster twins");
+             "results/h100/alignment/), unless the kernel chosen has a "
+             "cluster twin, which reads such rows in place");
   }
   if (G)
     for (const Aref &R : G->Arefs) {

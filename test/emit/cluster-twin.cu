@@ -1,8 +1,10 @@
 // The cluster twins: a kernel whose pragma fixes neither the cluster nor the
 // schedule also gets cluster(2) kernels of its wide tile and of each narrow
 // tile without a ping-pong twin, and its launcher runs the twin of the kernel
-// it chose where an operand's rows are an odd number of 16 bytes apart. A
-// K x N B is multicast in whole 64-column boxes, 3 boxes split 1 + 2.
+// it chose where an operand's rows are an odd number of 16 bytes apart; a
+// twin reads such operands in place, where the wide kernel would copy them
+// to aligned rows. A K x N B is multicast in whole 64-column boxes, 3 boxes
+// split 1 + 2.
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
 // RUN: %tawa-rewrite --explain --check %s -- %cuda-stub 2>/dev/null | FileCheck %s --check-prefix=EXPLAIN
 #include <tawa/tile.h>
@@ -38,11 +40,12 @@ __global__ void nt(In A, In B, Out C) {
 // CHECK:         constexpr int kCluster = 2;
 // CHECK:         tawa::rt::tma_load_2d_multicast(slot.b + rank * 128 * 64,
 // CHECK:       inline cudaError_t nt_cluster_launch(
+// CHECK:         // Operands whose rows are an odd number of 16 bytes apart are read in place:
+// CHECK-NOT:     pad_odd_pitch
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 128, 64);
 // CHECK:       inline cudaError_t nt_launch(
-// CHECK:         const bool cluster = tawa::rt::choose_cluster(
-// CHECK-NEXT:        (tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B)) &&
-// CHECK-NEXT:        !tawa::rt::odd_pitch_copy_pays(C.rows, C.cols));
+// CHECK:         const bool cluster = tawa::rt::choose_cluster(tawa::rt::odd_pitch(A) ||
+// CHECK-NEXT:                                                  tawa::rt::odd_pitch(B));
 // CHECK:         if (narrow == 2) {
 // CHECK-NEXT:      return (cluster ? nt_narrow192_cluster_launch : nt_narrow192_launch)(
 // CHECK-NEXT:          grid, block, shared, stream, A, B, C);
@@ -50,6 +53,7 @@ __global__ void nt(In A, In B, Out C) {
 // CHECK-NEXT:    if (cluster) {
 // CHECK-NEXT:      return nt_cluster_launch(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
+// CHECK:         copies.pad_odd_pitch = tawa::rt::odd_pitch_copy_pays(C.rows, C.cols);
 
 __global__ void nn(In A, In B, Out C) {
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;

@@ -190,12 +190,11 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:            {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
-// CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart, read in place, make the
-// CHECK-NEXT:    // launch L2-bound: the cluster twin of the kernel chosen runs it where there
-// CHECK-NEXT:    // is one, two CTAs sharing B's tile (tawa/TileShape.h).
-// CHECK-NEXT:    const bool cluster = tawa::rt::choose_cluster(
-// CHECK-NEXT:        (tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B)) &&
-// CHECK-NEXT:        !tawa::rt::odd_pitch_copy_pays(C.rows, C.cols));
+// CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart make the launch L2-bound: the
+// CHECK-NEXT:    // cluster twin of the kernel chosen runs it where there is one, two CTAs
+// CHECK-NEXT:    // sharing B's tile, and reads them in place (tawa/TileShape.h).
+// CHECK-NEXT:    const bool cluster = tawa::rt::choose_cluster(tawa::rt::odd_pitch(A) ||
+// CHECK-NEXT:                                                  tawa::rt::odd_pitch(B));
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
 // CHECK-NEXT:    // else the consumers share each tile's rows, one of them idle on the empty
 // CHECK-NEXT:    // half.

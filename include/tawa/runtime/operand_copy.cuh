@@ -14,8 +14,10 @@
 // 3000 x 3000 x 3000 ran at 0.59 of cuBLAS, and at 0.79 with K = 3008
 // (rows 128 bytes apart) or 3024 (32 bytes); 5000^3 at 0.69 against 0.91
 // for K = 5056; C's pitch made no difference (results/h100/alignment/).
-// Where the launch is large enough for it to pay, the launcher asks for such
-// operands to be copied too (OperandCopies::pad_odd_pitch).
+// Where the launch is large enough for it to pay, a launcher asks for such
+// operands to be copied too (OperandCopies::pad_odd_pitch); a GEMM's
+// launcher runs its cluster twin instead where it has one, which was faster
+// still (tawa/runtime/schedule.cuh, choose_cluster).
 //
 //===----------------------------------------------------------------------===//
 #pragma once

@@ -394,14 +394,17 @@ inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
 
 /// Whether a launch runs the cluster twin of the kernel it chose (wide or
 /// narrow, where that has one; tawa/TileShape.h): where `odd_rows`, an
-/// operand's rows are an odd number of 16 bytes apart and read in place.
-/// Such rows read five 32-byte L2 sectors for every four of data and make
-/// the launch L2-bound; two CTAs that share B's tile through a multicast
-/// halve B's reads. On the H100 3000^3 ran in 92 us with the 128 x 192 twin
-/// against 132, 2000 x 2000 x 2008 in 30 with the wide twin against 40;
-/// where rows were aligned cluster(2) was 3-9% slower
-/// (results/h100/cluster-twin/, results/h100/idle-rows/). TAWA_CLUSTER in the environment overrides the
-/// choice (tests): "off" never, "force" always.
+/// operand's rows are an odd number of 16 bytes apart. Such rows read five
+/// 32-byte L2 sectors for every four of data and make the launch L2-bound;
+/// two CTAs that share B's tile through a multicast halve B's reads. On the
+/// H100 3000^3 ran in 92 us with the 128 x 192 twin against 132, 2000 x 2000
+/// x 2008 in 30 with the wide twin against 40; where rows were aligned
+/// cluster(2) was 3-9% slower (results/h100/cluster-twin/,
+/// results/h100/idle-rows/). The twin reads such operands in place, also
+/// where copying them to aligned rows pays (odd_pitch_copy_pays): 5000^3 ran
+/// in 393 us against 480 with the copy, 3000 x 5000 x 7000 in 320 against
+/// 448 (results/h100/cluster-twin/copy1/). TAWA_CLUSTER in the environment
+/// overrides the choice (tests): "off" never, "force" always.
 inline bool choose_cluster(bool odd_rows) {
   static const int mode = env_switch("TAWA_CLUSTER");
   return mode == 0 ? odd_rows : mode == 2;
