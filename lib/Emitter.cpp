@@ -618,16 +618,21 @@ void KernelEmitter::consumers() {
       Plan.PingPong ? "" : formatv(" + consumer * {0}", 64 * Plan.MTiles).str();
   // A cooperative consumer whose rows all lie past the stored matrix's last
   // row (a tile of a short launch, decode's 16-64 rows) stores nothing: it
-  // keeps the ring's pace but leaves the tensor cores to the others.
-  const bool Idle = !Plan.PingPong && Plan.Consumers > 1;
+  // keeps the ring's pace but leaves the tensor cores to the others. So does
+  // every consumer of a cluster's tile past the grid (TileSchedule::in_grid).
+  const bool Idle = !Plan.PingPong && (Plan.Consumers > 1 || Clustered);
   const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
   if (Idle) {
     W.line(formatv("// This warpgroup's rows of the tile: none of them stored "
-                   "where they start past {0}'s last row.",
-                   P.Store.Matrix->getName())
+                   "where they start past {0}'s last row{1}.",
+                   P.Store.Matrix->getName(),
+                   Clustered ? ", or where the tile lies past the original "
+                               "grid (the cluster's last tile along y)"
+                             : "")
                .str());
-    W.line(formatv("const bool idle = {0}{1} >= {2}.rows;", Row0, RowsOffset,
-                   coord(P.Store.MatrixArg))
+    W.line(formatv("const bool idle = {0}{1} >= {2}.rows{3};", Row0, RowsOffset,
+                   coord(P.Store.MatrixArg),
+                   Clustered ? " || !schedule.in_grid(t, rank)" : "")
                .str());
   }
   W.line("int k_steps = 0;");

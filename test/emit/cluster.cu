@@ -1,7 +1,9 @@
 // cluster(2): barriers initialised for both CTAs' consumers and published
 // with a cluster barrier; the walk takes pairs of vertically adjacent tiles;
-// each rank multicasts half of B; consumers release slots in both CTAs; the
-// CTAs meet again before leaving; the launcher launches clusters of 2.
+// each rank multicasts half of B; consumers release slots in both CTAs, and
+// those of a tile past the grid (the last cluster of an odd number of tile
+// rows) keep that pace but issue no wgmma and store nothing; the CTAs meet
+// again before leaving; the launcher launches clusters of 2.
 // RUN: %tawa-rewrite %s -- %cuda-stub | FileCheck %s --match-full-lines
 #include <tawa/tile.h>
 
@@ -32,6 +34,9 @@ __global__ void gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
 // CHECK-NEXT:                                           &B_tensor_map,
 // CHECK-NEXT:                                           smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                           n0 + rank * 128, /*cta_mask=*/0b11);
+// CHECK:           const bool idle =
+// CHECK-NEXT:          m0 + consumer * 64 >= C.rows || !schedule.in_grid(t, rank);
+// CHECK:             if (!idle) {
 // CHECK:           smem.a_b_aref.consumed_in_cluster<kCluster>(a_b_release);
 // CHECK:   // The peer multicasts into this CTA and arrives on its barriers until it is
 // CHECK-NEXT:   // done.

@@ -54,8 +54,8 @@ struct TileSchedule {
   bool along_y = true; ///< group along grid y (rows of tiles), else along x
   /// CTAs of a thread-block cluster, which take `cluster` tiles adjacent in
   /// y together (one each): the walk's units are such groups of tiles. A
-  /// group reaching past the grid holds tiles beyond it (their loads read
-  /// zeros and their stores write nothing).
+  /// group reaching past the grid holds tiles beyond it, which keep their
+  /// peer's pace but store nothing (in_grid).
   int cluster = 1;
   /// Blocks of the original grid per tile along x and y (the shape clause).
   int merge_x = 1, merge_y = 1;
@@ -115,6 +115,15 @@ struct TileSchedule {
     const uint3 u = unit(t);
     return make_uint3(per_part.div(u.x) * merge_x,
                       (u.y * cluster + rank) * merge_y, u.z);
+  }
+
+  /// Whether the tile of cluster rank `rank` in the t-th unit lies in the
+  /// walked grid. Where the tiles along y are not a multiple of `cluster`,
+  /// the last unit of each column holds tiles past it, which must store
+  /// nothing: the original launch wrote nothing there, though the stored
+  /// matrix may go on (a launch over part of it).
+  __host__ __device__ bool in_grid(int t, int rank = 0) const {
+    return unit(t).y * static_cast<uint32_t>(cluster) + rank < tiles.y;
   }
 
   /// The part of its blocks' tile that the t-th unit computes, 0 <= part <

@@ -85,6 +85,9 @@ int main() {
                             want.x * 100000 + want.y * cluster + rank);
               if (got.x >= grid.x || got.y >= Y * cluster || got.z >= grid.z)
                 return fail("tile out of the grid", t, rank, got.x, got.y);
+              if (s.in_grid(t, rank) != (got.y < grid.y))
+                return fail("in_grid", t, rank, s.in_grid(t, rank),
+                            got.y < grid.y);
               ++seen[(got.z * Y * cluster + got.y) * grid.x + got.x];
             }
           }
