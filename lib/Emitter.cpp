@@ -84,6 +84,7 @@ std::vector<std::string> emittedNames(const TileProgram &P,
     N.push_back(P.Loads[L].Matrix->getName().str() + "_aligned");
   }
   N.push_back("copies");
+  N.push_back("cluster_twin");
   return N;
 }
 
@@ -783,7 +784,7 @@ void KernelEmitter::narrowChoice() {
   W.line("  return e;");
 }
 
-/// The launcher's choice of the cluster twins, into `cluster`.
+/// The launcher's choice of the cluster twins, into `cluster_twin`.
 void KernelEmitter::clusterChoice() {
   if (ClusterLaunch.empty())
     return;
@@ -800,7 +801,9 @@ void KernelEmitter::clusterChoice() {
          "L2-bound: the cluster twin of the kernel chosen runs it where there "
          "is one, two CTAs sharing B's tile, and reads them in place "
          "(tawa/TileShape.h).");
-  W.line(formatv("const bool cluster = tawa::rt::choose_cluster({0});", Odd)
+  W.line(formatv("const bool cluster_twin = tawa::rt::choose_cluster({0}, "
+                 "grid, /*merge_y=*/{1});",
+                 Odd, P.Merge.Y)
              .str());
 }
 
@@ -829,14 +832,14 @@ void KernelEmitter::narrowDispatch() {
                      L.Launch)
                  .str());
     else if (!L.Cluster.empty())
-      Launch(formatv("(cluster ? {0} : {1})", L.Cluster, L.Launch).str());
+      Launch(formatv("(cluster_twin ? {0} : {1})", L.Cluster, L.Launch).str());
     else
       Launch(L.Launch);
     W.close();
   }
   if (ClusterLaunch.empty())
     return;
-  W.open("if (cluster)");
+  W.open("if (cluster_twin)");
   Launch(ClusterLaunch);
   W.close();
 }

@@ -849,22 +849,32 @@ private:
 
   bool namesAreFree(const TileProgram &P,
                     const std::vector<std::string> &Emitted) {
+    // The kernel's own variables, and the names it refers to from outside
+    // (a namespace-scope variable, a function), which the emitted locals
+    // would shadow.
     struct Names : RecursiveASTVisitor<Names> {
-      std::vector<const NamedDecl *> Decls;
+      std::vector<std::pair<const NamedDecl *, SourceLocation>> Decls;
       bool VisitVarDecl(VarDecl *VD) {
-        Decls.push_back(VD);
+        Decls.push_back({VD, VD->getLocation()});
+        return true;
+      }
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (E->getDecl()->getIdentifier() &&
+            !E->getDecl()->getDeclContext()->isFunctionOrMethod())
+          Decls.push_back({E->getDecl(), E->getLocation()});
         return true;
       }
     } N;
     N.TraverseDecl(const_cast<FunctionDecl *>(P.Kernel));
     for (const std::string &Name : Emitted)
-      for (const NamedDecl *D : N.Decls)
+      for (auto [D, Loc] : N.Decls)
         // A GEMM's accumulator keeps its name in the emitted kernel.
         if (D->getName() == Name && D != P.Acc.Decl) {
-          Diags.error(
-              D->getLocation(), DiagCategory::Unsupported,
-              "the name '" + Name +
-                  "' is used by the rewritten kernel; rename this variable");
+          Diags.error(Loc, DiagCategory::Unsupported,
+                      "the name '" + Name + "' is used by the rewritten " +
+                          (isa<VarDecl>(D) && D->getDeclContext() == P.Kernel
+                               ? "kernel; rename this variable"
+                               : "kernel; rename what it names"));
           return false;
         }
     return true;

@@ -1114,14 +1114,18 @@ public:
       : Builtin(Builtin), Member(Member) {}
   const Expr *Found = nullptr;
   bool VisitMemberExpr(MemberExpr *E) {
-    check(E, E->getBase(), E->getMemberDecl()->getName());
+    check(E, E->getBase(), E->getMemberDecl()->getName(),
+          isa<CXXConversionDecl>(E->getMemberDecl()));
     return true;
   }
   bool VisitMSPropertyRefExpr(MSPropertyRefExpr *E) {
-    check(E, E->getBaseExpr(), E->getPropertyDecl()->getName());
+    check(E, E->getBaseExpr(), E->getPropertyDecl()->getName(), false);
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
+    // The builtin read whole (`uint3 b = blockIdx;`) reads every member.
+    if (!Found && E->getDecl()->getName() == Builtin && !Bases.count(E))
+      Found = E;
     auto *VD = dyn_cast<VarDecl>(E->getDecl());
     if (VD && !isa<ParmVarDecl>(VD) && VD->hasInit() && Seen.insert(VD).second)
       TraverseStmt(const_cast<Expr *>(VD->getInit()));
@@ -1129,14 +1133,19 @@ public:
   }
 
 private:
-  void check(const Expr *E, const Expr *Base, StringRef Name) {
+  // Visited before the base's DeclRefExpr (pre-order). `Whole`: the member
+  // reads them all (the conversion of CUDA's builtin type to uint3).
+  void check(const Expr *E, const Expr *Base, StringRef Name, bool Whole) {
     auto *DRE = dyn_cast<DeclRefExpr>(ignoreOpaque(Base));
-    if (!Found && DRE && DRE->getDecl()->getName() == Builtin &&
-        (Member.empty() || Name == Member))
+    if (!DRE || DRE->getDecl()->getName() != Builtin)
+      return;
+    Bases.insert(DRE);
+    if (!Found && (Member.empty() || Name == Member || Whole))
       Found = E;
   }
   StringRef Builtin, Member;
   llvm::SmallPtrSet<const VarDecl *, 8> Seen;
+  llvm::SmallPtrSet<const DeclRefExpr *, 8> Bases;
 };
 } // namespace
 

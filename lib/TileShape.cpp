@@ -368,9 +368,17 @@ clusterTwin(const TileProgram &P, DiagReporter &Diags, std::string &Why) {
     Why = "the schedule clause gives each consumer whole tiles";
     return std::nullopt;
   }
+  // The CTAs of a cluster run their tiles in lockstep, and the tile past an
+  // odd grid runs the kernel's code for the grid's last row: as for a merge,
+  // the code before the loop may only declare values, and planning checks
+  // that B's window and the trip count do not depend on blockIdx.y.
+  DiagReporter Quiet = Diags.quiet();
+  if (!checkTileCode(P, C.Loc, "cluster(2)", Quiet)) {
+    Why = Quiet.lastError();
+    return std::nullopt;
+  }
   TileProgram Q = P;
   Q.Pragma.Cluster = {2, C.Loc};
-  DiagReporter Quiet = Diags.quiet();
   std::optional<ArefGraph> G = buildArefGraph(Q, Quiet);
   std::optional<PipelinePlan> Plan =
       G ? planPipeline(Q, *G, Quiet) : std::nullopt;

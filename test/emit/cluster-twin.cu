@@ -44,13 +44,13 @@ __global__ void nt(In A, In B, Out C) {
 // CHECK-NOT:     pad_odd_pitch
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 128, 64);
 // CHECK:       inline cudaError_t nt_launch(
-// CHECK:         const bool cluster = tawa::rt::choose_cluster(tawa::rt::odd_pitch(A) ||
-// CHECK-NEXT:                                                  tawa::rt::odd_pitch(B));
+// CHECK:         const bool cluster_twin = tawa::rt::choose_cluster(
+// CHECK-NEXT:        tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B), grid, /*merge_y=*/1);
 // CHECK:         if (narrow == 2) {
-// CHECK-NEXT:      return (cluster ? nt_narrow192_cluster_launch : nt_narrow192_launch)(
+// CHECK-NEXT:      return (cluster_twin ? nt_narrow192_cluster_launch : nt_narrow192_launch)(
 // CHECK-NEXT:          grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
-// CHECK-NEXT:    if (cluster) {
+// CHECK-NEXT:    if (cluster_twin) {
 // CHECK-NEXT:      return nt_cluster_launch(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK:         copies.pad_odd_pitch = tawa::rt::odd_pitch_copy_pays(C.rows, C.cols);
@@ -77,7 +77,7 @@ __global__ void nn(In A, In B, Out C) {
 // CHECK-NEXT:          slot.b, &B_tensor_map, smem.a_b_aref.full_barrier(a_b), n0, k0, 0,
 // CHECK-NEXT:          rank, /*cta_mask=*/0b11);
 // CHECK:       inline cudaError_t nn_launch(
-// CHECK:         if (cluster) {
+// CHECK:         if (cluster_twin) {
 // CHECK-NEXT:      return nn_cluster_launch(grid, block, shared, stream, A, B, C);
 
 // A cluster clause, or a schedule clause, leaves no twin to choose.
@@ -110,6 +110,36 @@ __global__ void one_box(In A, In B, Out C) {
   tawa::store(C, m0, n0, acc);
 }
 
+// A prologue that does more than declare values gets no twin: a cluster's
+// tile past the grid runs it again for the grid's last row.
+__global__ void prologue_statement(In A, In B, Out C, int *count) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  *count += 1;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile persistent(off)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
+// B's window moving with blockIdx.y through a copy of blockIdx: its CTAs
+// could not share B.
+__global__ void b_by_row(In A, In B, Out C) {
+  const auto b_idx = blockIdx;
+  const int m0 = b_idx.y * 128, n0 = b_idx.y * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, 0, acc);
+}
+
 // EXPLAIN:      kernel nt: tile loop at cluster-twin.cu:{{[0-9]+}}:3
 // EXPLAIN:        cluster twin: cluster(2) kernels of 256, 192 columns -- run instead of the kernel of the same tile where an operand's rows are an odd number of 16 bytes apart (L2-bound: five 32-byte sectors read for four); two CTAs share B's tile through a multicast (tawa/runtime/schedule.cuh, choose_cluster)
 // EXPLAIN:      kernel nn: tile loop at cluster-twin.cu:{{[0-9]+}}:3
@@ -118,3 +148,7 @@ __global__ void one_box(In A, In B, Out C) {
 // EXPLAIN:        cluster twin: none -- cluster(1) at the clause
 // EXPLAIN:      kernel one_box: tile loop at cluster-twin.cu:{{[0-9]+}}:3
 // EXPLAIN:        cluster twin: none -- cluster(2) was refused: cluster(2) multicasts a K x N tile in whole 64-column TMA boxes, at least one per CTA; tile 'b' has 64 columns
+// EXPLAIN:      kernel prologue_statement: tile loop at cluster-twin.cu:{{[0-9]+}}:3
+// EXPLAIN:        cluster twin: none -- cluster(2), but the code before the loop does more than declare values, and the new walk would not run it once per block
+// EXPLAIN:      kernel b_by_row: tile loop at cluster-twin.cu:{{[0-9]+}}:3
+// EXPLAIN:        cluster twin: none -- cluster(2) was refused: cluster(2) multicasts tile 'b' to the CTAs of vertically adjacent tiles, but its coordinates depend on blockIdx.y

@@ -193,8 +193,8 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart make the launch L2-bound: the
 // CHECK-NEXT:    // cluster twin of the kernel chosen runs it where there is one, two CTAs
 // CHECK-NEXT:    // sharing B's tile, and reads them in place (tawa/TileShape.h).
-// CHECK-NEXT:    const bool cluster = tawa::rt::choose_cluster(tawa::rt::odd_pitch(A) ||
-// CHECK-NEXT:                                                  tawa::rt::odd_pitch(B));
+// CHECK-NEXT:    const bool cluster_twin = tawa::rt::choose_cluster(
+// CHECK-NEXT:        tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B), grid, /*merge_y=*/1);
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
 // CHECK-NEXT:    // else the consumers share each tile's rows, one of them idle on the empty
 // CHECK-NEXT:    // half.
@@ -208,10 +208,11 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:                  : wide_narrow128_launch)(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK-NEXT:    if (narrow == 2) {
-// CHECK-NEXT:      return (cluster ? wide_narrow192_cluster_launch : wide_narrow192_launch)(
-// CHECK-NEXT:          grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      return (cluster_twin
+// CHECK-NEXT:                  ? wide_narrow192_cluster_launch
+// CHECK-NEXT:                  : wide_narrow192_launch)(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
-// CHECK-NEXT:    if (cluster) {
+// CHECK-NEXT:    if (cluster_twin) {
 // CHECK-NEXT:      return wide_cluster_launch(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 256, 64);

@@ -173,6 +173,34 @@ __global__ void idle_name(In A, In B, Out C) {
   tawa::store(C, 0, 0, acc);
 }
 
+// A name the kernel refers to from outside it, which an emitted local
+// ('rank', a cluster CTA's rank) would shadow.
+constexpr int rank = 0;
+__global__ void outer_name(In A, In B, Out C) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  // CHECK: constructs.cu:[[@LINE+1]]:17: warning: the name 'rank' is used by the rewritten kernel; rename what it names [tawa-unsupported]
+  for (int k0 = rank; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<256, 64>(B, 0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
+
+// The launcher's choice of a cluster twin is 'cluster_twin'.
+// CHECK: constructs.cu:[[@LINE+1]]:50: warning: the name 'cluster_twin' is used by the rewritten kernel; rename this variable [tawa-unsupported]
+__global__ void twin_name(In A, In B, Out C, int cluster_twin) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = cluster_twin; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<256, 64>(B, 0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
+
 // The ping-pong consumers count their tiles in 'turn'.
 __global__ void turn_name(In A, In B, Out C) {
   // CHECK: constructs.cu:[[@LINE+1]]:13: warning: the name 'turn' is used by the rewritten kernel; rename this variable [tawa-unsupported]

@@ -110,11 +110,15 @@ struct TileSchedule {
   }
 
   /// The original block whose work the tile of cluster rank `rank` in the
-  /// t-th unit of the walk starts with, 0 <= t < count().
+  /// t-th unit of the walk starts with, 0 <= t < count(). A tile past the
+  /// grid (in_grid false) is given the grid's last row of tiles, so that it
+  /// loads rows its peer loads and the kernel's code runs for a block of the
+  /// original launch; it stores nothing.
   __host__ __device__ uint3 tile(int t, int rank = 0) const {
     const uint3 u = unit(t);
+    const uint32_t y = u.y * static_cast<uint32_t>(cluster) + rank;
     return make_uint3(per_part.div(u.x) * merge_x,
-                      (u.y * cluster + rank) * merge_y, u.z);
+                      (y < tiles.y ? y : tiles.y - 1) * merge_y, u.z);
   }
 
   /// Whether the tile of cluster rank `rank` in the t-th unit lies in the
@@ -405,18 +409,23 @@ inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
 /// narrow, where that has one; tawa/TileShape.h): where `odd_rows`, an
 /// operand's rows are an odd number of 16 bytes apart. Such rows read five
 /// 32-byte L2 sectors for every four of data and make the launch L2-bound;
-/// two CTAs that share B's tile through a multicast halve B's reads. On the
-/// H100 3000^3 ran in 92 us with the 128 x 192 twin against 132, 2000 x 2000
-/// x 2008 in 30 with the wide twin against 40; where rows were aligned
-/// cluster(2) was 3-9% slower (results/h100/cluster-twin/,
+/// two CTAs that share B's tile through a multicast halve B's reads. A
+/// launch of one row of tiles (`grid` of blocks merged `merge_y` along y)
+/// keeps its kernel: the twin would leave every cluster's second CTA idle.
+/// On the H100 3000^3 ran in 92 us with the 128 x 192 twin against 132,
+/// 2000 x 2000 x 2008 in 30 with the wide twin against 40; where rows were
+/// aligned cluster(2) was 3-9% slower (results/h100/cluster-twin/,
 /// results/h100/idle-rows/). The twin reads such operands in place, also
 /// where copying them to aligned rows pays (odd_pitch_copy_pays): 5000^3 ran
 /// in 393 us against 480 with the copy, 3000 x 5000 x 7000 in 320 against
 /// 448 (results/h100/cluster-twin/copy1/). TAWA_CLUSTER in the environment
 /// overrides the choice (tests): "off" never, "force" always.
-inline bool choose_cluster(bool odd_rows) {
+inline bool choose_cluster(bool odd_rows, dim3 grid, int merge_y = 1) {
   static const int mode = env_switch("TAWA_CLUSTER");
-  return mode == 0 ? odd_rows : mode == 2;
+  if (mode != 0)
+    return mode == 2;
+  // One row of tiles would leave every cluster's second CTA idle.
+  return odd_rows && (grid.y + merge_y - 1) / merge_y >= 2;
 }
 
 /// CTAs of a persistent launch for `units` units of `cluster` tiles each: one
