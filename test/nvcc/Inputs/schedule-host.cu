@@ -101,7 +101,8 @@ int main() {
         }
   // Merged tiles: each covers merge_x x merge_y blocks of the original grid
   // from the block tile() names; together they cover every block once, and
-  // the blocks past the grid only in the last tile of a dimension.
+  // the blocks past the grid only in the last tile of a dimension. A
+  // cluster's tile past the grid (in_grid false) stores nothing.
   for (dim3 grid : grids)
     for (int merge_x : {1, 2, 4})
       for (int merge_y : {1, 2, 3})
@@ -118,6 +119,8 @@ int main() {
               const uint3 got = s.tile(t, rank);
               if (got.x % merge_x || got.y % merge_y)
                 return fail("merged origin", t, rank, got.x, got.y);
+              if (!s.in_grid(t, rank))
+                continue;
               for (int dy = 0; dy < merge_y; ++dy)
                 for (int dx = 0; dx < merge_x; ++dx) {
                   const uint32_t x = got.x + dx, y = got.y + dy;
@@ -145,17 +148,18 @@ int main() {
           if (s.count() != static_cast<int>(X * parts * Y * grid.z))
             return fail("narrow count", grid.x, parts, s.count(),
                         X * parts * Y * grid.z);
-          std::vector<int> seen(X * parts * Y * cluster * grid.z, 0);
+          std::vector<int> seen(X * parts * grid.y * grid.z, 0);
           for (int t = 0; t < s.count(); ++t)
             for (int rank = 0; rank < cluster; ++rank) {
               const uint3 got = s.tile(t, rank);
               const int part = s.part(t);
               ++cases;
               if (got.x % merge_x || got.x >= grid.x || part < 0 ||
-                  part >= parts || got.y >= Y * cluster)
+                  part >= parts || got.y >= grid.y)
                 return fail("narrow tile", t, rank, got.x, part);
-              ++seen[((got.z * Y * cluster + got.y) * X + got.x / merge_x) *
-                         parts +
+              if (!s.in_grid(t, rank))
+                continue;
+              ++seen[((got.z * grid.y + got.y) * X + got.x / merge_x) * parts +
                      part];
             }
           for (int n : seen)
@@ -201,17 +205,19 @@ int main() {
           if (s.count() != static_cast<int>(C * R * grid.z))
             return fail("across count", grid.x, width, s.count(),
                         C * R * grid.z);
-          std::vector<int> seen(C * R * cluster * grid.z, 0);
+          std::vector<int> seen(C * Y * grid.z, 0);
           for (int t = 0; t < s.count(); ++t)
             for (int rank = 0; rank < cluster; ++rank) {
               const uint3 got = s.tile(t, rank);
               const int c = s.part(t);
               ++cases;
               if (got.x != 0 || c < 0 || c >= static_cast<int>(C) ||
-                  got.y % merge_y || got.y / merge_y >= R * cluster ||
+                  got.y % merge_y || got.y / merge_y >= Y ||
                   static_cast<uint32_t>(c) * width >= grid.x * 256)
                 return fail("across tile", t, rank, got.x, c);
-              ++seen[(got.z * R * cluster + got.y / merge_y) * C + c];
+              if (!s.in_grid(t, rank))
+                continue;
+              ++seen[(got.z * Y + got.y / merge_y) * C + c];
             }
           for (int n : seen)
             if (n != 1)
