@@ -81,6 +81,7 @@ std::vector<std::string> emittedNames(const TileProgram &P,
   }
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
     N.push_back(tensorMapName(P, L));
+    N.push_back(tensorMapName(P, L) + "_edge");
     N.push_back(P.Loads[L].Matrix->getName().str() + "_aligned");
   }
   N.push_back("copies");
@@ -176,6 +177,29 @@ private:
     return formatv("{0} + part * {1}",
                    parenthesized(coord(P.Store.Col0), P.Store.Col0), Plan.BN)
         .str();
+  }
+  /// Whether load `L` comes in edge boxes (tawa/runtime/edge_boxes.cuh): the
+  /// mma's A, K-major and loaded in the K loop of a kernel without a
+  /// cluster, whose M origin is the store's
+  /// row origin, so that its rows past A's end meet accumulator rows stored
+  /// only past the stored matrix's last row, which the launcher checks
+  /// (make_edge_maps' `stored`). B keeps whole boxes: on the H100 its edge
+  /// boxes gained nothing where N ends inside a tile (1000^3, 3000^3,
+  /// 777 x 1555 x 2333) and 4096 x 16 x 4096 ran in 26.3 us against 21.7
+  /// with them, where A's took 160 x 4096 x 4096 from 34.7 to 27.3 us
+  /// (results/h100/edge-boxes/).
+  bool edgeBoxes(unsigned L) const {
+    const TileLoad &T = P.Loads[L];
+    // Cluster kernels keep whole boxes: the edge loads' registers made one
+    // of 240 registers per thread spill (test/nvcc/variants.test).
+    if (L != Mma.A || Mma.A == Mma.B || T.MnMajor || T.Where != Region::Loop ||
+        Clustered)
+      return false;
+    return coord(T.mnOrigin()) == coord(P.Store.Row0);
+  }
+  /// The name of the edge maps of load `L`.
+  std::string edgeMapsName(unsigned L) const {
+    return tensorMapName(P, L) + "_edge";
   }
   /// With narrow tiles, the part of the tile of unit `Unit`.
   void partLine(const char *Unit) {
@@ -404,8 +428,12 @@ void KernelEmitter::kernelHead() {
                    P.Merge.Parts, Plan.BM, Plan.BN)
                .str());
   std::string Maps;
-  for (unsigned L = 0; L < P.Loads.size(); ++L)
+  for (unsigned L = 0; L < P.Loads.size(); ++L) {
     Maps += ",\n    const __grid_constant__ CUtensorMap " + tensorMapName(P, L);
+    if (edgeBoxes(L))
+      Maps += ",\n    const __grid_constant__ tawa::rt::EdgeMaps " +
+              edgeMapsName(L);
+  }
   if (Plan.TmaStore)
     Maps += ",\n    const __grid_constant__ CUtensorMap " + StoreMap +
             ", const bool tma_store";
@@ -484,8 +512,12 @@ void KernelEmitter::producer() {
              .str());
   std::string Bytes;
   for (unsigned L : R.Loads)
-    Bytes += (Bytes.empty() ? "sizeof(slot." : " + sizeof(slot.") +
-             P.Loads[L].Var + ")";
+    Bytes +=
+        (Bytes.empty() ? "" : " + ") +
+        (edgeBoxes(L) ? formatv("tawa::rt::edge_bytes<{0}>({1}, {2})",
+                                P.Loads[L].Rows, edgeMapsName(L), mnOriginOf(L))
+                            .str()
+                      : "sizeof(slot." + P.Loads[L].Var + ")");
   W.line(formatv("smem.{0}_aref.put({0}, {1});", R.Name, Bytes).str());
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
@@ -529,6 +561,16 @@ void KernelEmitter::producer() {
                      T.Cols / 64, T.Rows, T.Batch ? "true" : "false", T.Var,
                      tensorMapName(P, L), R.Name, mnOriginOf(L),
                      coord(T.kOrigin()), T.Batch ? coord(T.Batch) : "0")
+                 .str());
+      continue;
+    }
+    if (edgeBoxes(L)) {
+      W.line(formatv("tawa::rt::tma_load_rows<{0}, {1}>(slot.{2}, &{3}, {4}, "
+                     "smem.{5}_aref.full_barrier({5}), {6}, {7}, {8});",
+                     T.Rows, T.Batch ? "true" : "false", T.Var,
+                     tensorMapName(P, L), edgeMapsName(L), R.Name,
+                     coord(T.Col0), mnOriginOf(L),
+                     T.Batch ? coord(T.Batch) : "0")
                  .str());
       continue;
     }
@@ -922,6 +964,15 @@ void KernelEmitter::launcher() {
   for (unsigned L = 0; L < P.Loads.size(); ++L)
     MapDecls += (L ? ", " : "") + tensorMapName(P, L);
   W.line("CUtensorMap " + MapDecls + ";");
+  std::string EdgeDecls;
+  for (unsigned L = 0; L < P.Loads.size(); ++L)
+    if (edgeBoxes(L))
+      EdgeDecls += (EdgeDecls.empty() ? "" : ", ") + edgeMapsName(L);
+  if (!EdgeDecls.empty()) {
+    W.line("// Boxes that reach past an operand's last row load only the rows "
+           "before it (tawa/runtime/edge_boxes.cuh).");
+    W.line("tawa::rt::EdgeMaps " + EdgeDecls + ";");
+  }
   // The loaded matrices, each once, in the order of their loads.
   std::vector<std::string> Operands;
   for (const TileLoad &T : P.Loads)
@@ -948,6 +999,13 @@ void KernelEmitter::launcher() {
                  tensorMapName(P, L), T.Matrix->getName(), BoxRows,
                  T.MnMajor ? 64 : T.Cols, T.Batch ? ", /*batched=*/true" : "")
              .str());
+    if (edgeBoxes(L))
+      Step(formatv("tawa::rt::make_edge_maps(&{0}, {1}_aligned, {2}, {3}, "
+                   "/*stored=*/{4}.rows{5})",
+                   edgeMapsName(L), T.Matrix->getName(), BoxRows, T.Cols,
+                   P.Store.Matrix->getName(),
+                   T.Batch ? ", /*batched=*/true" : "")
+               .str());
   }
   W.open("if (maps != cudaSuccess)");
   W.line("// TMA cannot address this data: run the kernel as written.");
@@ -1009,8 +1067,11 @@ void KernelEmitter::launcher() {
   }
   writeSharedMemoryLimit(W, Storage, K);
   std::string Args = llvm::join(ParamNames, ", ");
-  for (unsigned L = 0; L < P.Loads.size(); ++L)
+  for (unsigned L = 0; L < P.Loads.size(); ++L) {
     Args += ", " + tensorMapName(P, L);
+    if (edgeBoxes(L))
+      Args += ", " + edgeMapsName(L);
+  }
   if (Plan.TmaStore)
     Args += ", " + StoreMap + ", tma_store";
   Args += ", schedule";

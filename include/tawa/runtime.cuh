@@ -10,6 +10,7 @@
 
 #include "runtime/aref.cuh"
 #include "runtime/cluster.cuh"
+#include "runtime/edge_boxes.cuh"
 #include "runtime/epilogue.cuh"
 #include "runtime/launch.cuh"
 #include "runtime/operand_copy.cuh"

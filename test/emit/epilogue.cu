@@ -38,9 +38,9 @@ __global__ void batched(In A, In B, tawa::Matrix<float> C) {
 
 // CHECK:   tawa::rt::EpilogueStaging<float, 64, 2> epilogue[2];
 // CHECK:         const int z = tile.z;
-// CHECK:           tawa::rt::tma_load_3d(slot.a, &A_tensor_map,
-// CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0,
-// CHECK-NEXT:                                 tile.y * 128, z);
+// CHECK:           tawa::rt::tma_load_rows<128, true>(
+// CHECK-NEXT:               slot.a, &A_tensor_map, A_tensor_map_edge,
+// CHECK-NEXT:               smem.a_b_aref.full_barrier(a_b), k0, tile.y * 128, z);
 // CHECK:         tawa::rt::store_accumulator_tma<true>(
 // CHECK-NEXT:             &C_store_map, smem.epilogue[consumer],
 // CHECK-NEXT:             (tile.y * 128) + consumer * 64, tile.x * 128, z, acc,

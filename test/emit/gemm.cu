@@ -45,6 +45,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
 // CHECK-NEXT:             tawa::Matrix<const __nv_bfloat16> B, tawa::Matrix<__nv_bfloat16> C,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap A_tensor_map,
+// CHECK-NEXT:             const __grid_constant__ tawa::rt::EdgeMaps A_tensor_map_edge,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap B_tensor_map,
 // CHECK-NEXT:             const __grid_constant__ CUtensorMap C_store_map,
 // CHECK-NEXT:             const bool tma_store, const tawa::rt::TileSchedule schedule,
@@ -94,9 +95,12 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:             break;
 // CHECK-NEXT:           }
 // CHECK-NEXT:           gemm_nt_shared::a_b_slot &slot = smem.a_b[a_b.stage];
-// CHECK-NEXT:           smem.a_b_aref.put(a_b, sizeof(slot.a) + sizeof(slot.b));
-// CHECK-NEXT:           tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
-// CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0, m0);
+// CHECK-NEXT:           smem.a_b_aref.put(a_b,
+// CHECK-NEXT:                             tawa::rt::edge_bytes<128>(A_tensor_map_edge, m0) +
+// CHECK-NEXT:                                 sizeof(slot.b));
+// CHECK-NEXT:           tawa::rt::tma_load_rows<128, false>(
+// CHECK-NEXT:               slot.a, &A_tensor_map, A_tensor_map_edge,
+// CHECK-NEXT:               smem.a_b_aref.full_barrier(a_b), k0, m0, 0);
 // CHECK-NEXT:           tawa::rt::tma_load_2d(slot.b, &B_tensor_map,
 // CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0, n0);
 // CHECK-NEXT:           a_b.advance();
@@ -192,6 +196,9 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK:      inline cudaError_t gemm_nt_launch(dim3 grid, dim3 block, size_t shared,
 // CHECK-NEXT:                                   cudaStream_t stream,
 // CHECK:   CUtensorMap A_tensor_map, B_tensor_map;
+// CHECK-NEXT:   // Boxes that reach past an operand's last row load only the rows before it
+// CHECK-NEXT:   // (tawa/runtime/edge_boxes.cuh).
+// CHECK-NEXT:   tawa::rt::EdgeMaps A_tensor_map_edge;
 // CHECK-NEXT:   // Operands TMA cannot read in place (an `ld` that is not a multiple of 16
 // CHECK-NEXT:   // bytes, say) are copied to aligned buffers on the stream, freed after the
 // CHECK-NEXT:   // launch (tawa/runtime/operand_copy.cuh).
@@ -206,6 +213,9 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:     maps = copies.aligned(B, &B_aligned);
 // CHECK-NEXT:   if (maps == cudaSuccess)
 // CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&A_tensor_map, A_aligned, 128, 64);
+// CHECK-NEXT:   if (maps == cudaSuccess)
+// CHECK-NEXT:     maps = tawa::rt::make_edge_maps(&A_tensor_map_edge, A_aligned, 128, 64,
+// CHECK-NEXT:                                     /*stored=*/C.rows);
 // CHECK-NEXT:   if (maps == cudaSuccess)
 // CHECK-NEXT:     maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 256, 64);
 // CHECK-NEXT:   if (maps != cudaSuccess) {
@@ -229,7 +239,7 @@ void run(tawa::Matrix<const __nv_bfloat16> A, tawa::Matrix<const __nv_bfloat16> 
 // CHECK-NEXT:           tawa::rt::split_tail_plan(ctas, 2, 128 * 256, stream, &split_tail);
 // CHECK-NEXT:       e != cudaSuccess)
 // CHECK-NEXT:     return e;
-// CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(A, B, C, A_tensor_map,
-// CHECK-NEXT:                                                B_tensor_map, C_store_map,
-// CHECK-NEXT:                                                tma_store, schedule, split_tail);
+// CHECK:   gemm_nt<<<ctas, 384, shared_bytes, stream>>>(
+// CHECK-NEXT:       A, B, C, A_tensor_map, A_tensor_map_edge, B_tensor_map, C_store_map,
+// CHECK-NEXT:       tma_store, schedule, split_tail);
 // CHECK:   gemm_nt_launch(dim3(C.cols / 256, C.rows / 128), 128, 0, 0, A, B, C);

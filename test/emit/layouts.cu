@@ -27,8 +27,9 @@ __global__ void gemm_nn(tawa::Matrix<const bf16> A, tawa::Matrix<const bf16> B,
 
 // CHECK-LABEL: /// Shared memory of gemm_nn: aref `a_b`, 4 stages of {a: 128 x 64, b: 64 x 256
 // CHECK-NEXT: /// as 4 boxes of 64 x 64} (49152 bytes each).
-// CHECK: tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
-// CHECK-NEXT: smem.a_b_aref.full_barrier(a_b), k0, m0);
+// CHECK: tawa::rt::tma_load_rows<128, false>(
+// CHECK-NEXT: slot.a, &A_tensor_map, A_tensor_map_edge,
+// CHECK-NEXT: smem.a_b_aref.full_barrier(a_b), k0, m0, 0);
 // CHECK-NEXT: tawa::rt::tma_load_boxes<4, 64, false>(
 // CHECK-NEXT: slot.b, &B_tensor_map, smem.a_b_aref.full_barrier(a_b), n0, k0,
 // CHECK-NEXT: 0);
@@ -65,7 +66,7 @@ __global__ void gemm_tt(tawa::Matrix<const bf16> A, tawa::Matrix<const bf16> B,
 // EXPLAIN: kernel gemm_nn: tile loop at layouts.cu:20:3
 // EXPLAIN: tile: 128 x 256 x 64 bf16 (BM x BN x BK, elements) -- the tiles 'a' (128 x 64) and 'b' (64 x 256) of the mma
 // EXPLAIN-NEXT: layout: a K-major (M x K), b MN-major (K x N, 4 TMA boxes of 64 x 64) -- from the mma: {{.+}}
-// EXPLAIN: kernel gemm_tt: tile loop at layouts.cu:46:3
+// EXPLAIN: kernel gemm_tt: tile loop at layouts.cu:47:3
 // EXPLAIN: layout: a MN-major (K x M, 2 TMA boxes of 64 x 64), b K-major (N x K) -- from the mma: {{.+}}
 
 // AREFS: producer: load b = B[64 x 256 bf16, MN-major] at (k0, n0) -> aref a_b

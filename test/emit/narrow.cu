@@ -260,9 +260,9 @@ void run(In A, In B, Out C) {
 // EXPLAIN-LABEL: kernel shifted:
 // EXPLAIN:         narrow: 128 x 192 (across the launch's columns) -- narrow(192) at the clause
 
-// TWIN:         wide_narrow64_pingpong(In A, In B, Out C,
+// TWIN:         wide_narrow64_pingpong(
 // TWIN:         // Consumer warpgroups: they take alternate tiles, each the whole of acc,
 // TWIN:         tawa::rt::WgmmaAccumulator<2, 64> acc;
-// TWIN:         wide_narrow128_pingpong(In A, In B, Out C,
+// TWIN:         wide_narrow128_pingpong(
 // TWIN:         tawa::rt::WgmmaAccumulator<2, 128> acc;
 // TWIN-NOT:     wide_narrow192_pingpong

@@ -25,9 +25,9 @@ __global__ void walk(In A, In B, Out C) {
 // CHECK-NEXT:     walk(In A, In B, Out C, const __grid_constant__ CUtensorMap A_tensor_map,
 // CHECK:         const int last = schedule.tiles.y - 1; // "blockIdx" in a literal stays
 // CHECK:         for (int k0 = 0; k0 < A.cols - 64 * (tile.y == last); k0 += 64) {
-// CHECK:           tawa::rt::tma_load_2d(slot.a, &A_tensor_map,
-// CHECK-NEXT:                                 smem.a_b_aref.full_barrier(a_b), k0,
-// CHECK-NEXT:                                 tile.y * 128);
+// CHECK:           tawa::rt::tma_load_rows<128, false>(
+// CHECK-NEXT:               slot.a, &A_tensor_map, A_tensor_map_edge,
+// CHECK-NEXT:               smem.a_b_aref.full_barrier(a_b), k0, tile.y * 128, 0);
 // CHECK:         tawa::rt::store_accumulator_tma<false>(
 // CHECK-NEXT:             &C_store_map, smem.epilogue[consumer],
 // CHECK-NEXT:             (tile.y * 128) + consumer * 64, tile.x * 128, 0, acc,

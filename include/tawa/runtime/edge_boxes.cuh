@@ -1,0 +1,137 @@
+//===- tawa/runtime/edge_boxes.cuh - boxes that stop at an operand's end --===//
+//
+// A TMA box that reaches past the last row of its tensor is zero-filled
+// there, and on the H100 those rows cost more than rows that are read: the
+// 128 x 64 boxes of a 160 x 4096 A (96 of their 128 rows past the end in the
+// second tile row) made a 160 x 4096 x 4096 GEMM take 34.7 us against 20.8
+// us with A padded to 256 rows, and the time grew with the rows past the end
+// (192 rows 30.6 us, 224 rows 25.0 us, 256 rows 20.4 us;
+// results/h100/few-rows/).
+//
+// Where a K-major operand's rows are the M (or N) rows of the tile, the rows
+// past its end reach only accumulator rows that are never stored, so the
+// producer need not fill them at all: it loads the rows before the end in
+// boxes of 128, 64, 32, 16 and 8 rows (the binary digits of the count
+// rounded up to 8, one tensor map each), at their places in the slot, and
+// arms the stage's barrier for those bytes only. The rest of the slot keeps
+// what it held. Eight rows are one period of the 128-byte swizzle (1024
+// bytes), so each smaller box lands in the layout the whole box would have
+// given. A box whose rows all lie past the end is not loaded.
+//
+// tawa-rewrite loads the mma's A this way in kernels without a cluster,
+// where A's M origin is the store's row origin (lib/Emitter.cpp,
+// edgeBoxes); B keeps whole boxes, whose edge boxes were measured no faster
+// and once slower (4096 x 16 x 4096: 26.3 against 21.7 us;
+// results/h100/edge-boxes/).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "launch.cuh"
+#include "tma.cuh"
+
+namespace tawa::rt {
+
+/// The tensor maps of a K-major operand's edge boxes: map[j] loads boxes of
+/// 128 >> j rows (128, 64, 32, 16, 8) with the columns of the operand's
+/// whole box (128 bytes); `sizes` has the bit 128 >> j set where map[j] is
+/// encoded. `rows` is the operand's row count, or 0 where edge boxes are
+/// off and every box is loaded whole.
+struct EdgeMaps {
+  static constexpr int kMaps = 5;
+  CUtensorMap map[kMaps];
+  int rows = 0;
+  int sizes = 0;
+};
+
+/// Fills `*edge` for `m`, whose whole boxes are `box_rows` x `box_cols`
+/// elements (make_tensor_map's arguments), where the rows of `m` past its
+/// end reach only accumulator rows that are not stored: `stored`, the
+/// stored matrix's extent along those rows, is at most `m.rows`. Otherwise,
+/// or where every box ends inside `m` (`m.rows` a multiple of `box_rows`),
+/// edge boxes are off; TAWA_EDGE_BOXES=off in the environment turns them
+/// off everywhere (measurements). Only the maps of the last box of a walk
+/// whose boxes start at multiples of `box_rows` are encoded, one per binary
+/// digit of its rows before the end rounded up to 8 (an encoding took
+/// 0.07-0.11 us of host time beside the H100; results/h100/edge-boxes/). A
+/// box at another row that would need a map not encoded is loaded whole.
+/// Returns make_tensor_map's error.
+template <class T>
+cudaError_t make_edge_maps(EdgeMaps *edge, Matrix<T> m, int box_rows,
+                           int box_cols, long long stored,
+                           bool batched = false) {
+  static const int mode = env_switch("TAWA_EDGE_BOXES");
+  *edge = EdgeMaps{};
+  if (m.rows <= 0 || m.rows % box_rows == 0 || stored > m.rows || mode == 1)
+    return cudaSuccess;
+  const int last = ((m.rows % box_rows) + 7) & ~7;
+  if (last >= box_rows)
+    return cudaSuccess;
+  for (int j = 0; j < EdgeMaps::kMaps; ++j) {
+    const int rows = 128 >> j;
+    if (!(last & rows))
+      continue;
+    if (cudaError_t e =
+            make_tensor_map(&edge->map[j], m, rows, box_cols, batched);
+        e != cudaSuccess)
+      return e;
+  }
+  edge->rows = m.rows;
+  edge->sizes = last;
+  return cudaSuccess;
+}
+
+/// The rows of the box of `Rows` rows at `row0` that the producer loads:
+/// all of them where the box ends inside the operand (or edge boxes are
+/// off, or their maps lack a size the box needs), else those before the end
+/// rounded up to 8, none where it starts past the end.
+template <int Rows>
+__device__ __forceinline__ int edge_rows(const EdgeMaps &edge, int row0) {
+  if (edge.rows == 0 || row0 + Rows <= edge.rows)
+    return Rows;
+  const int before = edge.rows - row0;
+  if (before <= 0)
+    return 0;
+  const int rounded = (before + 7) & ~7;
+  return rounded < Rows && (rounded & ~edge.sizes) == 0 ? rounded : Rows;
+}
+
+/// The bytes the load of the box of `Rows` rows at `row0` brings (rows of
+/// 128 bytes): what the stage's barrier is armed for.
+template <int Rows>
+__device__ __forceinline__ uint32_t edge_bytes(const EdgeMaps &edge, int row0) {
+  return static_cast<uint32_t>(edge_rows<Rows>(edge, row0)) * 128u;
+}
+
+/// Loads the box of `Rows` x (128 bytes) at (col0, row0[, batch]) of `map`
+/// into `dst`, completing on `bar`: whole, or, where it reaches past the
+/// operand's end, as edge boxes of the rows before the end (edge_rows).
+template <int Rows, bool Batched, class T>
+__device__ __forceinline__ void
+tma_load_rows(T *dst, const CUtensorMap *map, const EdgeMaps &edge,
+              uint64_t *bar, int col0, int row0, int batch) {
+  const int rows = edge_rows<Rows>(edge, row0);
+  if (rows == Rows) {
+    if constexpr (Batched)
+      tma_load_3d(dst, map, bar, col0, row0, batch);
+    else
+      tma_load_2d(dst, map, bar, col0, row0);
+    return;
+  }
+  unsigned char *at = reinterpret_cast<unsigned char *>(dst);
+  int row = row0;
+#pragma unroll
+  for (int j = 0; j < EdgeMaps::kMaps; ++j) {
+    const int box = 128 >> j;
+    if (box < Rows && (rows & box)) {
+      if constexpr (Batched)
+        tma_load_3d(at, &edge.map[j], bar, col0, row, batch);
+      else
+        tma_load_2d(at, &edge.map[j], bar, col0, row);
+      at += box * 128;
+      row += box;
+    }
+  }
+}
+
+} // namespace tawa::rt
