@@ -30,7 +30,8 @@ bool gemmClauses(const TilePragma &Pr, DiagReporter &Diags) {
       {"raster", Pr.Raster ? Pr.Raster.Loc : SourceLocation()},
       {"tail", Pr.SplitTail ? Pr.SplitTail.Loc : SourceLocation()},
       {"shape", Pr.Shape ? Pr.Shape.Loc : SourceLocation()},
-      {"narrow", Pr.Narrow ? Pr.Narrow.Loc : SourceLocation()}};
+      {"narrow", Pr.Narrow ? Pr.Narrow.Loc : SourceLocation()},
+      {"precision", Pr.Precision ? Pr.Precision.Loc : SourceLocation()}};
   for (auto [Name, Loc] : Gemm)
     if (Loc.isValid())
       return unsupported(Diags, Loc,

@@ -150,6 +150,8 @@ void writeOperandCopies(Writer &W, const std::vector<std::string> &Operands,
                          Output)
                .str());
   }
+  if (Operands.empty())
+    W.line("cudaError_t maps = cudaSuccess;");
   for (const std::string &M : Operands)
     W.line(llvm::formatv("auto {0}_aligned = {0};", M).str());
   for (unsigned I = 0; I < Operands.size(); ++I)

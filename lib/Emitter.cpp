@@ -83,6 +83,7 @@ std::vector<std::string> emittedNames(const TileProgram &P,
     N.push_back(tensorMapName(P, L));
     N.push_back(tensorMapName(P, L) + "_edge");
     N.push_back(P.Loads[L].Matrix->getName().str() + "_aligned");
+    N.push_back(P.Loads[L].Matrix->getName().str() + "_transposed");
   }
   N.push_back("copies");
   N.push_back("cluster_twin");
@@ -974,10 +975,12 @@ void KernelEmitter::launcher() {
     W.line("tawa::rt::EdgeMaps " + EdgeDecls + ";");
   }
   // The loaded matrices, each once, in the order of their loads.
-  std::vector<std::string> Operands;
-  for (const TileLoad &T : P.Loads)
-    if (!llvm::is_contained(Operands, T.Matrix->getName().str()))
-      Operands.push_back(T.Matrix->getName().str());
+  std::vector<std::string> Operands, Transposed;
+  for (const TileLoad &T : P.Loads) {
+    std::vector<std::string> &List = T.TransposedCopy ? Transposed : Operands;
+    if (!llvm::is_contained(List, T.Matrix->getName().str()))
+      List.push_back(T.Matrix->getName().str());
+  }
   // A cluster reads rows an odd number of 16 bytes apart in place: sharing
   // B's tile paid more than the copy (results/h100/cluster-twin/).
   if (Clustered)
@@ -988,6 +991,18 @@ void KernelEmitter::launcher() {
   auto Step = [&](const Twine &Call) {
     W.line("if (maps == cudaSuccess) maps = " + Call + ";");
   };
+  if (!Transposed.empty())
+    W.line("// wgmma reads tf32 operands K-major only: these are "
+           "read from transposed copies (K x MN to MN x K), made on the "
+           "stream and freed after the launch.");
+  for (const std::string &M : Transposed) {
+    W.line(formatv("auto {0}_transposed = {0};", M).str());
+    Step(formatv("copies.transposed({0}, &{0}_transposed)", M));
+  }
+  auto Source = [&](const TileLoad &T) {
+    return T.Matrix->getName().str() +
+           (T.TransposedCopy ? "_transposed" : "_aligned");
+  };
   // Boxes of 128 bytes along the stored rows: a K-major window is one box
   // (rows x K), a K x MN window one box per 64 columns.
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
@@ -995,14 +1010,14 @@ void KernelEmitter::launcher() {
     const int BoxRows = T.MnMajor                 ? T.Rows
                         : Clustered && L == Mma.B ? T.Rows / Plan.Cluster
                                                   : T.Rows;
-    Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}_aligned, {2}, {3}{4})",
-                 tensorMapName(P, L), T.Matrix->getName(), BoxRows,
+    Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}, {2}, {3}{4})",
+                 tensorMapName(P, L), Source(T), BoxRows,
                  T.MnMajor ? 64 : T.Cols, T.Batch ? ", /*batched=*/true" : "")
              .str());
     if (edgeBoxes(L))
-      Step(formatv("tawa::rt::make_edge_maps(&{0}, {1}_aligned, {2}, {3}, "
+      Step(formatv("tawa::rt::make_edge_maps(&{0}, {1}, {2}, {3}, "
                    "/*stored=*/{4}.rows{5})",
-                   edgeMapsName(L), T.Matrix->getName(), BoxRows, T.Cols,
+                   edgeMapsName(L), Source(T), BoxRows, T.Cols,
                    P.Store.Matrix->getName(),
                    T.Batch ? ", /*batched=*/true" : "")
                .str());

@@ -62,6 +62,10 @@ private:
 /// "a K-major (M x K)" or "b MN-major (K x N, 4 TMA boxes of 64 x 64)".
 std::string operandLayout(llvm::StringRef Name, const TileLoad &T,
                           llvm::StringRef MN) {
+  if (T.TransposedCopy)
+    return (Name + " K-major (" + MN + " x K) from a transposed copy of '" +
+            T.Matrix->getName() + "' (stored K x " + MN + ")")
+        .str();
   if (!T.MnMajor)
     return (Name + " K-major (" + MN + " x K)").str();
   return (Name + " MN-major (K x " + MN + ", " +
@@ -97,6 +101,7 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
                  (Plan->ElemB != Plan->Elem
                       ? " x " + elementName(Plan->ElemB).str()
                       : std::string()) +
+                 (Pragma.Precision ? " read as tf32 (precision(tf32))" : "") +
                  " (BM x BN x BK, elements)",
              None, "",
              !P->Merge.Reason.empty()
@@ -109,9 +114,16 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
     X.choice("layout",
              operandLayout("a", A, "M") + ", " + operandLayout("b", B, "N"),
              None, "",
-             "from the mma: a tile loaded K x MN is read by wgmma MN-major "
-             "(its transpose bit, PTX ISA 9.7.15.5.1), one loaded MN x K "
-             "K-major; no copy or transpose of the matrices");
+             A.TransposedCopy || B.TransposedCopy
+                 ? "from the mma and the element type: wgmma reads tf32 "
+                   "operands K-major only (PTX ISA 9.7.15.5.1), so the "
+                   "launcher transposes a K x MN operand on the stream, one "
+                   "read and one write of it per call "
+                   "(tawa/runtime/operand_copy.cuh)"
+                 : "from the mma: a tile loaded K x MN is read by wgmma "
+                   "MN-major (its transpose bit, PTX ISA 9.7.15.5.1), one "
+                   "loaded MN x K K-major; no copy or transpose of the "
+                   "matrices");
     X.choice("operands", "read in place by TMA", None, "",
              "the launcher copies an operand on the stream to rows 128 bytes "
              "apart where TMA cannot address it (a base or ld not a multiple "

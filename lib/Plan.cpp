@@ -260,6 +260,47 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit,
                               Twine(Plan.StoreChunkCols)));
 }
 
+/// fp32 operands need `precision(tf32)`, and the clause needs them:
+/// the tensor cores take no fp32 inputs, and a GEMM's precision changes only
+/// where its author says so. `precision(3xtf32)` is not built.
+static bool precisionAgrees(const TileProgram &P, const TileLoad &A,
+                     const TileLoad &B, DiagReporter &Diags) {
+  const Clause<MmaPrecision> &C = P.Pragma.Precision;
+  const bool F32 =
+      A.Elem == ElementType::F32 || B.Elem == ElementType::F32;
+  if (C && *C == MmaPrecision::ThreeTf32) {
+    Diags.error(C.Loc, DiagCategory::Unsupported,
+                "precision(3xtf32) (error-compensated tf32) is not supported "
+                "by this version of tawa-rewrite; precision(tf32) multiplies "
+                "the fp32 operands as tf32 (10-bit mantissas)");
+    return false;
+  }
+  if (F32 && !C) {
+    const TileLoad &T = A.Elem == ElementType::F32 ? A : B;
+    Diags.error(T.Decl->getLocation(), DiagCategory::Shape,
+                "tile '" + T.Var +
+                    "' is f32; the tensor cores take no fp32 inputs, and "
+                    "multiplying them as tf32 (10-bit mantissas) would "
+                    "change the kernel's results. Add 'precision(tf32)' to "
+                    "the pragma where that precision is acceptable "
+                    "(docs/tile-language.md)");
+    return false;
+  }
+  if (C && !F32) {
+    Diags.error(C.Loc, DiagCategory::Shape,
+                "clause 'precision' applies to fp32 operands; the mma's are " +
+                    elementName(A.Elem) + " and " + elementName(B.Elem));
+    return false;
+  }
+  if (C && (A.Elem != ElementType::F32 || B.Elem != ElementType::F32)) {
+    Diags.error(C.Loc, DiagCategory::Shape,
+                "precision(tf32) needs both operands f32; the mma's are " +
+                    elementName(A.Elem) + " and " + elementName(B.Elem));
+    return false;
+  }
+  return true;
+}
+
 std::optional<PipelinePlan>
 planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   const TileMma &M = P.Mmas.front();
@@ -271,23 +312,28 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     return std::nullopt;
   };
 
-  // wgmma's inputs (PTX ISA 9.7.15.5.1): both bf16, both f16, or each e4m3
-  // or e5m2.
+  if (!precisionAgrees(P, A, B, Diags))
+    return std::nullopt;
+  // wgmma's inputs (PTX ISA 9.7.15.5.1): both bf16, both f16, each e4m3 or
+  // e5m2, or both tf32 (fp32 in memory, under precision(tf32)).
   const bool Fp8 = isFp8(A.Elem) && isFp8(B.Elem);
-  if ((A.Elem != B.Elem && !Fp8) || A.Elem == ElementType::F32)
-    return shape(MmaLoc, "wgmma operands must both be bf16, both f16, or both "
-                         "fp8 (e4m3 or e5m2); got " +
+  const bool Tf32 = A.Elem == ElementType::F32;
+  if (A.Elem != B.Elem && !Fp8)
+    return shape(MmaLoc, "wgmma operands must both be bf16, both f16, both "
+                         "fp8 (e4m3 or e5m2) or both f32 (as tf32); got " +
                              elementName(A.Elem) + " and " +
                              elementName(B.Elem));
-  // wgmma reads fp8 operands K-major only: it has no transpose for 8-bit
-  // types (PTX ISA 9.7.15.5.1, imm-trans-a/b apply to .f16/.bf16).
+  // wgmma reads fp8 and tf32 operands K-major only: the transpose operands
+  // apply to .f16/.bf16 (PTX ISA 9.7.15.5.1, imm-trans-a/b).
   for (const TileLoad *T : {&A, &B})
-    if (Fp8 && T->MnMajor)
+    if ((Fp8 || Tf32) && T->MnMajor)
       return shape(T->Decl->getLocation(),
                    "tile '" + T->Var + "' is " + elementName(T->Elem) +
                        " stored K x " + (T == &A ? "M" : "N") +
-                       "; wgmma reads fp8 operands K-major only (it has no "
-                       "transpose for 8-bit types). Store the matrix " +
+                       "; wgmma reads " + (Tf32 ? "tf32" : "fp8") +
+                       " operands K-major only (it has no transpose for " +
+                       (Tf32 ? "32" : "8") +
+                       "-bit types). Store the matrix " +
                        (T == &A ? "M" : "N") +
                        " x K (transpose it once, ahead of the GEMM) and load "
                        "the window with K as its columns");

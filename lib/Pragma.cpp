@@ -13,12 +13,13 @@ constexpr const char *kForm =
     "'#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] "
     "[persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] "
     "[schedule(cooperative|pingpong)] [tail(split|whole)] "
-    "[shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]'";
+    "[shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] "
+    "[precision(tf32|3xtf32)]'";
 
 /// The clause names, for the suggestion of a misspelled one.
 constexpr llvm::StringLiteral kClauses[] = {
     "stages",   "consumers", "regs",  "persistent", "raster", "cluster",
-    "schedule", "tail",      "shape", "narrow",     "overlap"};
+    "schedule", "tail",      "shape", "narrow",     "overlap", "precision"};
 
 /// The word of `Candidates` closest to `Word`, if it is close enough to be a
 /// misspelling of it (as clang's typo correction: at most a third of the
@@ -97,6 +98,8 @@ public:
         Ok = parseNarrow(Loc);
       else if (Name == "overlap")
         Ok = parseOverlap(Loc);
+      else if (Name == "precision")
+        Ok = parsePrecision(Loc);
       else if (Name == "tensor") {
         Diags.error(Loc, DiagCategory::Unsupported,
                     "clause '" + Name +
@@ -119,7 +122,7 @@ public:
                         "raster(m|n[, G]), cluster(N), "
                         "schedule(cooperative|pingpong), tail(split|whole), "
                         "shape(auto|BM, BN), narrow(auto|off|N[, N]...), "
-                        "overlap(on|off)");
+                        "overlap(on|off), precision(tf32|3xtf32)");
         P.Valid = false;
         skipClauseArgs();
         Ok = true;
@@ -310,6 +313,27 @@ private:
     if (!On || !expect(tok::r_paren, ")", "overlap"))
       return false;
     return record(P.Overlap, *On, Loc, Dup);
+  }
+
+  /// `precision(tf32|3xtf32)`. `3xtf32` lexes as one numeric token.
+  bool parsePrecision(SourceLocation Loc) {
+    bool Dup = duplicate(Loc, P.Precision.Loc, "precision");
+    if (!expect(tok::l_paren, "(", "precision"))
+      return false;
+    const std::string W = Tok.is(tok::identifier) || Tok.is(tok::numeric_constant)
+                              ? PP.getSpelling(Tok)
+                              : std::string();
+    if (W != "tf32" && W != "3xtf32") {
+      fail(Tok.getLocation(),
+           "expected 'tf32' or '3xtf32' in clause 'precision'");
+      return false;
+    }
+    next();
+    if (!expect(tok::r_paren, ")", "precision"))
+      return false;
+    return record(P.Precision,
+                  W == "tf32" ? MmaPrecision::Tf32 : MmaPrecision::ThreeTf32,
+                  Loc, Dup);
   }
 
   /// `tail(split|whole)`.

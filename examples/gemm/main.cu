@@ -11,8 +11,10 @@
 //     is not searched);
 //   - the element type is chosen at compile time with -DGEMM_ELEMENT=bf16
 //     (the default: __nv_bfloat16, CUDA_R_16BF) or -DGEMM_ELEMENT=half
-//     (__half, CUDA_R_16F; `fp16` and `f16` are accepted too). It must match
-//     the example's gemm(): a mismatch does not compile;
+//     (__half, CUDA_R_16F; `fp16` and `f16` are accepted too) or
+//     -DGEMM_ELEMENT=tf32 (float in memory, CUDA_R_32F, multiplied as tf32:
+//     cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32, examples/gemm-tf32). It must
+//     match the example's gemm(): a mismatch does not compile;
 //   - the operand layout with -DGEMM_LAYOUT=nt (the default: A is M x K, B
 //     is N x K), nn (B is K x N), tn (A is K x M, B is K x N) or tt (A is
 //     K x M): C = op(A) * op(B), op N the matrix as stored, T its transpose
@@ -30,10 +32,12 @@
 //     random normal values,
 //     generated on the device from a seed that differs per run and per shape;
 //     C is filled with a quiet NaN of the element type first (bf16 0x7FC0,
-//     fp16 0x7E00), so an element gemm() leaves unwritten fails;
+//     fp16 0x7E00, fp32 0x7FC00000), so an element gemm() leaves unwritten
+//     fails;
 //   - C_ref = op(A) * op(B) from cuBLAS (cublasGemmEx, or
 //   cublasGemmStridedBatchedEx
-//     for B > 1; element type in and out, CUBLAS_COMPUTE_32F); the check
+//     for B > 1; element type in and out, CUBLAS_COMPUTE_32F, or
+//     CUBLAS_COMPUTE_32F_FAST_TF32 for tf32); the check
 //     passes when ||C - C_ref||_F / ||C_ref||_F < 1e-2 (computed in double,
 //     over all matrices), no element of C is NaN or infinite, and
 //   - the fp64 spot check passes: 256 output elements (the corners of the
@@ -45,7 +49,10 @@
 //     output costs at most 2^-8 (bf16) of |ref|, fp32 accumulation about
 //     sqrt(K) * 2^-24 of mag (a host simulation of random bf16 rows gave at
 //     most 2.3e-3 in all); one K block of 64 missing from K = 16384 gave over
-//     0.1 at the worst of 256 samples, a wrong B row about 2. The same check
+//     0.1 at the worst of 256 samples, a wrong B row about 2. tf32 inputs
+//     keep 10 of fp32's 23 mantissa bits, so each product is within about
+//     2^-9 of its value and their errors, of random sign, add to about 2^-9
+//     of mag (results/h100/tf32/ has the measured errors). The same check
 //     runs on C_ref, so a cuBLAS call that computes the wrong product is
 //     caught instead of agreeing with ours;
 //   - the graph check: C is poisoned again, gemm() is captured into a CUDA
@@ -71,6 +78,7 @@
 #define GEMM_ELEMENT_ID_half 2
 #define GEMM_ELEMENT_ID_fp16 2
 #define GEMM_ELEMENT_ID_f16 2
+#define GEMM_ELEMENT_ID_tf32 3
 #define GEMM_PASTE_(a, b) a##b
 #define GEMM_PASTE(a, b) GEMM_PASTE_(a, b)
 #ifndef GEMM_ELEMENT
@@ -80,8 +88,14 @@
 #define GEMM_ELEMENT_IS_BF16 1
 #elif GEMM_PASTE(GEMM_ELEMENT_ID_, GEMM_ELEMENT) == 2
 #define GEMM_ELEMENT_IS_BF16 0
+#elif GEMM_PASTE(GEMM_ELEMENT_ID_, GEMM_ELEMENT) == 3
+#define GEMM_ELEMENT_IS_BF16 0
+#define GEMM_ELEMENT_IS_TF32 1
 #else
-#error "GEMM_ELEMENT must be bf16 (the default) or half"
+#error "GEMM_ELEMENT must be bf16 (the default), half or tf32"
+#endif
+#ifndef GEMM_ELEMENT_IS_TF32
+#define GEMM_ELEMENT_IS_TF32 0
 #endif
 
 // The operand layout: GEMM_LAYOUT names one of nt, nn, tn, tt.
@@ -123,32 +137,46 @@
 
 namespace {
 
-#if GEMM_ELEMENT_IS_BF16
+#if GEMM_ELEMENT_IS_TF32
+using Element = float;
+using PoisonBits = std::uint32_t;
+constexpr cudaDataType_t kCudaType = CUDA_R_32F;
+constexpr cublasComputeType_t kComputeType = CUBLAS_COMPUTE_32F_FAST_TF32;
+constexpr const char *kElementName = "tf32";
+constexpr PoisonBits kPoisonBits = 0x7FC00000u; // an fp32 quiet NaN
+__host__ __device__ inline float to_float(Element x) { return x; }
+__device__ inline Element from_float(float x) { return x; }
+#elif GEMM_ELEMENT_IS_BF16
 using Element = __nv_bfloat16;
+using PoisonBits = std::uint16_t;
 constexpr cudaDataType_t kCudaType = CUDA_R_16BF;
+constexpr cublasComputeType_t kComputeType = CUBLAS_COMPUTE_32F;
 constexpr const char *kElementName = "bf16";
-constexpr std::uint16_t kPoisonBits = 0x7FC0; // a bf16 quiet NaN
+constexpr PoisonBits kPoisonBits = 0x7FC0; // a bf16 quiet NaN
 __host__ __device__ inline float to_float(Element x) {
   return __bfloat162float(x);
 }
 __device__ inline Element from_float(float x) { return __float2bfloat16_rn(x); }
 #else
 using Element = __half;
+using PoisonBits = std::uint16_t;
 constexpr cudaDataType_t kCudaType = CUDA_R_16F;
+constexpr cublasComputeType_t kComputeType = CUBLAS_COMPUTE_32F;
 constexpr const char *kElementName = "fp16";
-constexpr std::uint16_t kPoisonBits = 0x7E00; // an fp16 quiet NaN
+constexpr PoisonBits kPoisonBits = 0x7E00; // an fp16 quiet NaN
 __host__ __device__ inline float to_float(Element x) { return __half2float(x); }
 __device__ inline Element from_float(float x) { return __float2half_rn(x); }
 #endif
-static_assert(sizeof(Element) == sizeof(std::uint16_t),
-              "the poison fill writes 16-bit elements");
+static_assert(sizeof(Element) == sizeof(PoisonBits),
+              "the poison fill writes whole elements");
 static_assert(
     std::is_same<decltype(gemm),
                  cudaError_t(tawa::Matrix<const Element>,
                              tawa::Matrix<const Element>, tawa::Matrix<Element>,
                              cudaStream_t)>::value,
     "GEMM_ELEMENT does not match the gemm() of the example's header "
-    "(examples/gemm-f16 wants -DGEMM_ELEMENT=half)");
+    "(examples/gemm-f16 wants -DGEMM_ELEMENT=half, examples/gemm-tf32 "
+    "-DGEMM_ELEMENT=tf32)");
 
 /// A is stored K x M (else M x K); B is stored N x K (else K x N).
 constexpr bool kATransposed = GEMM_LAYOUT_ID == 3 || GEMM_LAYOUT_ID == 4;
@@ -219,7 +247,7 @@ __global__ void fill_normal(Element *p, std::size_t n, std::uint64_t seed) {
   }
 }
 
-__global__ void fill_bits(std::uint16_t *p, std::size_t n, std::uint16_t bits) {
+__global__ void fill_bits(PoisonBits *p, std::size_t n, PoisonBits bits) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n;
        i += stride)
@@ -364,7 +392,7 @@ void Runner::fill_inputs(Operands &ops, std::uint64_t seed) {
 
 void Runner::poison(DeviceBuffer<Element> &buf) {
   fill_bits<<<blocks_for(buf.count()), 256, 0, stream_>>>(
-      reinterpret_cast<std::uint16_t *>(buf.get()), buf.count(), kPoisonBits);
+      reinterpret_cast<PoisonBits *>(buf.get()), buf.count(), kPoisonBits);
   CHECK(cudaGetLastError());
 }
 
@@ -400,14 +428,13 @@ void Runner::cublas(const Shape &s, const Operands &ops, Element *c) {
   if (s.batches == 1) {
     CHECK(cublasGemmEx(cublas_, op_b, op_a, s.n, s.m, s.k, &alpha, ops.b.get(),
                        kCudaType, ldb, ops.a.get(), kCudaType, lda, &beta, c,
-                       kCudaType, s.n, CUBLAS_COMPUTE_32F,
-                       CUBLAS_GEMM_DEFAULT));
+                       kCudaType, s.n, kComputeType, CUBLAS_GEMM_DEFAULT));
   } else {
     CHECK(cublasGemmStridedBatchedEx(
         cublas_, op_b, op_a, s.n, s.m, s.k, &alpha, ops.b.get(), kCudaType, ldb,
         (long long)s.n * s.k, ops.a.get(), kCudaType, lda, (long long)s.m * s.k,
-        &beta, c, kCudaType, s.n, (long long)s.m * s.n, s.batches,
-        CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+        &beta, c, kCudaType, s.n, (long long)s.m * s.n, s.batches, kComputeType,
+        CUBLAS_GEMM_DEFAULT));
   }
 }
 

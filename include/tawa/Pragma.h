@@ -55,6 +55,14 @@ enum class ConsumerSchedule {
   PingPong,
 };
 
+/// How a GEMM of fp32 operands multiplies on the tensor cores, which take
+/// no fp32 inputs: `precision(tf32)` reads each operand as TF32 (8-bit
+/// exponent, 10-bit mantissa: wgmma's .tf32 type, PTX ISA 9.7.15.5.1),
+/// `precision(3xtf32)` the error-compensated form, three TF32 products per
+/// step (about fp32 accuracy). Without the clause, fp32 operands are
+/// refused: the tool does not lower a kernel's precision on its own.
+enum class MmaPrecision { Tf32, ThreeTf32 };
+
 /// The CTA tile the rewritten kernel computes: `shape(BM, BN)`, or
 /// `shape(auto)` (Auto set, BM = BN = 0): the tool chooses. Either is a
 /// multiple of the kernel's own tile (TileShape.h).
@@ -90,6 +98,7 @@ struct TilePragma {
   /// overlap(on|off), attention: whether a consumer warpgroup runs the
   /// softmax of one iteration while the P V wgmma of the previous one runs.
   Clause<bool> Overlap;
+  Clause<MmaPrecision> Precision;
   bool Valid = true; ///< false when a clause had an error (already reported)
 };
 

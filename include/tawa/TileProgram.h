@@ -33,6 +33,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tawa {
@@ -70,6 +71,19 @@ struct TileLoad {
   /// K x N for `mma(acc, a, b)`, A loaded K x M for
   /// `mma(acc, tawa::transpose(a), b)`. Otherwise MN x K, K-major.
   bool MnMajor = false;
+  /// The window is read from a transposed copy of `Matrix` that the launcher
+  /// makes on the stream (tawa/runtime/operand_copy.cuh), because wgmma reads
+  /// tf32 operands K-major only: a K x MN window of the matrix is
+  /// then an MN x K window of the copy. Rows, Cols, Row0 and Col0 are the
+  /// copy's (swapped from the load as written) and MnMajor is false.
+  bool TransposedCopy = false;
+  /// Makes the window one of a transposed copy (TransposedCopy).
+  void readFromTransposedCopy() {
+    std::swap(Rows, Cols);
+    std::swap(Row0, Col0);
+    MnMajor = false;
+    TransposedCopy = true;
+  }
   /// The operand's M (or N) extent and its K extent, elements.
   int mnExtent() const { return MnMajor ? Cols : Rows; }
   int kExtent() const { return MnMajor ? Rows : Cols; }

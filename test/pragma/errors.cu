@@ -7,7 +7,7 @@
 using bf16 = __nv_bfloat16;
 
 __global__ void k1(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:19: error: unknown clause 'depth' in '#pragma tawa tile'; accepted: stages(N), consumers(N), regs(P, C), persistent[(on|off)], raster(m|n[, G]), cluster(N), schedule(cooperative|pingpong), tail(split|whole), shape(auto|BM, BN), narrow(auto|off|N[, N]...), overlap(on|off) [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:19: error: unknown clause 'depth' in '#pragma tawa tile'; accepted: stages(N), consumers(N), regs(P, C), persistent[(on|off)], raster(m|n[, G]), cluster(N), schedule(cooperative|pingpong), tail(split|whole), shape(auto|BM, BN), narrow(auto|off|N[, N]...), overlap(on|off), precision(tf32|3xtf32) [tawa-pragma]
 #pragma tawa tile depth(4)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -43,14 +43,14 @@ __global__ void k5(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k6(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:26: error: expected an integer constant in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:26: error: expected an integer constant in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile stages(x)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k7(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:26: error: expected '(' in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:26: error: expected '(' in clause 'stages'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile stages 4
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -65,7 +65,7 @@ __global__ void k8(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k9(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:14: error: unknown '#pragma tawa' directive; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:14: error: unknown '#pragma tawa' directive; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa loop stages(4)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -79,21 +79,21 @@ __global__ void k10(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k11(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:19: error: expected a clause name; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:19: error: expected a clause name; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile 4
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k12(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:30: error: expected 'on' or 'off' in clause 'persistent'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:30: error: expected 'on' or 'off' in clause 'persistent'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile persistent(maybe)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k13(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:26: error: expected 'm' or 'n' in clause 'raster'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:26: error: expected 'm' or 'n' in clause 'raster'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile raster(k)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -107,7 +107,7 @@ __global__ void k14(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k15(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:28: error: expected 'cooperative' or 'pingpong' in clause 'schedule'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:28: error: expected 'cooperative' or 'pingpong' in clause 'schedule'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile schedule(ping_pong)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -121,7 +121,7 @@ __global__ void k16(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k17(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:24: error: expected 'split' or 'whole' in clause 'tail'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:24: error: expected 'split' or 'whole' in clause 'tail'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile tail(some)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
@@ -129,7 +129,7 @@ __global__ void k17(tawa::Matrix<const bf16> A) {
 
 
 __global__ void k18(tawa::Matrix<const bf16> A) {
-// CHECK: errors.cu:[[@LINE+1]]:27: error: expected 'on' or 'off' in clause 'overlap'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: errors.cu:[[@LINE+1]]:27: error: expected 'on' or 'off' in clause 'overlap'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile overlap(yes)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }

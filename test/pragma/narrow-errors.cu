@@ -13,7 +13,7 @@ __global__ void k1(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k2(tawa::Matrix<const bf16> A) {
-// CHECK: narrow-errors.cu:[[@LINE+1]]:26: error: expected 'auto', 'off' or column counts in clause 'narrow'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: narrow-errors.cu:[[@LINE+1]]:26: error: expected 'auto', 'off' or column counts in clause 'narrow'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile narrow(on)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }

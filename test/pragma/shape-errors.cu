@@ -14,14 +14,14 @@ __global__ void k18(tawa::Matrix<const bf16> A) {
 }
 
 __global__ void k19(tawa::Matrix<const bf16> A) {
-// CHECK: shape-errors.cu:[[@LINE+1]]:25: error: expected 'auto' or 'BM, BN' in clause 'shape'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: shape-errors.cu:[[@LINE+1]]:25: error: expected 'auto' or 'BM, BN' in clause 'shape'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile shape(big)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }
 }
 
 __global__ void k20(tawa::Matrix<const bf16> A) {
-// CHECK: shape-errors.cu:[[@LINE+1]]:28: error: expected ',' in clause 'shape'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)]' [tawa-pragma]
+// CHECK: shape-errors.cu:[[@LINE+1]]:28: error: expected ',' in clause 'shape'; expected '#pragma tawa tile [stages(N)] [consumers(N)] [regs(P, C)] [persistent[(on|off)]] [raster(m|n[, G])] [cluster(N)] [schedule(cooperative|pingpong)] [tail(split|whole)] [shape(auto|BM, BN)] [narrow(auto|off|N[, N]...)] [overlap(on|off)] [precision(tf32|3xtf32)]' [tawa-pragma]
 #pragma tawa tile shape(128)
   for (int k0 = 0; k0 < A.cols; k0 += 64) {
   }

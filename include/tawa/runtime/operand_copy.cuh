@@ -27,6 +27,9 @@
 
 #include <tawa/tile.h>
 
+#include <type_traits>
+#include <utility>
+
 namespace tawa::rt {
 
 /// Whether TMA can address `m` in place: data 16-byte aligned, ld and (for
@@ -61,6 +64,33 @@ inline bool odd_pitch_copy_pays(long long m, long long n) {
   return m > 0 && n > 0 &&
          static_cast<double>(m) * static_cast<double>(n) >=
              1600.0 * static_cast<double>(m + n);
+}
+
+/// out(c, r) = in(r, c) of each matrix z < batches of a rows x cols `in`
+/// (leading dimension ld_in, matrices stride_in apart) into `out` (ld_out,
+/// stride_out): 32 x 32 tiles through shared memory, so that both the reads
+/// and the writes of a warp are along rows. Block: 32 x 8 threads; grid:
+/// ceil(cols / 32) x ceil(rows / 32) x batches.
+template <class T>
+__global__ void transpose_matrix(const T *in, long long ld_in,
+                                 long long stride_in, T *out,
+                                 long long ld_out, long long stride_out,
+                                 int rows, int cols) {
+  __shared__ T tile[32][33];
+  const int c0 = blockIdx.x * 32, r0 = blockIdx.y * 32;
+  in += blockIdx.z * stride_in;
+  out += blockIdx.z * stride_out;
+  for (int i = threadIdx.y; i < 32; i += 8) {
+    const int r = r0 + i, c = c0 + threadIdx.x;
+    if (r < rows && c < cols)
+      tile[i][threadIdx.x] = in[r * ld_in + c];
+  }
+  __syncthreads();
+  for (int i = threadIdx.y; i < 32; i += 8) {
+    const int c = c0 + i, r = r0 + threadIdx.x;
+    if (r < rows && c < cols)
+      out[c * ld_out + r] = tile[threadIdx.x][i];
+  }
 }
 
 /// Host: the aligned copies of one launch. Each is allocated and filled on
@@ -129,6 +159,47 @@ public:
     out->data = copy;
     out->ld = static_cast<int>(ld);
     out->batch_stride = stride;
+    return cudaSuccess;
+  }
+
+  /// Sets `*out` to the transpose of each matrix of `m` (cols x rows, ld
+  /// rounded up to 128 bytes, the matrices packed): wgmma reads tf32 (and
+  /// fp8) operands K-major only, so a K x MN tf32 operand is read from such
+  /// a copy. Costs one read and one write of `m`. Returns the error of the
+  /// allocation or the copy, or cudaErrorNotSupported while `stream` is
+  /// being captured into a graph (the graph would own the allocation).
+  template <class T> cudaError_t transposed(Matrix<T> m, Matrix<T> *out) {
+    using E = std::remove_const_t<T>;
+    *out = m;
+    std::swap(out->rows, out->cols);
+    if (m.rows <= 0 || m.cols <= 0 || m.batches <= 0)
+      return cudaSuccess;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaError_t e = cudaStreamIsCapturing(stream_, &capture);
+        e != cudaSuccess)
+      return e;
+    if (capture != cudaStreamCaptureStatusNone || count_ == kMaxCopies)
+      return cudaErrorNotSupported;
+    constexpr long long kAlign = 128 / sizeof(E);
+    const long long ld = (m.rows + kAlign - 1) / kAlign * kAlign;
+    const long long stride = ld * m.cols;
+    void *buffer = nullptr;
+    if (cudaError_t e = cudaMallocAsync(
+            &buffer, static_cast<size_t>(stride * m.batches) * sizeof(E),
+            stream_);
+        e != cudaSuccess)
+      return e;
+    owned_[count_++] = buffer;
+    E *copy = static_cast<E *>(buffer);
+    const dim3 grid((m.cols + 31) / 32, (m.rows + 31) / 32, m.batches);
+    transpose_matrix<E><<<grid, dim3(32, 8), 0, stream_>>>(
+        m.data, m.ld, m.batches > 1 ? m.batch_stride : 0, copy, ld, stride,
+        m.rows, m.cols);
+    if (cudaError_t e = cudaGetLastError(); e != cudaSuccess)
+      return e;
+    out->data = copy;
+    out->ld = static_cast<int>(ld);
+    out->batch_stride = m.batches > 1 ? stride : 0;
     return cudaSuccess;
   }
 

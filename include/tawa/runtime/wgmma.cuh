@@ -4,7 +4,8 @@
 // K-major or MN-major, as TMA writes them (PTX ISA 9.7.15, "Asynchronous
 // Warpgroup Level Matrix Multiply-Accumulate"). One instruction computes a 64 x
 // N x 16 product per warpgroup for 16-bit inputs, 64 x N x 32 for fp8 (e4m3,
-// e5m2); the fp32 accumulator is N/2 registers per thread.
+// e5m2), 64 x N x 8 for tf32 (fp32 in memory; the tensor cores read it as
+// tf32); the fp32 accumulator is N/2 registers per thread.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -88,15 +89,17 @@ __device__ __forceinline__ void fence_operand(float &r) {
   " wgmma.mma_async.sync.aligned." SHAPE_TYPES " {" D "}, {" A "}, " B         \
   ", p, 1, 1, " TRANS_B ";\n}\n"
 
-// The fp8 form (m64nNk32, .e4m3/.e5m2 inputs): both operands K-major, so no
-// transpose operands (PTX ISA 9.7.15.5.1: imm-trans-a/b are for .f16/.bf16).
+// The fp8 form (m64nNk32, .e4m3/.e5m2 inputs) and the tf32 form (m64nNk8):
+// both operands K-major, so no transpose operands (PTX ISA 9.7.15.5.1:
+// imm-trans-a/b are for .f16/.bf16).
 #define TAWA_WGMMA_K32_ASM(SHAPE_TYPES, D, A, B, SCALE_D)                      \
   "{\n .reg .pred p;\n setp.ne.b32 p, " SCALE_D ", 0;\n"                       \
   " wgmma.mma_async.sync.aligned." SHAPE_TYPES " {" D "}, " A ", " B           \
   ", p, 1, 1;\n}\n"
 
-/// One `wgmma.mma_async.m64nNk16` (16-bit inputs) or `m64nNk32` (fp8 inputs,
-/// `mma_k32`) with fp32 accumulators; N in 8..256, step 8.
+/// One `wgmma.mma_async.m64nNk16` (16-bit inputs), `m64nNk32` (fp8 inputs,
+/// `mma_k32`) or `m64nNk8` (tf32 inputs, `mma_k8`) with fp32 accumulators;
+/// N in 8..256, step 8.
 template <int N> struct WgmmaM64;
 #include "wgmma_ops.inc"
 #undef TAWA_WGMMA_ASM
@@ -106,12 +109,15 @@ template <int N> struct WgmmaM64;
 template <class T>
 inline constexpr bool kIsFp8 = std::is_same_v<T, __nv_fp8_e4m3> ||
                                std::is_same_v<T, __nv_fp8_e5m2>;
+/// fp32 operands, which wgmma reads as tf32 (`precision(tf32)`).
+template <class T> inline constexpr bool kIsTf32 = std::is_same_v<T, float>;
 template <class T>
 inline constexpr bool kIs16Bit =
     std::is_same_v<T, __nv_bfloat16> || std::is_same_v<T, __half>;
 
 /// One wgmma of a 64 x N x (32 bytes of K) step: k16 for 16-bit TA = TB,
-/// k32 for fp8 TA, TB (only K-major, TransA = TransB = 0).
+/// k32 for fp8 TA, TB, k8 for fp32 TA = TB read as tf32 (fp8 and tf32 only
+/// K-major, TransA = TransB = 0).
 template <int N, class TA, class TB, int TransA, int TransB>
 __device__ __forceinline__ void wgmma_step(float (&d)[N / 2], uint64_t a,
                                            uint64_t b, uint32_t scale_d) {
@@ -119,6 +125,8 @@ __device__ __forceinline__ void wgmma_step(float (&d)[N / 2], uint64_t a,
     WgmmaM64<N>::template mma_k32<std::is_same_v<TA, __nv_fp8_e4m3>,
                                   std::is_same_v<TB, __nv_fp8_e4m3>>(d, a, b,
                                                                      scale_d);
+  else if constexpr (kIsTf32<TA>)
+    WgmmaM64<N>::mma_k8(d, a, b, scale_d);
   else
     WgmmaM64<N>::template mma<std::is_same_v<TA, __nv_bfloat16>, TransB,
                               TransA>(d, a, b, scale_d);
@@ -229,9 +237,9 @@ convert_operand(WgmmaOperandA<MTiles, K> &out,
 ///      64-row wgmma tile, `a` at the warpgroup's first box.
 ///   b: K-major, an N x K tile (the b^T of the NT GEMM); MN-major, a K x N
 ///      tile stored as N / 64 boxes of K rows x 64 columns.
-/// Element types: TA = TB, bf16 or fp16 (K = 64), or each of TA, TB e4m3 or
-/// e5m2 (K = 128, both operands K-major: wgmma has no transpose for 8-bit
-/// types). Both layouts take 64 * K elements per 64 rows of M, so the
+/// Element types: TA = TB, bf16 or fp16 (K = 64), each of TA, TB e4m3 or
+/// e5m2 (K = 128), or TA = TB = float read as tf32 (K = 32); fp8 and tf32
+/// operands K-major only (wgmma has no transpose for 8- and 32-bit types). Both layouts take 64 * K elements per 64 rows of M, so the
 /// warpgroup's offset into the tile is the same. Issues K * sizeof(TA) / 32
 /// x MTiles wgmma (one per 32 bytes of K) as one group; `accumulate` false
 /// computes acc = a * b.
@@ -240,14 +248,15 @@ template <int K, bool AMnMajor, bool BMnMajor, class TA, class TB, int MTiles,
 __device__ __forceinline__ void wgmma_ss(WgmmaAccumulator<MTiles, N> &acc,
                                          const TA *a, const TB *b,
                                          bool accumulate) {
-  static_assert((kIs16Bit<TA> && std::is_same_v<TA, TB>) ||
+  static_assert(((kIs16Bit<TA> || kIsTf32<TA>) && std::is_same_v<TA, TB>) ||
                     (kIsFp8<TA> && kIsFp8<TB>),
-                "wgmma operands: both bf16, both fp16, or each e4m3/e5m2");
-  static_assert(!kIsFp8<TA> || (!AMnMajor && !BMnMajor),
-                "fp8 wgmma operands are K-major only");
+                "wgmma operands: both bf16, both fp16, each e4m3/e5m2, or "
+                "both float (tf32)");
+  static_assert(kIs16Bit<TA> || (!AMnMajor && !BMnMajor),
+                "fp8 and tf32 wgmma operands are K-major only");
   static_assert(K * sizeof(TA) == 128, "K: one 128-byte swizzle row");
   static_assert(!BMnMajor || N % 64 == 0, "MN-major B: whole 64-column boxes");
-  constexpr int kStep = 32 / sizeof(TA); // elements of K per wgmma: 16 or 32
+  constexpr int kStep = 32 / sizeof(TA); // elements of K per wgmma: 8-32
   constexpr uint32_t kBoxBytes = K * 128; // one K x 64 box (16-bit)
   acc.fence();
   wgmma_fence();
