@@ -104,8 +104,7 @@ bool loop(TileProgram &P, DiagReporter &Diags) {
     // from a transposed copy of its matrix. (fp8, K-major only too, is not
     // given the copy yet: planPipeline refuses its K x MN windows.)
     for (unsigned L : {*A, *B})
-      if (*A != *B && P.Loads[L].MnMajor &&
-          P.Loads[L].Elem == ElementType::F32)
+      if (*A != *B && P.Loads[L].MnMajor && P.Loads[L].Elem == ElementType::F32)
         P.Loads[L].readFromTransposedCopy();
     P.Mmas.push_back(
         {cast<CallExpr>(Op.S), *A, *B, Op.TransposeA, Op.TransposeB});

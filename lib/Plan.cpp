@@ -264,10 +264,9 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit,
 /// the tensor cores take no fp32 inputs, and a GEMM's precision changes only
 /// where its author says so. `precision(3xtf32)` is not built.
 static bool precisionAgrees(const TileProgram &P, const TileLoad &A,
-                     const TileLoad &B, DiagReporter &Diags) {
+                            const TileLoad &B, DiagReporter &Diags) {
   const Clause<MmaPrecision> &C = P.Pragma.Precision;
-  const bool F32 =
-      A.Elem == ElementType::F32 || B.Elem == ElementType::F32;
+  const bool F32 = A.Elem == ElementType::F32 || B.Elem == ElementType::F32;
   if (C && *C == MmaPrecision::ThreeTf32) {
     Diags.error(C.Loc, DiagCategory::Unsupported,
                 "precision(3xtf32) (error-compensated tf32) is not supported "
@@ -332,8 +331,7 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
                        " stored K x " + (T == &A ? "M" : "N") +
                        "; wgmma reads " + (Tf32 ? "tf32" : "fp8") +
                        " operands K-major only (it has no transpose for " +
-                       (Tf32 ? "32" : "8") +
-                       "-bit types). Store the matrix " +
+                       (Tf32 ? "32" : "8") + "-bit types). Store the matrix " +
                        (T == &A ? "M" : "N") +
                        " x K (transpose it once, ahead of the GEMM) and load "
                        "the window with K as its columns");

@@ -18,7 +18,7 @@ constexpr const char *kForm =
 
 /// The clause names, for the suggestion of a misspelled one.
 constexpr llvm::StringLiteral kClauses[] = {
-    "stages",   "consumers", "regs",  "persistent", "raster", "cluster",
+    "stages",   "consumers", "regs",  "persistent", "raster",  "cluster",
     "schedule", "tail",      "shape", "narrow",     "overlap", "precision"};
 
 /// The word of `Candidates` closest to `Word`, if it is close enough to be a
@@ -320,9 +320,10 @@ private:
     bool Dup = duplicate(Loc, P.Precision.Loc, "precision");
     if (!expect(tok::l_paren, "(", "precision"))
       return false;
-    const std::string W = Tok.is(tok::identifier) || Tok.is(tok::numeric_constant)
-                              ? PP.getSpelling(Tok)
-                              : std::string();
+    const std::string W =
+        Tok.is(tok::identifier) || Tok.is(tok::numeric_constant)
+            ? PP.getSpelling(Tok)
+            : std::string();
     if (W != "tf32" && W != "3xtf32") {
       fail(Tok.getLocation(),
            "expected 'tf32' or '3xtf32' in clause 'precision'");

@@ -73,9 +73,8 @@ inline bool odd_pitch_copy_pays(long long m, long long n) {
 /// ceil(cols / 32) x ceil(rows / 32) x batches.
 template <class T>
 __global__ void transpose_matrix(const T *in, long long ld_in,
-                                 long long stride_in, T *out,
-                                 long long ld_out, long long stride_out,
-                                 int rows, int cols) {
+                                 long long stride_in, T *out, long long ld_out,
+                                 long long stride_out, int rows, int cols) {
   __shared__ T tile[32][33];
   const int c0 = blockIdx.x * 32, r0 = blockIdx.y * 32;
   in += blockIdx.z * stride_in;

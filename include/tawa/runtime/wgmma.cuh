@@ -107,8 +107,8 @@ template <int N> struct WgmmaM64;
 #undef TAWA_WGMMA_K32_ASM
 
 template <class T>
-inline constexpr bool kIsFp8 = std::is_same_v<T, __nv_fp8_e4m3> ||
-                               std::is_same_v<T, __nv_fp8_e5m2>;
+inline constexpr bool kIsFp8 =
+    std::is_same_v<T, __nv_fp8_e4m3> || std::is_same_v<T, __nv_fp8_e5m2>;
 /// fp32 operands, which wgmma reads as tf32 (`precision(tf32)`).
 template <class T> inline constexpr bool kIsTf32 = std::is_same_v<T, float>;
 template <class T>
@@ -239,16 +239,16 @@ convert_operand(WgmmaOperandA<MTiles, K> &out,
 ///      tile stored as N / 64 boxes of K rows x 64 columns.
 /// Element types: TA = TB, bf16 or fp16 (K = 64), each of TA, TB e4m3 or
 /// e5m2 (K = 128), or TA = TB = float read as tf32 (K = 32); fp8 and tf32
-/// operands K-major only (wgmma has no transpose for 8- and 32-bit types). Both layouts take 64 * K elements per 64 rows of M, so the
-/// warpgroup's offset into the tile is the same. Issues K * sizeof(TA) / 32
-/// x MTiles wgmma (one per 32 bytes of K) as one group; `accumulate` false
-/// computes acc = a * b.
+/// operands K-major only (wgmma has no transpose for 8- and 32-bit types). Both
+/// layouts take 64 * K elements per 64 rows of M, so the warpgroup's offset
+/// into the tile is the same. Issues K * sizeof(TA) / 32 x MTiles wgmma (one
+/// per 32 bytes of K) as one group; `accumulate` false computes acc = a * b.
 template <int K, bool AMnMajor, bool BMnMajor, class TA, class TB, int MTiles,
           int N>
 __device__ __forceinline__ void wgmma_ss(WgmmaAccumulator<MTiles, N> &acc,
                                          const TA *a, const TB *b,
                                          bool accumulate) {
-  static_assert(((kIs16Bit<TA> || kIsTf32<TA>) && std::is_same_v<TA, TB>) ||
+  static_assert(((kIs16Bit<TA> || kIsTf32<TA>)&&std::is_same_v<TA, TB>) ||
                     (kIsFp8<TA> && kIsFp8<TB>),
                 "wgmma operands: both bf16, both fp16, each e4m3/e5m2, or "
                 "both float (tf32)");
@@ -256,7 +256,7 @@ __device__ __forceinline__ void wgmma_ss(WgmmaAccumulator<MTiles, N> &acc,
                 "fp8 and tf32 wgmma operands are K-major only");
   static_assert(K * sizeof(TA) == 128, "K: one 128-byte swizzle row");
   static_assert(!BMnMajor || N % 64 == 0, "MN-major B: whole 64-column boxes");
-  constexpr int kStep = 32 / sizeof(TA); // elements of K per wgmma: 8-32
+  constexpr int kStep = 32 / sizeof(TA);  // elements of K per wgmma: 8-32
   constexpr uint32_t kBoxBytes = K * 128; // one K x 64 box (16-bit)
   acc.fence();
   wgmma_fence();
@@ -344,8 +344,8 @@ wgmma_rs_mnmajor(WgmmaAccumulator<MTiles, N> &acc,
     const uint64_t db = smem_descriptor_sw128_mn(b + k * 16 * 64, K * 128);
 #pragma unroll
     for (int m = 0; m < MTiles; ++m) {
-      const uint32_t (&ak)[4] =
-          *reinterpret_cast<const uint32_t (*)[4]>(&a.a[m][4 * k]);
+      const uint32_t(&ak)[4] =
+          *reinterpret_cast<const uint32_t(*)[4]>(&a.a[m][4 * k]);
       WgmmaM64<N>::template mma_rs<kBf16, 1>(acc.d[m], ak, db, 1u);
     }
   }
