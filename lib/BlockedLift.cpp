@@ -132,9 +132,11 @@ class BlockedLifter : GemmLoopReader {
 public:
   BlockedLifter(const FunctionDecl *Kernel, const ForStmt *Loop,
                 ASTContext &Ctx, LiftFailure &Why, BlockShape Block,
-                int64_t &Followed, const NamedExtents *Named)
+                int64_t &Followed, const NamedExtents *Named, bool Tf32)
       : GemmLoopReader(Kernel, Loop, Ctx, Why, Named), Followed(Followed),
-        Block(Block) {}
+        Block(Block) {
+    this->Tf32 = Tf32;
+  }
 
   /// How far an attempt got: 0 nothing, 1 the staging, 2 the product, 3
   /// the stores, 4 one thread's stores inside the window of its block.
@@ -210,7 +212,7 @@ private:
               Outer ? Ctx.getAsConstantArrayType(Outer->getElementType())
                     : nullptr;
           const QualType E = Ctx.getBaseElementType(VD->getType());
-          if (elementOf(E) == ElementType::F32)
+          if (elementOf(E) == ElementType::F32 && !Tf32)
             return fail(VD->getLocation(), SgemmMessage);
           if (!Outer || (Inner && Inner->getElementType()->isArrayType()) ||
               !elementOf(E))
@@ -1841,7 +1843,8 @@ std::vector<BlockShape> blockShapes(const FunctionDecl *Kernel) {
 std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
                                           const ForStmt *Loop, ASTContext &Ctx,
                                           LiftFailure &Why,
-                                          const NamedExtents *Named) {
+                                          const NamedExtents *Named,
+                                          bool Tf32) {
   if (readsThreadIdx(Kernel->getBody(), 'z')) {
     Why = {Loop->getForLoc(), "a register-blocked kernel must not read "
                               "threadIdx.z"};
@@ -1851,14 +1854,14 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
   int64_t Followed = 0;
   for (BlockShape S : blockShapes(Kernel)) {
     LiftFailure Quick;
-    BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S, Followed, Named);
+    BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S, Followed, Named, Tf32);
     const bool Fits = Probe.run(/*Quick=*/true).has_value();
     const std::string Words = S.Y == 1 ? std::to_string(S.X) + " threads"
                                        : std::to_string(S.X) + " x " +
                                              std::to_string(S.Y) + " threads";
     if (Fits) {
       LiftFailure Failure;
-      BlockedLifter Full(Kernel, Loop, Ctx, Failure, S, Followed, Named);
+      BlockedLifter Full(Kernel, Loop, Ctx, Failure, S, Followed, Named, Tf32);
       std::optional<LiftedGemm> G = Full.run(/*Quick=*/false);
       Why = Failure;
       if (!G && Full.Following)

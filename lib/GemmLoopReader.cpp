@@ -287,7 +287,7 @@ bool GemmLoopReader::elementTypes() {
       return fail(S->getLocation(), "the tiles and the matrices they stage "
                                     "must have one element type");
   }
-  if (*EA == ElementType::F32)
+  if (*EA == ElementType::F32 && !Tf32)
     return fail(G.A.Data->getLocation(), SgemmMessage);
   G.Elem = *EA;
   // tawa::Matrix's extents and leading dimension are int: a wider or

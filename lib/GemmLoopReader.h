@@ -54,6 +54,10 @@ protected:
   /// the extents and leading dimensions are `int`. An fp32 SGEMM is refused.
   bool elementTypes();
 
+  /// The pragma's precision(tf32): fp32 operands are lifted (the tiled
+  /// form carries the clause) rather than refused.
+  bool Tf32 = false;
+
   static constexpr const char *FloorMessage =
       "expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < "
       "(K + TILE - 1) / TILE; ++t)', K an integer parameter or a named "
@@ -62,8 +66,9 @@ protected:
 
   static constexpr const char *SgemmMessage =
       "the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or "
-      "fp16 inputs, which would change its results. Convert the inputs to "
-      "bf16 or fp16 yourself where that precision is acceptable "
+      "fp16 inputs, which would change its results. Where tf32 (10-bit "
+      "mantissas) is acceptable, add 'precision(tf32)' to the pragma; "
+      "otherwise convert the inputs to bf16 or fp16 yourself "
       "(docs/migration.md, 'Precision')";
 
   /// A pointer advanced in the loop body, by `Step` elements at `At`.

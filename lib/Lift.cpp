@@ -14,7 +14,11 @@ namespace {
 
 class Lifter : GemmLoopReader {
 public:
-  using GemmLoopReader::GemmLoopReader;
+  Lifter(const FunctionDecl *Kernel, const ForStmt *Loop, ASTContext &Ctx,
+         LiftFailure &Why, const NamedExtents *Named, bool Tf32)
+      : GemmLoopReader(Kernel, Loop, Ctx, Why, Named) {
+    this->Tf32 = Tf32;
+  }
 
   std::optional<LiftedGemm> run() {
     auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
@@ -833,8 +837,8 @@ private:
 std::optional<LiftedGemm> liftSharedGemm(const FunctionDecl *Kernel,
                                          const ForStmt *Loop, ASTContext &Ctx,
                                          LiftFailure &Why,
-                                         const NamedExtents *Named) {
-  return Lifter(Kernel, Loop, Ctx, Why, Named).run();
+                                         const NamedExtents *Named, bool Tf32) {
+  return Lifter(Kernel, Loop, Ctx, Why, Named, Tf32).run();
 }
 
 } // namespace tawa

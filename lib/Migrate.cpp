@@ -15,8 +15,8 @@ namespace tawa {
 namespace {
 
 // The tile of the tiled kernel: the GEMM shape the planner runs fastest
-// (results/README.md).
-constexpr int kBM = 128, kBN = 256, kBK = 64;
+// (results/README.md); K: 128 bytes (64 bf16/fp16 or 32 fp32 elements).
+constexpr int kBM = 128, kBN = 256;
 
 std::string name(const ParmVarDecl *P) { return P->getName().str(); }
 
@@ -78,16 +78,20 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
     Params += ", float " + name(G.Alpha);
   if (G.Beta)
     Params += ", float " + name(G.Beta);
-  const std::string LoadA = G.A.KMajor
-                                ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
-                                          kBM, kBK, AOf, M0, K0)
-                                : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
-                                          kBK, kBM, AOf, K0, M0);
-  const std::string LoadB = G.B.KMajor
-                                ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
-                                          kBN, kBK, BOf, N0, K0)
-                                : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})",
-                                          kBK, kBN, BOf, K0, N0);
+  // fp32 operands lift only under precision(tf32), which the tiled kernel
+  // carries.
+  const bool Tf32 = G.Elem == ElementType::F32;
+  const int BK = 128 / static_cast<int>(elementBytes(G.Elem));
+  const std::string LoadA =
+      G.A.KMajor
+          ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBM, BK, AOf, M0, K0)
+          : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", BK, kBM, AOf, K0,
+                    M0);
+  const std::string LoadB =
+      G.B.KMajor
+          ? formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", kBN, BK, BOf, N0, K0)
+          : formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", BK, kBN, BOf, K0,
+                    N0);
   const std::string OpA = G.A.KMajor ? ATile : "tawa::transpose(" + ATile + ")";
   const std::string OpB = G.B.KMajor ? "tawa::transpose(" + BTile + ")" : BTile;
   // The stored value's terms in the order the kernel adds them.
@@ -130,7 +134,7 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
 __global__ void {0}_tiled({1}) {{
   const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4}{20};
   tawa::Accumulator<float, {3}, {4}> {7};
-#pragma tawa tile
+#pragma tawa tile{21}
   for (int {8} = 0; {8} < {9}.{10}; {8} += {2}) {{
     auto {13} = {14};
     auto {15} = {16};
@@ -139,10 +143,11 @@ __global__ void {0}_tiled({1}) {{
   tawa::store({11}, {5}, {6}, {12});
 }
 )",
-                 K, Params, kBK, kBM, kBN, M0, N0, Acc, K0, A,
+                 K, Params, BK, kBM, kBN, M0, N0, Acc, K0, A,
                  G.A.KMajor ? "cols" : "rows", COf, Value, ATile, LoadA, BTile,
                  LoadB, OpA, OpB, What,
-                 G.CBatchStride.empty() ? "" : ", " + Z + " = blockIdx.z")
+                 G.CBatchStride.empty() ? "" : ", " + Z + " = blockIdx.z",
+                 Tf32 ? " precision(tf32)" : "")
       .str();
 }
 

@@ -40,23 +40,26 @@ namespace {
 /// The lifting of a hand-written loop of pattern `L` by the front ends
 /// that read it (Lift.h, BlockedLift.h, WmmaLift.h), with `Named` taken as
 /// symbols; nullopt, with why in `Why`, where it does not lift.
-std::optional<LiftedGemm>
-liftOnce(const LegacyLoop &L, const FunctionDecl *Kernel, const ForStmt *Loop,
-         ASTContext &Ctx, LiftFailure &Why, const NamedExtents *Named) {
+std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
+                                   const FunctionDecl *Kernel,
+                                   const ForStmt *Loop, ASTContext &Ctx,
+                                   LiftFailure &Why, const NamedExtents *Named,
+                                   bool Tf32) {
   if (L.Pattern == LegacyPattern::SharedTiled) {
     // One element of C per thread, else the same loop followed thread by
     // thread (several staging copies per thread, say); the first front
     // end's reason stands where neither lifts.
-    std::optional<LiftedGemm> G = liftSharedGemm(Kernel, Loop, Ctx, Why, Named);
+    std::optional<LiftedGemm> G =
+        liftSharedGemm(Kernel, Loop, Ctx, Why, Named, Tf32);
     LiftFailure Blocked;
     if (!G)
       if (std::optional<LiftedGemm> B =
-              liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named))
+              liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named, Tf32))
         return B;
     return G;
   }
   if (L.Pattern == LegacyPattern::SharedRegBlocked)
-    return liftBlockedGemm(Kernel, Loop, Ctx, Why, Named);
+    return liftBlockedGemm(Kernel, Loop, Ctx, Why, Named, Tf32);
   if (L.Pattern == LegacyPattern::Wmma) {
     // One fragment per warp, else followed thread by thread (several
     // fragments per warp, fragments in shared memory).
@@ -83,7 +86,8 @@ liftOnce(const LegacyLoop &L, const FunctionDecl *Kernel, const ForStmt *Loop,
 /// refused first.
 std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
                                const ForStmt *Loop, ASTContext &Ctx,
-                               const MainFileRecord &File, LiftFailure &Why) {
+                               const MainFileRecord &File, LiftFailure &Why,
+                               bool Tf32) {
   if (std::optional<LiftFailure> F = unliftableConstruct(Kernel, Ctx)) {
     Why = *F;
     return std::nullopt;
@@ -95,7 +99,7 @@ std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
   }
   // A front end that lifts after another failed leaves no failure behind.
   if (std::optional<LiftedGemm> G =
-          liftOnce(L, Kernel, Loop, Ctx, Why, nullptr)) {
+          liftOnce(L, Kernel, Loop, Ctx, Why, nullptr, Tf32)) {
     Why = {};
     return G;
   }
@@ -104,7 +108,7 @@ std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
     return std::nullopt;
   LiftFailure Second;
   if (std::optional<LiftedGemm> G =
-          liftOnce(L, Kernel, Loop, Ctx, Second, &Named)) {
+          liftOnce(L, Kernel, Loop, Ctx, Second, &Named, Tf32)) {
     Why = {};
     return G;
   }
@@ -283,7 +287,7 @@ private:
           continue;
         std::optional<LegacyLoop> L = classifyLegacyLoop(FD, Loop);
         LiftFailure Why;
-        if (!L || !lift(*L, FD, Loop, Ctx, Includes, Why))
+        if (!L || !lift(*L, FD, Loop, Ctx, Includes, Why, /*Tf32=*/false))
           continue;
         const SourceLocation For = Loop->getForLoc();
         const SourceLocation LineStart =
@@ -415,7 +419,8 @@ private:
           Legacy->Pattern == LegacyPattern::Wmma) {
         LiftFailure Why;
         std::optional<LiftedGemm> G =
-            lift(*Legacy, Kernel, Loop, Ctx, Includes, Why);
+            lift(*Legacy, Kernel, Loop, Ctx, Includes, Why,
+                 Pragma.Precision && *Pragma.Precision == MmaPrecision::Tf32);
         if (G && Opts.Migrate &&
             migrate(Ctx, Pragma, Kernel, *G, Launches, Why))
           return;

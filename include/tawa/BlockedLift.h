@@ -65,12 +65,12 @@
 namespace tawa {
 
 /// Lifts `Loop` in `Kernel`, a register-blocked shared-memory GEMM, or says
-/// which statement breaks the pattern.
-std::optional<LiftedGemm> liftBlockedGemm(const clang::FunctionDecl *Kernel,
-                                          const clang::ForStmt *Loop,
-                                          clang::ASTContext &Ctx,
-                                          LiftFailure &Why,
-                                          const NamedExtents *Named = nullptr);
+/// which statement breaks the pattern. `Tf32`: the pragma says
+/// precision(tf32), so fp32 operands are lifted rather than refused.
+std::optional<LiftedGemm>
+liftBlockedGemm(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
+                clang::ASTContext &Ctx, LiftFailure &Why,
+                const NamedExtents *Named = nullptr, bool Tf32 = false);
 
 } // namespace tawa
 

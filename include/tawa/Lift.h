@@ -191,11 +191,12 @@ NamedExtents namedExtents(const clang::FunctionDecl *Kernel,
 
 /// Lifts `Loop` in `Kernel`, or says which statement breaks the pattern.
 /// With `Named`, those named constants are symbols, as parameters are.
-std::optional<LiftedGemm> liftSharedGemm(const clang::FunctionDecl *Kernel,
-                                         const clang::ForStmt *Loop,
-                                         clang::ASTContext &Ctx,
-                                         LiftFailure &Why,
-                                         const NamedExtents *Named = nullptr);
+/// `Tf32`: the pragma says precision(tf32), so fp32 operands are lifted
+/// rather than refused.
+std::optional<LiftedGemm>
+liftSharedGemm(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
+               clang::ASTContext &Ctx, LiftFailure &Why,
+               const NamedExtents *Named = nullptr, bool Tf32 = false);
 
 } // namespace tawa
 

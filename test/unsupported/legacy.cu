@@ -58,7 +58,7 @@ __global__ void register_blocked(const float *A, const float *B, float *C,
   float acc[8][8] = {};
   const float *a = A + blockIdx.y * 128 * K;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line [[@LINE-5]] breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Convert the inputs to bf16 or fp16 yourself where that precision is acceptable (docs/migration.md, 'Precision') [tawa-unsupported]
+  // CHECK: legacy.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line [[@LINE-5]] breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Where tf32 (10-bit mantissas) is acceptable, add 'precision(tf32)' to the pragma; otherwise convert the inputs to bf16 or fp16 yourself (docs/migration.md, 'Precision') [tawa-unsupported]
   // CHECK: legacy.cu:[[@LINE-6]]:20: note: the kernel computes in fp32
   for (int k0 = 0; k0 < K; k0 += 8) {
     // CHECK: note: a staging copy from 'a' into __shared__ 'As'
