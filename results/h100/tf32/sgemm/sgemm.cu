@@ -1,0 +1,98 @@
+// Two hand-written SGEMMs in the styles of the SGEMM tutorials, annotated
+// with `#pragma tawa tile precision(tf32)`: the classic 32 x 32 shared-memory
+// kernel (one element of C per thread) and the two-dimensional
+// register-blocked one (8 x 8 per thread, alpha and beta). `tawa-rewrite
+// --migrate` lifts both into the tile vocabulary; tawa-rewrite then makes
+// the tf32 kernels. Both compute C = alpha * A * B + beta * C (classic:
+// alpha 1, beta 0) with A M x K, B K x N, C M x N, row-major fp32.
+#include <cuda_runtime.h>
+
+#define TILE 32
+
+__global__ void classic_kernel(const float *A, const float *B, float *C,
+                               int M, int N, int K) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
+void classic_sgemm(const float *A, const float *B, float *C, int M, int N,
+                   int K) {
+  classic_kernel<<<dim3((N + TILE - 1) / TILE, (M + TILE - 1) / TILE),
+                   dim3(TILE, TILE)>>>(A, B, C, M, N, K);
+}
+
+#define BM 64
+#define BN 64
+#define BK 8
+#define TM 8
+#define TN 8
+
+// M and N multiples of 64, K of 8 (the kernel has no bounds checks).
+__global__ void blocked_kernel(int M, int N, int K, float alpha,
+                               const float *A, const float *B, float beta,
+                               float *C) {
+  const int cRow = blockIdx.y, cCol = blockIdx.x;
+  const int numThreads = (BM * BN) / (TM * TN);
+  const int threadCol = threadIdx.x % (BN / TN);
+  const int threadRow = threadIdx.x / (BN / TN);
+  __shared__ float As[BM * BK];
+  __shared__ float Bs[BK * BN];
+  A += cRow * BM * K;
+  B += cCol * BN;
+  C += cRow * BM * N + cCol * BN;
+  const int innerRowA = threadIdx.x / BK, innerColA = threadIdx.x % BK;
+  const int strideA = numThreads / BK;
+  const int innerRowB = threadIdx.x / BN, innerColB = threadIdx.x % BN;
+  const int strideB = numThreads / BN;
+  float threadResults[TM * TN] = {0.0f};
+  float regM[TM] = {0.0f};
+  float regN[TN] = {0.0f};
+#pragma tawa tile precision(tf32)
+  for (int bkIdx = 0; bkIdx < K; bkIdx += BK) {
+    for (int loadOffset = 0; loadOffset < BM; loadOffset += strideA)
+      As[(innerRowA + loadOffset) * BK + innerColA] =
+          A[(innerRowA + loadOffset) * K + innerColA];
+    for (int loadOffset = 0; loadOffset < BK; loadOffset += strideB)
+      Bs[(innerRowB + loadOffset) * BN + innerColB] =
+          B[(innerRowB + loadOffset) * N + innerColB];
+    __syncthreads();
+    A += BK;
+    B += BK * N;
+    for (int dotIdx = 0; dotIdx < BK; ++dotIdx) {
+      for (int i = 0; i < TM; ++i)
+        regM[i] = As[(threadRow * TM + i) * BK + dotIdx];
+      for (int i = 0; i < TN; ++i)
+        regN[i] = Bs[dotIdx * BN + threadCol * TN + i];
+      for (int resIdxM = 0; resIdxM < TM; ++resIdxM)
+        for (int resIdxN = 0; resIdxN < TN; ++resIdxN)
+          threadResults[resIdxM * TN + resIdxN] +=
+              regM[resIdxM] * regN[resIdxN];
+    }
+    __syncthreads();
+  }
+  for (int resIdxM = 0; resIdxM < TM; ++resIdxM)
+    for (int resIdxN = 0; resIdxN < TN; ++resIdxN)
+      C[(threadRow * TM + resIdxM) * N + threadCol * TN + resIdxN] =
+          alpha * threadResults[resIdxM * TN + resIdxN] +
+          beta * C[(threadRow * TM + resIdxM) * N + threadCol * TN + resIdxN];
+}
+
+void blocked_sgemm(const float *A, const float *B, float *C, int M, int N,
+                   int K, float alpha, float beta) {
+  blocked_kernel<<<dim3(N / BN, M / BM), (BM * BN) / (TM * TN)>>>(
+      M, N, K, alpha, A, B, beta, C);
+}
