@@ -4,7 +4,11 @@
 // result (error |c - ref| / (|ref| + mag), mag = sqrt(sum of the squared
 // products); pass under 1e-2, no NaN), the relative Frobenius difference
 // between the two results, and medians of 10 alternating rounds of each.
-//   sgemm-check [--json FILE]
+//   sgemm-check [--keep-pool] [--json FILE]
+// --keep-pool sets the device's default memory pool to keep freed memory
+// (cudaMemPoolAttrReleaseThreshold = max), so a launcher's cudaMallocAsync
+// is served from the pool instead of mapping memory anew after each
+// synchronization.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -134,8 +138,22 @@ Outcome run(const Case &s, std::mt19937 &rng) {
 }
 
 int main(int argc, char **argv) {
-  const char *json = argc == 3 && std::string(argv[1]) == "--json" ? argv[2]
-                                                                    : nullptr;
+  const char *json = nullptr;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--json" && i + 1 < argc) {
+      json = argv[++i];
+    } else if (arg == "--keep-pool") {
+      cudaMemPool_t pool;
+      CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+      unsigned long long keep = ~0ull;
+      CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold,
+                                    &keep));
+    } else {
+      std::fprintf(stderr, "usage: sgemm-check [--keep-pool] [--json FILE]\n");
+      return 2;
+    }
+  }
   const Case cases[] = {{"classic", 512, 512, 512},    {"classic", 1000, 1000, 1000},
                         {"classic", 777, 1555, 2333},  {"classic", 2048, 2048, 2048},
                         {"classic", 4096, 4096, 4096}, {"blocked", 512, 512, 512},

@@ -20,3 +20,6 @@ nvcc "${flags[@]}" "$here/check.cu" "$repo/build/sgemm/orig.o" "$repo/build/sgem
 (cd "$gen" && sha256sum sgemm.migrated.cu sgemm.ws.cu) >"$out/sha256.txt"
 "$repo/build/sgemm/check" --json "$out/sgemm.json" | tee "$out/table.txt"
 echo "check rc=${PIPESTATUS[0]}"
+echo "with --keep-pool:" | tee -a "$out/table.txt"
+"$repo/build/sgemm/check" --keep-pool --json "$out/sgemm-keep-pool.json" | tee -a "$out/table.txt"
+echo "check rc=${PIPESTATUS[0]}"
