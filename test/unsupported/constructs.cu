@@ -214,3 +214,33 @@ __global__ void turn_name(In A, In B, Out C) {
   }
   tawa::store(C, 0, 0, acc);
 }
+
+// The edge maps of A's last boxes are '<map>_edge'.
+__global__ void edge_map_name(In A, In B, Out C) {
+  // CHECK: constructs.cu:[[@LINE+1]]:13: warning: the name 'A_tensor_map_edge' is used by the rewritten kernel; rename this variable [tawa-unsupported]
+  const int A_tensor_map_edge = 0;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = A_tensor_map_edge; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, 0, k0);
+    auto b = tawa::load<256, 64>(B, 0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, 0, 0, acc);
+}
+
+// The transposed copy of a tf32 operand stored K x N is '<matrix>_transposed'.
+__global__ void transposed_name(tawa::Matrix<const float> A,
+                                tawa::Matrix<const float> B,
+                                tawa::Matrix<float> C) {
+  // CHECK: constructs.cu:[[@LINE+1]]:13: warning: the name 'B_transposed' is used by the rewritten kernel; rename this variable [tawa-unsupported]
+  const int B_transposed = 0;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile precision(tf32)
+  for (int k0 = B_transposed; k0 < A.cols; k0 += 32) {
+    auto a = tawa::load<128, 32>(A, 0, k0);
+    auto b = tawa::load<32, 256>(B, k0, 0);
+    tawa::mma(acc, a, b);
+  }
+  tawa::store(C, 0, 0, acc);
+}
