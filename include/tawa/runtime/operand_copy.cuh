@@ -125,23 +125,17 @@ public:
     const bool needed = !tma_addressable(m);
     if (!needed && !(pad_odd_pitch && odd_pitch(m)))
       return cudaSuccess;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    if (cudaError_t e = cudaStreamIsCapturing(stream_, &capture);
-        e != cudaSuccess)
+    bool allowed = false;
+    if (cudaError_t e = copy_allowed(&allowed); e != cudaSuccess)
       return e;
-    if (capture != cudaStreamCaptureStatusNone || count_ == kMaxCopies)
+    if (!allowed)
       return needed ? cudaErrorNotSupported : cudaSuccess;
     constexpr long long kAlign = 128 / sizeof(E);
     const long long ld = (m.cols + kAlign - 1) / kAlign * kAlign;
     const long long stride = ld * m.rows;
-    void *buffer = nullptr;
-    if (cudaError_t e = cudaMallocAsync(
-            &buffer, static_cast<size_t>(stride * m.batches) * sizeof(E),
-            stream_);
-        e != cudaSuccess)
+    E *copy = nullptr;
+    if (cudaError_t e = allocate(stride * m.batches, &copy); e != cudaSuccess)
       return e;
-    owned_[count_++] = buffer;
-    E *copy = static_cast<E *>(buffer);
     // Packed matrices copy as one (rows * batches)-row block.
     const bool packed = m.batches == 1 ||
                         m.batch_stride == static_cast<long long>(m.ld) * m.rows;
@@ -173,23 +167,17 @@ public:
     std::swap(out->rows, out->cols);
     if (m.rows <= 0 || m.cols <= 0 || m.batches <= 0)
       return cudaSuccess;
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    if (cudaError_t e = cudaStreamIsCapturing(stream_, &capture);
-        e != cudaSuccess)
+    bool allowed = false;
+    if (cudaError_t e = copy_allowed(&allowed); e != cudaSuccess)
       return e;
-    if (capture != cudaStreamCaptureStatusNone || count_ == kMaxCopies)
+    if (!allowed)
       return cudaErrorNotSupported;
     constexpr long long kAlign = 128 / sizeof(E);
     const long long ld = (m.rows + kAlign - 1) / kAlign * kAlign;
     const long long stride = ld * m.cols;
-    void *buffer = nullptr;
-    if (cudaError_t e = cudaMallocAsync(
-            &buffer, static_cast<size_t>(stride * m.batches) * sizeof(E),
-            stream_);
-        e != cudaSuccess)
+    E *copy = nullptr;
+    if (cudaError_t e = allocate(stride * m.batches, &copy); e != cudaSuccess)
       return e;
-    owned_[count_++] = buffer;
-    E *copy = static_cast<E *>(buffer);
     const dim3 grid((m.cols + 31) / 32, (m.rows + 31) / 32, m.batches);
     transpose_matrix<E><<<grid, dim3(32, 8), 0, stream_>>>(
         m.data, m.ld, m.batches > 1 ? m.batch_stride : 0, copy, ld, stride,
@@ -203,6 +191,30 @@ public:
   }
 
 private:
+  /// Whether another copy may be made: not while `stream_` is being
+  /// captured into a graph (the graph would own the allocation), and at
+  /// most kMaxCopies per launch.
+  cudaError_t copy_allowed(bool *allowed) const {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    if (cudaError_t e = cudaStreamIsCapturing(stream_, &capture);
+        e != cudaSuccess)
+      return e;
+    *allowed = capture == cudaStreamCaptureStatusNone && count_ < kMaxCopies;
+    return cudaSuccess;
+  }
+
+  /// `elements` elements of E allocated on `stream_`, freed with this object.
+  template <class E> cudaError_t allocate(long long elements, E **out) {
+    void *buffer = nullptr;
+    if (cudaError_t e = cudaMallocAsync(
+            &buffer, static_cast<size_t>(elements) * sizeof(E), stream_);
+        e != cudaSuccess)
+      return e;
+    owned_[count_++] = buffer;
+    *out = static_cast<E *>(buffer);
+    return cudaSuccess;
+  }
+
   static constexpr int kMaxCopies = 8;
   cudaStream_t stream_;
   void *owned_[kMaxCopies] = {};
