@@ -291,12 +291,6 @@ static bool precisionAgrees(const TileProgram &P, const TileLoad &A,
                     elementName(A.Elem) + " and " + elementName(B.Elem));
     return false;
   }
-  if (C && (A.Elem != ElementType::F32 || B.Elem != ElementType::F32)) {
-    Diags.error(C.Loc, DiagCategory::Shape,
-                "precision(tf32) needs both operands f32; the mma's are " +
-                    elementName(A.Elem) + " and " + elementName(B.Elem));
-    return false;
-  }
   return true;
 }
 
