@@ -286,21 +286,34 @@ private:
         if (!Loop || Loop->getForLoc().isMacroID())
           continue;
         std::optional<LegacyLoop> L = classifyLegacyLoop(FD, Loop);
-        LiftFailure Why;
-        if (!L || !lift(*L, FD, Loop, Ctx, Includes, Why, /*Tf32=*/false))
+        if (!L)
           continue;
+        // An SGEMM lifts only under precision(tf32): the candidate's pragma
+        // carries the clause, and the finding says what it changes.
+        LiftFailure Why;
+        bool Tf32 = false;
+        if (!lift(*L, FD, Loop, Ctx, Includes, Why, /*Tf32=*/false)) {
+          LiftFailure AsTf32;
+          if (!lift(*L, FD, Loop, Ctx, Includes, AsTf32, /*Tf32=*/true))
+            continue;
+          Tf32 = true;
+        }
         const SourceLocation For = Loop->getForLoc();
         const SourceLocation LineStart =
             For.getLocWithOffset(1 - int(SM.getSpellingColumnNumber(For)));
-        const std::string Pragma = "#pragma tawa tile\n";
+        const std::string Clause = Tf32 ? " precision(tf32)" : "";
+        const std::string Pragma = "#pragma tawa tile" + Clause + "\n";
         Diags.warning(
             For, DiagCategory::Candidate,
             "this loop of kernel '" + FD->getName() + "' is a hand-written " +
                 legacyPatternName(L->Pattern) +
-                " that tawa-rewrite lifts; '#pragma tawa tile' "
-                "before it "
-                "lets 'tawa-rewrite --migrate' re-express it in the "
-                "tile vocabulary (docs/migration.md)",
+                " that tawa-rewrite lifts; '#pragma tawa tile" + Clause +
+                "' before it lets 'tawa-rewrite --migrate' re-express it in "
+                "the tile vocabulary (docs/migration.md)" +
+                (Tf32 ? "; it multiplies fp32 operands, which the tensor "
+                        "cores read as tf32 (10 mantissa bits): the clause "
+                        "accepts that rounding"
+                      : ""),
             SourceRange(), {FixItHint::CreateInsertion(LineStart, Pragma)});
         edit(SM, CharSourceRange::getCharRange(LineStart, LineStart), Pragma,
              Ctx.getLangOpts());
