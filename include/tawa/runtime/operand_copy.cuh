@@ -27,10 +27,61 @@
 
 #include <tawa/tile.h>
 
+#include <mutex>
 #include <type_traits>
 #include <utility>
 
 namespace tawa::rt {
+
+/// The memory pool the operand copies of launches on `device` come from,
+/// into `*pool`: created on first use, on the device, with a release
+/// threshold of UINT64_MAX, so that memory freed at the end of a launch
+/// stays reserved for the next one instead of going back to the driver at
+/// the next synchronization (the device's default pool has a threshold of
+/// 0). On an H100, a 512^3 SGEMM migrated under precision(tf32), whose B is
+/// copied transposed per call, ran at 0.4-0.5 of the kernel as written with
+/// the default pool and at 1.5x with one that keeps its memory
+/// (results/h100/tf32/sgemm/). The pool holds at most the largest set of
+/// copies live at once; `trim_operand_pool` returns it to the driver.
+/// Returns the CUDA error of the creation; devices past the 64th use the
+/// device's default pool.
+inline cudaError_t operand_pool(int device, cudaMemPool_t *pool) {
+  constexpr int kDevices = 64;
+  static cudaMemPool_t pools[kDevices] = {};
+  static std::mutex guard;
+  if (device < 0 || device >= kDevices)
+    return cudaDeviceGetDefaultMemPool(pool, device);
+  std::lock_guard<std::mutex> lock(guard);
+  if (!pools[device]) {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t created = nullptr;
+    if (cudaError_t e = cudaMemPoolCreate(&created, &props); e != cudaSuccess)
+      return e;
+    unsigned long long keep = ~0ull;
+    if (cudaError_t e = cudaMemPoolSetAttribute(
+            created, cudaMemPoolAttrReleaseThreshold, &keep);
+        e != cudaSuccess) {
+      cudaMemPoolDestroy(created);
+      return e;
+    }
+    pools[device] = created;
+  }
+  *pool = pools[device];
+  return cudaSuccess;
+}
+
+/// Returns the memory the operand copies of `device` keep reserved to the
+/// driver, except `keep_bytes` (cudaMemPoolTrimTo). Copies in flight on a
+/// stream are not affected. Returns the CUDA error of the call.
+inline cudaError_t trim_operand_pool(int device, size_t keep_bytes = 0) {
+  cudaMemPool_t pool = nullptr;
+  if (cudaError_t e = operand_pool(device, &pool); e != cudaSuccess)
+    return e;
+  return cudaMemPoolTrimTo(pool, keep_bytes);
+}
 
 /// Whether TMA can address `m` in place: data 16-byte aligned, ld and (for
 /// several matrices) batch_stride multiples of 16 bytes.
@@ -92,10 +143,10 @@ __global__ void transpose_matrix(const T *in, long long ld_in,
   }
 }
 
-/// Host: the aligned copies of one launch. Each is allocated and filled on
-/// `stream` (cudaMallocAsync, cudaMemcpy2DAsync) and freed on it when the
-/// object goes out of scope (cudaFreeAsync), so after the kernel launched
-/// before that.
+/// Host: the aligned copies of one launch. Each is allocated from the
+/// device's operand_pool and filled on `stream` (cudaMallocFromPoolAsync,
+/// cudaMemcpy2DAsync) and freed on it when the object goes out of scope
+/// (cudaFreeAsync), so after the kernel launched before that.
 class OperandCopies {
 public:
   explicit OperandCopies(cudaStream_t stream) : stream_(stream) {}
@@ -203,11 +254,18 @@ private:
     return cudaSuccess;
   }
 
-  /// `elements` elements of E allocated on `stream_`, freed with this object.
+  /// `elements` elements of E allocated on `stream_` from the current
+  /// device's operand_pool, freed with this object.
   template <class E> cudaError_t allocate(long long elements, E **out) {
+    int device = 0;
+    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+      return e;
+    cudaMemPool_t pool = nullptr;
+    if (cudaError_t e = operand_pool(device, &pool); e != cudaSuccess)
+      return e;
     void *buffer = nullptr;
-    if (cudaError_t e = cudaMallocAsync(
-            &buffer, static_cast<size_t>(elements) * sizeof(E), stream_);
+    if (cudaError_t e = cudaMallocFromPoolAsync(
+            &buffer, static_cast<size_t>(elements) * sizeof(E), pool, stream_);
         e != cudaSuccess)
       return e;
     owned_[count_++] = buffer;
