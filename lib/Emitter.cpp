@@ -992,7 +992,7 @@ void KernelEmitter::launcher() {
     W.line("if (maps == cudaSuccess) maps = " + Call + ";");
   };
   if (!Transposed.empty())
-    W.line("// wgmma reads tf32 operands K-major only: these are "
+    W.line("// wgmma reads tf32 and fp8 operands K-major only: these are "
            "read from transposed copies (K x MN to MN x K), made on the "
            "stream and freed after the launch.");
   for (const std::string &M : Transposed) {

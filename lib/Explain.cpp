@@ -115,11 +115,12 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
              operandLayout("a", A, "M") + ", " + operandLayout("b", B, "N"),
              None, "",
              A.TransposedCopy || B.TransposedCopy
-                 ? "from the mma and the element type: wgmma reads tf32 "
-                   "operands K-major only (PTX ISA 9.7.15.5.1), so the "
-                   "launcher transposes a K x MN operand on the stream, one "
-                   "read and one write of it per call "
-                   "(tawa/runtime/operand_copy.cuh)"
+                 ? "from the mma and the element type: wgmma reads " +
+                       std::string(isFp8(A.Elem) ? "fp8" : "tf32") +
+                       " operands K-major only (PTX ISA 9.7.15.5.1), so the "
+                       "launcher transposes a K x MN operand on the stream, "
+                       "one read and one write of it per call "
+                       "(tawa/runtime/operand_copy.cuh)"
                  : "from the mma: a tile loaded K x MN is read by wgmma "
                    "MN-major (its transpose bit, PTX ISA 9.7.15.5.1), one "
                    "loaded MN x K K-major; no copy or transpose of the "

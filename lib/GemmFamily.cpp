@@ -99,13 +99,14 @@ bool loop(TileProgram &P, DiagReporter &Diags) {
                              "twice");
     P.Loads[*A].MnMajor = AMn;
     P.Loads[*B].MnMajor = BMn;
-    // wgmma reads tf32 operands K-major only (PTX ISA 9.7.15.5.1: the
-    // transpose bits are for 16-bit types): such a K x MN window is read
-    // from a transposed copy of its matrix. (fp8, K-major only too, is not
-    // given the copy yet: planPipeline refuses its K x MN windows.)
-    for (unsigned L : {*A, *B})
-      if (*A != *B && P.Loads[L].MnMajor && P.Loads[L].Elem == ElementType::F32)
+    // wgmma reads tf32 and fp8 operands K-major only (PTX ISA 9.7.15.5.1:
+    // the transpose bits are for 16-bit types): such a K x MN window is read
+    // from a transposed copy of its matrix.
+    for (unsigned L : {*A, *B}) {
+      const ElementType E = P.Loads[L].Elem;
+      if (*A != *B && P.Loads[L].MnMajor && (E == ElementType::F32 || isFp8(E)))
         P.Loads[L].readFromTransposedCopy();
+    }
     P.Mmas.push_back(
         {cast<CallExpr>(Op.S), *A, *B, Op.TransposeA, Op.TransposeB});
   }

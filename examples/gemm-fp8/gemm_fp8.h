@@ -2,8 +2,9 @@
 //
 // C = scale_a * scale_b * (A * B^T): A is M x K, B is N x K (fp8, row-major,
 // K-major as wgmma reads fp8), fp32 accumulation; the scales are the
-// per-tensor dequantization factors of A and B. Each function returns
-// cudaErrorInvalidValue for mismatched shapes.
+// per-tensor dequantization factors of A and B. nn.cu defines the same
+// functions for B stored K x N: C = scale_a * scale_b * (A * B). Each
+// function returns cudaErrorInvalidValue for mismatched shapes.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

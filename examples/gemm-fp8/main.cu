@@ -3,7 +3,10 @@
 // fp8-check --label NAME [--shapes MxNxK,...] [--time] [--json FILE]
 //
 // Linked with examples/gemm-fp8/gemm_fp8.cu (the kernels as written: the
-// reference) or with the file tawa-rewrite made of it. For each GEMM of
+// reference) or with the file tawa-rewrite made of it; built with
+// -DGEMM_LAYOUT=nn, with nn.cu (B stored K x N) or its rewrite, and B is
+// passed as the K x N transpose of the same values (the baselines read the
+// N x K B, the layout cuBLASLt's fp8 kernels require). For each GEMM of
 // gemm_fp8.h and each shape:
 //   - A (M x K) and B (N x K) are random normal values rounded to their fp8
 //     type, generated on the device from a seed per shape; the scales are
@@ -40,9 +43,37 @@
 #include <string>
 #include <vector>
 
+// The layout of B that the linked GEMMs take: nt (N x K, the default) or nn
+// (K x N).
+#define GEMM_LAYOUT_ID_nt 1
+#define GEMM_LAYOUT_ID_nn 2
+#define GEMM_PASTE_(a, b) a##b
+#define GEMM_PASTE(a, b) GEMM_PASTE_(a, b)
+#ifndef GEMM_LAYOUT
+#define GEMM_LAYOUT nt
+#endif
+#if GEMM_PASTE(GEMM_LAYOUT_ID_, GEMM_LAYOUT) == 1
+#define GEMM_B_K_BY_N 0
+#elif GEMM_PASTE(GEMM_LAYOUT_ID_, GEMM_LAYOUT) == 2
+#define GEMM_B_K_BY_N 1
+#else
+#error "GEMM_LAYOUT must be nt (the default) or nn"
+#endif
+
 namespace {
 
 using namespace check;
+
+/// out (cols x rows) = the transpose of the rows x cols bytes `in`.
+__global__ void transpose_bytes(const std::uint8_t *in, std::uint8_t *out,
+                                int rows, int cols) {
+  const std::size_t n = std::size_t(rows) * cols;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+       i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t r = i / cols, c = i % cols;
+    out[c * rows + r] = in[i];
+  }
+}
 
 constexpr int kWarmupPairs = 5, kTimedRounds = 5, kCallsPerRound = 10;
 constexpr float kScaleA = 0.75f, kScaleB = 1.5f;
@@ -170,12 +201,13 @@ private:
   /// the outputs of each type, the reference and an output as float.
   struct Data {
     const Shape s;
-    Buffer<std::uint8_t> a, b;
+    Buffer<std::uint8_t> a, b, b_k_by_n;
     Buffer<float> a32, b32, ref, out, c32;
     Buffer<__nv_bfloat16> c16;
     Buffer<__half> h16;
     explicit Data(const Shape &s)
         : s(s), a(std::size_t(s.m) * s.k), b(std::size_t(s.n) * s.k),
+          b_k_by_n(GEMM_B_K_BY_N ? std::size_t(s.n) * s.k : 0),
           a32(std::size_t(s.m) * s.k), b32(std::size_t(s.n) * s.k),
           ref(std::size_t(s.m) * s.n), out(std::size_t(s.m) * s.n),
           c32(std::size_t(s.m) * s.n), c16(std::size_t(s.m) * s.n),
@@ -204,19 +236,23 @@ cudaError_t Runner::ours(Gemm g, Data &x) {
   const Shape &s = x.s;
   const auto *a4 = reinterpret_cast<const e4m3 *>(x.a.p);
   const auto *a5 = reinterpret_cast<const e5m2 *>(x.a.p);
-  const auto *b4 = reinterpret_cast<const e4m3 *>(x.b.p);
-  const auto *b5 = reinterpret_cast<const e5m2 *>(x.b.p);
+  // B as the linked GEMMs take it: N x K, or its K x N transpose.
+  const std::uint8_t *b = GEMM_B_K_BY_N ? x.b_k_by_n.p : x.b.p;
+  const int rows = GEMM_B_K_BY_N ? s.k : s.n, cols = GEMM_B_K_BY_N ? s.n : s.k;
+  const tawa::Matrix<const e4m3> b4{reinterpret_cast<const e4m3 *>(b), rows,
+                                    cols, cols};
+  const tawa::Matrix<const e5m2> b5{reinterpret_cast<const e5m2 *>(b), rows,
+                                    cols, cols};
   switch (g) {
   case Gemm::E4m3Bf16:
-    return gemm_e4m3_bf16({a4, s.m, s.k, s.k}, {b4, s.n, s.k, s.k},
-                          {x.c16.p, s.m, s.n, s.n}, kScaleA, kScaleB, stream_);
+    return gemm_e4m3_bf16({a4, s.m, s.k, s.k}, b4, {x.c16.p, s.m, s.n, s.n},
+                          kScaleA, kScaleB, stream_);
   case Gemm::E4m3E5m2F32:
-    return gemm_e4m3_e5m2_f32({a4, s.m, s.k, s.k}, {b5, s.n, s.k, s.k},
-                              {x.c32.p, s.m, s.n, s.n}, kScaleA, kScaleB,
-                              stream_);
+    return gemm_e4m3_e5m2_f32({a4, s.m, s.k, s.k}, b5, {x.c32.p, s.m, s.n, s.n},
+                              kScaleA, kScaleB, stream_);
   default:
-    return gemm_e5m2_f16({a5, s.m, s.k, s.k}, {b5, s.n, s.k, s.k},
-                         {x.h16.p, s.m, s.n, s.n}, kScaleA, kScaleB, stream_);
+    return gemm_e5m2_f16({a5, s.m, s.k, s.k}, b5, {x.h16.p, s.m, s.n, s.n},
+                         kScaleA, kScaleB, stream_);
   }
 }
 
@@ -233,6 +269,9 @@ void Runner::fill(Gemm g, Data &x, std::uint64_t seed) {
   else
     fill_fp8<<<1024, 256, 0, stream_>>>(reinterpret_cast<e5m2 *>(x.b.p),
                                         x.b32.p, x.b.n, seed + 2);
+  if (GEMM_B_K_BY_N)
+    transpose_bytes<<<1024, 256, 0, stream_>>>(x.b.p, x.b_k_by_n.p, x.s.n,
+                                               x.s.k);
   CHECK(cudaGetLastError());
 }
 

@@ -1,11 +1,13 @@
 // fp8 GEMMs: e4m3 and e5m2 tiles (also one of each) take 128 elements of K
-// per stage, 128 bytes, and must be K-major (wgmma has no transpose for
-// 8-bit types); the result is
+// per stage, 128 bytes, and are read K-major (wgmma has no transpose for
+// 8-bit types: a K x MN window is read from a transposed copy the launcher
+// makes); the result is
 // stored as bf16, f16 or f32 (tile.h's reference already refuses fp8 mixed
 // with other types, and fp8 stores, at compile time). A kernel the tool
 // cannot convert is left as it is, with a warning at the construct.
 // RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: %tawa-rewrite %s --explain -o %t.cu -- %cuda-stub 2>/dev/null | FileCheck %s --check-prefix=EXPLAIN
+// RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s --check-prefix=OUT
 #include <tawa/tile.h>
 
 using e4m3 = __nv_fp8_e4m3;
@@ -48,7 +50,12 @@ __global__ void k_of_64(tawa::Matrix<const e4m3> A,
 // CHECK: note: kernel 'k_of_64' is left unchanged
 
 // EXPLAIN-LABEL: kernel b_k_by_n:
-// EXPLAIN: result: left unchanged
+// EXPLAIN: result: rewritten
+// EXPLAIN: layout: a K-major (M x K), b K-major (N x K) from a transposed copy of 'B' (stored K x N) -- from the mma and the element type: wgmma reads fp8 operands K-major only
+// OUT-LABEL: b_k_by_n_launch(dim3 grid
+// OUT: auto B_transposed = B;
+// OUT: maps = copies.transposed(B, &B_transposed);
+// OUT: maps = tawa::rt::make_tensor_map(&B_tensor_map, B_transposed, 256, 128);
 __global__ void b_k_by_n(tawa::Matrix<const e4m3> A,
                          tawa::Matrix<const e4m3> B,
                          tawa::Matrix<__nv_bfloat16> C) {
@@ -57,16 +64,19 @@ __global__ void b_k_by_n(tawa::Matrix<const e4m3> A,
 #pragma tawa tile
   for (int k0 = 0; k0 < A.cols; k0 += 128) {
     auto a = tawa::load<128, 128>(A, m0, k0);
-    // CHECK: fp8.cu:[[@LINE+1]]:10: warning: tile 'b' is e4m3 stored K x N; wgmma reads fp8 operands K-major only (it has no transpose for 8-bit types). Store the matrix N x K (transpose it once, ahead of the GEMM) and load the window with K as its columns [tawa-shape]
     auto b = tawa::load<128, 256>(B, k0, n0);
     tawa::mma(acc, a, b);
   }
   tawa::store(C, m0, n0, acc);
 }
-// CHECK: note: kernel 'b_k_by_n' is left unchanged
 
 // EXPLAIN-LABEL: kernel a_k_by_m:
-// EXPLAIN: result: left unchanged
+// EXPLAIN: result: rewritten
+// EXPLAIN: layout: a K-major (M x K) from a transposed copy of 'A' (stored K x M), b K-major (N x K) -- from the mma and the element type: wgmma reads fp8 operands K-major only
+// OUT-LABEL: a_k_by_m_launch(dim3 grid
+// OUT: auto A_transposed = A;
+// OUT: maps = copies.transposed(A, &A_transposed);
+// OUT: maps = tawa::rt::make_tensor_map(&A_tensor_map, A_transposed, 128, 128);
 __global__ void a_k_by_m(tawa::Matrix<const e5m2> A,
                          tawa::Matrix<const e5m2> B,
                          tawa::Matrix<__nv_bfloat16> C) {
@@ -74,11 +84,9 @@ __global__ void a_k_by_m(tawa::Matrix<const e5m2> A,
   tawa::Accumulator<float, 128, 256> acc;
 #pragma tawa tile
   for (int k0 = 0; k0 < A.rows; k0 += 128) {
-    // CHECK: fp8.cu:[[@LINE+1]]:10: warning: tile 'a' is e5m2 stored K x M; wgmma reads fp8 operands K-major only (it has no transpose for 8-bit types). Store the matrix M x K (transpose it once, ahead of the GEMM) and load the window with K as its columns [tawa-shape]
     auto a = tawa::load<128, 128>(A, k0, m0);
     auto b = tawa::load<256, 128>(B, n0, k0);
     tawa::mma(acc, tawa::transpose(a), tawa::transpose(b));
   }
   tawa::store(C, m0, n0, acc);
 }
-// CHECK: note: kernel 'a_k_by_m' is left unchanged
