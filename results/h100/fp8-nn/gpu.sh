@@ -26,7 +26,7 @@ wait
 (cd "$gen" && sha256sum nn.ws.cu gemm_fp8.ws.cu) >"$out/sha256.txt"
 awk '/Compiling entry/ { ref = /_reference/ } !ref' "$out"/build-nn.log "$out"/build-nt.log |
   grep -iE 'ptxas.*warning|\(C7|[1-9][0-9]* bytes spill' && echo "PTXAS WARNINGS"
-shapes=${SHAPES:-512x512x512,1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,4096x11008x4096,16384x4096x4096,128x4096x4096,4096x4096x16384,129x257x73,1000x1016x520,2003x3001x4001}
+shapes=${SHAPES:-512x512x512,1024x1024x1024,2048x2048x2048,4096x4096x4096,8192x8192x8192,4096x11008x4096,16384x4096x4096,128x4096x4096,4096x4096x16384,129x257x73,200x332x77,1000x1016x520,2003x3001x4001}
 for v in nn nt; do
   timeout -k 10 240 build/fp8-nn/$v --label fp8-$v --shapes "$shapes" --time \
     --json "$out/$v.json" >"$out/$v.log" 2>&1 || echo "RUN FAIL $v rc=$?"
@@ -36,7 +36,7 @@ timeout -k 10 120 build/fp8-nn/ref-nn --label reference-nn --shapes 129x257x73,5
   --json "$out/ref-nn.json" >"$out/ref-nn.log" 2>&1 || echo "RUN FAIL ref-nn rc=$?"
 for tool in memcheck racecheck synccheck; do
   timeout 200 compute-sanitizer --tool $tool --error-exitcode 1 build/fp8-nn/nn --label fp8-nn \
-    --shapes 129x257x73,1000x1016x520 >"$out/nn-$tool.log" 2>&1 || echo "SANITIZER FAIL nn $tool"
+    --shapes 129x257x73,200x332x77,1000x1016x520 >"$out/nn-$tool.log" 2>&1 || echo "SANITIZER FAIL nn $tool"
   tail -n 1 "$out/nn-$tool.log"
 done
 python3 - "$out" <<'PY' | tee "$out/table.txt"
