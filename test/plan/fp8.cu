@@ -90,3 +90,20 @@ __global__ void a_k_by_m(tawa::Matrix<const e5m2> A,
   }
   tawa::store(C, m0, n0, acc);
 }
+
+// One K x M tile as both operands (the Gram matrix A^T A): no transposed copy
+// is made for a tile read twice, so the K x MN window is refused.
+// EXPLAIN-LABEL: kernel gram:
+// EXPLAIN: result: left unchanged
+__global__ void gram(tawa::Matrix<const e4m3> A, tawa::Matrix<float> C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 128;
+  tawa::Accumulator<float, 128, 128> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.rows; k0 += 128) {
+    // CHECK: fp8.cu:[[@LINE+1]]:10: warning: tile 'a' is e4m3 stored K x M; wgmma reads fp8 operands K-major only (it has no transpose for 8-bit types). Store the matrix M x K (transpose it once, ahead of the GEMM) and load the window with K as its columns [tawa-shape]
+    auto a = tawa::load<128, 128>(A, k0, m0);
+    tawa::mma(acc, tawa::transpose(a), a);
+  }
+  tawa::store(C, m0, n0, acc);
+}
+// CHECK: note: kernel 'gram' is left unchanged
