@@ -1,10 +1,13 @@
 //===- LegacyLoop.cpp - what a hand-written annotated loop looks like -----===//
 #include "tawa/LegacyLoop.h"
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -75,6 +78,64 @@ bool multiplies(const Expr *E) {
   return F.Found;
 }
 
+/// Whether expressions divide (`/`, `%`) a value of the loop variable `Var`,
+/// directly or through the initializers of the local variables they read:
+/// `c = kk % C` with `kk = t + tx`, in a loop over `t`.
+class LoopDivision {
+public:
+  explicit LoopDivision(const VarDecl *Var) : Var(Var) {}
+
+  /// Whether `E` reads `Var`, or a local variable whose initializer does.
+  bool reads(const Expr *E) {
+    return llvm::any_of(varsOf(E), [&](const VarDecl *VD) {
+      return VD == Var || viaInit(VD, ReadMemo, &LoopDivision::reads);
+    });
+  }
+
+  /// Whether `E` holds a division of a value that reads `Var`, or reads a
+  /// local variable whose initializer does.
+  bool divides(const Expr *E) {
+    if (!E)
+      return false;
+    class Finder : public RecursiveASTVisitor<Finder> {
+    public:
+      explicit Finder(LoopDivision &D) : D(D) {}
+      bool VisitBinaryOperator(BinaryOperator *B) {
+        const BinaryOperatorKind Op = B->getOpcode();
+        Found |= (Op == BO_Div || Op == BO_Rem || Op == BO_DivAssign ||
+                  Op == BO_RemAssign) &&
+                 D.reads(B->getLHS());
+        return !Found;
+      }
+      LoopDivision &D;
+      bool Found = false;
+    } F(*this);
+    F.TraverseStmt(const_cast<Expr *>(E));
+    return F.Found ||
+           llvm::any_of(varsOf(E), [&](const VarDecl *VD) {
+             return viaInit(VD, DivideMemo, &LoopDivision::divides);
+           });
+  }
+
+private:
+  /// `Test` of the initializer of the local variable `VD`, memoized; false
+  /// while it is being computed (a variable read in its own initializer).
+  bool viaInit(const VarDecl *VD, std::map<const VarDecl *, bool> &Memo,
+               bool (LoopDivision::*Test)(const Expr *)) {
+    if (!VD->isLocalVarDecl() || !VD->getInit())
+      return false;
+    auto [It, New] = Memo.try_emplace(VD, false);
+    if (!New)
+      return It->second;
+    const bool Result = (this->*Test)(VD->getInit());
+    Memo[VD] = Result;
+    return Result;
+  }
+
+  const VarDecl *Var;
+  std::map<const VarDecl *, bool> ReadMemo, DivideMemo;
+};
+
 std::string names(const std::set<const VarDecl *> &Vars,
                   bool (*Keep)(const VarDecl *)) {
   std::string Out;
@@ -87,6 +148,11 @@ std::string names(const std::set<const VarDecl *> &Vars,
 /// Walks the loop body, collecting the evidence of each pattern.
 class Classifier : public RecursiveASTVisitor<Classifier> {
 public:
+  explicit Classifier(const VarDecl *LoopVar) {
+    if (LoopVar)
+      Division.emplace(LoopVar);
+  }
+
   bool TraverseForStmt(ForStmt *F) {
     ++ForDepth;
     bool Ok = RecursiveASTVisitor::TraverseForStmt(F);
@@ -151,6 +217,7 @@ public:
 
   bool TileVocabulary = false;
   std::vector<LegacyEvidence> Staging, Barriers, Products, WmmaMma, WmmaLoads;
+  std::optional<LegacyEvidence> Gather;
   bool ProductFromShared = false, RegisterBlocked = false;
 
 private:
@@ -169,6 +236,10 @@ private:
       add(Staging, At,
           "a staging copy from " + names(R, isGlobalPointer) +
               " into __shared__ " + names(L, isShared));
+      if (!Gather && Division && Division->divides(RHS))
+        Gather = LegacyEvidence{
+            At, "a staging copy that gathers from " + names(R, isGlobalPointer) +
+                    " through '/' or '%' of the loop's index"};
       return;
     }
     if (multiplies(RHS))
@@ -192,7 +263,15 @@ private:
   }
 
   int ForDepth = 0;
+  std::optional<LoopDivision> Division;
 };
+
+/// The variable the loop declares in its init statement, if one.
+const VarDecl *loopVariable(const ForStmt *Loop) {
+  const auto *DS = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  return DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                  : nullptr;
+}
 
 } // namespace
 
@@ -206,11 +285,16 @@ std::optional<LegacyLoop> classifyLegacyLoop(const FunctionDecl *Kernel,
   if (!Kernel->hasAttr<CUDAGlobalAttr>() || (Body && Body->body_empty()) ||
       Kernel->isTemplated() || Kernel->isTemplateInstantiation())
     return std::nullopt;
-  Classifier C;
+  Classifier C(loopVariable(Loop));
   C.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
   if (C.TileVocabulary)
     return std::nullopt;
   LegacyLoop L;
+  L.Gather = C.Gather;
+  if (L.Gather)
+    L.GatherLine =
+        Kernel->getASTContext().getSourceManager().getExpansionLineNumber(
+            L.Gather->Loc);
   auto take = [&](std::vector<LegacyEvidence> &From) {
     L.Evidence.insert(L.Evidence.end(), From.begin(), From.end());
   };
@@ -236,9 +320,38 @@ std::optional<LegacyLoop> classifyLegacyLoop(const FunctionDecl *Kernel,
   return L;
 }
 
+namespace {
+
+/// The verdict on a loop whose staging copy gathers through a division of
+/// the loop's index (LegacyLoop::Gather): an implicit-GEMM convolution,
+/// which no lifting reads, whatever else breaks the GEMM pattern first.
+void reportGather(const LegacyLoop &L, const ForStmt *Loop,
+                  const LiftAttempt *Lift, DiagReporter &Diags) {
+  Diags.error(
+      Loop->getForLoc(), DiagCategory::Unsupported,
+      "this loop does not match a liftable pattern: it is closest to an "
+      "implicit-GEMM convolution, and the staging copy at line " +
+          llvm::Twine(L.GatherLine) +
+          " breaks the GEMM pattern: it gathers its operand through '/' or "
+          "'%' of the loop's index (im2col: filter taps and channels). "
+          "tawa-rewrite lifts GEMMs whose addresses are affine in the thread, "
+          "block and loop indices; a 1x1 convolution over NHWC written as a "
+          "GEMM over pixels ('in[p * C + c]') is one, convolutions with "
+          "larger filters are not lifted (docs/migration.md)");
+  Diags.note(L.Gather->Loc, L.Gather->What);
+  if (Lift && !Lift->Message.empty())
+    Diags.note(Lift->Loc, Lift->Message);
+  for (const LegacyEvidence &E : L.Evidence)
+    Diags.note(E.Loc, E.What);
+}
+
+} // namespace
+
 void reportLegacyLoop(const LegacyLoop &L, const ForStmt *Loop,
                       const LiftAttempt *Lift, DiagReporter &Diags) {
   const std::string Pattern = legacyPatternName(L.Pattern).str();
+  if (L.Gather && !(Lift && Lift->Lifted))
+    return reportGather(L, Loop, Lift, Diags);
   if (Lift) {
     if (Lift->Lifted && !Lift->Message.empty())
       Diags.error(Loop->getForLoc(), DiagCategory::Unsupported,

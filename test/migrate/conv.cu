@@ -1,0 +1,74 @@
+// Convolutions over NHWC activations. A 1x1 convolution written as a GEMM
+// over pixels (M = N*H*W pixels, N = K filters, K = C channels) is a
+// shared-memory tiled GEMM and lifts. A 3x3 one written as an implicit GEMM
+// gathers its activations through '/' and '%' of the loop's index (the
+// im2col of filter taps and channels): its verdict names the convolution and
+// the gathering copy first, then the details, and the kernel is left
+// byte-identical.
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s --check-prefix=OUT
+// RUN: sed -n '/^__global__ void conv3x3(/,/^}/p' %s > %t.orig
+// RUN: sed -n '/^__global__ void conv3x3(/,/^}/p' %t.cu | diff %t.orig -
+#include <cuda_bf16.h>
+
+#define TILE 32
+using bf16 = __nv_bfloat16;
+
+// OUT-LABEL: __global__ void conv1x1_tiled(tawa::Matrix<const __nv_bfloat16> in,
+// OUT: auto a = tawa::load<128, 64>(in, m0, k0);
+// OUT-NEXT: auto b = tawa::load<256, 64>(w, n0, k0);
+// OUT-NEXT: tawa::mma(acc, a, tawa::transpose(b));
+__global__ void conv1x1(const bf16 *in, const bf16 *w, bf16 *out, int P, int C,
+                        int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int p = blockIdx.y * TILE + ty;
+  int k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    As[ty][tx] = p < P && c0 + tx < C ? in[p * C + c0 + tx] : bf16();
+    Ws[ty][tx] = kload < K && c0 + tx < C ? w[kload * C + c0 + tx] : bf16();
+    __syncthreads();
+    for (int c = 0; c < TILE; ++c)
+      acc += __bfloat162float(As[ty][c]) * __bfloat162float(Ws[tx][c]);
+    __syncthreads();
+  }
+  if (p < P && k < K)
+    out[p * K + k] = __float2bfloat16_rn(acc);
+}
+
+// 3x3, stride 1, padding 1; weights K x 3 x 3 x C.
+__global__ void conv3x3(const bf16 *in, const bf16 *w, bf16 *out, int N, int H,
+                        int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty;
+  int k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+  // CHECK: conv.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution, and the staging copy at line [[#@LINE+7]] breaks the GEMM pattern: it gathers its operand through '/' or '%' of the loop's index (im2col: filter taps and channels). tawa-rewrite lifts GEMMs whose addresses are affine in the thread, block and loop indices; a 1x1 convolution over NHWC written as a GEMM over pixels ('in[p * C + c]') is one, convolutions with larger filters are not lifted (docs/migration.md) [tawa-unsupported]
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx;
+    int c = kk % C, rs = kk / C, r = rs / 3, s = rs % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    // CHECK: conv.cu:[[@LINE+1]]:5: note: a staging copy that gathers from 'in' through '/' or '%' of the loop's index
+    As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 &&
+                         iw < W
+                     ? in[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'conv3x3' is left unchanged
