@@ -192,6 +192,60 @@ __global__ void transpose_bytes(const T *in_elements, long long ld_in,
   }
 }
 
+/// transpose_matrix for 4-byte elements (fp32 under precision(tf32)), which
+/// moves 16 bytes per thread access: 64 x 64 tiles through shared memory,
+/// each row of a tile read by half a warp as 16 16-byte vectors and each row
+/// of its transpose written so. `in`, `out` must be 16-byte aligned and
+/// `ld_in`, `stride_in`, `ld_out`, `stride_out` multiples of 4 elements.
+/// Block: 32 x 8 threads; grid: ceil(cols / 64) x ceil(rows / 64) x
+/// batches.
+template <class T>
+__global__ void transpose_words(const T *in_elements, long long ld_in,
+                                long long stride_in, T *out_elements,
+                                long long ld_out, long long stride_out,
+                                int rows, int cols) {
+  static_assert(sizeof(T) == 4, "transpose_words moves 4-byte elements");
+  // Rows 65 words apart: the gathers of a column below meet 2 words per
+  // bank.
+  __shared__ unsigned tile[64][65];
+  const auto *in = reinterpret_cast<const unsigned *>(in_elements);
+  auto *out = reinterpret_cast<unsigned *>(out_elements);
+  const int c0 = blockIdx.x * 64, r0 = blockIdx.y * 64;
+  const int thread = threadIdx.y * 32 + threadIdx.x;
+  const int q = thread % 16, row = thread / 16; // vector q of row `row`
+  in += blockIdx.z * stride_in;
+  out += blockIdx.z * stride_out;
+  for (int i = row; i < 64; i += 16) {
+    const int r = r0 + i, c = c0 + 4 * q;
+    uint4 v = {0, 0, 0, 0};
+    if (r < rows && c + 3 < cols) {
+      v = *reinterpret_cast<const uint4 *>(in + r * ld_in + c);
+    } else if (r < rows) {
+      unsigned w[4] = {0, 0, 0, 0};
+      for (int j = 0; j < 4 && c + j < cols; ++j)
+        w[j] = in[r * ld_in + c + j];
+      v = {w[0], w[1], w[2], w[3]};
+    }
+    tile[i][4 * q] = v.x;
+    tile[i][4 * q + 1] = v.y;
+    tile[i][4 * q + 2] = v.z;
+    tile[i][4 * q + 3] = v.w;
+  }
+  __syncthreads();
+  for (int i = row; i < 64 && c0 + i < cols; i += 16) {
+    const int c = c0 + i, r = r0 + 4 * q;
+    const uint4 v = {tile[4 * q][i], tile[4 * q + 1][i], tile[4 * q + 2][i],
+                     tile[4 * q + 3][i]};
+    if (r + 3 < rows) {
+      *reinterpret_cast<uint4 *>(out + c * ld_out + r) = v;
+    } else {
+      const unsigned w[4] = {v.x, v.y, v.z, v.w};
+      for (int j = 0; j < 4 && r + j < rows; ++j)
+        out[c * ld_out + r + j] = w[j];
+    }
+  }
+}
+
 /// Host: the aligned copies of one launch. Each is allocated from the
 /// device's operand_pool and filled on `stream` (cudaMallocFromPoolAsync,
 /// cudaMemcpy2DAsync) and freed on it when the object goes out of scope
@@ -291,11 +345,20 @@ public:
 private:
   /// Launches the transpose of each matrix of `m` (matrices `stride_in`
   /// apart) into `copy` (ld `ld`, matrices `stride` apart) on `stream_`:
-  /// 4 bytes per access for 1-byte elements whose rows allow it, else one
-  /// element. Returns the launch's error.
+  /// 16 bytes per access for 4-byte elements and 4 for 1-byte ones where
+  /// the rows allow it, else one element. Returns the launch's error.
   template <class T, class E>
   cudaError_t transpose(Matrix<T> m, long long stride_in, E *copy, long long ld,
                         long long stride) {
+    if constexpr (sizeof(E) == 4) {
+      if (reinterpret_cast<uintptr_t>(m.data) % 16 == 0 && m.ld % 4 == 0 &&
+          stride_in % 4 == 0) {
+        const dim3 grid((m.cols + 63) / 64, (m.rows + 63) / 64, m.batches);
+        transpose_words<E><<<grid, dim3(32, 8), 0, stream_>>>(
+            m.data, m.ld, stride_in, copy, ld, stride, m.rows, m.cols);
+        return cudaGetLastError();
+      }
+    }
     if constexpr (sizeof(E) == 1) {
       if (reinterpret_cast<uintptr_t>(m.data) % 4 == 0 && m.ld % 4 == 0 &&
           stride_in % 4 == 0) {
