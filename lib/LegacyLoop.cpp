@@ -78,11 +78,15 @@ bool multiplies(const Expr *E) {
   return F.Found;
 }
 
-/// Whether expressions divide (`/`, `%`) a value of the loop variable `Var`,
-/// directly or through the initializers of the local variables they read:
-/// `c = kk % C` with `kk = t + tx`, in a loop over `t`.
+/// Whether expressions divide (`/`) and take the remainder (`%`) of values
+/// of the loop variable `Var`, directly or through the initializers of the
+/// local variables they read: `rs = kk / C` and `c = kk % C` with
+/// `kk = t + tx`, in a loop over `t` (an index split into filter taps and
+/// channels). A tile number `t / TILE` alone is not such a split.
 class LoopDivision {
 public:
+  static constexpr unsigned kDiv = 1, kRem = 2;
+
   explicit LoopDivision(const VarDecl *Var) : Var(Var) {}
 
   /// Whether `E` reads `Var`, or a local variable whose initializer does.
@@ -92,48 +96,51 @@ public:
     });
   }
 
-  /// Whether `E` holds a division of a value that reads `Var`, or reads a
-  /// local variable whose initializer does.
-  bool divides(const Expr *E) {
+  /// kDiv | kRem: which of '/' and '%' `E` applies to a value that reads
+  /// `Var`, itself or in the initializers of the local variables it reads.
+  unsigned divisions(const Expr *E) {
     if (!E)
-      return false;
+      return 0;
     class Finder : public RecursiveASTVisitor<Finder> {
     public:
       explicit Finder(LoopDivision &D) : D(D) {}
       bool VisitBinaryOperator(BinaryOperator *B) {
         const BinaryOperatorKind Op = B->getOpcode();
-        Found |= (Op == BO_Div || Op == BO_Rem || Op == BO_DivAssign ||
-                  Op == BO_RemAssign) &&
-                 D.reads(B->getLHS());
-        return !Found;
+        const unsigned Kind = Op == BO_Div || Op == BO_DivAssign   ? kDiv
+                              : Op == BO_Rem || Op == BO_RemAssign ? kRem
+                                                                   : 0;
+        if (Kind && D.reads(B->getLHS()))
+          Found |= Kind;
+        return true;
       }
       LoopDivision &D;
-      bool Found = false;
+      unsigned Found = 0;
     } F(*this);
     F.TraverseStmt(const_cast<Expr *>(E));
-    return F.Found ||
-           llvm::any_of(varsOf(E), [&](const VarDecl *VD) {
-             return viaInit(VD, DivideMemo, &LoopDivision::divides);
-           });
+    for (const VarDecl *VD : varsOf(E))
+      F.Found |= viaInit(VD, DivisionMemo, &LoopDivision::divisions);
+    return F.Found;
   }
 
 private:
-  /// `Test` of the initializer of the local variable `VD`, memoized; false
+  /// `Test` of the initializer of the local variable `VD`, memoized; 0
   /// while it is being computed (a variable read in its own initializer).
-  bool viaInit(const VarDecl *VD, std::map<const VarDecl *, bool> &Memo,
-               bool (LoopDivision::*Test)(const Expr *)) {
+  template <class T>
+  T viaInit(const VarDecl *VD, std::map<const VarDecl *, T> &Memo,
+            T (LoopDivision::*Test)(const Expr *)) {
     if (!VD->isLocalVarDecl() || !VD->getInit())
-      return false;
-    auto [It, New] = Memo.try_emplace(VD, false);
+      return T();
+    auto [It, New] = Memo.try_emplace(VD, T());
     if (!New)
       return It->second;
-    const bool Result = (this->*Test)(VD->getInit());
+    const T Result = (this->*Test)(VD->getInit());
     Memo[VD] = Result;
     return Result;
   }
 
   const VarDecl *Var;
-  std::map<const VarDecl *, bool> ReadMemo, DivideMemo;
+  std::map<const VarDecl *, bool> ReadMemo;
+  std::map<const VarDecl *, unsigned> DivisionMemo;
 };
 
 std::string names(const std::set<const VarDecl *> &Vars,
@@ -236,10 +243,12 @@ private:
       add(Staging, At,
           "a staging copy from " + names(R, isGlobalPointer) +
               " into __shared__ " + names(L, isShared));
-      if (!Gather && Division && Division->divides(RHS))
-        Gather = LegacyEvidence{
-            At, "a staging copy that gathers from " + names(R, isGlobalPointer) +
-                    " through '/' or '%' of the loop's index"};
+      if (!Gather && Division &&
+          Division->divisions(RHS) == (LoopDivision::kDiv | LoopDivision::kRem))
+        Gather =
+            LegacyEvidence{At, "a staging copy that gathers from " +
+                                   names(R, isGlobalPointer) +
+                                   " through '/' and '%' of the loop's index"};
       return;
     }
     if (multiplies(RHS))
@@ -332,7 +341,7 @@ void reportGather(const LegacyLoop &L, const ForStmt *Loop,
       "this loop does not match a liftable pattern: it is closest to an "
       "implicit-GEMM convolution, and the staging copy at line " +
           llvm::Twine(L.GatherLine) +
-          " breaks the GEMM pattern: it gathers its operand through '/' or "
+          " breaks the GEMM pattern: it gathers its operand through '/' and "
           "'%' of the loop's index (im2col: filter taps and channels). "
           "tawa-rewrite lifts GEMMs whose addresses are affine in the thread, "
           "block and loop indices; a 1x1 convolution over NHWC written as a "

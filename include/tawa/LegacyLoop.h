@@ -46,11 +46,11 @@ struct LegacyEvidence {
 struct LegacyLoop {
   LegacyPattern Pattern = LegacyPattern::None;
   std::vector<LegacyEvidence> Evidence; ///< in source order
-  /// The first staging copy whose global address divides (or takes the
-  /// remainder of) an expression of the loop variable, directly or through
-  /// the initializers of local variables: the im2col gather of an
-  /// implicit-GEMM convolution, whose K index runs over filter taps and
-  /// channels. Unset where there is none.
+  /// The first staging copy whose global access both divides and takes the
+  /// remainder of expressions of the loop variable, directly or through the
+  /// initializers of local variables: the im2col gather of an implicit-GEMM
+  /// convolution, whose K index splits into filter taps and channels. Unset
+  /// where there is none.
   std::optional<LegacyEvidence> Gather;
   unsigned GatherLine = 0; ///< the line of Gather's copy
 };

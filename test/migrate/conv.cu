@@ -4,7 +4,8 @@
 // gathers its activations through '/' and '%' of the loop's index (the
 // im2col of filter taps and channels): its verdict names the convolution and
 // the gathering copy first, then the details, and the kernel is left
-// byte-identical.
+// byte-identical. A GEMM that divides its loop index only into a tile number
+// keeps the GEMM's verdict.
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s --check-prefix=OUT
 // RUN: sed -n '/^__global__ void conv3x3(/,/^}/p' %s > %t.orig
@@ -51,13 +52,13 @@ __global__ void conv3x3(const bf16 *in, const bf16 *w, bf16 *out, int N, int H,
   int kload = blockIdx.x * TILE + ty;
   int n = m / (H * W), oh = (m / W) % H, ow = m % W;
   float acc = 0.f;
-  // CHECK: conv.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution, and the staging copy at line [[#@LINE+7]] breaks the GEMM pattern: it gathers its operand through '/' or '%' of the loop's index (im2col: filter taps and channels). tawa-rewrite lifts GEMMs whose addresses are affine in the thread, block and loop indices; a 1x1 convolution over NHWC written as a GEMM over pixels ('in[p * C + c]') is one, convolutions with larger filters are not lifted (docs/migration.md) [tawa-unsupported]
+  // CHECK: conv.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution, and the staging copy at line [[#@LINE+7]] breaks the GEMM pattern: it gathers its operand through '/' and '%' of the loop's index (im2col: filter taps and channels). tawa-rewrite lifts GEMMs whose addresses are affine in the thread, block and loop indices; a 1x1 convolution over NHWC written as a GEMM over pixels ('in[p * C + c]') is one, convolutions with larger filters are not lifted (docs/migration.md) [tawa-unsupported]
 #pragma tawa tile
   for (int t = 0; t < 9 * C; t += TILE) {
     int kk = t + tx;
     int c = kk % C, rs = kk / C, r = rs / 3, s = rs % 3;
     int ih = oh + r - 1, iw = ow + s - 1;
-    // CHECK: conv.cu:[[@LINE+1]]:5: note: a staging copy that gathers from 'in' through '/' or '%' of the loop's index
+    // CHECK: conv.cu:[[@LINE+1]]:5: note: a staging copy that gathers from 'in' through '/' and '%' of the loop's index
     As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 &&
                          iw < W
                      ? in[((n * H + ih) * W + iw) * C + c]
@@ -72,3 +73,27 @@ __global__ void conv3x3(const bf16 *in, const bf16 *w, bf16 *out, int N, int H,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 // CHECK: note: kernel 'conv3x3' is left unchanged
+
+// A tile number 't / TILE' alone splits nothing: the verdict is the GEMM's.
+__global__ void tile_number(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                            int N, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.f;
+  // CHECK: conv.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[#@LINE+3]] breaks it:
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    int tile = t / TILE;
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + tile * TILE + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'tile_number' is left unchanged
