@@ -289,10 +289,10 @@ std::optional<LegacyLoop> classifyLegacyLoop(const FunctionDecl *Kernel,
   // Outside a kernel, and for an empty loop, the tile-program analysis says
   // what is missing.
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Loop->getBody());
-  // A kernel template's loop is reported as such by the tile-program
-  // analysis: its dependent expressions hide the products.
-  if (!Kernel->hasAttr<CUDAGlobalAttr>() || (Body && Body->body_empty()) ||
-      Kernel->isTemplated() || Kernel->isTemplateInstantiation())
+  // A kernel template's own body is classified only to tell a hand-written
+  // loop from one in the tile vocabulary: its dependent expressions may
+  // hide the products, which its instantiations show (KernelTemplate.h).
+  if (!Kernel->hasAttr<CUDAGlobalAttr>() || (Body && Body->body_empty()))
     return std::nullopt;
   Classifier C(loopVariable(Loop));
   C.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));

@@ -7,6 +7,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
 using llvm::formatv;
@@ -54,8 +55,9 @@ std::string freshName(const FunctionDecl *Kernel, std::string N) {
   return N;
 }
 
-std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
-  const std::string K = Kernel->getName().str(), Elem = cxxElement(G.Elem),
+std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
+                        const MigratedNames &Names) {
+  const std::string K = Names.Base, Elem = cxxElement(G.Elem),
                     Out = cxxElement(G.Out);
   const std::string A = name(G.A.Data), B = name(G.B.Data), C = name(G.C);
   const std::string M0 = freshName(Kernel, "m0"), N0 = freshName(Kernel, "n0"),
@@ -129,8 +131,8 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G) {
                         "the first operand the kernel's B)"
                       : "");
   return formatv(R"(
-/// '{0}' in the tile vocabulary: {19} over the window of C that the launch
-/// of '{0}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
+/// '{22}' in the tile vocabulary: {19} over the window of C that the launch
+/// of '{22}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
 __global__ void {0}_tiled({1}) {{
   const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4}{20};
   tawa::Accumulator<float, {3}, {4}> {7};
@@ -147,7 +149,7 @@ __global__ void {0}_tiled({1}) {{
                  G.A.KMajor ? "cols" : "rows", COf, Value, ATile, LoadA, BTile,
                  LoadB, OpA, OpB, What,
                  G.CBatchStride.empty() ? "" : ", " + Z + " = blockIdx.z",
-                 Tf32 ? " precision(tf32)" : "")
+                 Tf32 ? " precision(tf32)" : "", Names.Callee)
       .str();
 }
 
@@ -197,16 +199,33 @@ std::string namedConstants(const LiftedGemm &G) {
          llvm::join(Named, ", ") + ".";
 }
 
+/// The declaration of kernel parameter `P` as a launcher parameter: its
+/// text without a default argument, or for an instantiation of a template
+/// its type with the template's arguments substituted.
+std::string parameterText(const FunctionDecl *Kernel, const ParmVarDecl *P,
+                          const SourceManager &SM, const LangOptions &LO) {
+  if (Kernel->isTemplateInstantiation()) {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    PrintingPolicy Policy(LO);
+    Policy.SuppressTagKeyword = true;
+    P->getType().print(OS, Policy, P->getName());
+    return Text;
+  }
+  SourceRange R = P->hasDefaultArg()
+                      ? SourceRange(P->getBeginLoc(), P->getLocation())
+                      : P->getSourceRange();
+  return sourceText(R, SM, LO);
+}
+
 std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
-                     const SourceManager &SM, const LangOptions &LO) {
-  const std::string K = Kernel->getName().str(), Elem = cxxElement(G.Elem),
+                     const MigratedNames &Names, const SourceManager &SM,
+                     const LangOptions &LO) {
+  const std::string K = Names.Base, Elem = cxxElement(G.Elem),
                     Out = cxxElement(G.Out);
   std::string Params, Args;
   for (const ParmVarDecl *P : Kernel->parameters()) {
-    SourceRange R = P->hasDefaultArg()
-                        ? SourceRange(P->getBeginLoc(), P->getLocation())
-                        : P->getSourceRange();
-    Params += ", " + sourceText(R, SM, LO);
+    Params += ", " + parameterText(Kernel, P, SM, LO);
     Args += (Args.empty() ? "" : ", ") + name(P);
   }
   const std::string Kx = G.K.Name;
@@ -253,10 +272,10 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   const std::string Extents =
       G.ExtentsDiffer.empty() ? "" : " || " + G.ExtentsDiffer;
   return formatv(R"(
-/// Launches '{0}' as the launch `{0}<<<tawa_grid, tawa_block, tawa_shared,
+/// Launches '{25}' as the launch `{25}<<<tawa_grid, tawa_block, tawa_shared,
 /// tawa_stream>>>(...)` would: its tile-vocabulary form where the block is
 /// {1} (the thread mapping tawa-rewrite proved), computing the
-/// {2}; '{0}' itself for any other launch, for a launch under 2^24 flops
+/// {2}; '{25}' itself for any other launch, for a launch under 2^24 flops
 /// (0.7x at 128x256x64 on an H100: the launch costs more than the work), and
 /// for one under 2^28 whose operands TMA cannot read in place: the rewritten
 /// kernel copies those to aligned buffers on every call, which costs more
@@ -274,7 +293,7 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
       tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0{18} ||
       tawa_flops < 16777216.0 ||
       (tawa_flops < 268435456.0 && !tawa_in_place)) {{
-    {0}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
+    {25}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
     return;
   }
   {0}_tiled<<<dim3(tawa::ceil_div(tawa_cols, {6}), tawa::ceil_div(tawa_rows, {7}){19}),
@@ -288,19 +307,24 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
-                 biasView(G), namedConstants(G))
+                 biasView(G), namedConstants(G), Names.Callee)
       .str();
 }
 
 } // namespace
 
+MigratedNames migratedNames(const FunctionDecl *Kernel) {
+  return {Kernel->getNameAsString(), Kernel->getNameAsString()};
+}
+
 std::string migratedKernelText(const FunctionDecl *Kernel, const LiftedGemm &G,
+                               const MigratedNames &Names,
                                const SourceManager &SM, const LangOptions &LO) {
-  return tiledKernel(Kernel, G) + launcher(Kernel, G, SM, LO);
+  return tiledKernel(Kernel, G, Names) + launcher(Kernel, G, Names, SM, LO);
 }
 
 std::string migratedLaunchText(const CUDAKernelCallExpr *L,
-                               const FunctionDecl *Kernel,
+                               const MigratedNames &Names,
                                const SourceManager &SM, const LangOptions &LO) {
   const CallExpr *Config = L->getConfig();
   // The launcher is declared beside the kernel: a launch that qualifies the
@@ -313,7 +337,7 @@ std::string migratedLaunchText(const CUDAKernelCallExpr *L,
                                  Callee->getQualifierLoc().getSourceRange()),
                              SM, LO)
             .str();
-  std::string Text = Qualifier + Kernel->getName().str() + "_migrated_launch(";
+  std::string Text = Qualifier + Names.Base + "_migrated_launch(";
   for (unsigned I = 0; I < 4; ++I) {
     const Expr *E = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
     Text += I ? ", " : "";

@@ -8,6 +8,7 @@
 #include "tawa/Emitter.h"
 #include "tawa/Explain.h"
 #include "tawa/FileRewriter.h"
+#include "tawa/KernelTemplate.h"
 #include "tawa/LegacyLoop.h"
 #include "tawa/Lift.h"
 #include "tawa/Migrate.h"
@@ -276,25 +277,48 @@ private:
           const std::vector<std::pair<const FunctionDecl *, SourceLocation>>
               &Taken) {
     SourceManager &SM = Ctx.getSourceManager();
+    const std::vector<const CUDAKernelCallExpr *> AllLaunches(
+        C.Launches.begin(), C.Launches.end());
     for (const FunctionDecl *FD : C.Functions) {
       auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
-      if (!Body || !FD->hasAttr<CUDAGlobalAttr>() || FD->isTemplated() ||
+      const bool Template = FD->isTemplated();
+      if (!Body || !FD->hasAttr<CUDAGlobalAttr>() ||
+          (Template && !isKernelTemplate(FD)) ||
           llvm::any_of(Taken, [&](const auto &T) { return T.first == FD; }))
         continue;
       for (const Stmt *S : Body->body()) {
         auto *Loop = dyn_cast<ForStmt>(S);
         if (!Loop || Loop->getForLoc().isMacroID())
           continue;
-        std::optional<LegacyLoop> L = classifyLegacyLoop(FD, Loop);
-        if (!L)
+        // A kernel template's loop is a candidate where it lifts in every
+        // instantiation the file launches (KernelTemplate.h).
+        std::vector<std::pair<const FunctionDecl *, const ForStmt *>> Lifted;
+        if (!Template)
+          Lifted.push_back({FD, Loop});
+        else
+          for (const KernelInstance &I :
+               kernelInstances(FD, Loop, AllLaunches, Ctx))
+            Lifted.push_back({I.Kernel, I.Loop});
+        std::optional<LegacyLoop> L;
+        for (auto [K, KL] : Lifted)
+          if (!KL || !(L = classifyLegacyLoop(K, KL)))
+            break;
+        if (!L || Lifted.empty())
           continue;
         // An SGEMM lifts only under precision(tf32): the candidate's pragma
         // carries the clause, and the finding says what it changes.
-        LiftFailure Why;
+        auto liftsAll = [&](bool Tf32) {
+          return llvm::all_of(Lifted, [&](auto KL) {
+            LiftFailure Why;
+            std::optional<LegacyLoop> KLoop =
+                classifyLegacyLoop(KL.first, KL.second);
+            return KLoop &&
+                   lift(*KLoop, KL.first, KL.second, Ctx, Includes, Why, Tf32);
+          });
+        };
         bool Tf32 = false;
-        if (!lift(*L, FD, Loop, Ctx, Includes, Why, /*Tf32=*/false)) {
-          LiftFailure AsTf32;
-          if (!lift(*L, FD, Loop, Ctx, Includes, AsTf32, /*Tf32=*/true))
+        if (!liftsAll(/*Tf32=*/false)) {
+          if (!liftsAll(/*Tf32=*/true))
             continue;
           Tf32 = true;
         }
@@ -401,6 +425,9 @@ private:
                const FunctionDecl *Kernel, const ForStmt *Loop, Collector &C) {
     SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
+    if (isKernelTemplate(Kernel) &&
+        rewriteTemplate(Ctx, Pragma, Kernel, Loop, C))
+      return;
     std::vector<const CUDAKernelCallExpr *> Launches;
     for (const CUDAKernelCallExpr *L : C.Launches)
       if (L->getDirectCallee() && L->getDirectCallee()->getCanonicalDecl() ==
@@ -420,9 +447,11 @@ private:
     // A hand-written loop gets one verdict; --explain adds every construct
     // the tile vocabulary does not accept after it.
     std::string Verdict;
-    std::optional<LegacyLoop> Legacy = classifyLegacyLoop(Kernel, Loop);
     const bool Template =
         Kernel->isTemplated() || Kernel->isTemplateInstantiation();
+    // A template that rewriteTemplate() does not take is refused as one.
+    std::optional<LegacyLoop> Legacy =
+        Template ? std::nullopt : classifyLegacyLoop(Kernel, Loop);
     if (Opts.Migrate && !Legacy && !Template)
       return; // already in the tile vocabulary
     if (Legacy) {
@@ -435,7 +464,9 @@ private:
             lift(*Legacy, Kernel, Loop, Ctx, Includes, Why,
                  Pragma.Precision && *Pragma.Precision == MmaPrecision::Tf32);
         if (G && Opts.Migrate &&
-            migrate(Ctx, Pragma, Kernel, *G, Launches, Why))
+            migrate(Ctx, Pragma, Kernel,
+                    {Migration{Kernel, *G, migratedNames(Kernel), Launches}},
+                    Why))
           return;
         Lift = LiftAttempt{G.has_value(), Why.Loc,
                            Why.Loc.isValid() ? SM.getPresumedLineNumber(
@@ -569,34 +600,43 @@ private:
     ++Result.Rewritten;
   }
 
-  /// Adds the tile-vocabulary form of lifted kernel `Kernel` after it, drops
-  /// its pragma, and turns its launches into calls of the launcher
-  /// (Migrate.h). Returns false, with the obstacle in `Why`, where a launch
-  /// cannot be edited.
+  /// A lifted kernel to migrate: the kernel lifted (for a kernel template,
+  /// one of its instantiations), its lifting, its names and its launches.
+  struct Migration {
+    const FunctionDecl *Kernel = nullptr;
+    LiftedGemm G;
+    MigratedNames Names;
+    std::vector<const CUDAKernelCallExpr *> Launches;
+  };
+
+  /// Adds the tile-vocabulary form of each migration of kernel `Written`
+  /// (as written: a template's pattern) after it, drops its pragma, and
+  /// turns each launch into a call of its launcher (Migrate.h). Returns
+  /// false, with the obstacle in `Why`, where a launch cannot be edited.
   bool migrate(ASTContext &Ctx, const TilePragma &Pragma,
-               const FunctionDecl *Kernel, const LiftedGemm &G,
-               llvm::ArrayRef<const CUDAKernelCallExpr *> Launches,
+               const FunctionDecl *Written, llvm::ArrayRef<Migration> Ms,
                LiftFailure &Why) {
     SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
-    if (std::string H = headerMessage(SM, Kernel); !H.empty()) {
-      Why = {Kernel->getLocation(), H};
+    if (std::string H = headerMessage(SM, Written); !H.empty()) {
+      Why = {Written->getLocation(), H};
       return false;
     }
-    for (const CUDAKernelCallExpr *L : Launches)
-      if (L->getBeginLoc().isMacroID() || L->getEndLoc().isMacroID() ||
-          !enclosingFunction(Ctx, *L) ||
-          enclosingFunction(Ctx, *L)->hasAttr<CUDAGlobalAttr>() ||
-          enclosingFunction(Ctx, *L)->hasAttr<CUDADeviceAttr>()) {
-        Why = {L->getBeginLoc(),
-               "this launch of '" + Kernel->getName().str() +
-                   "' cannot become a call of its migrated launcher (a host "
-                   "function): write it as 'k<<<...>>>(...)' in host code, "
-                   "outside a macro"};
-        return false;
-      }
+    for (const Migration &M : Ms)
+      for (const CUDAKernelCallExpr *L : M.Launches)
+        if (L->getBeginLoc().isMacroID() || L->getEndLoc().isMacroID() ||
+            !enclosingFunction(Ctx, *L) ||
+            enclosingFunction(Ctx, *L)->hasAttr<CUDAGlobalAttr>() ||
+            enclosingFunction(Ctx, *L)->hasAttr<CUDADeviceAttr>()) {
+          Why = {L->getBeginLoc(),
+                 "this launch of '" + M.Names.Callee +
+                     "' cannot become a call of its migrated launcher (a "
+                     "host function): write it as 'k<<<...>>>(...)' in host "
+                     "code, outside a macro"};
+          return false;
+        }
     SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
-    if (Pragma.Loc.isMacroID() || Kernel->getEndLoc().isMacroID())
+    if (Pragma.Loc.isMacroID() || Written->getEndLoc().isMacroID())
       return false;
     // The pragma's whole line goes: the migrated kernel carries it.
     FileID F = SM.getFileID(PragmaLoc);
@@ -605,20 +645,120 @@ private:
     SourceLocation NextLine = SM.translateLineCol(F, Line + 1, 1);
     if (NextLine == LineBegin)
       return false;
-    includeHeader(Ctx, Kernel->getBeginLoc(), "tawa/tile.h");
+    includeHeader(Ctx, Written->getBeginLoc(), "tawa/tile.h");
     edit(SM, CharSourceRange::getCharRange(LineBegin, NextLine), "", LO);
     CharSourceRange KernelRange =
-        SM.getExpansionRange(Kernel->getSourceRange());
+        SM.getExpansionRange(Written->getSourceRange());
     SourceLocation After = KernelRange.getEnd();
     if (KernelRange.isTokenRange())
       After = Lexer::getLocForEndOfToken(After, 0, SM, LO);
-    edit(SM, CharSourceRange::getCharRange(After, After),
-         migratedKernelText(Kernel, G, SM, LO), LO);
-    for (const CUDAKernelCallExpr *L : Launches)
-      edit(SM, SM.getExpansionRange(L->getSourceRange()),
-           migratedLaunchText(L, Kernel, SM, LO), LO);
+    std::string Text;
+    for (const Migration &M : Ms)
+      Text += migratedKernelText(M.Kernel, M.G, M.Names, SM, LO);
+    edit(SM, CharSourceRange::getCharRange(After, After), Text, LO);
+    for (const Migration &M : Ms)
+      for (const CUDAKernelCallExpr *L : M.Launches)
+        edit(SM, SM.getExpansionRange(L->getSourceRange()),
+             migratedLaunchText(L, M.Names, SM, LO), LO);
     ++Result.Rewritten;
     return true;
+  }
+
+  /// A kernel template whose loop is hand-written (KernelTemplate.h): each
+  /// instantiation that a launch of the file makes is classified and lifted
+  /// with its template arguments as constants. The verdict is that of the
+  /// first instantiation that does not lift, with a note at its launch,
+  /// else that they all lift; with --migrate each gets its tiled form and
+  /// launcher. Returns false, reporting nothing, where the loop is not
+  /// hand-written (a template in the tile vocabulary, which
+  /// extractTileProgram refuses).
+  bool rewriteTemplate(ASTContext &Ctx, const TilePragma &Pragma,
+                       const FunctionDecl *Kernel, const ForStmt *Loop,
+                       Collector &C) {
+    std::vector<const CUDAKernelCallExpr *> All(C.Launches.begin(),
+                                                C.Launches.end());
+    std::vector<KernelInstance> Is = kernelInstances(Kernel, Loop, All, Ctx);
+    if (Is.empty()) {
+      if (!classifyLegacyLoop(Kernel, Loop))
+        return false;
+      Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
+                  "kernel template '" + Kernel->getName() +
+                      "' is not launched in this file: tawa-rewrite lifts "
+                      "each instantiation that a launch of the file makes "
+                      "('" +
+                      Kernel->getName() +
+                      "<...><<<...>>>(...)'), with its template arguments "
+                      "as constants");
+      finishTemplateReport(Ctx, Kernel, Loop, Pragma);
+      return true;
+    }
+    std::vector<Migration> Ms;
+    std::optional<LegacyLoop> First;
+    for (const KernelInstance &I : Is) {
+      std::optional<LegacyLoop> L =
+          I.Loop ? classifyLegacyLoop(I.Kernel, I.Loop) : std::nullopt;
+      if (!L)
+        return false;
+      LiftFailure Why;
+      std::optional<LiftedGemm> G =
+          lift(*L, I.Kernel, I.Loop, Ctx, Includes, Why,
+               Pragma.Precision && *Pragma.Precision == MmaPrecision::Tf32);
+      if (!G) {
+        reportTemplateLift(Ctx, *L, I, Why);
+        finishTemplateReport(Ctx, Kernel, Loop, Pragma);
+        return true;
+      }
+      if (!First)
+        First = std::move(L);
+      Ms.push_back({I.Kernel, std::move(*G), {I.Base, I.Callee}, I.Launches});
+    }
+    LiftFailure Why;
+    if (Opts.Migrate && migrate(Ctx, Pragma, Kernel, Ms, Why))
+      return true;
+    if (Why.Loc.isValid())
+      reportTemplateLift(Ctx, *First, Is.front(), Why);
+    else
+      reportTemplateLift(Ctx, *First, Is.front(), std::nullopt);
+    finishTemplateReport(Ctx, Kernel, Loop, Pragma);
+    return true;
+  }
+
+  /// The verdict on instantiation `I`: it lifts (`Why` nullopt), or `Why`
+  /// says what breaks the pattern; a note names the instantiation at its
+  /// first launch.
+  void reportTemplateLift(ASTContext &Ctx, const LegacyLoop &L,
+                          const KernelInstance &I,
+                          std::optional<LiftFailure> Why) {
+    SourceManager &SM = Ctx.getSourceManager();
+    LiftAttempt A{!Why, Why ? Why->Loc : SourceLocation(),
+                  Why && Why->Loc.isValid()
+                      ? SM.getPresumedLineNumber(SM.getExpansionLoc(Why->Loc))
+                      : 0,
+                  Why ? Why->Message : ""};
+    reportLegacyLoop(L, I.Loop, &A, Diags);
+    Diags.note(SM.getExpansionLoc(I.Launches.front()->getBeginLoc()),
+               (Why ? "instantiation '" : "instantiations such as '") +
+                   I.Callee + "' launched here" +
+                   (Why ? "; the verdict is on it, its template arguments "
+                          "taken as constants"
+                        : ", each lifted with its template arguments taken "
+                          "as constants"));
+  }
+
+  /// The end of a kernel template's report: --explain's reasons and the
+  /// note that the kernel is left unchanged.
+  void finishTemplateReport(ASTContext &Ctx, const FunctionDecl *Kernel,
+                            const ForStmt *Loop, const TilePragma &Pragma) {
+    const std::string Verdict = Diags.lastError();
+    if (Opts.Explain)
+      (void)extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
+    Diags.note(Kernel->getLocation(),
+               "kernel '" + Kernel->getName() + "' is left unchanged");
+    if (Opts.Explain) {
+      llvm::raw_string_ostream OS(Result.Explanation);
+      printExplanation(Kernel, Loop, nullptr, nullptr, nullptr, Verdict,
+                       Ctx.getSourceManager(), Ctx.getLangOpts(), OS);
+    }
   }
 
   /// Where the main file is a header (.cuh, .h, .hpp, ...), why its kernel

@@ -404,9 +404,9 @@ public:
     }
     if (K->isTemplated() || K->isTemplateInstantiation()) {
       unsupported(K->getLocation(),
-                  "kernel templates are not rewritten or lifted yet: write "
-                  "the kernel for one set of template arguments, without "
-                  "'template <...>'");
+                  "a kernel template in the tile vocabulary is not "
+                  "rewritten yet: write the kernel for one set of template "
+                  "arguments, without 'template <...>'");
       return false;
     }
     auto *Body = dyn_cast_or_null<CompoundStmt>(K->getBody());

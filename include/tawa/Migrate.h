@@ -29,16 +29,31 @@ class SourceManager;
 
 namespace tawa {
 
+/// How the migrated code names a lifted kernel.
+struct MigratedNames {
+  /// The prefix of the tiled kernel and the launcher: `<Base>_tiled`,
+  /// `<Base>_migrated_launch`. The kernel's name, or for an instantiation
+  /// of a kernel template its name and arguments (KernelTemplate.h).
+  std::string Base;
+  /// How the launcher's fallback launches the kernel as written: `k`, or
+  /// `k<32>` for an instantiation.
+  std::string Callee;
+};
+
+/// The names of a kernel that is not a template instantiation.
+MigratedNames migratedNames(const clang::FunctionDecl *Kernel);
+
 /// The tiled kernel and the launcher, to insert after the kernel (starts
-/// and ends with a newline).
+/// and ends with a newline). For an instantiation of a kernel template the
+/// launcher's parameters take the instantiated types.
 std::string migratedKernelText(const clang::FunctionDecl *Kernel,
-                               const LiftedGemm &G,
+                               const LiftedGemm &G, const MigratedNames &Names,
                                const clang::SourceManager &SM,
                                const clang::LangOptions &LO);
 
-/// The call of the launcher that replaces launch `L` of `Kernel`.
+/// The call of the launcher named `Names.Base` that replaces launch `L`.
 std::string migratedLaunchText(const clang::CUDAKernelCallExpr *L,
-                               const clang::FunctionDecl *Kernel,
+                               const MigratedNames &Names,
                                const clang::SourceManager &SM,
                                const clang::LangOptions &LO);
 

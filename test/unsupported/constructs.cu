@@ -117,7 +117,7 @@ __host__ __device__ void helper(In A) {
 }
 
 template <int BM>
-// CHECK: constructs.cu:[[@LINE+1]]:17: warning: kernel templates are not rewritten or lifted yet: write the kernel for one set of template arguments, without 'template <...>' [tawa-unsupported]
+// CHECK: constructs.cu:[[@LINE+1]]:17: warning: a kernel template in the tile vocabulary is not rewritten yet: write the kernel for one set of template arguments, without 'template <...>' [tawa-unsupported]
 __global__ void templated(In A, In B, Out C) {
   tawa::Accumulator<float, BM, 256> acc;
 #pragma tawa tile

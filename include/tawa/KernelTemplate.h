@@ -1,0 +1,64 @@
+//===- tawa/KernelTemplate.h - the instantiations of a kernel template ----===//
+//
+// A hand-written kernel is often a template over its tile sizes or element
+// type (`template <int BLOCK_SIZE> __global__ void k(...)`, launched as
+// `k<32><<<...>>>`). The template's own body cannot be lifted: its tile
+// sizes are symbols and its element types unknown. Each instantiation that a
+// launch of the file makes can: there the template arguments are constants
+// and types, and the lifting proves what that instantiation computes. The
+// migrated code then has one tiled kernel and one launcher per launched
+// instantiation, named after its template arguments (`k_32_tiled`,
+// `k_32_migrated_launch`), whose fallback launches the instantiation itself
+// (`k<32><<<...>>>`).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_KERNELTEMPLATE_H
+#define TAWA_KERNELTEMPLATE_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class CUDAKernelCallExpr;
+class ForStmt;
+class FunctionDecl;
+} // namespace clang
+
+namespace tawa {
+
+/// One instantiation of a kernel template that the file launches.
+struct KernelInstance {
+  const clang::FunctionDecl *Kernel = nullptr; ///< the instantiation
+  /// Its copy of the template's annotated loop; null where the body was not
+  /// instantiated.
+  const clang::ForStmt *Loop = nullptr;
+  /// The instantiation as a launch names it: `k<32, float>`.
+  std::string Callee;
+  /// The prefix of its migrated names: `k_32_float` (Migrate.h).
+  std::string Base;
+  /// Its launches, in source order.
+  std::vector<const clang::CUDAKernelCallExpr *> Launches;
+};
+
+/// The instantiations of kernel template `Pattern` (the function a
+/// FunctionTemplateDecl describes) that the launches `Launches` of the file
+/// make, in the order of their first launch, each with its copy of
+/// `Loop` (a statement of `Pattern`'s body) and its launches. Two whose
+/// names would be the same get distinct Base names (`_2`, ...). Empty where
+/// no launch instantiates the template.
+std::vector<KernelInstance>
+kernelInstances(const clang::FunctionDecl *Pattern, const clang::ForStmt *Loop,
+                llvm::ArrayRef<const clang::CUDAKernelCallExpr *> Launches,
+                clang::ASTContext &Ctx);
+
+/// Whether `Kernel` is a function template's pattern whose instantiations
+/// kernelInstances() can find (a kernel template at namespace scope; not a
+/// member of a class template).
+bool isKernelTemplate(const clang::FunctionDecl *Kernel);
+
+} // namespace tawa
+
+#endif

@@ -1,0 +1,70 @@
+// A kernel template is refused where one of its launched instantiations does
+// not lift: the verdict is on that instantiation, named at its launch, and
+// the file is left as written. --suggest proposes the pragma for a template
+// whose every launched instantiation lifts.
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: diff %s %t.cu
+// RUN: %tawa-rewrite %s --suggest -o %t2.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefixes=CHECK,SUGGEST --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: grep -v '^ *// [A-Z-]*:' %t2.cu | FileCheck %s --check-prefix=OUT
+#include <cuda_runtime.h>
+
+// CHECK: template-refusals.cu:[[@LINE+11]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: {{.*}} [tawa-unsupported]
+// CHECK: template-refusals.cu:[[@LINE+26]]:3: note: instantiation 'typed<double>' launched here; the verdict is on it, its template arguments taken as constants
+// CHECK: template-refusals.cu:[[@LINE+2]]:17: note: kernel 'typed' is left unchanged
+template <typename T>
+__global__ void typed(const T *A, const T *B, T *C, int M, int N, int K) {
+  __shared__ T As[32][32];
+  __shared__ T Bs[32][32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
+  T acc = 0;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += 32) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : T(0);
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : T(0);
+    __syncthreads();
+    for (int k = 0; k < 32; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
+void run(int M, int N, int K, const float *A, const float *B, float *C,
+         const double *X, const double *Y, double *Z) {
+  const dim3 grid((N + 31) / 32, (M + 31) / 32), block(32, 32);
+  typed<<<grid, block>>>(A, B, C, M, N, K);
+  typed<<<grid, block>>>(X, Y, Z, M, N, K);
+}
+
+// Without a pragma: every launched instantiation lifts under precision(tf32).
+// OUT-LABEL: __global__ void candidate(
+// OUT: #pragma tawa tile precision(tf32)
+// OUT-NEXT: for (int t = 0; t < K; t += BS) {
+template <int BS>
+__global__ void candidate(const float *A, const float *B, float *C, int M,
+                          int N, int K) {
+  __shared__ float As[BS][BS];
+  __shared__ float Bs[BS][BS];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + tx;
+  float acc = 0.0f;
+  // SUGGEST: template-refusals.cu:[[@LINE+1]]:3: warning: this loop of kernel 'candidate' is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts; '#pragma tawa tile precision(tf32)' before it
+  for (int t = 0; t < K; t += BS) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < BS; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
+void run_candidate(int M, int N, int K, const float *A, const float *B,
+                   float *C) {
+  candidate<16><<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(
+      A, B, C, M, N, K);
+}

@@ -1,0 +1,113 @@
+// Kernel templates: each instantiation that a launch of the file makes is
+// lifted with its template arguments as constants, and --migrate gives each
+// its own tiled kernel and launcher, named after the arguments; the launcher's
+// fallback launches the instantiation as written. The template itself stays.
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | count 0
+// RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
+// RUN: %tawa-rewrite %t.cu -o %t2.cu -- %cuda-stub 2>&1 | count 0
+// RUN: grep -v '^ *// [A-Z-]*:' %t2.cu | FileCheck %s --check-prefix=WS
+// Without --migrate the verdict says that the loop lifts, at the loop, with
+// the instantiations named at their launch.
+// RUN: %tawa-rewrite %s -o %t3.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: diff %s %t3.cu
+#include <cuda_runtime.h>
+
+// A tile-size template in the manner of SGEMM tutorials: a one-dimensional
+// block, pointers advanced along K, two instantiations.
+// CHECK-LABEL: template <int BS>
+// CHECK: __global__ void tiled(int M, int N, int K, const float *A,
+// CHECK-NOT: #pragma tawa
+// CHECK: for (int t = 0; t < K; t += BS) {
+template <int BS>
+__global__ void tiled(int M, int N, int K, const float *A, const float *B,
+                      float *C) {
+  __shared__ float As[BS * BS];
+  __shared__ float Bs[BS * BS];
+  const int r = threadIdx.x / BS, c = threadIdx.x % BS;
+  A += blockIdx.y * BS * K;
+  B += blockIdx.x * BS;
+  C += blockIdx.y * BS * N + blockIdx.x * BS;
+  float acc = 0.0f;
+  // PLAIN: templates.cu:[[@LINE+2]]:3: warning: this loop is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += BS) {
+    As[r * BS + c] = A[r * K + c];
+    Bs[r * BS + c] = B[r * N + c];
+    __syncthreads();
+    A += BS;
+    B += BS * N;
+    for (int k = 0; k < BS; ++k)
+      acc += As[r * BS + k] * Bs[k * BS + c];
+    __syncthreads();
+  }
+  C[r * N + c] = acc;
+}
+// CHECK: /// 'tiled<32>' in the tile vocabulary: C = A * B over the window of C
+// CHECK: __global__ void tiled_32_tiled(tawa::Matrix<const float> A,
+// CHECK: #pragma tawa tile precision(tf32)
+// CHECK-NEXT: for (int k0 = 0; k0 < A.cols; k0 += 32) {
+// CHECK: static void tiled_32_migrated_launch(
+// CHECK: cudaStream_t tawa_stream, int M, int N,
+// CHECK-NEXT: int K, const float *A, const float *B,
+// CHECK-NEXT: float *C) {
+// CHECK: if (tawa_block.x != 1024 || tawa_block.y != 1 || tawa_block.z != 1 ||
+// CHECK: tiled<32>
+// CHECK-NEXT: <<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(M, N, K, A, B, C);
+// CHECK: __global__ void tiled_16_tiled(
+// CHECK: static void tiled_16_migrated_launch(
+// CHECK: if (tawa_block.x != 256 || tawa_block.y != 1 || tawa_block.z != 1 ||
+// CHECK: tiled<16>
+
+// An element-type template (an SGEMM here), launched with the type deduced
+// and named.
+// CHECK-LABEL: template <typename T>
+// CHECK: __global__ void typed(
+template <typename T>
+__global__ void typed(const T *A, const T *B, T *C, int M, int N, int K) {
+  __shared__ T As[32][32];
+  __shared__ T Bs[32][32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
+  float acc = 0.0f;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += 32) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : T(0.0f);
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : T(0.0f);
+    __syncthreads();
+    for (int k = 0; k < 32; ++k)
+      acc += float(As[ty][k]) * float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = T(acc);
+}
+// CHECK: __global__ void typed_float_tiled(tawa::Matrix<const float> A,
+// CHECK: static void typed_float_migrated_launch(
+// CHECK: const float *A, const float *B,
+// CHECK-NEXT: float *C, int M, int N, int K) {
+// CHECK: typed<float>
+// CHECK-NEXT: <<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(A, B, C, M, N, K);
+
+// CHECK-LABEL: void run(
+void run(int M, int N, int K, const float *A, const float *B, float *C,
+         cudaStream_t s) {
+  // CHECK: tiled_32_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, s, M,
+  // PLAIN: templates.cu:[[@LINE+1]]:3: note: instantiations such as 'tiled<32>' launched here, each lifted with its template arguments taken as constants
+  tiled<32><<<dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, s>>>(M, N, K, A, B, C);
+  // CHECK: tiled_16_migrated_launch(dim3((N + 15) / 16, (M + 15) / 16), 256, 0, 0, M,
+  tiled<16><<<dim3((N + 15) / 16, (M + 15) / 16), 256>>>(M, N, K, A, B, C);
+  // CHECK: tiled_32_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, 0, M,
+  tiled<32><<<dim3((N + 31) / 32, (M + 31) / 32), 1024>>>(M, N, K, A, B, C);
+  // CHECK: typed_float_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32),
+  // CHECK-NEXT: 0, 0, A, B, C, M, N, K);
+  typed<<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(A, B, C, M, N, K);
+  // CHECK: typed_float_migrated_launch(
+  typed<float><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(A, B, C, M, N, K);
+}
+
+// WS: inline cudaError_t tiled_32_tiled_launch(
+// WS: static void tiled_32_migrated_launch(
+// WS: inline cudaError_t tiled_16_tiled_launch(
+// WS: static void tiled_16_migrated_launch(
+// WS: inline cudaError_t typed_float_tiled_launch(
+// WS: static void typed_float_migrated_launch(
