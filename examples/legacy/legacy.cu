@@ -110,6 +110,35 @@ __global__ void gemm_whole_tiles(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
   C[row * N + col] = acc;
 }
 
+// The tutorial style with the tile size a template argument: a
+// one-dimensional block of BS * BS threads, the operand pointers moved to
+// the block's tiles before the loop and along K in it, no bounds checks.
+// tawa-rewrite lifts each instantiation a launch makes (here BS = 32).
+template <int BS>
+__global__ void gemm_template_tile(int M, int N, int K,
+                                   const __nv_bfloat16 *A,
+                                   const __nv_bfloat16 *B, float *C) {
+  __shared__ __nv_bfloat16 As[BS * BS];
+  __shared__ __nv_bfloat16 Bs[BS * BS];
+  const int r = threadIdx.x / BS, c = threadIdx.x % BS;
+  A += blockIdx.y * BS * K;
+  B += blockIdx.x * BS;
+  C += blockIdx.y * BS * N + blockIdx.x * BS;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += BS) {
+    As[r * BS + c] = A[r * K + c];
+    Bs[r * BS + c] = B[r * N + c];
+    __syncthreads();
+    A += BS;
+    B += BS * N;
+    for (int k = 0; k < BS; ++k)
+      acc += __bfloat162float(As[r * BS + k]) * __bfloat162float(Bs[k * BS + c]);
+    __syncthreads();
+  }
+  C[r * N + c] = acc;
+}
+
 // A batch of GEMMs: blockIdx.z picks the matrices, through pointers set
 // before the loop; each operand's matrices are packed one after another.
 __global__ void gemm_batched(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
@@ -492,6 +521,12 @@ void whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
   dim3 block(TILE, TILE);
   dim3 grid(N / TILE, M / TILE);
   gemm_whole_tiles<<<grid, block, 0, stream>>>(A, B, C, N, K);
+}
+
+void template_tile_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                        float *C, int M, int N, int K, cudaStream_t stream) {
+  gemm_template_tile<32>
+      <<<dim3(N / 32, M / 32), 32 * 32, 0, stream>>>(M, N, K, A, B, C);
 }
 
 void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,

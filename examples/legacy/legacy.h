@@ -36,6 +36,11 @@ void square_matmul(const __half *M, const __half *N, float *P, int Width,
 void whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
                       int M, int N, int K, cudaStream_t stream);
 
+/// The same as whole_tiles_gemm, by a kernel template over its tile size
+/// (instantiated for 32 x 32 tiles, a one-dimensional block).
+void template_tile_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                        float *C, int M, int N, int K, cudaStream_t stream);
+
 /// C[b] = A[b] * B[b] for b < batches: each operand `batches` packed
 /// matrices (A M x K, B K x N, C M x N, bf16), fp32 accumulation.
 void batched_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,

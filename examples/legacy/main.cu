@@ -8,8 +8,9 @@
 // ...), and a migrated one: the output of `tawa-rewrite --migrate` (the
 // tile-vocabulary form, run by tile.h's reference) or that output rewritten
 // by tawa-rewrite (warp-specialized). For each GEMM of legacy.h and shape
-// (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm
-// and flat_gemm each extent rounded down to a multiple of 32, at least 32,
+// (square_matmul takes the M x M x M square of each shape, whole_tiles_gemm,
+// template_tile_gemm and flat_gemm each extent rounded down to a multiple of
+// 32, at least 32,
 // wmma_gemm to a multiple of 16, blocked_gemm M and N to multiples of 128
 // and K of 32, wmma_smem_gemm M and N to multiples of 64 and K of 32,
 // batched_gemm a batch of 3 matrices of the shape; fixed_extents_gemm runs
@@ -52,6 +53,9 @@ void orig_square_matmul(const __half *M, const __half *N, float *P, int Width,
                         cudaStream_t stream);
 void orig_whole_tiles_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                            float *C, int M, int N, int K, cudaStream_t stream);
+void orig_template_tile_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                             float *C, int M, int N, int K,
+                             cudaStream_t stream);
 void orig_wmma_gemm(const __half *A, const __half *B, float *C, int M, int N,
                     int K, cudaStream_t stream);
 void orig_flat_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
@@ -92,6 +96,7 @@ enum class Gemm {
   SmemNt,
   Square,
   WholeTiles,
+  TemplateTile,
   Batched,
   Wmma,
   Flat,
@@ -108,6 +113,7 @@ const char *gemm_name(Gemm g) {
          : g == Gemm::SmemNt         ? "smem_gemm_nt"
          : g == Gemm::Square         ? "square_matmul"
          : g == Gemm::WholeTiles     ? "whole_tiles_gemm"
+         : g == Gemm::TemplateTile   ? "template_tile_gemm"
          : g == Gemm::Batched        ? "batched_gemm"
          : g == Gemm::Flat           ? "flat_gemm"
          : g == Gemm::BiasRelu       ? "bias_relu_gemm"
@@ -141,7 +147,7 @@ Shape shape_for(Gemm g, const Shape &s) {
     return Shape{s.m, s.m, s.m};
   if (g == Gemm::Fixed)
     return Shape{FIXED_M, FIXED_N, FIXED_K};
-  if (g == Gemm::WholeTiles || g == Gemm::Flat)
+  if (g == Gemm::WholeTiles || g == Gemm::TemplateTile || g == Gemm::Flat)
     return Shape{whole(s.m), whole(s.n), whole(s.k)};
   auto tiles = [](int x, int t) { return x < t ? t : x / t * t; };
   if (g == Gemm::Blocked)
@@ -219,6 +225,9 @@ void Runner::call(Gemm g, Data &x, bool original) {
   else if (g == Gemm::WholeTiles)
     (original ? orig_whole_tiles_gemm : whole_tiles_gemm)(
         x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
+  else if (g == Gemm::TemplateTile)
+    (original ? orig_template_tile_gemm : template_tile_gemm)(
+        x.a16.p, x.b16.p, x.c32.p, s.m, s.n, s.k, stream_);
   else if (g == Gemm::DoubleBuffered)
     (original ? orig_double_buffered_gemm : double_buffered_gemm)(
         x.ah.p, x.bh.p, x.c32.p, s.m, s.n, s.k, stream_);
@@ -263,7 +272,8 @@ void Runner::cublas(Gemm g, Data &x, float *d) {
         CUDA_R_16BF, s.n, 1LL * s.k * s.n, x.a16.p, CUDA_R_16BF, s.k,
         1LL * s.m * s.k, &zero, d, CUDA_R_32F, s.n, 1LL * s.m * s.n, x.batches,
         CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-  } else if (g == Gemm::Smem || g == Gemm::WholeTiles || g == Gemm::BiasRelu ||
+  } else if (g == Gemm::Smem || g == Gemm::WholeTiles ||
+             g == Gemm::TemplateTile || g == Gemm::BiasRelu ||
              g == Gemm::Blocked) {
     const float one = 1, zero = 0;
     CHECK(cublasGemmEx(blas_, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
@@ -303,7 +313,8 @@ void Runner::prepare(Gemm g, Data &x) {
   if (g == Gemm::Smem || g == Gemm::Batched || g == Gemm::BiasRelu ||
       g == Gemm::Blocked)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c16.p, mn);
-  else if (g == Gemm::Square || g == Gemm::WholeTiles || g == Gemm::Wmma ||
+  else if (g == Gemm::Square || g == Gemm::WholeTiles ||
+           g == Gemm::TemplateTile || g == Gemm::Wmma ||
            g == Gemm::DoubleBuffered || g == Gemm::BlockedChecked ||
            g == Gemm::WmmaSmem || g == Gemm::Fixed)
     fill_nan<<<1024, 256, 0, stream_>>>(x.c32.p, mn);
@@ -420,7 +431,7 @@ int main(int argc, char **argv) {
   bool all = true;
   std::uint64_t seed = 0x1E6;
   for (Gemm g : {Gemm::Smem, Gemm::SmemNt, Gemm::Square, Gemm::WholeTiles,
-                 Gemm::Batched, Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu,
+                 Gemm::TemplateTile, Gemm::Batched, Gemm::Wmma, Gemm::Flat, Gemm::BiasRelu,
                  Gemm::DoubleBuffered, Gemm::Blocked, Gemm::BlockedChecked,
                  Gemm::WmmaSmem, Gemm::Fixed, Gemm::WmmaColMajor})
     for (const Shape &s : args.shapes) {

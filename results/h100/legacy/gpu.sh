@@ -18,6 +18,7 @@ flags=(-O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude -Iexamples
 rename=(-Dsmem_gemm=orig_smem_gemm -Dsmem_gemm_nt=orig_smem_gemm_nt -Dsquare_matmul=orig_square_matmul -DMatrixMulKernel=orig_MatrixMulKernel
         -Dgemm_smem=orig_gemm_smem -Dgemm_smem_nt=orig_gemm_smem_nt
         -Dwhole_tiles_gemm=orig_whole_tiles_gemm -Dgemm_whole_tiles=orig_gemm_whole_tiles
+        -Dtemplate_tile_gemm=orig_template_tile_gemm -Dgemm_template_tile=orig_gemm_template_tile
         -Dbatched_gemm=orig_batched_gemm -Dgemm_batched=orig_gemm_batched
         -Dwmma_gemm=orig_wmma_gemm -Dwmma_gemm_kernel=orig_wmma_gemm_kernel
         -Dflat_gemm=orig_flat_gemm -Dgemm_flat=orig_gemm_flat
