@@ -70,7 +70,10 @@ kernelInstances(const FunctionDecl *Pattern, const ForStmt *Loop,
   Policy.SuppressTagKeyword = true;
   for (const CUDAKernelCallExpr *L : Launches) {
     const FunctionDecl *Callee = L->getDirectCallee();
-    if (!Callee || Callee->getPrimaryTemplate() != T)
+    // An explicit specialization has a body of its own, which the
+    // template's pragma does not annotate.
+    if (!Callee || Callee->getPrimaryTemplate() != T ||
+        Callee->getTemplateSpecializationKind() == TSK_ExplicitSpecialization)
       continue;
     auto Same = llvm::find_if(Out, [&](const KernelInstance &I) {
       return I.Kernel->getCanonicalDecl() == Callee->getCanonicalDecl();

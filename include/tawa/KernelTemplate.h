@@ -47,8 +47,10 @@ struct KernelInstance {
 /// FunctionTemplateDecl describes) that the launches `Launches` of the file
 /// make, in the order of their first launch, each with its copy of
 /// `Loop` (a statement of `Pattern`'s body) and its launches. Two whose
-/// names would be the same get distinct Base names (`_2`, ...). Empty where
-/// no launch instantiates the template.
+/// names would be the same get distinct Base names (`_2`, ...). Launches of
+/// an explicit specialization (`template <> __global__ void k<64>(...)`,
+/// a body of its own) are not among them. Empty where no launch
+/// instantiates the template.
 std::vector<KernelInstance>
 kernelInstances(const clang::FunctionDecl *Pattern, const clang::ForStmt *Loop,
                 llvm::ArrayRef<const clang::CUDAKernelCallExpr *> Launches,
