@@ -292,28 +292,37 @@ private:
           continue;
         // A kernel template's loop is a candidate where it lifts in every
         // instantiation the file launches (KernelTemplate.h).
-        std::vector<std::pair<const FunctionDecl *, const ForStmt *>> Lifted;
+        // Each kernel to lift (the instantiations, for a template) with its
+        // copy of the loop and that loop's classification.
+        struct Try {
+          const FunctionDecl *Kernel;
+          const ForStmt *Loop;
+          LegacyLoop Legacy;
+        };
+        std::vector<Try> Tries;
+        bool Classified = true;
+        auto add = [&](const FunctionDecl *K, const ForStmt *KL) {
+          std::optional<LegacyLoop> L =
+              KL ? classifyLegacyLoop(K, KL) : std::nullopt;
+          if (L)
+            Tries.push_back({K, KL, std::move(*L)});
+          Classified &= L.has_value();
+        };
         if (!Template)
-          Lifted.push_back({FD, Loop});
+          add(FD, Loop);
         else
           for (const KernelInstance &I :
                kernelInstances(FD, Loop, AllLaunches, Ctx))
-            Lifted.push_back({I.Kernel, I.Loop});
-        std::optional<LegacyLoop> L;
-        for (auto [K, KL] : Lifted)
-          if (!KL || !(L = classifyLegacyLoop(K, KL)))
-            break;
-        if (!L || Lifted.empty())
+            add(I.Kernel, I.Loop);
+        if (!Classified || Tries.empty())
           continue;
         // An SGEMM lifts only under precision(tf32): the candidate's pragma
         // carries the clause, and the finding says what it changes.
         auto liftsAll = [&](bool Tf32) {
-          return llvm::all_of(Lifted, [&](auto KL) {
+          return llvm::all_of(Tries, [&](const Try &T) {
             LiftFailure Why;
-            std::optional<LegacyLoop> KLoop =
-                classifyLegacyLoop(KL.first, KL.second);
-            return KLoop &&
-                   lift(*KLoop, KL.first, KL.second, Ctx, Includes, Why, Tf32);
+            return lift(T.Legacy, T.Kernel, T.Loop, Ctx, Includes, Why, Tf32)
+                .has_value();
           });
         };
         bool Tf32 = false;
@@ -330,7 +339,7 @@ private:
         Diags.warning(
             For, DiagCategory::Candidate,
             "this loop of kernel '" + FD->getName() + "' is a hand-written " +
-                legacyPatternName(L->Pattern) +
+                legacyPatternName(Tries.front().Legacy.Pattern) +
                 " that tawa-rewrite lifts; '#pragma tawa tile" + Clause +
                 "' before it lets 'tawa-rewrite --migrate' re-express it in "
                 "the tile vocabulary (docs/migration.md)" +
@@ -704,7 +713,7 @@ private:
           lift(*L, I.Kernel, I.Loop, Ctx, Includes, Why,
                Pragma.Precision && *Pragma.Precision == MmaPrecision::Tf32);
       if (!G) {
-        reportTemplateLift(Ctx, *L, I, Why);
+        reportTemplateLift(Ctx, *L, I, /*Lifted=*/false, Why);
         finishTemplateReport(Ctx, Kernel, Loop, Pragma);
         return true;
       }
@@ -715,34 +724,32 @@ private:
     LiftFailure Why;
     if (Opts.Migrate && migrate(Ctx, Pragma, Kernel, Ms, Why))
       return true;
-    if (Why.Loc.isValid())
-      reportTemplateLift(Ctx, *First, Is.front(), Why);
-    else
-      reportTemplateLift(Ctx, *First, Is.front(), std::nullopt);
+    // Every instantiation lifts; `Why`, where set, stopped the migration.
+    reportTemplateLift(Ctx, *First, Is.front(), /*Lifted=*/true, Why);
     finishTemplateReport(Ctx, Kernel, Loop, Pragma);
     return true;
   }
 
-  /// The verdict on instantiation `I`: it lifts (`Why` nullopt), or `Why`
-  /// says what breaks the pattern; a note names the instantiation at its
-  /// first launch.
+  /// The verdict on instantiation `I`: it lifts (`Lifted`; `Why`, where
+  /// set, says what stopped its migration), or `Why` says what breaks the
+  /// pattern; a note names the instantiation at its first launch.
   void reportTemplateLift(ASTContext &Ctx, const LegacyLoop &L,
-                          const KernelInstance &I,
-                          std::optional<LiftFailure> Why) {
+                          const KernelInstance &I, bool Lifted,
+                          const LiftFailure &Why) {
     SourceManager &SM = Ctx.getSourceManager();
-    LiftAttempt A{!Why, Why ? Why->Loc : SourceLocation(),
-                  Why && Why->Loc.isValid()
-                      ? SM.getPresumedLineNumber(SM.getExpansionLoc(Why->Loc))
+    LiftAttempt A{Lifted, Why.Loc,
+                  Why.Loc.isValid()
+                      ? SM.getPresumedLineNumber(SM.getExpansionLoc(Why.Loc))
                       : 0,
-                  Why ? Why->Message : ""};
+                  Why.Message};
     reportLegacyLoop(L, I.Loop, &A, Diags);
     Diags.note(SM.getExpansionLoc(I.Launches.front()->getBeginLoc()),
-               (Why ? "instantiation '" : "instantiations such as '") +
+               (Lifted ? "instantiations such as '" : "instantiation '") +
                    I.Callee + "' launched here" +
-                   (Why ? "; the verdict is on it, its template arguments "
-                          "taken as constants"
-                        : ", each lifted with its template arguments taken "
-                          "as constants"));
+                   (Lifted ? ", each lifted with its template arguments taken "
+                             "as constants"
+                           : "; the verdict is on it, its template arguments "
+                             "taken as constants"));
   }
 
   /// The end of a kernel template's report: --explain's reasons and the

@@ -101,3 +101,36 @@ void run_special(int M, int N, int K, const float *A, const float *B,
                  float *C) {
   special<64><<<dim3(N / 64, M / 64), dim3(64, 64)>>>(A, B, C, M, N, K);
 }
+
+// Every instantiation lifts, but a launch inside a macro cannot become a call
+// of its launcher: the verdict says the loop lifts and what stops the
+// migration.
+#define LAUNCH(k, ...) k<<<dim3(N / 16, M / 16), dim3(16, 16)>>>(__VA_ARGS__)
+// CHECK: template-refusals.cu:[[@LINE+10]]:3: warning: this loop is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts, but the statement at line [[@LINE+26]] stops its migration: this launch of 'in_macro<16>' cannot become a call of its migrated launcher (a host function)
+template <int BS>
+__global__ void in_macro(const float *A, const float *B, float *C, int M, int N,
+                         int K) {
+  __shared__ float As[BS][BS];
+  __shared__ float Bs[BS][BS];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + tx;
+  float acc = 0.0f;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += BS) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < BS; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+// CHECK: note: instantiations such as 'in_macro<16>' launched here, each lifted with its template arguments taken as constants
+// CHECK: note: kernel 'in_macro' is left unchanged
+
+void run_in_macro(int M, int N, int K, const float *A, const float *B,
+                  float *C) {
+  LAUNCH(in_macro<16>, A, B, C, M, N, K);
+}
