@@ -4,6 +4,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 
+#include <algorithm>
+
 using namespace clang;
 
 namespace tawa {
@@ -11,6 +13,8 @@ namespace tawa {
 bool GemmLoopReader::tileLoopHeader() {
   const char *Expected = "expected 'for (int t = 0; t < K; t += TILE)' or "
                          "'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)'";
+  if (AcceptsWalkers && walkingForm())
+    return walkingHeader();
   auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
   auto *T = Init && Init->isSingleDecl()
                 ? dyn_cast<VarDecl>(Init->getSingleDecl())
@@ -66,6 +70,138 @@ bool GemmLoopReader::tileLoopHeader() {
   }
   if (!G.K)
     return fail(Cond->getRHS()->getBeginLoc(), FloorMessage);
+  return true;
+}
+
+bool GemmLoopReader::walkingForm() const {
+  auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  auto *First = Init ? dyn_cast<VarDecl>(*Init->decl_begin()) : nullptr;
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  auto *Inc =
+      Loop->getInc() ? dyn_cast<BinaryOperator>(bare(Loop->getInc())) : nullptr;
+  if (!First || !First->getType()->isIntegerType() || !First->hasInit())
+    return false;
+  return !Init->isSingleDecl() || !isZero(First->getInit()) ||
+         (Cond && Cond->getOpcode() == BO_LE) ||
+         (Inc && Inc->getOpcode() == BO_Comma);
+}
+
+/// The steps of a loop's increment `a += s, b = b + t, ++c`, in order: the
+/// variable and its step (null for ++); false where a part is none of these.
+static bool
+stepsOf(const Expr *E,
+        std::vector<std::pair<const VarDecl *, const Expr *>> &Out) {
+  E = bare(E);
+  if (auto *B = dyn_cast<BinaryOperator>(E); B && B->getOpcode() == BO_Comma)
+    return stepsOf(B->getLHS(), Out) && stepsOf(B->getRHS(), Out);
+  auto varOf = [](const Expr *X) -> const VarDecl * {
+    auto *R = dyn_cast<DeclRefExpr>(bare(X));
+    return R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  };
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementOp()) {
+    Out.push_back({varOf(U->getSubExpr()), nullptr});
+    return Out.back().first;
+  }
+  auto *B = dyn_cast<BinaryOperator>(E);
+  const VarDecl *V = B ? varOf(B->getLHS()) : nullptr;
+  if (V && B->getOpcode() == BO_AddAssign) {
+    Out.push_back({V, B->getRHS()});
+    return true;
+  }
+  auto *Sum = V && B->getOpcode() == BO_Assign
+                  ? dyn_cast<BinaryOperator>(bare(B->getRHS()))
+                  : nullptr;
+  if (Sum && Sum->getOpcode() == BO_Add && varOf(Sum->getLHS()) == V) {
+    Out.push_back({V, Sum->getRHS()});
+    return true;
+  }
+  return false;
+}
+
+bool GemmLoopReader::walkingHeader() {
+  auto *Init = cast<DeclStmt>(Loop->getInit());
+  auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  std::vector<std::pair<const VarDecl *, const Expr *>> Incs;
+  if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+      !Loop->getInc() || !stepsOf(Loop->getInc(), Incs))
+    return fail(Loop->getForLoc(), WalkMessage);
+  for (const Decl *D : Init->decls()) {
+    auto *V = dyn_cast<VarDecl>(D);
+    if (!V || !V->getType()->isIntegerType() || !V->hasInit())
+      return fail(D->getLocation(), WalkMessage);
+    if (isModified(V, Loop->getBody()))
+      return fail(V->getLocation(), "the loop variable '" + V->getName().str() +
+                                        "' is changed in the loop body");
+    auto Step = llvm::find_if(Incs, [&](auto &S) { return S.first == V; });
+    if (Step == Incs.end() || !Step->second ||
+        llvm::count_if(Incs, [&](auto &S) { return S.first == V; }) != 1)
+      return fail(Loop->getInc()->getBeginLoc(), WalkMessage);
+    Walkers.push_back({V, Step->second});
+  }
+  // The variable compared with the bound walks K: it goes first.
+  auto *CondVar = dyn_cast<DeclRefExpr>(bare(Cond->getLHS()));
+  auto Compared = llvm::find_if(Walkers, [&](const Walker &W) {
+    return CondVar && CondVar->getDecl() == W.Var;
+  });
+  if (Incs.size() != Walkers.size() || Compared == Walkers.end())
+    return fail(Loop->getForLoc(), WalkMessage);
+  std::rotate(Walkers.begin(), Compared, Compared + 1);
+  std::optional<int64_t> Tile = constantThroughLocals(Walkers.front().Step);
+  if (!Tile || *Tile <= 1 || *Tile > 4096)
+    return fail(Walkers.front().Step->getBeginLoc(), WalkMessage);
+  Counter = Walkers.front().Var;
+  Ev.addSymbol(Counter);
+  G.Tile = int(*Tile);
+  LoopCountsElements = true;
+  KOffset = Poly::symbol(Counter);
+  return true;
+}
+
+std::optional<int64_t>
+GemmLoopReader::constantThroughLocals(const Expr *E) const {
+  if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+    if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) && VD->hasInit() &&
+        !isModified(VD, Kernel->getBody()))
+      return constantThroughLocals(VD->getInit());
+  return Ev.constant(E);
+}
+
+bool GemmLoopReader::bindWalkers() {
+  if (Walkers.empty())
+    return true;
+  // Iteration i has walked KOffset = i * TILE elements of K; a variable
+  // stepping by s has moved i * s = KOffset * (s / TILE) from its start.
+  std::optional<Poly> Start;
+  for (const Walker &W : Walkers) {
+    std::optional<Poly> From = eval(W.Var->getInit(), "the loop's start");
+    std::optional<Poly> Step =
+        From ? eval(W.Step, "the loop's step") : std::nullopt;
+    if (!Step)
+      return false;
+    std::optional<Poly> PerElement = Step->dividedExactly(G.Tile);
+    if (!PerElement || Step->dependsOn(Counter) || From->dependsOn(Counter) ||
+        (!Start && *PerElement != Poly::constant(1)))
+      return fail(W.Step->getBeginLoc(),
+                  "the step of '" + W.Var->getName().str() +
+                      "' must be the same in every iteration and a multiple "
+                      "of the first variable's, " +
+                      std::to_string(G.Tile) + " elements");
+    Ev.Bindings[W.Var] = *From + *PerElement * KOffset;
+    if (!Start)
+      Start = *From;
+  }
+  auto *Cond = cast<BinaryOperator>(Loop->getCond());
+  std::optional<Poly> Bound = eval(Cond->getRHS(), "the loop's bound");
+  if (!Bound)
+    return false;
+  const Poly Span =
+      *Bound - *Start + Poly::constant(Cond->getOpcode() == BO_LE ? 1 : 0);
+  for (const Extent &P : extents())
+    if (Span == Poly::symbol(P.Sym))
+      G.K = P;
+  if (!G.K)
+    return fail(Cond->getRHS()->getBeginLoc(), WalkMessage);
   return true;
 }
 

@@ -28,6 +28,12 @@ protected:
   /// TILE`, recorded in FloorBound). Sets G.K, G.Tile, Counter, KOffset (the
   /// K index of the iteration's first element) and LoopCountsElements.
   bool tileLoopHeader();
+  /// For a header of walking offsets (WalkMessage's form, where
+  /// AcceptsWalkers), after the prologue has bound what their starts and
+  /// steps read: binds each variable to its start plus its step times the
+  /// iterations done, and finds K in the loop's bound. True for the other
+  /// headers.
+  bool bindWalkers();
   /// Appends the pairs of a bounds check `X < P && Y < Q` to `Out`; false,
   /// with the failure, where `E` is something else.
   bool guard(const clang::Expr *E, Guard &Out);
@@ -54,6 +60,18 @@ protected:
   /// the extents and leading dimensions are `int`. An fp32 SGEMM is refused.
   bool elementTypes();
 
+  /// Whether the front end takes a header of walking offsets (the CUDA
+  /// samples' matrixMul) and calls bindWalkers after its prologue.
+  bool AcceptsWalkers = false;
+  /// A variable of a walking header and its step.
+  struct Walker {
+    const clang::VarDecl *Var;
+    const clang::Expr *Step;
+  };
+  /// The variables of a walking header, the one compared with the bound
+  /// first (Counter, whose symbol stands for the elements of K walked).
+  std::vector<Walker> Walkers;
+
   /// The pragma's precision(tf32): fp32 operands are lifted (the tiled
   /// form carries the clause) rather than refused.
   bool Tf32 = false;
@@ -63,6 +81,13 @@ protected:
       "(K + TILE - 1) / TILE; ++t)', K an integer parameter or a named "
       "constant: the loop must "
       "cover K whole (a floor division drops its last partial tile)";
+
+  static constexpr const char *WalkMessage =
+      "expected 'for (int a = aBegin, b = bBegin; a <= aBegin + K - 1; a += "
+      "TILE, b += step)' (or 'a < aBegin + K'): integer variables that walk "
+      "A and B, the first stepping by TILE elements along K, a constant, the "
+      "others by a multiple of TILE, none changed in the body; K an integer "
+      "parameter or a named constant, so that the loop covers K whole";
 
   static constexpr const char *SgemmMessage =
       "the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or "
@@ -91,6 +116,14 @@ protected:
   std::vector<InLoopStep> Steps;
 
 private:
+  /// Whether the header is one of walking offsets: several variables, a
+  /// start other than 0, a bound compared with '<=' or several steps.
+  bool walkingForm() const;
+  /// Reads a walking header: its variables, their steps and TILE.
+  bool walkingHeader();
+  /// The constant value of `E`, through the initializers of local variables
+  /// set once (`int aStep = BLOCK_SIZE;`), before the prologue is bound.
+  std::optional<int64_t> constantThroughLocals(const clang::Expr *E) const;
   /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
   const clang::BinaryOperator *tileBound(const clang::Expr *E,
                                          bool &PlusOne) const;

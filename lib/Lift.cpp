@@ -18,6 +18,7 @@ public:
          LiftFailure &Why, const NamedExtents *Named, bool Tf32)
       : GemmLoopReader(Kernel, Loop, Ctx, Why, Named) {
     this->Tf32 = Tf32;
+    AcceptsWalkers = true;
   }
 
   std::optional<LiftedGemm> run() {
@@ -42,7 +43,7 @@ public:
       Ev.BlockDim[1] = 1;
     }
     if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
-        !loopBody() ||
+        !bindWalkers() || !loopBody() ||
         !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
         !pointersFixed(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
         !guardsAgree() || !biasAgrees() || !operands() ||
@@ -73,6 +74,15 @@ private:
           return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
       }
     }
+    // __shared__ tiles may be declared in the loop body (the CUDA samples'
+    // matrixMul): without an initializer, such an array is the block's one
+    // array in every iteration.
+    if (auto *LoopBody = dyn_cast<CompoundStmt>(Loop->getBody()))
+      for (const Stmt *S : LoopBody->body())
+        if (auto *DS = dyn_cast<DeclStmt>(S); DS && sharedOnly(DS))
+          for (const Decl *D : DS->decls())
+            if (!declaration(cast<VarDecl>(D)))
+              return false;
     if (!G.Tile && !Acc)
       return fail(Loop->getForLoc(), Expected);
     if (Shared.size() != 2 || !Acc)
@@ -80,6 +90,14 @@ private:
                   "expected two __shared__ tiles and a float accumulator "
                   "declared before the loop");
     return true;
+  }
+
+  /// Whether `DS` declares only __shared__ variables.
+  static bool sharedOnly(const DeclStmt *DS) {
+    return llvm::all_of(DS->decls(), [](const Decl *D) {
+      auto *VD = dyn_cast<VarDecl>(D);
+      return VD && VD->hasAttr<CUDASharedAttr>();
+    });
   }
 
   bool declaration(const VarDecl *VD) {
@@ -350,6 +368,8 @@ private:
     std::vector<const Stmt *> S;
     for (const Stmt *X : Body->body()) {
       if (auto *DS = dyn_cast<DeclStmt>(X)) {
+        if (sharedOnly(DS))
+          continue;
         if (!indexDeclarations(DS))
           return Why.Message.empty() ? fail(X->getBeginLoc(), Expected) : false;
         continue;
@@ -656,7 +676,20 @@ private:
     const char *Expected =
         "expected one store after the loop: 'if (row < M && col < N) "
         "C[row * N + col] = acc;' (or alpha * acc, or alpha * acc + beta * "
-        "C[row * N + col])";
+        "C[row * N + col]), after integer index declarations";
+    // Index variables declared after the loop (`int c = ...;`), bound to
+    // their values.
+    while (!Stmts.empty() && isa<DeclStmt>(Stmts.front())) {
+      for (const Decl *D : cast<DeclStmt>(Stmts.front())->decls()) {
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit())
+          return fail(D->getLocation(), Expected);
+        if (!unchangedIndex(VD, Kernel->getBody()) ||
+            !bindIndex(VD, /*Opaque=*/false))
+          return false;
+      }
+      Stmts = Stmts.drop_front();
+    }
     const Stmt *Store = Stmts.size() == 1 ? Stmts[0] : nullptr;
     StoreAt = Store ? Store->getBeginLoc() : Loop->getEndLoc();
     Guard Bounds;

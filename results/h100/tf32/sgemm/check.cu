@@ -25,6 +25,9 @@ void blocked_sgemm(const float *, const float *, float *, int, int, int,
 void orig_blocked_sgemm(const float *, const float *, float *, int, int, int,
                         float, float);
 
+void samples_sgemm(float *, float *, float *, int, int, int);
+void orig_samples_sgemm(float *, float *, float *, int, int, int);
+
 #define CHECK(x)                                                               \
   do {                                                                         \
     cudaError_t e_ = (x);                                                      \
@@ -89,6 +92,8 @@ Outcome run(const Case &s, std::mt19937 &rng) {
     if (blocked)
       (ws ? blocked_sgemm : orig_blocked_sgemm)(da, db, dc, s.m, s.n, s.k,
                                                 alpha, beta);
+    else if (std::string(s.gemm) == "samples")
+      (ws ? samples_sgemm : orig_samples_sgemm)(da, db, dc, s.m, s.n, s.k);
     else
       (ws ? classic_sgemm : orig_classic_sgemm)(da, db, dc, s.m, s.n, s.k);
   };
@@ -158,7 +163,9 @@ int main(int argc, char **argv) {
                         {"classic", 777, 1555, 2333},  {"classic", 2048, 2048, 2048},
                         {"classic", 4096, 4096, 4096}, {"blocked", 512, 512, 512},
                         {"blocked", 1024, 3072, 2048}, {"blocked", 2048, 2048, 2048},
-                        {"blocked", 4096, 4096, 4096}};
+                        {"blocked", 4096, 4096, 4096}, {"samples", 512, 512, 512},
+                        {"samples", 1024, 3072, 2048}, {"samples", 2048, 2048, 2048},
+                        {"samples", 4096, 4096, 4096}};
   std::mt19937 rng(2026);
   FILE *f = json ? std::fopen(json, "w") : nullptr;
   if (f)

@@ -1,10 +1,13 @@
-// Two hand-written SGEMMs in the styles of the SGEMM tutorials, annotated
-// with `#pragma tawa tile precision(tf32)`: the classic 32 x 32 shared-memory
-// kernel (one element of C per thread) and the two-dimensional
-// register-blocked one (8 x 8 per thread, alpha and beta). `tawa-rewrite
-// --migrate` lifts both into the tile vocabulary; tawa-rewrite then makes
-// the tf32 kernels. Both compute C = alpha * A * B + beta * C (classic:
-// alpha 1, beta 0) with A M x K, B K x N, C M x N, row-major fp32.
+// Three hand-written SGEMMs annotated with `#pragma tawa tile
+// precision(tf32)`, two in the styles of the SGEMM tutorials and one in that
+// of the CUDA samples: the classic 32 x 32 shared-memory kernel (one element
+// of C per thread), the two-dimensional register-blocked one (8 x 8 per
+// thread, alpha and beta), and the samples' matrixMul (a kernel template
+// over its block size whose K loop walks offsets into A and B). `tawa-rewrite
+// --migrate` lifts all three into the tile vocabulary; tawa-rewrite then
+// makes the tf32 kernels. They compute C = alpha * A * B + beta * C
+// (classic and samples: alpha 1, beta 0) with A M x K, B K x N, C M x N,
+// row-major fp32.
 #include <cuda_runtime.h>
 
 #define TILE 32
@@ -95,4 +98,40 @@ void blocked_sgemm(const float *A, const float *B, float *C, int M, int N,
                    int K, float alpha, float beta) {
   blocked_kernel<<<dim3(N / BN, M / BM), (BM * BN) / (TM * TN)>>>(
       M, N, K, alpha, A, B, beta, C);
+}
+
+// The CUDA samples' matrixMul: M, N and K multiples of BLOCK_SIZE (no bounds
+// checks); wA = K, wB = N.
+template <int BLOCK_SIZE>
+__global__ void MatrixMulCUDA(float *C, float *A, float *B, int wA, int wB) {
+  int bx = blockIdx.x;
+  int by = blockIdx.y;
+  int tx = threadIdx.x;
+  int ty = threadIdx.y;
+  int aBegin = wA * BLOCK_SIZE * by;
+  int aEnd = aBegin + wA - 1;
+  int aStep = BLOCK_SIZE;
+  int bBegin = BLOCK_SIZE * bx;
+  int bStep = BLOCK_SIZE * wB;
+  float Csub = 0;
+#pragma tawa tile precision(tf32)
+  for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
+    __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
+    __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];
+    As[ty][tx] = A[a + wA * ty + tx];
+    Bs[ty][tx] = B[b + wB * ty + tx];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < BLOCK_SIZE; ++k)
+      Csub += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  int c = wB * BLOCK_SIZE * by + BLOCK_SIZE * bx;
+  C[c + wB * ty + tx] = Csub;
+}
+
+void samples_sgemm(float *A, float *B, float *C, int M, int N, int K) {
+  dim3 threads(32, 32);
+  dim3 grid(N / threads.x, M / threads.y);
+  MatrixMulCUDA<32><<<grid, threads>>>(C, A, B, K, N);
 }
