@@ -91,8 +91,21 @@ struct FragmentStore {
   int32_t SumId = -1;
 };
 
+/// A vector temporary of a thread, `float4 v = *reinterpret_cast<const float4
+/// *>(&A[i]);`: the Count consecutive elements of Ptr from Offset that it
+/// holds, which of its members have been set since (in the epilogue, each
+/// a store of C once the vector is stored back), and whether it has been.
+struct VectorTemp {
+  const ParmVarDecl *Ptr = nullptr;
+  Poly Offset;
+  int64_t Count = 0;
+  std::vector<bool> Set;
+  bool StoredBack = false;
+};
+
 /// One thread of the block, followed through the kernel.
 struct ThreadState {
+  llvm::DenseMap<const VarDecl *, VectorTemp> Vectors;
   int64_t Id[2] = {0, 0};
   llvm::DenseMap<const VarDecl *, Poly> Ints;
   llvm::DenseMap<const VarDecl *, std::pair<const ParmVarDecl *, Poly>> Ptrs;
@@ -323,6 +336,10 @@ private:
       for (const Stmt *S : Stmts)
         if (!(Ok = exec(S, P)))
           break;
+      if (Ok && P == Phase::Epilogue)
+        for (const auto &[Var, V] : Cur->Vectors)
+          if (!(Ok = storedBack(Var)))
+            break;
       leave(Threads[I]);
       if (!Ok)
         return false;
@@ -504,10 +521,148 @@ private:
         Cur->Frags[VD].assign(size_t(*N), FragVal{});
         continue;
       }
+      if (vectorType(T)) {
+        if (!vectorDeclaration(VD, P))
+          return false;
+        continue;
+      }
       if (!local(VD, P))
         return false;
     }
     return true;
+  }
+
+  //===--- vector temporaries --------------------------------------------===//
+
+  /// A vector type of a system header (vector_types.h's float4, ...): a
+  /// trivially copyable struct of 8 or 16 bytes whose members have one
+  /// builtin type.
+  bool vectorType(QualType T) const {
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD || !fromSystemHeader(RD) || !RD->isTriviallyCopyable() ||
+        RD->field_empty() || T->isIncompleteType())
+      return false;
+    const QualType F = RD->field_begin()->getType().getCanonicalType();
+    for (const FieldDecl *FD : RD->fields())
+      if (!F->isBuiltinType() || FD->getType().getCanonicalType() != F)
+        return false;
+    const int64_t Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
+    return Bytes == 8 || Bytes == 16;
+  }
+
+  /// `V v = *reinterpret_cast<const V *>(&M[i]);` (or `...(p)[0]`, or an
+  /// assignment `v = ...;` of one declared so), M a matrix of V's member
+  /// type, in the staging or the epilogue.
+  bool vectorDeclaration(const VarDecl *VD, Phase P) {
+    // Declared without a value (a trivial constructor's): it holds
+    // nothing until a load.
+    const Expr *Init = VD->getInit();
+    if (auto *C = dyn_cast_or_null<CXXConstructExpr>(Init);
+        C && C->getNumArgs() == 0)
+      Init = nullptr;
+    if (!Init && (!Cur->Vectors.count(VD) || storedBack(VD))) {
+      Cur->Vectors[VD] = VectorTemp{};
+      return true;
+    }
+    return vectorLoad(VD, Init, P);
+  }
+  bool vectorLoad(const VarDecl *VD, const Expr *Init, Phase P) {
+    const std::string Expected =
+        "expected the vector '" + VD->getName().str() +
+        "' loaded from consecutive elements of a matrix of its member type, "
+        "'float4 " +
+        VD->getName().str() +
+        " = *reinterpret_cast<const float4 *>(&matrix[j]);', in the staging "
+        "copies or the epilogue";
+    auto Old = Cur->Vectors.find(VD);
+    if (Old != Cur->Vectors.end() && !storedBack(VD))
+      return false;
+    int64_t Bytes = 0;
+    QualType VT;
+    const Expr *Src = Init && (P == Phase::Stage || P == Phase::Epilogue)
+                          ? vectorTarget(Init, Bytes, VT)
+                          : nullptr;
+    auto Ptr = Src ? pointer(Src) : std::nullopt;
+    const QualType Member = VD->getType()
+                                ->getAsCXXRecordDecl()
+                                ->field_begin()
+                                ->getType()
+                                .getCanonicalType();
+    const QualType SrcE =
+        Src ? bare(Src)->getType()->getPointeeType() : QualType();
+    if (!Ptr || VT != VD->getType().getCanonicalType().getUnqualifiedType() ||
+        SrcE.isNull() || SrcE.getCanonicalType().getUnqualifiedType() != Member)
+      return fail(Init ? Init->getBeginLoc() : VD->getLocation(), Expected);
+    VectorTemp V;
+    V.Ptr = Ptr->first;
+    V.Offset = Ptr->second;
+    V.Count = Bytes / Ctx.getTypeSizeInChars(Member).getQuantity();
+    V.Set.assign(size_t(V.Count), false);
+    Cur->Vectors[VD] = std::move(V);
+    return true;
+  }
+
+  /// The vector temporary and member index of `v.x`, or null.
+  std::pair<const VarDecl *, int64_t> vectorMember(const MemberExpr *M) const {
+    auto *R = dyn_cast<DeclRefExpr>(bare(M->getBase()));
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (!Cur || !VD || !FD || M->isArrow() || !Cur->Vectors.count(VD))
+      return {nullptr, 0};
+    return {VD, int64_t(FD->getFieldIndex())};
+  }
+
+  /// A member of a vector temporary that still holds what it was loaded
+  /// with: that element of the matrix.
+  std::optional<GlobalAccess>
+  vectorElement(const MemberExpr *M) const override {
+    auto [VD, I] = vectorMember(M);
+    if (!VD)
+      return std::nullopt;
+    const VectorTemp &V = Cur->Vectors.find(VD)->second;
+    if (I >= V.Count || V.Set[size_t(I)] || V.StoredBack)
+      return std::nullopt;
+    const Expr *Zero = IntegerLiteral::Create(Ctx, llvm::APInt(32, 0),
+                                              Ctx.IntTy, M->getBeginLoc());
+    return GlobalAccess{V.Ptr, Zero, V.Offset + Poly::constant(I)};
+  }
+
+  /// `v.x = value;` in the epilogue, v loaded from C: a store of that
+  /// element of C, made when v is stored back.
+  bool setVectorMember(const MemberExpr *M, const Expr *R, Phase P) {
+    auto [VD, I] = vectorMember(M);
+    std::optional<GlobalAccess> Out = vectorElement(M);
+    if (P != Phase::Epilogue || !Out)
+      return fail(M->getBeginLoc(),
+                  "a member of the vector '" + VD->getName().str() +
+                      "' may be set only in the epilogue, once, to the "
+                      "value stored into the element of C it was loaded "
+                      "from");
+    if (!store(*Out, M, R))
+      return false;
+    Cur->Vectors[VD].Set[size_t(I)] = true;
+    return true;
+  }
+
+  /// `*reinterpret_cast<V *>(&C[i]) = v;`, where v was loaded.
+  bool storeBack(const Expr *Dst, const VarDecl *VD, const Expr *L) {
+    VectorTemp &V = Cur->Vectors[VD];
+    auto Ptr = pointer(Dst);
+    if (!Ptr || Ptr->first != V.Ptr || Ptr->second != V.Offset || V.StoredBack)
+      return fail(L->getBeginLoc(), "the vector '" + VD->getName().str() +
+                                        "' must be stored back, once, "
+                                        "where it was loaded from");
+    V.StoredBack = true;
+    return true;
+  }
+
+  /// Whether the members of `VD` set in the epilogue were stored back.
+  bool storedBack(const VarDecl *VD) {
+    const VectorTemp &V = Cur->Vectors.find(VD)->second;
+    if (V.StoredBack || llvm::none_of(V.Set, [](bool B) { return B; }))
+      return true;
+    return fail(VD->getLocation(), "the vector '" + VD->getName().str() +
+                                       "' is set but not stored back to C");
   }
 
   /// A local float (or bf16, fp16) scalar or array of one or two constant
@@ -745,9 +900,20 @@ private:
     if (!Why.Message.empty())
       return false;
     int64_t Bytes = 0;
-    if (const Expr *Dst = vectorTarget(L, Bytes))
+    if (const Expr *Dst = vectorTarget(L, Bytes)) {
+      auto *Ref = dyn_cast<DeclRefExpr>(bare(R));
+      auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+      if (P == Phase::Epilogue && V && Cur->Vectors.count(V))
+        return storeBack(Dst, V, L);
       return P == Phase::Stage ? vectorStage(Dst, R, Bytes, L)
                                : fail(L->getBeginLoc(), expected(P));
+    }
+    if (auto *M = dyn_cast<MemberExpr>(bare(L)); M && vectorMember(M).first)
+      return setVectorMember(M, R, P);
+    if (auto *Ref = dyn_cast<DeclRefExpr>(bare(L)))
+      if (auto *V = dyn_cast<VarDecl>(Ref->getDecl());
+          V && Cur->Vectors.count(V))
+        return vectorLoad(V, R, P);
     if (std::optional<Location> Loc = location(L, true))
       return assign(*Loc, R, P);
     if (!Why.Message.empty())

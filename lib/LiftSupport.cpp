@@ -349,6 +349,8 @@ LifterBase::pointer(const Expr *E) const {
 
 std::optional<GlobalAccess> LifterBase::global(const Expr *E) const {
   E = bare(E);
+  if (auto *M = dyn_cast<MemberExpr>(E))
+    return vectorElement(M);
   if (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
     auto P = pointer(S->getBase());
     if (!P)

@@ -118,6 +118,7 @@ public:
   LifterBase(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
              clang::ASTContext &Ctx, LiftFailure &Why,
              const NamedExtents *Named = nullptr);
+  virtual ~LifterBase() = default;
 
 protected:
   /// false, or an empty optional: the result of a check that failed.
@@ -139,6 +140,13 @@ protected:
   pointer(const clang::Expr *E) const;
   /// `p[Index]` of a pointer `pointer` resolves.
   std::optional<GlobalAccess> global(const clang::Expr *E) const;
+  /// The matrix element that the member `v.x` of a vector temporary holds,
+  /// where the front end follows such temporaries (BlockedLift.cpp: `float4
+  /// v = *reinterpret_cast<const float4 *>(&A[i]);`); none by default.
+  virtual std::optional<GlobalAccess>
+  vectorElement(const clang::MemberExpr *) const {
+    return std::nullopt;
+  }
   /// `p += i;` or `p = p + i;` of a pointer before the loop.
   bool advance(const clang::Stmt *S);
   /// `T *p = q + i;` before the loop; false, with the failure, where the

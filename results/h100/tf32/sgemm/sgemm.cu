@@ -1,13 +1,14 @@
-// Three hand-written SGEMMs annotated with `#pragma tawa tile
-// precision(tf32)`, two in the styles of the SGEMM tutorials and one in that
-// of the CUDA samples: the classic 32 x 32 shared-memory kernel (one element
-// of C per thread), the two-dimensional register-blocked one (8 x 8 per
-// thread, alpha and beta), and the samples' matrixMul (a kernel template
-// over its block size whose K loop walks offsets into A and B). `tawa-rewrite
-// --migrate` lifts all three into the tile vocabulary; tawa-rewrite then
-// makes the tf32 kernels. They compute C = alpha * A * B + beta * C
-// (classic and samples: alpha 1, beta 0) with A M x K, B K x N, C M x N,
-// row-major fp32.
+// Four hand-written SGEMMs annotated with `#pragma tawa tile
+// precision(tf32)`, three in the styles of the SGEMM tutorials and one in
+// that of the CUDA samples: the classic 32 x 32 shared-memory kernel (one
+// element of C per thread), the two-dimensional register-blocked one (8 x 8
+// per thread, alpha and beta), the vectorized register-blocked one (A
+// staged transposed through a float4, C updated through one), and the
+// samples' matrixMul (a kernel template over its block size whose K loop
+// walks offsets into A and B). `tawa-rewrite --migrate` lifts all four into
+// the tile vocabulary; tawa-rewrite then makes the tf32 kernels. They compute
+// C = alpha * A * B + beta * C (classic and samples: alpha 1, beta 0) with A
+// M x K, B K x N, C M x N, row-major fp32.
 #include <cuda_runtime.h>
 
 #define TILE 32
@@ -134,4 +135,82 @@ void samples_sgemm(float *A, float *B, float *C, int M, int N, int K) {
   dim3 threads(32, 32);
   dim3 grid(N / threads.x, M / threads.y);
   MatrixMulCUDA<32><<<grid, threads>>>(C, A, B, K, N);
+}
+
+// The vectorized register-blocked kernel: M and N multiples of 128, K of 8
+// (no bounds checks), 16-byte aligned rows. Its tile sizes are template
+// parameters, not the macros above.
+#undef BM
+#undef BN
+#undef BK
+#undef TM
+#undef TN
+template <const int BM, const int BN, const int BK, const int TM, const int TN>
+__global__ void sgemmVectorize(int M, int N, int K, float alpha, float *A,
+                               float *B, float beta, float *C) {
+  const unsigned cRow = blockIdx.y;
+  const unsigned cCol = blockIdx.x;
+  const int threadCol = threadIdx.x % (BN / TN);
+  const int threadRow = threadIdx.x / (BN / TN);
+  __shared__ float As[BM * BK];
+  __shared__ float Bs[BK * BN];
+  A += cRow * BM * K;
+  B += cCol * BN;
+  C += cRow * BM * N + cCol * BN;
+  const unsigned innerRowA = threadIdx.x / (BK / 4);
+  const unsigned innerColA = threadIdx.x % (BK / 4);
+  const unsigned innerRowB = threadIdx.x / (BN / 4);
+  const unsigned innerColB = threadIdx.x % (BN / 4);
+  float threadResults[TM * TN] = {0.0};
+  float regM[TM] = {0.0};
+  float regN[TN] = {0.0};
+#pragma tawa tile precision(tf32)
+  for (unsigned bkIdx = 0; bkIdx < K; bkIdx += BK) {
+    float4 tmp =
+        reinterpret_cast<float4 *>(&A[innerRowA * K + innerColA * 4])[0];
+    As[(innerColA * 4 + 0) * BM + innerRowA] = tmp.x;
+    As[(innerColA * 4 + 1) * BM + innerRowA] = tmp.y;
+    As[(innerColA * 4 + 2) * BM + innerRowA] = tmp.z;
+    As[(innerColA * 4 + 3) * BM + innerRowA] = tmp.w;
+    reinterpret_cast<float4 *>(&Bs[innerRowB * BN + innerColB * 4])[0] =
+        reinterpret_cast<float4 *>(&B[innerRowB * N + innerColB * 4])[0];
+    __syncthreads();
+    A += BK;
+    B += BK * N;
+    for (unsigned dotIdx = 0; dotIdx < BK; ++dotIdx) {
+      for (unsigned i = 0; i < TM; ++i) {
+        regM[i] = As[dotIdx * BM + threadRow * TM + i];
+      }
+      for (unsigned i = 0; i < TN; ++i) {
+        regN[i] = Bs[dotIdx * BN + threadCol * TN + i];
+      }
+      for (unsigned resIdxM = 0; resIdxM < TM; ++resIdxM) {
+        for (unsigned resIdxN = 0; resIdxN < TN; ++resIdxN) {
+          threadResults[resIdxM * TN + resIdxN] +=
+              regM[resIdxM] * regN[resIdxN];
+        }
+      }
+    }
+    __syncthreads();
+  }
+  for (unsigned resIdxM = 0; resIdxM < TM; resIdxM += 1) {
+    for (unsigned resIdxN = 0; resIdxN < TN; resIdxN += 4) {
+      float4 tmp = reinterpret_cast<float4 *>(
+          &C[(threadRow * TM + resIdxM) * N + threadCol * TN + resIdxN])[0];
+      tmp.x = alpha * threadResults[resIdxM * TN + resIdxN] + beta * tmp.x;
+      tmp.y = alpha * threadResults[resIdxM * TN + resIdxN + 1] + beta * tmp.y;
+      tmp.z = alpha * threadResults[resIdxM * TN + resIdxN + 2] + beta * tmp.z;
+      tmp.w = alpha * threadResults[resIdxM * TN + resIdxN + 3] + beta * tmp.w;
+      reinterpret_cast<float4 *>(
+          &C[(threadRow * TM + resIdxM) * N + threadCol * TN + resIdxN])[0] =
+          tmp;
+    }
+  }
+}
+
+
+void vectorized_sgemm(float *A, float *B, float *C, int M, int N, int K,
+                      float alpha, float beta) {
+  sgemmVectorize<128, 128, 8, 8, 8>
+      <<<dim3(N / 128, M / 128), 256>>>(M, N, K, alpha, A, B, beta, C);
 }
