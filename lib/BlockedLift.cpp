@@ -1650,11 +1650,11 @@ private:
     const std::string Terms = G.Terms;
     const ParmVarDecl *Alpha = G.Alpha, *Beta = G.Beta;
     std::optional<LiftedBias> Bias = G.Bias;
-    const bool Relu = G.Relu;
+    const Activation Act = G.Act;
     G.Terms.clear();
     G.Alpha = G.Beta = nullptr;
     G.Bias.reset();
-    G.Relu = false;
+    G.Act = Activation::None;
     Stored.reset();
     NotZeroed = nullptr;
     if (!GemmLoopReader::value(R, S.LC))
@@ -1671,7 +1671,7 @@ private:
     S.SumId = at(*Stored).SumId;
     if (!Stores.empty() &&
         (Terms != G.Terms || Alpha != G.Alpha || Beta != G.Beta ||
-         Relu != G.Relu || Bias.has_value() != G.Bias.has_value() ||
+         Act != G.Act || Bias.has_value() != G.Bias.has_value() ||
          (Bias && Bias->Data != G.Bias->Data)))
       return fail(S.At, "expected every store of C to compute the same "
                         "expression of its accumulator");

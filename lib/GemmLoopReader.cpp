@@ -1,5 +1,6 @@
 //===- GemmLoopReader.cpp - reading a shared-memory GEMM loop -------------===//
 #include "GemmLoopReader.h"
+#include "ActivationForm.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -311,12 +312,13 @@ bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
   const char *Expected =
       "expected the stored value 'acc', 'alpha * acc', plus optionally "
       "'beta * C[index]' and a bias 'bias[col]' or 'bias[row]', optionally "
-      "under ReLU 'fmaxf(v, 0.0f)' (alpha, beta float parameters), "
+      "under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of "
+      "docs/migration.md (alpha, beta float parameters), "
       "converted to C's type with rounding to nearest";
   V = unconverted(V, G.C->getType()->getPointeeType());
-  if (const Expr *Inner = reluOf(V)) {
-    G.Relu = true;
-    V = unconverted(Inner);
+  if (std::optional<ActivationMatch> A = activationOf(V, Ctx)) {
+    G.Act = A->Kind;
+    V = unconverted(A->Arg);
   }
   std::vector<const Expr *> Terms;
   sumTerms(V, Terms);
@@ -331,19 +333,6 @@ bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
   if (G.Terms.find('a') == std::string::npos)
     return fail(V->getBeginLoc(), Expected);
   return true;
-}
-
-const Expr *GemmLoopReader::reluOf(const Expr *V) {
-  auto *Call = dyn_cast<CallExpr>(V);
-  const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
-  if (!F || Call->getNumArgs() != 2 ||
-      !llvm::is_contained({"fmaxf", "fmax", "max"}, F->getName()))
-    return nullptr;
-  if (isZero(unconverted(Call->getArg(1), QualType(), true)))
-    return Call->getArg(0);
-  if (isZero(unconverted(Call->getArg(0), QualType(), true)))
-    return Call->getArg(1);
-  return nullptr;
 }
 
 void GemmLoopReader::sumTerms(const Expr *E, std::vector<const Expr *> &Out) {

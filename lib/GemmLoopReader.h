@@ -127,8 +127,6 @@ private:
   /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
   const clang::BinaryOperator *tileBound(const clang::Expr *E,
                                          bool &PlusOne) const;
-  /// The operand of `fmaxf(x, 0.0f)`, `fmax`, `max` (either order), or null.
-  static const clang::Expr *reluOf(const clang::Expr *V);
   /// The terms of a chain of `+`, left to right.
   static void sumTerms(const clang::Expr *E,
                        std::vector<const clang::Expr *> &Out);

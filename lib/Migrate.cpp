@@ -1,5 +1,6 @@
 //===- Migrate.cpp - a lifted kernel re-expressed in the tile vocabulary --===//
 #include "tawa/Migrate.h"
+#include "ActivationForm.h"
 #include "tawa/EmitText.h"
 
 #include "clang/AST/Decl.h"
@@ -119,9 +120,11 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
     Value += (Value.empty() ? "" : " + ") + Term;
     Sum += (Sum.empty() ? "" : " + ") + Words;
   }
-  if (G.Relu) {
-    Value = "tawa::relu(" + Value + ")";
-    Sum = "max(" + Sum + ", 0)";
+  if (G.Act != Activation::None) {
+    const std::string F = activationFunction(G.Act);
+    Value = F + "(" + Value + ")";
+    Sum = G.Act == Activation::Relu ? "max(" + Sum + ", 0)"
+                                    : F.substr(6) + "(" + Sum + ")";
   }
   const std::string What =
       "C = " + Sum +

@@ -117,6 +117,10 @@ struct LiftedOperand {
 
 /// A bias vector added to the stored value: `bias[col]`, one value per
 /// column of C (a 1 x N row), or `bias[row]`, one per row (M x 1).
+/// The element-wise activation of a lifted epilogue: tile.h's relu, gelu,
+/// gelu_tanh or silu (lib/ActivationForm.h lists the forms recognised).
+enum class Activation { None, Relu, Gelu, GeluTanh, Silu };
+
 struct LiftedBias {
   const clang::ParmVarDecl *Data = nullptr;
   bool PerColumn = true;
@@ -154,10 +158,10 @@ struct LiftedGemm {
   std::string ExtentsDiffer, Extents;
   /// The stored value: the sum of its terms in the order written (Terms:
   /// 'a' the accumulator, times Alpha where set; 'c' Beta times C's old
-  /// value; 'b' the bias), under ReLU (max(v, 0)) where Relu.
+  /// value; 'b' the bias), under the activation Act.
   const clang::ParmVarDecl *Alpha = nullptr, *Beta = nullptr;
   std::optional<LiftedBias> Bias;
-  bool Relu = false;
+  Activation Act = Activation::None;
   std::string Terms;
 };
 

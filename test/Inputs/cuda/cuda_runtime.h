@@ -59,6 +59,12 @@ extern "C" __device__ int printf(const char *, ...);
 // Device math of tile.h's element-wise ops and row reductions.
 __device__ float fmaxf(float, float);
 __device__ float fmaf(float, float, float);
+__device__ float __expf(float);
+__device__ float expf(float);
+__device__ float erff(float);
+__device__ float tanhf(float);
+__device__ float powf(float, float);
+__device__ float sqrtf(float);
 // The vector types of vector_types.h that 16- and 8-byte copies use.
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) int4 { int x, y, z, w; };

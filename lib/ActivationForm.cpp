@@ -1,0 +1,314 @@
+//===- ActivationForm.cpp - activations of hand-written epilogues ---------===//
+#include "ActivationForm.h"
+#include "LiftSupport.h"
+
+#include "clang/AST/Decl.h"
+#include "clang/AST/Stmt.h"
+#include "llvm/ADT/FoldingSet.h"
+
+#include <cmath>
+#include <vector>
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+/// Reads one expression as an activation of some x: the matchers below find
+/// x at one place of a formula and check every other occurrence against it.
+class FormReader {
+public:
+  explicit FormReader(ASTContext &Ctx) : Ctx(Ctx) {}
+
+  std::optional<ActivationMatch> read(const Expr *E) {
+    E = unconverted(E, QualType());
+    if (const Expr *X = relu(E))
+      return ActivationMatch{Activation::Relu, X};
+    if (const Expr *X = silu(E))
+      return ActivationMatch{Activation::Silu, X};
+    bool Tanh = false;
+    if (const Expr *X = gelu(E, Tanh))
+      return ActivationMatch{Tanh ? Activation::GeluTanh : Activation::Gelu, X};
+    return std::nullopt;
+  }
+
+private:
+  static const Expr *plain(const Expr *E) { return unconverted(E, QualType()); }
+
+  /// Whether A and B are the same expression, without side effects (each
+  /// occurrence is evaluated where the kernel evaluates it).
+  bool same(const Expr *A, const Expr *B) const {
+    A = plain(A);
+    B = plain(B);
+    if (mayWrite(A, Ctx) || mayWrite(B, Ctx))
+      return false;
+    llvm::FoldingSetNodeID IA, IB;
+    A->Profile(IA, Ctx, /*Canonical=*/true);
+    B->Profile(IB, Ctx, /*Canonical=*/true);
+    return IA == IB;
+  }
+
+  /// The value of a constant arithmetic of literals and sqrt, or none.
+  std::optional<double> constant(const Expr *E) const {
+    E = unconverted(E, QualType(), /*Any=*/true);
+    if (auto *F = dyn_cast<FloatingLiteral>(E))
+      return F->getValueAsApproximateDouble();
+    if (auto *I = dyn_cast<IntegerLiteral>(E))
+      return double(I->getValue().getSExtValue());
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Minus)
+      if (std::optional<double> V = constant(U->getSubExpr()))
+        return -*V;
+    if (auto *C = dyn_cast<CallExpr>(E); C && call(C, {"sqrtf", "sqrt"}))
+      if (std::optional<double> V = constant(C->getArg(0)); V && *V >= 0)
+        return std::sqrt(*V);
+    auto *B = dyn_cast<BinaryOperator>(E);
+    std::optional<double> L = B ? constant(B->getLHS()) : std::nullopt;
+    std::optional<double> R = L ? constant(B->getRHS()) : std::nullopt;
+    if (!R)
+      return std::nullopt;
+    switch (B->getOpcode()) {
+    case BO_Add:
+      return *L + *R;
+    case BO_Sub:
+      return *L - *R;
+    case BO_Mul:
+      return *L * *R;
+    case BO_Div:
+      return *R != 0 ? std::optional<double>(*L / *R) : std::nullopt;
+    default:
+      return std::nullopt;
+    }
+  }
+  /// Whether E is the constant V, to within about two float ulps.
+  bool is(const Expr *E, double V) const {
+    std::optional<double> C = constant(E);
+    return C && std::fabs(*C - V) <= 2.5e-7 * std::fabs(V);
+  }
+
+  /// Whether C calls a function of the CUDA headers named one of Names,
+  /// with one argument.
+  static bool call(const CallExpr *C,
+                   std::initializer_list<const char *> Names) {
+    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+    if (!F || C->getNumArgs() != 1 || !F->getIdentifier() ||
+        !fromSystemHeader(F))
+      return false;
+    for (const char *N : Names)
+      if (F->getName() == N)
+        return true;
+    return false;
+  }
+  /// The argument of `f(arg)`, f one of Names, or null.
+  static const Expr *argOf(const Expr *E,
+                           std::initializer_list<const char *> Names) {
+    auto *C = dyn_cast<CallExpr>(plain(E));
+    return C && call(C, Names) ? C->getArg(0) : nullptr;
+  }
+  static const BinaryOperator *op(const Expr *E, BinaryOperatorKind K) {
+    auto *B = dyn_cast<BinaryOperator>(plain(E));
+    return B && B->getOpcode() == K ? B : nullptr;
+  }
+
+  /// `fmaxf(x, 0)` (fmax, max, either order) or `x > 0 ? x : 0`.
+  const Expr *relu(const Expr *E) const {
+    if (auto *C = dyn_cast<CallExpr>(E); C && C->getNumArgs() == 2 &&
+                                         C->getDirectCallee() &&
+                                         C->getDirectCallee()->getIdentifier())
+      if (llvm::is_contained({"fmaxf", "fmax", "max"},
+                             C->getDirectCallee()->getName()))
+        for (int I : {0, 1})
+          if (isZero(unconverted(C->getArg(1 - I), QualType(), true)))
+            return C->getArg(I);
+    auto *Q = dyn_cast<ConditionalOperator>(E);
+    const BinaryOperator *Gt = Q ? op(Q->getCond(), BO_GT) : nullptr;
+    if (Gt && isZero(unconverted(Gt->getRHS(), QualType(), true)) &&
+        isZero(unconverted(Q->getFalseExpr(), QualType(), true)) &&
+        same(Gt->getLHS(), Q->getTrueExpr()))
+      return Q->getTrueExpr();
+    return nullptr;
+  }
+
+  /// `1 + e^(-x)` (either order): x, or null.
+  const Expr *onePlusExpOfMinus(const Expr *E) const {
+    const BinaryOperator *Add = op(E, BO_Add);
+    if (!Add)
+      return nullptr;
+    for (auto [One, Exp] : {std::pair(Add->getLHS(), Add->getRHS()),
+                            std::pair(Add->getRHS(), Add->getLHS())}) {
+      const Expr *Arg =
+          is(One, 1.0) ? argOf(Exp, {"expf", "__expf", "exp"}) : nullptr;
+      auto *Neg = Arg ? dyn_cast<UnaryOperator>(plain(Arg)) : nullptr;
+      if (Neg && Neg->getOpcode() == UO_Minus)
+        return Neg->getSubExpr();
+    }
+    return nullptr;
+  }
+
+  /// `x / (1 + e^-x)` or `x * (1 / (1 + e^-x))` (either order).
+  const Expr *silu(const Expr *E) const {
+    if (const BinaryOperator *Div = op(E, BO_Div)) {
+      const Expr *X = onePlusExpOfMinus(Div->getRHS());
+      return X && same(X, Div->getLHS()) ? Div->getLHS() : nullptr;
+    }
+    const BinaryOperator *Mul = op(E, BO_Mul);
+    if (!Mul)
+      return nullptr;
+    for (auto [X, S] : {std::pair(Mul->getLHS(), Mul->getRHS()),
+                        std::pair(Mul->getRHS(), Mul->getLHS())}) {
+      const BinaryOperator *Div = op(S, BO_Div);
+      const Expr *Y = Div && is(Div->getLHS(), 1.0)
+                          ? onePlusExpOfMinus(Div->getRHS())
+                          : nullptr;
+      if (Y && same(X, Y))
+        return X;
+    }
+    return nullptr;
+  }
+
+  /// The factors of a product, left to right; a parenthesized product
+  /// (`0.5f * (a * b) * ...`) is one factor.
+  static void factors(const Expr *E, std::vector<const Expr *> &Out) {
+    const BinaryOperator *M =
+        isa<ParenExpr>(E->IgnoreImpCasts()) ? nullptr : op(E, BO_Mul);
+    if (M) {
+      factors(M->getLHS(), Out);
+      factors(M->getRHS(), Out);
+      return;
+    }
+    Out.push_back(plain(E));
+  }
+
+  /// `0.5 * x * (1 + erf(x / sqrt(2)))` or `0.5 * x * (1 + tanh(sqrt(2 /
+  /// pi) * (x + 0.044715 * x^3)))`, the three factors in any order.
+  const Expr *gelu(const Expr *E, bool &Tanh) const {
+    std::vector<const Expr *> F;
+    factors(E, F);
+    if (F.size() != 3)
+      return nullptr;
+    for (int H = 0; H < 3; ++H)
+      for (int P = 0; P < 3; ++P) {
+        const int X = 3 - H - P;
+        if (H == P || !is(F[H], 0.5))
+          continue;
+        const BinaryOperator *Add = op(F[P], BO_Add);
+        if (!Add)
+          continue;
+        for (auto [One, Fn] : {std::pair(Add->getLHS(), Add->getRHS()),
+                               std::pair(Add->getRHS(), Add->getLHS())}) {
+          if (!is(One, 1.0))
+            continue;
+          if (const Expr *A = argOf(Fn, {"erff", "erf"}); A && erfArg(A, F[X]))
+            return Tanh = false, F[X];
+          if (const Expr *A = argOf(Fn, {"tanhf", "tanh"});
+              A && tanhArg(A, F[X]))
+            return Tanh = true, F[X];
+        }
+      }
+    return nullptr;
+  }
+
+  /// `x * (1 / sqrt(2))` (either order) or `x / sqrt(2)`.
+  bool erfArg(const Expr *A, const Expr *X) const {
+    if (const BinaryOperator *D = op(A, BO_Div))
+      return is(D->getRHS(), std::sqrt(2.0)) && same(D->getLHS(), X);
+    const BinaryOperator *M = op(A, BO_Mul);
+    return M && ((is(M->getRHS(), std::sqrt(0.5)) && same(M->getLHS(), X)) ||
+                 (is(M->getLHS(), std::sqrt(0.5)) && same(M->getRHS(), X)));
+  }
+
+  /// `sqrt(2 / pi) * (x + 0.044715 * x^3)` (either order; the sum either
+  /// order; the cube `x * x * x` with the constant among its factors, or
+  /// `powf(x, 3)`).
+  bool tanhArg(const Expr *A, const Expr *X) const {
+    const double Pi = 3.14159265358979323846;
+    const BinaryOperator *M = op(A, BO_Mul);
+    if (!M)
+      return false;
+    for (auto [C, S] : {std::pair(M->getLHS(), M->getRHS()),
+                        std::pair(M->getRHS(), M->getLHS())}) {
+      const BinaryOperator *Add =
+          is(C, std::sqrt(2.0 / Pi)) ? op(S, BO_Add) : nullptr;
+      if (!Add)
+        continue;
+      for (auto [Y, Cube] : {std::pair(Add->getLHS(), Add->getRHS()),
+                             std::pair(Add->getRHS(), Add->getLHS())})
+        if (same(Y, X) && cube(Cube, X))
+          return true;
+    }
+    return false;
+  }
+  /// `0.044715 * x * x * x` in any order, or `0.044715 * powf(x, 3)`.
+  bool cube(const Expr *E, const Expr *X) const {
+    std::vector<const Expr *> F;
+    factors(E, F);
+    int Consts = 0, Xs = 0;
+    for (const Expr *Y : F) {
+      auto *Pow = dyn_cast<CallExpr>(Y);
+      const FunctionDecl *Fn = Pow ? Pow->getDirectCallee() : nullptr;
+      if (is(Y, 0.044715))
+        ++Consts;
+      else if (same(Y, X))
+        ++Xs;
+      else if (Fn && Fn->getIdentifier() && fromSystemHeader(Fn) &&
+               llvm::is_contained({"powf", "pow"}, Fn->getName()) &&
+               Pow->getNumArgs() == 2 && same(Pow->getArg(0), X) &&
+               is(Pow->getArg(1), 3.0))
+        Xs += 3;
+      else
+        return false;
+    }
+    return Consts == 1 && Xs == 3;
+  }
+
+  ASTContext &Ctx;
+};
+
+/// The expression returned by a __device__ function of the kernel's own
+/// with one float parameter and a body of one `return`, or null.
+const Expr *returnedBy(const FunctionDecl *F) {
+  if (!F || fromSystemHeader(F) || F->getNumParams() != 1 || !F->hasBody() ||
+      !F->getParamDecl(0)->getType()->isSpecificBuiltinType(BuiltinType::Float))
+    return nullptr;
+  auto *Body = dyn_cast<CompoundStmt>(F->getBody());
+  auto *Ret = Body && Body->size() == 1
+                  ? dyn_cast<ReturnStmt>(Body->body_front())
+                  : nullptr;
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+} // namespace
+
+std::optional<ActivationMatch> activationOf(const Expr *E, ASTContext &Ctx) {
+  FormReader Reader(Ctx);
+  // `act(v)`, act a function of the kernel's own whose return is one of
+  // the forms over its parameter.
+  auto *C = dyn_cast<CallExpr>(unconverted(E, QualType()));
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (const Expr *R = returnedBy(F); R && C->getNumArgs() == 1) {
+    std::optional<ActivationMatch> M = Reader.read(R);
+    auto *P =
+        M ? dyn_cast<DeclRefExpr>(unconverted(M->Arg, QualType())) : nullptr;
+    if (!P || P->getDecl() != F->getParamDecl(0))
+      return std::nullopt;
+    return ActivationMatch{M->Kind, C->getArg(0)};
+  }
+  return Reader.read(E);
+}
+
+const char *activationFunction(Activation A) {
+  switch (A) {
+  case Activation::None:
+    return "";
+  case Activation::Relu:
+    return "tawa::relu";
+  case Activation::Gelu:
+    return "tawa::gelu";
+  case Activation::GeluTanh:
+    return "tawa::gelu_tanh";
+  case Activation::Silu:
+    return "tawa::silu";
+  }
+  return "";
+}
+
+} // namespace tawa

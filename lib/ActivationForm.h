@@ -1,0 +1,51 @@
+//===- ActivationForm.h - activations of hand-written epilogues -*- C++ -*-===//
+//
+// The element-wise activation a hand-written GEMM epilogue applies to the
+// value it stores, recognised from the formula as written (or from the one
+// `return` of a __device__ function of one float parameter that the store
+// calls), so that the lifted tile program applies tile.h's function of the
+// same name:
+//   ReLU   fmaxf(x, 0.0f) (fmax, max, either order), x > 0 ? x : 0
+//   GELU   0.5f * x * (1.0f + erff(x * 0.70710678f)), the factors in any
+//          order, or erff(x / 1.41421356f) (Hendrycks and Gimpel, arXiv
+//          1606.08415)
+//   GELU, tanh form   0.5f * x * (1.0f + tanhf(0.79788456f * (x + 0.044715f
+//          * x * x * x))), or powf(x, 3) for the cube
+//   SiLU   x / (1.0f + expf(-x)), x * (1.0f / (1.0f + expf(-x))) (expf,
+//          __expf or exp; Elfwing et al., arXiv 1702.03118)
+// Every occurrence of x must be the same expression, free of side effects.
+// A constant may be written as a literal, a macro (M_SQRT1_2) or an
+// arithmetic of those with sqrtf; it must equal the formula's constant to
+// within 2.5e-7 of it, about two float ulps.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TAWA_LIB_ACTIVATIONFORM_H
+#define TAWA_LIB_ACTIVATIONFORM_H
+
+#include "tawa/Lift.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+#include <optional>
+
+namespace tawa {
+
+/// An activation recognised at the top of an expression: which, and its
+/// argument x.
+struct ActivationMatch {
+  Activation Kind = Activation::None;
+  const clang::Expr *Arg = nullptr;
+};
+
+/// The activation `E` applies, or nullopt where E is none of the forms
+/// above.
+std::optional<ActivationMatch> activationOf(const clang::Expr *E,
+                                            clang::ASTContext &Ctx);
+
+/// The name of tile.h's function for `A` ("tawa::gelu"); "" for None.
+const char *activationFunction(Activation A);
+
+} // namespace tawa
+
+#endif
