@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The epilogue operand reads of tawa::rt::epilogue_element with the index
-# clamped into the matrix and the value masked (this commit) against the
-# bounds-checked load before it (OLD_INCLUDE: a copy of include/ with the
-# earlier runtime/epilogue.cuh), in one call: the fused epilogues of
+# clamped into the matrix and the value masked (include/ with clamped.patch
+# applied) against the bounds-checked load (OLD_INCLUDE: a copy of include/
+# as committed), in one call: the fused epilogues of
 # examples/gemm-epilogue (GEN/epilogue.ws.cu, from results/h100/epilogue/
 # rewrite.sh) built against each, checked on small and ragged shapes with the
 # new reads, then timed against cuBLAS / cuBLASLt twice each, old and new
