@@ -1956,6 +1956,7 @@ private:
       G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
       G.Extents = G.K.words() + " is a multiple of " + T;
     }
+    limitFloatTileCount();
   }
 
   static constexpr int64_t StepLimit = 4000000;

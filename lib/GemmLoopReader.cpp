@@ -6,6 +6,7 @@
 #include "clang/AST/Expr.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace clang;
 
@@ -48,6 +49,13 @@ bool GemmLoopReader::tileLoopHeader() {
       G.K = *K;
     G.Tile = int(*Step);
     KOffset = Poly::symbol(T);
+  } else if (int64_t Tile = 0;
+             const Expr *K = ceilBound(Cond->getRHS(), Tile, FloatTileCount)) {
+    // t counts tiles up to ceil(K / (float)TILE), a floating division.
+    if (std::optional<Extent> E = extentOf(K))
+      G.K = *E;
+    G.Tile = int(Tile);
+    KOffset = Poly::constant(G.Tile) * Poly::symbol(T);
   } else if (bool PlusOne = false;
              auto *Div = tileBound(Cond->getRHS(), PlusOne)) {
     // t counts tiles: the bound must be ceil(K / TILE), written
@@ -204,6 +212,62 @@ bool GemmLoopReader::bindWalkers() {
   if (!G.K)
     return fail(Cond->getRHS()->getBeginLoc(), WalkMessage);
   return true;
+}
+
+/// E without casts to a floating type and `1.0 *` factors: the integer
+/// expression a floating division divides, or null.
+static const Expr *integerConverted(const Expr *E) {
+  E = E->IgnoreParens();
+  if (auto *C = dyn_cast<CastExpr>(E); C && C->getType()->isRealFloatingType())
+    return integerConverted(C->getSubExpr());
+  if (auto *M = dyn_cast<BinaryOperator>(E); M && M->getOpcode() == BO_Mul)
+    if (auto *One =
+            dyn_cast<FloatingLiteral>(M->getLHS()->IgnoreParenImpCasts());
+        One && One->getValue().isExactlyValue(1.0))
+      return integerConverted(M->getRHS());
+  return E->getType()->isIntegerType() ? E : nullptr;
+}
+
+const Expr *GemmLoopReader::ceilBound(const Expr *E, int64_t &Tile,
+                                      bool &InFloat) const {
+  auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || C->getNumArgs() != 1 || !F->getIdentifier() ||
+      !fromSystemHeader(F) ||
+      !llvm::is_contained({"ceil", "ceilf"}, F->getName()))
+    return nullptr;
+  auto *D = dyn_cast<BinaryOperator>(C->getArg(0)->IgnoreParenImpCasts());
+  if (!D || D->getOpcode() != BO_Div || !D->getType()->isRealFloatingType())
+    return nullptr;
+  const Expr *Num = integerConverted(D->getLHS());
+  const Expr *Den = D->getRHS()->IgnoreParenImpCasts();
+  std::optional<int64_t> T;
+  if (auto *L = dyn_cast<FloatingLiteral>(Den)) {
+    const double V = L->getValue().convertToDouble();
+    if (V == std::floor(V) && V >= 1 && V <= 4096)
+      T = int64_t(V);
+  } else if (const Expr *I = integerConverted(Den)) {
+    T = Ev.constant(I);
+  }
+  if (!Num || !T || *T <= 1 || *T > 4096)
+    return nullptr;
+  Tile = *T;
+  InFloat = D->getType()->isSpecificBuiltinType(BuiltinType::Float);
+  return Num;
+}
+
+void GemmLoopReader::limitFloatTileCount() {
+  if (!FloatTileCount)
+    return;
+  // ceil of the float quotient K / TILE is the tile count where float(K)
+  // is K: K <= 2^24 (the quotient then rounds within 1 / TILE of itself and
+  // never past an integer).
+  const std::string Limit = G.K.Name + " > 16777216";
+  G.ExtentsDiffer =
+      G.ExtentsDiffer.empty() ? Limit : G.ExtentsDiffer + " || " + Limit;
+  const std::string Words =
+      G.K.words() + " is at most 2^24 (the loop counts tiles in float)";
+  G.Extents = G.Extents.empty() ? Words : G.Extents + " and " + Words;
 }
 
 const BinaryOperator *GemmLoopReader::tileBound(const Expr *E,

@@ -34,6 +34,10 @@ protected:
   /// iterations done, and finds K in the loop's bound. True for the other
   /// headers.
   bool bindWalkers();
+  /// Where the loop counts tiles up to the ceil of a float quotient, adds
+  /// to G's extents that K is at most 2^24 (the launcher runs the kernel as
+  /// written beyond).
+  void limitFloatTileCount();
   /// Appends the pairs of a bounds check `X < P && Y < Q` to `Out`; false,
   /// with the failure, where `E` is something else.
   bool guard(const clang::Expr *E, Guard &Out);
@@ -113,6 +117,7 @@ protected:
   Poly BiasIndex;                      ///< its index, with its pointer's offset
   clang::SourceLocation FloorBound;    ///< a `K / TILE` loop bound
   bool LoopCountsElements = false;     ///< t += TILE, else ++t over tiles
+  bool FloatTileCount = false;         ///< the bound is ceil(K / (float)TILE)
   std::vector<InLoopStep> Steps;
 
 private:
@@ -124,6 +129,11 @@ private:
   /// The constant value of `E`, through the initializers of local variables
   /// set once (`int aStep = BLOCK_SIZE;`), before the prologue is bound.
   std::optional<int64_t> constantThroughLocals(const clang::Expr *E) const;
+  /// `ceil(K / (float)TILE)` (ceilf; the quotient of K converted to float or
+  /// double, or `1.0 * K`, by TILE): K, with TILE and whether the division
+  /// is float's; null for anything else.
+  const clang::Expr *ceilBound(const clang::Expr *E, int64_t &Tile,
+                               bool &InFloat) const;
   /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
   const clang::BinaryOperator *tileBound(const clang::Expr *E,
                                          bool &PlusOne) const;

@@ -165,6 +165,7 @@ private:
       G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
       G.Extents = G.K.words() + " is a multiple of " + T;
     }
+    limitFloatTileCount();
   }
 
   /// The staging copies and the store are all bounds-checked, or none is

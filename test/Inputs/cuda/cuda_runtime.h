@@ -65,6 +65,8 @@ __device__ float erff(float);
 __device__ float tanhf(float);
 __device__ float powf(float, float);
 __device__ float sqrtf(float);
+__device__ float ceilf(float);
+__device__ double ceil(double);
 // The vector types of vector_types.h that 16- and 8-byte copies use.
 struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) int4 { int x, y, z, w; };
