@@ -168,7 +168,7 @@ public:
     auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
     if (!Body)
       return std::nullopt;
-    auto It = llvm::find(Body->body(), Loop);
+    auto It = loopStatement(Body, Loop);
     if (It == Body->body_end())
       return fail(Loop->getForLoc(),
                   "the annotated loop must be a statement of the kernel body");

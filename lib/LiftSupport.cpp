@@ -726,4 +726,20 @@ deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
   return std::nullopt;
 }
 
+const ForStmt *hintedLoop(const Stmt *S) {
+  if (auto *A = dyn_cast_or_null<AttributedStmt>(S)) {
+    for (const Attr *X : A->getAttrs())
+      if (!isa<LoopHintAttr>(X))
+        return nullptr;
+    return hintedLoop(A->getSubStmt());
+  }
+  return dyn_cast_or_null<ForStmt>(S);
+}
+
+CompoundStmt::const_body_iterator loopStatement(const CompoundStmt *Body,
+                                                const ForStmt *Loop) {
+  return llvm::find_if(Body->body(),
+                       [&](const Stmt *S) { return hintedLoop(S) == Loop; });
+}
+
 } // namespace tawa

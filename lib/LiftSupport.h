@@ -46,6 +46,13 @@ bool assignment(const clang::Stmt *S, const clang::Expr *&L,
 const clang::Stmt *single(const clang::Stmt *S);
 /// float, __nv_bfloat16 or __half.
 std::optional<ElementType> elementOf(clang::QualType T);
+/// The for loop `S` is, itself or under loop hints (`#pragma unroll`,
+/// `#pragma nounroll`), or null.
+const clang::ForStmt *hintedLoop(const clang::Stmt *S);
+/// The statement of `Body` that is `Loop`, itself or under loop hints;
+/// Body->body_end() where none is.
+clang::CompoundStmt::const_body_iterator
+loopStatement(const clang::CompoundStmt *Body, const clang::ForStmt *Loop);
 /// Whether `VD` is written anywhere in `S`.
 bool isModified(const clang::VarDecl *VD, const clang::Stmt *S);
 /// Whether `S` reads threadIdx.<Dim> (Dim one of x, y, z).

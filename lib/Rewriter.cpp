@@ -287,7 +287,7 @@ private:
           llvm::any_of(Taken, [&](const auto &T) { return T.first == FD; }))
         continue;
       for (const Stmt *S : Body->body()) {
-        auto *Loop = dyn_cast<ForStmt>(S);
+        auto *Loop = hintedLoop(S);
         if (!Loop || Loop->getForLoc().isMacroID())
           continue;
         // A kernel template's loop is a candidate where it lifts in every
@@ -377,13 +377,18 @@ private:
       if (!Inner || Before(Inner->getLBracLoc(), CS->getLBracLoc()))
         Inner = CS;
     }
+    // The first statement after the pragma; a loop under `#pragma unroll`
+    // written before the pragma begins at that hint but follows the pragma.
     const Stmt *Next = nullptr;
     if (Inner)
-      for (const Stmt *S : Inner->body())
-        if (Before(Loc, S->getBeginLoc())) {
+      for (const Stmt *S : Inner->body()) {
+        const ForStmt *L = hintedLoop(S);
+        if (Before(Loc, S->getBeginLoc()) ||
+            (L && Before(Loc, L->getForLoc()))) {
           Next = S;
           break;
         }
+      }
     if (!Kernel || !Inner) {
       Diags.error(P.Loc, DiagCategory::Pragma,
                   "'#pragma tawa tile' must be placed inside a __global__ "
@@ -391,7 +396,8 @@ private:
                   "before a for loop");
       return false;
     }
-    Loop = dyn_cast_or_null<ForStmt>(Next);
+    // `#pragma unroll` may stand between the pragma and its loop.
+    Loop = hintedLoop(Next);
     if (!Loop) {
       Diags.error(P.Loc, DiagCategory::Pragma,
                   "'#pragma tawa tile' must be followed by a for loop");

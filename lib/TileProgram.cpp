@@ -1,5 +1,6 @@
 //===- TileProgram.cpp - extracting the tile program from the AST ---------===//
 #include "tawa/TileProgram.h"
+#include "LiftSupport.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclTemplate.h"
@@ -410,7 +411,7 @@ public:
       return false;
     }
     auto *Body = dyn_cast_or_null<CompoundStmt>(K->getBody());
-    auto It = Body ? llvm::find(Body->body(), P.Loop) : nullptr;
+    auto It = Body ? loopStatement(Body, P.Loop) : nullptr;
     if (!Body || It == Body->body_end()) {
       unsupported(P.Loop->getForLoc(), "the annotated loop must be a statement "
                                        "of the kernel body itself, not "
