@@ -220,6 +220,8 @@ private:
           auto *VD = dyn_cast<VarDecl>(D);
           if (!VD || !VD->hasAttr<CUDASharedAttr>())
             continue;
+          if (std::optional<LiftFailure> Dynamic = dynamicSharedTile(VD))
+            return fail(Dynamic->Loc, Dynamic->Message);
           auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
           auto *Inner =
               Outer ? Ctx.getAsConstantArrayType(Outer->getElementType())

@@ -49,7 +49,18 @@ std::set<const VarDecl *> varsOf(const Expr *E) {
   return V.Vars;
 }
 
-bool isShared(const VarDecl *VD) { return VD->hasAttr<CUDASharedAttr>(); }
+/// A __shared__ variable, or a local pointer into one (`T *As = smem +
+/// off;` of an `extern __shared__` array).
+bool isShared(const VarDecl *VD) {
+  if (VD->hasAttr<CUDASharedAttr>())
+    return true;
+  if (isa<ParmVarDecl>(VD) || !VD->getType()->isPointerType() || !VD->hasInit())
+    return false;
+  for (const VarDecl *V : varsOf(VD->getInit()))
+    if (V != VD && V->hasAttr<CUDASharedAttr>())
+      return true;
+  return false;
+}
 /// A pointer into global memory: a pointer parameter of the kernel, or a
 /// local pointer (typically derived from one).
 bool isGlobalPointer(const VarDecl *VD) {

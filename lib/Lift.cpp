@@ -101,6 +101,8 @@ private:
   }
 
   bool declaration(const VarDecl *VD) {
+    if (std::optional<LiftFailure> Dynamic = dynamicSharedTile(VD))
+      return fail(Dynamic->Loc, Dynamic->Message);
     if (VD->hasAttr<CUDASharedAttr>()) {
       auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
       auto *Inner =

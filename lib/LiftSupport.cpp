@@ -742,4 +742,16 @@ CompoundStmt::const_body_iterator loopStatement(const CompoundStmt *Body,
                        [&](const Stmt *S) { return hintedLoop(S) == Loop; });
 }
 
+std::optional<LiftFailure> dynamicSharedTile(const VarDecl *VD) {
+  if (!VD->hasAttr<CUDASharedAttr>() || !VD->getType()->isIncompleteArrayType())
+    return std::nullopt;
+  return LiftFailure{
+      VD->getLocation(),
+      "tiles in dynamic shared memory ('extern __shared__ T " +
+          VD->getName().str() +
+          "[];' and pointers into it) are not lifted: declare each tile as a "
+          "__shared__ array of constant extents, '__shared__ T "
+          "As[TILE][TILE];'"};
+}
+
 } // namespace tawa

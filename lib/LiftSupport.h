@@ -46,6 +46,9 @@ bool assignment(const clang::Stmt *S, const clang::Expr *&L,
 const clang::Stmt *single(const clang::Stmt *S);
 /// float, __nv_bfloat16 or __half.
 std::optional<ElementType> elementOf(clang::QualType T);
+/// The refusal of tiles in dynamic shared memory, at `VD` where it is an
+/// `extern __shared__` array of unknown extent; nullopt otherwise.
+std::optional<LiftFailure> dynamicSharedTile(const clang::VarDecl *VD);
 /// The for loop `S` is, itself or under loop hints (`#pragma unroll`,
 /// `#pragma nounroll`), or null.
 const clang::ForStmt *hintedLoop(const clang::Stmt *S);
