@@ -1,5 +1,6 @@
 //===- WmmaLift.cpp - lifting a hand-written nvcuda::wmma GEMM loop -------===//
 #include "tawa/WmmaLift.h"
+#include "ActivationForm.h"
 #include "LiftSupport.h"
 
 #include "clang/AST/ASTContext.h"
@@ -339,11 +340,12 @@ private:
   /// Functions", element-wise operations on fragments of one type). The
   /// terms: `acc.x[i]`, optionally times a float parameter alpha, and
   /// `c.x[i]` of the loaded C fragment times a float parameter beta, in
-  /// either order.
+  /// either order, the sum optionally under an activation.
   bool elementLoop(const Stmt *S, const VarDecl *&Stored) {
     const char *Expected =
         "expected 'for (int i = 0; i < c.num_elements; i++) c.x[i] = alpha * "
-        "acc.x[i] + beta * c.x[i];' over the fragments' elements";
+        "acc.x[i] + beta * c.x[i];' over the fragments' elements, the sum "
+        "optionally under ReLU, GELU or SiLU in a form of docs/migration.md";
     if (auto *Hinted = dyn_cast<AttributedStmt>(S)) // #pragma unroll
       S = Hinted->getSubStmt();
     auto *For = dyn_cast<ForStmt>(S);
@@ -371,6 +373,11 @@ private:
     if (!accumulatorTyped(Stored) ||
         (Stored != Zeroed && (!CLoad || Stored != CLoad->Frag)))
       return fail(L->getBeginLoc(), Expected);
+    // An activation of the sum (ActivationForm.h).
+    if (std::optional<ActivationMatch> A = activationOf(R, Ctx)) {
+      G.Act = A->Kind;
+      R = A->Arg;
+    }
     std::vector<const Expr *> Terms;
     for (const Expr *E = bare(R);;) {
       auto *Add = dyn_cast<BinaryOperator>(E);

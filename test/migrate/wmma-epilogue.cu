@@ -135,6 +135,33 @@ __global__ void alpha_only(const half *A, const half *B, float *C, int N, int K,
     wmma::mma_sync(acc, fa, fb, acc);                                          \
   }
 
+// An activation of the fragment's elements: ReLU of alpha * acc + beta * C,
+// and GELU of acc alone, written inline over one element.
+// CHECK-LABEL: __global__ void fragment_relu(
+__global__ void fragment_relu(const half *A, const half *B, float *C, int N,
+                              int K, float alpha, float beta) {
+  GEMM_FRAGMENTS
+#pragma tawa tile
+  GEMM_LOOP
+  wmma::load_matrix_sync(cf, C + row * N + col, N, wmma::mem_row_major);
+  for (int i = 0; i < cf.num_elements; i++)
+    cf.x[i] = fmaxf(alpha * acc.x[i] + beta * cf.x[i], 0.0f);
+  wmma::store_matrix_sync(C + row * N + col, cf, N, wmma::mem_row_major);
+}
+// CHECK: tawa::store(C, m0, n0,
+// CHECK-NEXT: tawa::relu(alpha * acc + beta * tawa::load<128, 256>(C, m0, n0)));
+// CHECK-LABEL: __global__ void fragment_gelu(
+__global__ void fragment_gelu(const half *A, const half *B, float *C, int N,
+                              int K) {
+  GEMM_FRAGMENTS
+#pragma tawa tile
+  GEMM_LOOP
+  for (int i = 0; i < acc.num_elements; i++)
+    acc.x[i] = 0.5f * acc.x[i] * (1.0f + erff(acc.x[i] * 0.70710678f));
+  wmma::store_matrix_sync(C + row * N + col, acc, N, wmma::mem_row_major);
+}
+// CHECK: tawa::store(C, m0, n0, tawa::gelu(acc));
+
 // Refused: the C fragment is loaded one row below where it is stored.
 __global__ void c_elsewhere(const half *A, const half *B, float *C, int N,
                             int K, float alpha, float beta) {
