@@ -101,6 +101,9 @@ struct VectorTemp {
   int64_t Count = 0;
   std::vector<bool> Set;
   bool StoredBack = false;
+  /// The bounds checks around the statements that set its members: the
+  /// store back must be under the same ones.
+  std::optional<Guard> SetUnder;
 };
 
 /// One thread of the block, followed through the kernel.
@@ -640,9 +643,13 @@ private:
                       "' may be set only in the epilogue, once, to the "
                       "value stored into the element of C it was loaded "
                       "from");
+    VectorTemp &V = Cur->Vectors[VD];
+    if (V.SetUnder && *V.SetUnder != Guards)
+      return fail(M->getBeginLoc(), GuardMessage(VD));
     if (!store(*Out, M, R))
       return false;
-    Cur->Vectors[VD].Set[size_t(I)] = true;
+    V.Set[size_t(I)] = true;
+    V.SetUnder = Guards;
     return true;
   }
 
@@ -654,8 +661,17 @@ private:
       return fail(L->getBeginLoc(), "the vector '" + VD->getName().str() +
                                         "' must be stored back, once, "
                                         "where it was loaded from");
+    // The stores its members stand for are made here: under the checks
+    // they were recorded with, or they would not be the kernel's stores.
+    if (V.SetUnder && *V.SetUnder != Guards)
+      return fail(L->getBeginLoc(), GuardMessage(VD));
     V.StoredBack = true;
     return true;
+  }
+
+  static std::string GuardMessage(const VarDecl *VD) {
+    return "the members of the vector '" + VD->getName().str() +
+           "' must be set and stored back under the same bounds check";
   }
 
   /// Whether the members of `VD` set in the epilogue were stored back.
