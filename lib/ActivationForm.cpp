@@ -58,8 +58,8 @@ private:
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Minus)
       if (std::optional<double> V = constant(U->getSubExpr()))
         return -*V;
-    if (auto *C = dyn_cast<CallExpr>(E); C && call(C, {"sqrtf", "sqrt"}))
-      if (std::optional<double> V = constant(C->getArg(0)); V && *V >= 0)
+    if (const Expr *A = argOf(E, {"sqrtf", "sqrt"}))
+      if (std::optional<double> V = constant(A); V && *V >= 0)
         return std::sqrt(*V);
     auto *B = dyn_cast<BinaryOperator>(E);
     std::optional<double> L = B ? constant(B->getLHS()) : std::nullopt;
@@ -85,24 +85,11 @@ private:
     return C && std::fabs(*C - V) <= 2.5e-7 * std::fabs(V);
   }
 
-  /// Whether C calls a function of the CUDA headers named one of Names,
-  /// with one argument.
-  static bool call(const CallExpr *C,
-                   std::initializer_list<const char *> Names) {
-    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
-    if (!F || C->getNumArgs() != 1 || !F->getIdentifier() ||
-        !fromSystemHeader(F))
-      return false;
-    for (const char *N : Names)
-      if (F->getName() == N)
-        return true;
-    return false;
-  }
-  /// The argument of `f(arg)`, f one of Names, or null.
+  /// The argument of `f(arg)`, f one of Names (systemCall), or null.
   static const Expr *argOf(const Expr *E,
                            std::initializer_list<const char *> Names) {
-    auto *C = dyn_cast<CallExpr>(plain(E));
-    return C && call(C, Names) ? C->getArg(0) : nullptr;
+    const CallExpr *C = systemCall(plain(E), Names);
+    return C ? C->getArg(0) : nullptr;
   }
   static const BinaryOperator *op(const Expr *E, BinaryOperatorKind K) {
     auto *B = dyn_cast<BinaryOperator>(plain(E));
@@ -243,16 +230,12 @@ private:
     factors(E, F);
     int Consts = 0, Xs = 0;
     for (const Expr *Y : F) {
-      auto *Pow = dyn_cast<CallExpr>(Y);
-      const FunctionDecl *Fn = Pow ? Pow->getDirectCallee() : nullptr;
+      const CallExpr *Pow = systemCall(Y, {"powf", "pow"}, 2);
       if (is(Y, 0.044715))
         ++Consts;
       else if (same(Y, X))
         ++Xs;
-      else if (Fn && Fn->getIdentifier() && fromSystemHeader(Fn) &&
-               llvm::is_contained({"powf", "pow"}, Fn->getName()) &&
-               Pow->getNumArgs() == 2 && same(Pow->getArg(0), X) &&
-               is(Pow->getArg(1), 3.0))
+      else if (Pow && same(Pow->getArg(0), X) && is(Pow->getArg(1), 3.0))
         Xs += 3;
       else
         return false;

@@ -627,9 +627,8 @@ private:
     const VectorTemp &V = Cur->Vectors.find(VD)->second;
     if (I >= V.Count || V.Set[size_t(I)] || V.StoredBack)
       return std::nullopt;
-    const Expr *Zero = IntegerLiteral::Create(Ctx, llvm::APInt(32, 0),
-                                              Ctx.IntTy, M->getBeginLoc());
-    return GlobalAccess{V.Ptr, Zero, V.Offset + Poly::constant(I)};
+    return GlobalAccess{V.Ptr, zeroIndex(M->getBeginLoc()),
+                        V.Offset + Poly::constant(I)};
   }
 
   /// `v.x = value;` in the epilogue, v loaded from C: a store of that

@@ -230,11 +230,8 @@ static const Expr *integerConverted(const Expr *E) {
 
 const Expr *GemmLoopReader::ceilBound(const Expr *E, int64_t &Tile,
                                       bool &InFloat) const {
-  auto *C = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
-  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
-  if (!F || C->getNumArgs() != 1 || !F->getIdentifier() ||
-      !fromSystemHeader(F) ||
-      !llvm::is_contained({"ceil", "ceilf"}, F->getName()))
+  const CallExpr *C = systemCall(E, {"ceil", "ceilf"});
+  if (!C)
     return nullptr;
   auto *D = dyn_cast<BinaryOperator>(C->getArg(0)->IgnoreParenImpCasts());
   if (!D || D->getOpcode() != BO_Div || !D->getType()->isRealFloatingType())

@@ -370,9 +370,11 @@ std::optional<GlobalAccess> LifterBase::global(const Expr *E) const {
   auto P = Ptr ? pointer(Ptr) : std::nullopt;
   if (!P)
     return std::nullopt;
-  const Expr *Zero = IntegerLiteral::Create(Ctx, llvm::APInt(32, 0), Ctx.IntTy,
-                                            E->getBeginLoc());
-  return GlobalAccess{P->first, Zero, P->second};
+  return GlobalAccess{P->first, zeroIndex(E->getBeginLoc()), P->second};
+}
+
+const Expr *LifterBase::zeroIndex(SourceLocation At) const {
+  return IntegerLiteral::Create(Ctx, llvm::APInt(32, 0), Ctx.IntTy, At);
 }
 
 bool LifterBase::advance(const Stmt *S) {
@@ -752,6 +754,20 @@ std::optional<LiftFailure> dynamicSharedTile(const VarDecl *VD) {
           "[];' and pointers into it) are not lifted: declare each tile as a "
           "__shared__ array of constant extents, '__shared__ T "
           "As[TILE][TILE];'"};
+}
+
+const CallExpr *systemCall(const Expr *E,
+                           std::initializer_list<const char *> Names,
+                           unsigned Args) {
+  auto *C = dyn_cast_or_null<CallExpr>(E ? E->IgnoreParenImpCasts() : nullptr);
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || C->getNumArgs() != Args || !F->getIdentifier() ||
+      !fromSystemHeader(F))
+    return nullptr;
+  for (const char *N : Names)
+    if (F->getName() == N)
+      return C;
+  return nullptr;
 }
 
 } // namespace tawa

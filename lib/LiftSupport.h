@@ -46,6 +46,12 @@ bool assignment(const clang::Stmt *S, const clang::Expr *&L,
 const clang::Stmt *single(const clang::Stmt *S);
 /// float, __nv_bfloat16 or __half.
 std::optional<ElementType> elementOf(clang::QualType T);
+/// `E` as a call, with `Args` arguments, of a function of the CUDA or C
+/// headers (fromSystemHeader) named one of `Names` (`expf`, `ceil`, ...);
+/// null for anything else.
+const clang::CallExpr *systemCall(const clang::Expr *E,
+                                  std::initializer_list<const char *> Names,
+                                  unsigned Args = 1);
 /// The refusal of tiles in dynamic shared memory, at `VD` where it is an
 /// `extern __shared__` array of unknown extent; nullopt otherwise.
 std::optional<LiftFailure> dynamicSharedTile(const clang::VarDecl *VD);
@@ -150,6 +156,9 @@ protected:
   pointer(const clang::Expr *E) const;
   /// `p[Index]` of a pointer `pointer` resolves.
   std::optional<GlobalAccess> global(const clang::Expr *E) const;
+  /// `p[0]`'s index, an int literal 0 at `At`: the access through `*p` or
+  /// a vector temporary's member, whose offset holds the whole index.
+  const clang::Expr *zeroIndex(clang::SourceLocation At) const;
   /// The matrix element that the member `v.x` of a vector temporary holds,
   /// where the front end follows such temporaries (BlockedLift.cpp: `float4
   /// v = *reinterpret_cast<const float4 *>(&A[i]);`); none by default.
