@@ -485,6 +485,11 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
       return *L * *R;
     case BO_Div:
     case BO_Rem:
+      // A divisor that divides every coefficient divides every value, so
+      // C's truncating division is exact: (BK * N) / 4 is 2 * N for BK 8.
+      if (std::optional<int64_t> D = R->constantValue(); D && *D > 0)
+        if (std::optional<Poly> Q = L->dividedExactly(*D))
+          return B->getOpcode() == BO_Div ? *Q : Poly();
       if (std::optional<Poly> Q = quotient(*L, *R))
         return B->getOpcode() == BO_Div ? *Q : *L - *R * *Q;
       [[fallthrough]];

@@ -106,6 +106,14 @@ struct VectorTemp {
   std::optional<Guard> SetUnder;
 };
 
+/// A 16-, 8- or 4-byte vector access `*P`, `P[i]` (vectorAccess).
+struct VectorRef {
+  const Expr *Ptr = nullptr;   ///< the pointer of the vector type
+  const Expr *Index = nullptr; ///< in vectors; null for 0
+  int64_t Bytes = 0;
+  QualType V; ///< the vector type, unqualified
+};
+
 /// One thread of the block, followed through the kernel.
 struct ThreadState {
   llvm::DenseMap<const VarDecl *, VectorTemp> Vectors;
@@ -152,6 +160,7 @@ public:
       : GemmLoopReader(Kernel, Loop, Ctx, Why, Named), Followed(Followed),
         Block(Block) {
     this->Tf32 = Tf32;
+    AcceptsWalkers = true;
   }
 
   /// How far an attempt got: 0 nothing, 1 the staging, 2 the product, 3
@@ -353,14 +362,16 @@ private:
   }
 
   /// At the loop's start, each thread's pointers advanced in the loop are
-  /// where they were plus one step per iteration before this one, and every
-  /// local float holds its value from the iteration before (Carried).
+  /// where they were plus one step per iteration before this one, the
+  /// variables of a walking header where they start plus their steps so
+  /// far, and every local float holds its value from the iteration before
+  /// (Carried).
   bool enterLoop() {
     for (ThreadState &T : Threads) {
       enter(T);
-      bool Ok = true;
+      bool Ok = bindWalkers();
       for (const auto &[At, P] : LoopAdvances)
-        if (!(Ok = startPointer(At, P)))
+        if (Ok && !(Ok = startPointer(At, P)))
           break;
       leave(T);
       if (!Ok)
@@ -390,17 +401,20 @@ private:
       return fail(At->getBeginLoc(),
                   "expected a pointer advanced by a step, 'p += step;'");
     std::optional<Poly> Step = eval(StepE, "the pointer's step");
+    auto Now = Step ? pointer(B->getLHS()) : std::nullopt;
+    const int64_t Lanes = Now ? lanes(B->getLHS(), Now->first) : 0;
     if (!Step)
       return false;
+    if (!Lanes)
+      return fail(At->getBeginLoc(), "expected a pointer into a matrix "
+                                     "advanced by a whole number of elements");
+    *Step = *Step * Poly::constant(Lanes); // a float4 * steps by 4 floats
     std::optional<Poly> Done = (KOffset * *Step).dividedExactly(G.Tile);
     if (Step->dependsOn(Counter) || !Done)
       return fail(StepE->getBeginLoc(),
                   "the pointer's step must be the same in every iteration "
                   "and a multiple of the loop's step, " +
                       std::to_string(G.Tile) + " elements");
-    auto Now = pointer(B->getLHS());
-    if (!Now)
-      return fail(At->getBeginLoc(), "expected a pointer into a matrix");
     Pointers[P] = {Now->first, Now->second + *Done};
     return true;
   }
@@ -582,22 +596,23 @@ private:
     auto Old = Cur->Vectors.find(VD);
     if (Old != Cur->Vectors.end() && !storedBack(VD))
       return false;
-    int64_t Bytes = 0;
-    QualType VT;
-    const Expr *Src = Init && (P == Phase::Stage || P == Phase::Epilogue)
-                          ? vectorTarget(Init, Bytes, VT)
-                          : nullptr;
-    auto Ptr = Src ? pointer(Src) : std::nullopt;
+    std::optional<VectorRef> Src =
+        Init && (P == Phase::Stage || P == Phase::Epilogue) ? vectorAccess(Init)
+                                                            : std::nullopt;
+    auto Ptr = Src ? vectorPlace(*Src) : std::nullopt;
     const QualType Member = VD->getType()
                                 ->getAsCXXRecordDecl()
                                 ->field_begin()
                                 ->getType()
                                 .getCanonicalType();
-    const QualType SrcE =
-        Src ? bare(Src)->getType()->getPointeeType() : QualType();
-    if (!Ptr || VT != VD->getType().getCanonicalType().getUnqualifiedType() ||
-        SrcE.isNull() || SrcE.getCanonicalType().getUnqualifiedType() != Member)
+    if (!Ptr ||
+        Src->V != VD->getType().getCanonicalType().getUnqualifiedType() ||
+        Ptr->first->getType()
+                ->getPointeeType()
+                .getCanonicalType()
+                .getUnqualifiedType() != Member)
       return fail(Init ? Init->getBeginLoc() : VD->getLocation(), Expected);
+    const int64_t Bytes = Src->Bytes;
     VectorTemp V;
     V.Ptr = Ptr->first;
     V.Offset = Ptr->second;
@@ -653,9 +668,9 @@ private:
   }
 
   /// `*reinterpret_cast<V *>(&C[i]) = v;`, where v was loaded.
-  bool storeBack(const Expr *Dst, const VarDecl *VD, const Expr *L) {
+  bool storeBack(const VectorRef &Dst, const VarDecl *VD, const Expr *L) {
     VectorTemp &V = Cur->Vectors[VD];
-    auto Ptr = pointer(Dst);
+    auto Ptr = vectorPlace(Dst);
     if (!Ptr || Ptr->first != V.Ptr || Ptr->second != V.Offset || V.StoredBack)
       return fail(L->getBeginLoc(), "the vector '" + VD->getName().str() +
                                         "' must be stored back, once, "
@@ -869,6 +884,9 @@ private:
   bool expression(const Expr *E, Phase P) {
     E = E->IgnoreImplicit()->IgnoreParens();
     if (auto *C = dyn_cast<CallExpr>(E);
+        C && !isa<CXXOperatorCallExpr>(C) && deviceHelper(C))
+      return call(C, P);
+    if (auto *C = dyn_cast<CallExpr>(E);
         C && wmmaCall(C, C->getDirectCallee() ? C->getDirectCallee()->getName()
                                               : ""))
       return wmmaStatement(C, P);
@@ -916,13 +934,12 @@ private:
     }
     if (!Why.Message.empty())
       return false;
-    int64_t Bytes = 0;
-    if (const Expr *Dst = vectorTarget(L, Bytes)) {
+    if (std::optional<VectorRef> Dst = vectorAccess(L)) {
       auto *Ref = dyn_cast<DeclRefExpr>(bare(R));
       auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
       if (P == Phase::Epilogue && V && Cur->Vectors.count(V))
-        return storeBack(Dst, V, L);
-      return P == Phase::Stage ? vectorStage(Dst, R, Bytes, L)
+        return storeBack(*Dst, V, L);
+      return P == Phase::Stage ? vectorStage(*Dst, R, L)
                                : fail(L->getBeginLoc(), expected(P));
     }
     if (auto *M = dyn_cast<MemberExpr>(bare(L)); M && vectorMember(M).first)
@@ -948,6 +965,130 @@ private:
     if (V)
       Ev.Bindings[Int] = *V;
     return V.has_value();
+  }
+
+  //===--- __device__ helpers --------------------------------------------===//
+
+  /// A statement calling a `__device__` helper of the kernel (a function
+  /// returning void): its body followed in the caller's phase, each
+  /// parameter bound to its argument (bindParameter) for the call.
+  bool call(const CallExpr *C, Phase P) {
+    const FunctionDecl *F = deviceHelper(C);
+    const std::string Name = F->getNameAsString();
+    if (!F->getReturnType()->isVoidType() ||
+        C->getNumArgs() != F->getNumParams())
+      return fail(C->getBeginLoc(),
+                  "expected a call of the __device__ function '" + Name +
+                      "' as a statement, a function returning void");
+    if (llvm::is_contained(Calling, F) || Calling.size() >= 8)
+      return fail(C->getBeginLoc(), "the __device__ function '" + Name +
+                                        "' calls itself, or calls nest "
+                                        "deeper than 8");
+    size_t Bound = 0;
+    bool Ok = true;
+    for (; Ok && Bound < F->getNumParams(); ++Bound)
+      Ok = bindParameter(F->getParamDecl(Bound), C->getArg(Bound), Name);
+    if (Ok) {
+      Calling.push_back(F);
+      Ok = followBody(F, P);
+      Calling.pop_back();
+      if (!Ok && !Why.Message.empty()) {
+        const SourceManager &SM = Ctx.getSourceManager();
+        Why.Message += " (in the __device__ function '" + Name +
+                       "', called at line " +
+                       std::to_string(SM.getPresumedLineNumber(
+                           SM.getExpansionLoc(C->getBeginLoc()))) +
+                       ")";
+      }
+    }
+    for (size_t I = 0; I < Bound; ++I) {
+      const ParmVarDecl *PV = F->getParamDecl(I);
+      Ev.Bindings.erase(PV);
+      Pointers.erase(PV);
+      Aliases.erase(PV);
+    }
+    return Ok;
+  }
+
+  /// Binds the helper's parameter `PV` to `Arg`: an integer takes its
+  /// value; a pointer stands for the local float array or __shared__ tile
+  /// the argument names (of the same element type), or points where the
+  /// argument does into a matrix.
+  bool bindParameter(const ParmVarDecl *PV, const Expr *Arg,
+                     const std::string &Name) {
+    if (auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
+      Arg = D->getExpr();
+    const QualType T = PV->getType();
+    if (T->isIntegerType()) {
+      std::optional<Poly> V = eval(Arg, "the argument");
+      if (V)
+        Ev.Bindings[PV] = *V;
+      return V.has_value();
+    }
+    // A float scale passed on (alpha, beta): the kernel's parameter.
+    if (auto *R = dyn_cast<DeclRefExpr>(unconverted(Arg));
+        T->isSpecificBuiltinType(BuiltinType::Float) && R) {
+      auto *Scale = dyn_cast<ParmVarDecl>(resolved(R->getDecl()));
+      if (Scale && llvm::is_contained(Kernel->parameters(), Scale) &&
+          Scale->getType()->isSpecificBuiltinType(BuiltinType::Float)) {
+        Aliases[PV] = Scale;
+        return true;
+      }
+    }
+    if (T->isPointerType()) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(Arg));
+      auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      const VarDecl *Target = VD ? resolved(VD) : nullptr;
+      if (Target && Target->getType()->isArrayType() &&
+          (tileOf(Target) >= 0 || Cur->Floats.count(Target))) {
+        const auto *A = Ctx.getAsArrayType(Target->getType());
+        if (!Ctx.hasSameUnqualifiedType(T->getPointeeType(),
+                                        A->getElementType()))
+          return fail(Arg->getBeginLoc(),
+                      "the parameter '" + PV->getName().str() +
+                          "' of the __device__ function '" + Name +
+                          "' must point to the elements of '" +
+                          Target->getName().str() + "', of its type");
+        Aliases[PV] = Target;
+        return true;
+      }
+      if (auto Ptr = pointer(Arg)) {
+        Pointers[PV] = *Ptr;
+        return true;
+      }
+    }
+    return fail(Arg->getBeginLoc(),
+                "expected the arguments of the __device__ function '" + Name +
+                    "' to be integers, pointers into the matrices, or names "
+                    "of the kernel's local float arrays, __shared__ tiles "
+                    "or float parameters (alpha, beta)");
+  }
+
+  /// The helper's body, statement by statement; a `return;` may end it.
+  bool followBody(const FunctionDecl *F, Phase P) {
+    auto *Body = dyn_cast_or_null<CompoundStmt>(F->getBody());
+    if (!Body)
+      return fail(F->getLocation(), expected(P));
+    for (const Stmt *S : Body->body()) {
+      auto *Ret = dyn_cast<ReturnStmt>(S);
+      if (Ret && !Ret->getRetValue() && S == Body->body_back())
+        break;
+      if (!exec(S, P))
+        return false;
+    }
+    return true;
+  }
+
+  /// The variable `D` stands for: the caller's array or tile (or the
+  /// kernel's float parameter) where `D` is a helper's parameter bound to
+  /// one, else `D` itself.
+  const VarDecl *resolved(const ValueDecl *D) const {
+    auto *VD = dyn_cast_or_null<VarDecl>(D);
+    auto It = VD ? Aliases.find(VD) : Aliases.end();
+    return It != Aliases.end() ? It->second : VD;
+  }
+  const VarDecl *standsFor(const VarDecl *VD) const override {
+    return resolved(VD);
   }
 
   //===--- the tiles
@@ -998,8 +1139,9 @@ private:
   }
 
   int32_t tileOf(const ValueDecl *D) const {
+    const VarDecl *VD = resolved(D);
     for (size_t I = 0; I < Tiles.size(); ++I)
-      if (Tiles[I].Var == D)
+      if (VD && Tiles[I].Var == VD)
         return int32_t(I);
     return -1;
   }
@@ -1053,72 +1195,114 @@ private:
     return true;
   }
 
-  /// The pointer operand of a 16-, 8- or 4-byte vector access
-  /// `*reinterpret_cast<V *>(p)` or `reinterpret_cast<V *>(p)[0]`, its size
-  /// in `Bytes`; null for anything else.
-  const Expr *vectorTarget(const Expr *E, int64_t &Bytes) const {
-    QualType Ignored;
-    return vectorTarget(E, Bytes, Ignored);
-  }
-  /// As above, with the vector type in `V`: a builtin scalar, or a struct of
-  /// a system header (vector_types.h's float4, int4, ...) whose assignment
-  /// copies its bytes.
-  const Expr *vectorTarget(const Expr *E, int64_t &Bytes, QualType &VT) const {
+  /// `*P`, `P[i]` or `*(P + i)`, where P casts a pointer to a pointer of a
+  /// 16-, 8- or 4-byte type V (`reinterpret_cast<float4 *>(&A[j])`), or is a
+  /// pointer of a vector type of the CUDA headers (`const float4 *A4`). V
+  /// is a builtin scalar, or a struct of a system header (vector_types.h's
+  /// float4, int4, ...) whose assignment copies its bytes. Nullopt for
+  /// anything else.
+  std::optional<VectorRef> vectorAccess(const Expr *E) const {
     E = bare(E);
-    const Expr *Cast = nullptr;
-    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
-      Cast = U->getSubExpr();
-    else if (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
-      std::optional<Poly> I = Ev.eval(S->getIdx());
-      if (I && I->constantValue() == std::optional<int64_t>(0))
-        Cast = S->getBase();
+    VectorRef R;
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref) {
+      R.Ptr = bare(U->getSubExpr());
+      if (auto *B = dyn_cast<BinaryOperator>(R.Ptr);
+          B && B->getOpcode() == BO_Add && B->getType()->isPointerType()) {
+        const bool Left = B->getLHS()->getType()->isPointerType();
+        R.Ptr = bare(Left ? B->getLHS() : B->getRHS());
+        R.Index = Left ? B->getRHS() : B->getLHS();
+      }
+    } else if (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+      R.Ptr = bare(S->getBase());
+      R.Index = S->getIdx();
     }
-    auto *C = Cast ? dyn_cast<ExplicitCastExpr>(bare(Cast)) : nullptr;
-    if (!C || !C->getType()->isPointerType())
-      return nullptr;
-    const QualType V = C->getType()->getPointeeType();
-    if (V->isIncompleteType() || V->isDependentType())
-      return nullptr;
+    if (!R.Ptr || !R.Ptr->getType()->isPointerType())
+      return std::nullopt;
+    const QualType V = R.Ptr->getType()->getPointeeType();
+    if (V->isIncompleteType() || V->isDependentType() ||
+        !(isa<ExplicitCastExpr>(R.Ptr) || vectorType(V)))
+      return std::nullopt;
     if (const CXXRecordDecl *RD = V->getAsCXXRecordDecl()) {
       if (!fromSystemHeader(RD) || !RD->hasTrivialCopyAssignment() ||
           !RD->isTriviallyCopyable())
-        return nullptr;
+        return std::nullopt;
     } else if (!V->isBuiltinType()) {
-      return nullptr;
+      return std::nullopt;
     }
-    VT = V.getCanonicalType().getUnqualifiedType();
-    Bytes = Ctx.getTypeSizeInChars(V).getQuantity();
-    if (Bytes != 16 && Bytes != 8 && Bytes != 4)
-      return nullptr;
-    return C->getSubExpr();
+    R.V = V.getCanonicalType().getUnqualifiedType();
+    R.Bytes = Ctx.getTypeSizeInChars(V).getQuantity();
+    if (R.Bytes != 16 && R.Bytes != 8 && R.Bytes != 4)
+      return std::nullopt;
+    if (std::optional<Poly> I = R.Index ? Ev.eval(R.Index) : std::nullopt;
+        I && I->constantValue() == std::optional<int64_t>(0))
+      R.Index = nullptr;
+    return R;
   }
 
-  /// `*reinterpret_cast<V *>(&tile[i]) = *reinterpret_cast<const V *>(&A[j])`:
-  /// Bytes / sizeof(T) consecutive elements, not bounds-checked.
-  bool vectorStage(const Expr *Dst, const Expr *R, int64_t Bytes,
-                   const Expr *L) {
+  /// The matrix and element a vector access starts at: where its pointer
+  /// points plus its index times the elements a vector spans.
+  std::optional<std::pair<const ParmVarDecl *, Poly>>
+  vectorPlace(const VectorRef &R) const {
+    // A cast copies bytes: `*reinterpret_cast<const int *>(&A[j])` reads two
+    // bf16 elements of A.
+    auto *C = dyn_cast<ExplicitCastExpr>(R.Ptr);
+    auto At = pointer(C ? C->getSubExpr() : R.Ptr);
+    int64_t N = At ? lanes(R.Ptr, At->first) : 0;
+    if (At && C) {
+      const int64_t Elem =
+          Ctx.getTypeSizeInChars(At->first->getType()->getPointeeType())
+              .getQuantity();
+      N = R.Bytes % Elem ? 0 : R.Bytes / Elem;
+    }
+    std::optional<Poly> I =
+        R.Index ? Ev.eval(R.Index) : std::optional<Poly>(Poly());
+    if (!At || !N || !I)
+      return std::nullopt;
+    return std::pair(At->first, At->second + *I * Poly::constant(N));
+  }
+
+  /// The __shared__ tile element a vector access starts at (its pointer a
+  /// cast of a pointer into the tile; its index a constant for the thread).
+  std::optional<std::pair<int32_t, int64_t>> vectorTile(const VectorRef &R) {
+    auto *C = dyn_cast<ExplicitCastExpr>(R.Ptr);
+    auto T = C ? tilePointer(C->getSubExpr()) : std::nullopt;
+    std::optional<int64_t> I = R.Index ? Ev.constant(R.Index) : 0;
+    if (!T || !I)
+      return std::nullopt;
+    const SharedTile &X = Tiles[size_t(T->first)];
+    const int64_t Size =
+        Ctx.getTypeSizeInChars(Ctx.getBaseElementType(X.Var->getType()))
+            .getQuantity();
+    if (R.Bytes % Size)
+      return std::nullopt;
+    T->second += *I * (R.Bytes / Size);
+    if (T->second < 0 || T->second >= X.Rows * X.Cols)
+      return std::nullopt;
+    return T;
+  }
+
+  /// `*reinterpret_cast<V *>(&tile[i]) = *reinterpret_cast<const V *>(&A[j])`
+  /// (or `A4[j]` of a `const float4 *`): Bytes / sizeof(T) consecutive
+  /// elements, not bounds-checked.
+  bool vectorStage(const VectorRef &Dst, const Expr *R, const Expr *L) {
     const char *Expected =
         "expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = "
         "*reinterpret_cast<const float4 *>(&matrix[j])' of consecutive "
         "elements, without a bounds check";
-    int64_t SrcBytes = 0, DstBytes = 0;
-    QualType SrcV, DstV;
-    const Expr *Src = vectorTarget(R, SrcBytes, SrcV);
-    vectorTarget(L, DstBytes, DstV);
-    std::optional<std::pair<int32_t, int64_t>> T = tilePointer(Dst);
-    auto P = Src ? pointer(Src) : std::nullopt;
-    if (!T || !P || SrcBytes != Bytes || SrcV.isNull() || SrcV != DstV)
+    std::optional<VectorRef> Src = vectorAccess(R);
+    std::optional<std::pair<int32_t, int64_t>> T = vectorTile(Dst);
+    auto P = Src ? vectorPlace(*Src) : std::nullopt;
+    if (!T || !P || Src->Bytes != Dst.Bytes || Src->V != Dst.V)
       return Why.Message.empty() ? fail(L->getBeginLoc(), Expected) : false;
     const SharedTile &X = Tiles[size_t(T->first)];
     const QualType E = Ctx.getBaseElementType(X.Var->getType());
-    const QualType SrcE = bare(Src)->getType()->getPointeeType();
+    const QualType SrcE = P->first->getType()->getPointeeType();
     const int64_t Size = Ctx.getTypeSizeInChars(E).getQuantity();
-    if (SrcE.isNull() ||
-        SrcE.getCanonicalType().getUnqualifiedType() !=
+    if (SrcE.getCanonicalType().getUnqualifiedType() !=
             E.getCanonicalType().getUnqualifiedType() ||
-        Bytes % Size || T->second % X.Cols + Bytes / Size > X.Cols)
+        Dst.Bytes % Size || T->second % X.Cols + Dst.Bytes / Size > X.Cols)
       return fail(L->getBeginLoc(), Expected);
-    for (int64_t I = 0; I < Bytes / Size; ++I) {
+    for (int64_t I = 0; I < Dst.Bytes / Size; ++I) {
       StagedElement S;
       S.Ptr = P->first;
       S.At = L->getBeginLoc();
@@ -1133,12 +1317,17 @@ private:
     return true;
   }
 
-  /// The tile element a pointer `&tile[i]`, `&tile[i][j]`, `tile + i` or
-  /// `tile[i] + j` points at.
+  /// The tile element a pointer `&tile[i]`, `&tile[i][j]`, `tile + i`,
+  /// `tile[i] + j` or `tile` (one-dimensional) points at.
   std::optional<std::pair<int32_t, int64_t>> tilePointer(const Expr *E) {
     E = bare(E);
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return tileElement(U->getSubExpr(), true);
+    // A one-dimensional tile decays to a pointer to its first element.
+    if (auto *R = dyn_cast<DeclRefExpr>(E);
+        R && tileOf(R->getDecl()) >= 0 &&
+        Tiles[size_t(tileOf(R->getDecl()))].Rows == 1)
+      return std::pair(tileOf(R->getDecl()), int64_t(0));
     auto *B = dyn_cast<BinaryOperator>(E);
     if (!B || B->getOpcode() != BO_Add)
       return std::nullopt;
@@ -1185,7 +1374,7 @@ private:
       E = bare(S->getBase());
     }
     auto *R = dyn_cast<DeclRefExpr>(E);
-    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    const VarDecl *VD = R ? resolved(R->getDecl()) : nullptr;
     if (!VD || !(Fragments ? Cur->Frags.count(VD) : Cur->Floats.count(VD)))
       return std::nullopt;
     int64_t Index = 0;
@@ -1991,6 +2180,10 @@ private:
   std::vector<std::pair<Poly, const Expr *>> StoreBias;
   std::optional<Location> Stored;
   llvm::DenseMap<const VarDecl *, Fragment> FragKinds;
+  /// The helpers being followed, outermost first, and their parameters
+  /// bound to the caller's arrays and tiles (bindParameter).
+  std::vector<const FunctionDecl *> Calling;
+  llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
   bool QuickRun = false;
   const VarDecl *NotZeroed = nullptr; ///< an accumulator not set to 0
   char RowAxis = 0;

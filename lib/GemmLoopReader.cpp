@@ -342,7 +342,12 @@ bool GemmLoopReader::advancesInLoop(const CompoundStmt *Body) {
         return fail(X->getBeginLoc(), "the pointer '" + VD->getName().str() +
                                           "' is advanced twice in one "
                                           "iteration");
-    Steps.push_back({X, VD, *Step});
+    // A step of a float4 * moves four floats.
+    const int64_t N = lanes(R, pointer(R)->first);
+    if (!N)
+      return fail(X->getBeginLoc(), "expected a pointer into a matrix "
+                                    "advanced by a whole number of elements");
+    Steps.push_back({X, VD, *Step * Poly::constant(N)});
   }
   for (const InLoopStep &St : Steps) {
     for (const Stmt *X : Body->body())
@@ -406,11 +411,14 @@ void GemmLoopReader::sumTerms(const Expr *E, std::vector<const Expr *> &Out) {
   Out.push_back(unconverted(E));
 }
 
-const ParmVarDecl *GemmLoopReader::floatParam(const Expr *E) {
+const ParmVarDecl *GemmLoopReader::floatParam(const Expr *E) const {
   auto *R = dyn_cast<DeclRefExpr>(unconverted(E));
-  auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
-  return P && P->getType()->isSpecificBuiltinType(BuiltinType::Float) ? P
-                                                                      : nullptr;
+  auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  auto *P = VD ? dyn_cast<ParmVarDecl>(standsFor(VD)) : nullptr;
+  return P && P->getType()->isSpecificBuiltinType(BuiltinType::Float) &&
+                 llvm::is_contained(Kernel->parameters(), P)
+             ? P
+             : nullptr;
 }
 
 char GemmLoopReader::term(const Expr *X, const Poly &LC) {

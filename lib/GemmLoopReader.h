@@ -140,7 +140,13 @@ private:
   /// The terms of a chain of `+`, left to right.
   static void sumTerms(const clang::Expr *E,
                        std::vector<const clang::Expr *> &Out);
-  static const clang::ParmVarDecl *floatParam(const clang::Expr *E);
+  /// The kernel's float parameter `E` names (a scale), or null.
+  const clang::ParmVarDecl *floatParam(const clang::Expr *E) const;
+  /// The caller's variable that `VD` stands for where `VD` is a parameter
+  /// of a `__device__` helper being followed (BlockedLift.cpp), else `VD`.
+  virtual const clang::VarDecl *standsFor(const clang::VarDecl *VD) const {
+    return VD;
+  }
   /// One term of the stored value: 'a' for the accumulator (sets Alpha
   /// where scaled), 'c' for beta * C[LC] (sets Beta), 'b' for an element of
   /// another pointer parameter (the bias, checked later), 0 for none.

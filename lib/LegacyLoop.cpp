@@ -1,5 +1,6 @@
 //===- LegacyLoop.cpp - what a hand-written annotated loop looks like -----===//
 #include "tawa/LegacyLoop.h"
+#include "LiftSupport.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -182,6 +183,10 @@ public:
     const FunctionDecl *F = C->getDirectCallee();
     if (!F)
       return true;
+    if (const FunctionDecl *H = deviceHelper(C)) {
+      helper(C, H);
+      return true;
+    }
     const std::string Q = F->getQualifiedNameAsString();
     if (StringRef(Q).starts_with("tawa::")) {
       TileVocabulary = true;
@@ -244,10 +249,40 @@ private:
     To.push_back({L, What});
   }
 
+  /// A call of a `__device__` helper: its body is read as part of the loop,
+  /// each pointer parameter standing for the variable its argument names.
+  void helper(const CallExpr *C, const FunctionDecl *H) {
+    if (llvm::is_contained(Calling, H))
+      return;
+    for (unsigned I = 0; I < H->getNumParams() && I < C->getNumArgs(); ++I) {
+      const ParmVarDecl *P = H->getParamDecl(I);
+      if (!P->getType()->isPointerType())
+        continue;
+      for (const VarDecl *V : varsOf(C->getArg(I)))
+        if (V->getType()->isPointerType() || V->getType()->isArrayType())
+          Aliases[P] = resolved(V);
+    }
+    Calling.push_back(H);
+    TraverseStmt(H->getBody());
+    Calling.pop_back();
+  }
+
+  /// The variable `VD` stands for (a helper's parameter: its argument's).
+  const VarDecl *resolved(const VarDecl *VD) const {
+    auto It = Aliases.find(VD);
+    return It != Aliases.end() ? It->second : VD;
+  }
+  std::set<const VarDecl *> resolvedVars(const Expr *E) const {
+    std::set<const VarDecl *> Out;
+    for (const VarDecl *VD : varsOf(E))
+      Out.insert(resolved(VD));
+    return Out;
+  }
+
   /// `smem[...] = ...global[...]...`: a staging copy; `acc = acc + x * y`
   /// or `acc = fmaf(x, y, acc)`: a product.
   void assignment(SourceLocation At, const Expr *LHS, const Expr *RHS) {
-    std::set<const VarDecl *> L = varsOf(LHS), R = varsOf(RHS);
+    std::set<const VarDecl *> L = resolvedVars(LHS), R = resolvedVars(RHS);
     bool ToShared = llvm::any_of(L, isShared);
     bool FromGlobal = llvm::any_of(R, isGlobalPointer);
     if (ToShared && FromGlobal) {
@@ -273,7 +308,7 @@ private:
   void product(const Expr *At, const Expr *Acc, const Expr *Value) {
     if (ForDepth == 0)
       return; // a product once per iteration of the tile loop itself
-    std::set<const VarDecl *> R = varsOf(Value);
+    std::set<const VarDecl *> R = resolvedVars(Value);
     const bool Shared = llvm::any_of(R, isShared);
     ProductFromShared |= Shared;
     RegisterBlocked |= isa<ArraySubscriptExpr>(Acc->IgnoreParenImpCasts());
@@ -284,6 +319,8 @@ private:
 
   int ForDepth = 0;
   std::optional<LoopDivision> Division;
+  std::vector<const FunctionDecl *> Calling;
+  std::map<const VarDecl *, const VarDecl *> Aliases;
 };
 
 /// The variable the loop declares in its init statement, if one.
@@ -372,6 +409,9 @@ void reportLegacyLoop(const LegacyLoop &L, const ForStmt *Loop,
   const std::string Pattern = legacyPatternName(L.Pattern).str();
   if (L.Gather && !(Lift && Lift->Lifted))
     return reportGather(L, Loop, Lift, Diags);
+  // A loop no front end read (no pattern) has no statement to name.
+  if (Lift && !Lift->Lifted && Lift->Message.empty())
+    Lift = nullptr;
   if (Lift) {
     if (Lift->Lifted && !Lift->Message.empty())
       Diags.error(Loop->getForLoc(), DiagCategory::Unsupported,

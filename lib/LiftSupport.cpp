@@ -231,6 +231,9 @@ bool readsThreadIdx(const Stmt *S, char Dim) {
   } F;
   F.Dim = Dim;
   F.TraverseStmt(const_cast<Stmt *>(S));
+  for (const FunctionDecl *H : deviceHelpers(S))
+    if (!F.Found)
+      F.TraverseStmt(H->getBody());
   return F.Found;
 }
 
@@ -314,15 +317,53 @@ bool LifterBase::intExtents(const LiftedGemm &G) {
   return true;
 }
 
+int64_t LifterBase::lanes(const Expr *E, const ParmVarDecl *P) const {
+  const QualType T = E->getType()->getPointeeType();
+  const QualType M = P->getType()->getPointeeType();
+  if (T.isNull() || M.isNull() || T->isIncompleteType() ||
+      T->isDependentType() || M->isIncompleteType())
+    return 0;
+  const int64_t Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
+  const int64_t Elem = Ctx.getTypeSizeInChars(M).getQuantity();
+  return Elem > 0 && Bytes % Elem == 0 ? Bytes / Elem : 0;
+}
+
+/// Whether `V` holds elements of type `T` only: T itself, or a vector type
+/// of the CUDA headers whose members are T's (float4 of float).
+static bool holdsOnly(QualType V, QualType T) {
+  V = V.getCanonicalType().getUnqualifiedType();
+  T = T.getCanonicalType().getUnqualifiedType();
+  if (V == T)
+    return true;
+  const CXXRecordDecl *RD = V->getAsCXXRecordDecl();
+  if (!RD || !fromSystemHeader(RD) || RD->field_empty())
+    return false;
+  return llvm::all_of(RD->fields(), [&](const FieldDecl *F) {
+    return F->getType().getCanonicalType().getUnqualifiedType() == T;
+  });
+}
+
 std::optional<std::pair<const ParmVarDecl *, Poly>>
 LifterBase::pointer(const Expr *E) const {
   E = bare(E);
+  // A cast to a pointer of the same elements, or of vectors of them
+  // (`reinterpret_cast<const float4 *>(p)` of a float *p), points where p
+  // does; indices of it count in vectors (lanes).
+  if (auto *C = dyn_cast<ExplicitCastExpr>(E);
+      C && C->getType()->isPointerType() &&
+      C->getSubExpr()->getType()->isPointerType() &&
+      holdsOnly(C->getType()->getPointeeType(),
+                C->getSubExpr()->getType()->getPointeeType()))
+    return pointer(C->getSubExpr());
   if (auto *R = dyn_cast<DeclRefExpr>(E)) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
     if (auto It = Pointers.find(VD); It != Pointers.end())
       return It->second;
+    // A parameter of a __device__ helper stands for a matrix only where
+    // the call bound it (in Pointers).
     auto *P = dyn_cast_or_null<ParmVarDecl>(VD);
-    if (P && P->getType()->isPointerType())
+    if (P && P->getType()->isPointerType() &&
+        llvm::is_contained(Kernel->parameters(), P))
       return std::pair(P, Poly());
     return std::nullopt;
   }
@@ -342,18 +383,21 @@ LifterBase::pointer(const Expr *E) const {
     return std::nullopt;
   auto P = pointer(Base);
   std::optional<Poly> I = Ev.eval(Index);
-  if (!P || !I)
+  const int64_t N = P ? lanes(Base, P->first) : 0;
+  if (!P || !I || !N)
     return std::nullopt;
-  return std::pair(P->first, P->second + *I);
+  return std::pair(P->first, P->second + *I * Poly::constant(N));
 }
 
 std::optional<GlobalAccess> LifterBase::global(const Expr *E) const {
   E = bare(E);
   if (auto *M = dyn_cast<MemberExpr>(E))
     return vectorElement(M);
+  // An element of a pointer of another width (a float4 of floats) is no
+  // one element of the matrix.
   if (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
     auto P = pointer(S->getBase());
-    if (!P)
+    if (!P || lanes(S->getBase(), P->first) != 1)
       return std::nullopt;
     return GlobalAccess{P->first, S->getIdx(), P->second};
   }
@@ -368,7 +412,7 @@ std::optional<GlobalAccess> LifterBase::global(const Expr *E) const {
            C->getDirectCallee()->getName() == "__ldg")
     Ptr = C->getArg(0);
   auto P = Ptr ? pointer(Ptr) : std::nullopt;
-  if (!P)
+  if (!P || lanes(Ptr, P->first) != 1)
     return std::nullopt;
   return GlobalAccess{P->first, zeroIndex(E->getBeginLoc()), P->second};
 }
@@ -388,8 +432,9 @@ bool LifterBase::advance(const Stmt *S) {
   if (B->getOpcode() == BO_AddAssign) {
     auto From = pointer(B->getLHS());
     std::optional<Poly> I = Ev.eval(B->getRHS());
-    if (From && I)
-      To = std::pair(From->first, From->second + *I);
+    const int64_t N = From ? lanes(B->getLHS(), From->first) : 0;
+    if (From && I && N)
+      To = std::pair(From->first, From->second + *I * Poly::constant(N));
   } else if (B->getOpcode() == BO_Assign) {
     To = pointer(B->getRHS());
   }
@@ -642,10 +687,39 @@ bool mayWrite(const Expr *E, ASTContext &Ctx) {
   return F.Found;
 }
 
+const FunctionDecl *deviceHelper(const CallExpr *C) {
+  const FunctionDecl *F = C->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!F || !F->hasBody(Def) || isa<CXXMethodDecl>(F) || F->isVariadic() ||
+      !Def->hasAttr<CUDADeviceAttr>() || Def->hasAttr<CUDAGlobalAttr>() ||
+      fromSystemHeader(Def))
+    return nullptr;
+  return Def;
+}
+
+std::vector<const FunctionDecl *> deviceHelpers(const Stmt *Body) {
+  struct Calls : RecursiveASTVisitor<Calls> {
+    std::vector<const FunctionDecl *> Found;
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = deviceHelper(C);
+      if (F && !llvm::is_contained(Found, F)) {
+        Found.push_back(F);
+        TraverseStmt(F->getBody());
+      }
+      return true;
+    }
+  } C;
+  C.TraverseStmt(const_cast<Stmt *>(Body));
+  return C.Found;
+}
+
 std::optional<LiftFailure> unliftableConstruct(const FunctionDecl *Kernel,
                                                ASTContext &Ctx) {
   ConstructFinder F(Ctx);
   F.TraverseStmt(Kernel->getBody());
+  for (const FunctionDecl *H : deviceHelpers(Kernel->getBody()))
+    if (!F.Found)
+      F.TraverseStmt(H->getBody());
   return F.Found;
 }
 
@@ -676,11 +750,19 @@ deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
                 "kernel may see other text there. Move the kernel and what "
                 "it uses out of such conditionals"};
   };
-  for (const SourceRange &R : ArchConditionals)
-    if (!before(Kernel->getEndLoc(), R.getBegin()) &&
-        !before(R.getEnd(), Kernel->getBeginLoc()))
-      return failure(Kernel->getLocation(), "the kernel's text overlaps",
-                     R.getBegin());
+  std::vector<const FunctionDecl *> Functions{Kernel};
+  for (const FunctionDecl *H : deviceHelpers(Kernel->getBody()))
+    Functions.push_back(H);
+  for (const FunctionDecl *F : Functions)
+    for (const SourceRange &R : ArchConditionals)
+      if (!before(F->getEndLoc(), R.getBegin()) &&
+          !before(R.getEnd(), F->getBeginLoc()))
+        return failure(F->getLocation(),
+                       F == Kernel ? "the kernel's text overlaps"
+                                   : "the text of the __device__ function '" +
+                                         F->getNameAsString() +
+                                         "' that the kernel calls overlaps",
+                       R.getBegin());
   struct Uses : RecursiveASTVisitor<Uses> {
     const SourceManager &SM;
     const LangOptions &LO;
@@ -722,7 +804,9 @@ deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
     }
   } U(SM, Ctx.getLangOpts(), ArchMacros);
   U.Inside = inside;
-  U.TraverseStmt(Kernel->getBody());
+  for (const FunctionDecl *F : Functions)
+    if (U.At.isInvalid())
+      U.TraverseStmt(F->getBody());
   if (U.At.isValid())
     return failure(U.At, U.What, U.Conditional);
   return std::nullopt;

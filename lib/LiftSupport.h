@@ -64,7 +64,8 @@ clang::CompoundStmt::const_body_iterator
 loopStatement(const clang::CompoundStmt *Body, const clang::ForStmt *Loop);
 /// Whether `VD` is written anywhere in `S`.
 bool isModified(const clang::VarDecl *VD, const clang::Stmt *S);
-/// Whether `S` reads threadIdx.<Dim> (Dim one of x, y, z).
+/// Whether `S`, or a `__device__` helper it calls (deviceHelpers), reads
+/// threadIdx.<Dim> (Dim one of x, y, z).
 bool readsThreadIdx(const clang::Stmt *S, char Dim);
 /// Whether `S` names `VD` anywhere.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *VD);
@@ -84,6 +85,16 @@ std::optional<Fragment> fragmentOf(clang::QualType T);
 /// A call of `nvcuda::wmma::Name` that `S` is, or null.
 const clang::CallExpr *wmmaCall(const clang::Stmt *S, llvm::StringRef Name);
 
+/// The definition of the kernel's own `__device__` function that `C` calls
+/// (not a member function, not variadic, not a system header's, its body in
+/// the translation unit), or null. The front ends follow such helpers
+/// statement by statement with their parameters bound to the arguments
+/// (BlockedLift.cpp), so the checks that read a kernel read them too.
+const clang::FunctionDecl *deviceHelper(const clang::CallExpr *C);
+/// The kernel's own `__device__` functions that `Body` calls, directly or
+/// through one another, each once, in the order first called.
+std::vector<const clang::FunctionDecl *> deviceHelpers(const clang::Stmt *Body);
+
 /// The first construct of `Kernel` that no lifting front end may read past,
 /// because following the statements it knows would not be following the
 /// kernel: a static or thread-local local variable, a variable of static
@@ -91,17 +102,18 @@ const clang::CallExpr *wmmaCall(const clang::Stmt *S, llvm::StringRef Name);
 /// `if` or loop with an init-statement or condition variable in the K
 /// loop's kernel, a lambda, a `switch` or `goto`, or a function or variable
 /// of the kernel's own named as a CUDA builtin the front ends recognise
-/// (`__syncthreads`, `fmaf`, `threadIdx`, ...). Nullopt where none.
+/// (`__syncthreads`, `fmaf`, `threadIdx`, ...), in its body or in that of
+/// a `__device__` helper it calls (deviceHelpers). Nullopt where none.
 std::optional<LiftFailure>
 unliftableConstruct(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 
 /// Where `Kernel` reads what differs between the host compilation that
 /// tawa-rewrite reads and the device compilation that runs it: its own text
-/// overlapping a conditional of `ArchConditionals` (each from an `#if` that
-/// reads __CUDA_ARCH__ to its `#endif`), a macro or declaration it uses
-/// defined inside one, or a macro it uses that a region the host skips
-/// under one defines or undefines (`ArchMacros`, with the conditional).
-/// Nullopt where nothing does.
+/// (or that of a `__device__` helper it calls) overlapping a conditional of
+/// `ArchConditionals` (each from an `#if` that reads __CUDA_ARCH__ to its
+/// `#endif`), a macro or declaration it uses defined inside one, or a macro it
+/// uses that a region the host skips under one defines or undefines
+/// (`ArchMacros`, with the conditional). Nullopt where nothing does.
 std::optional<LiftFailure> deviceDependentText(
     const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx,
     llvm::ArrayRef<clang::SourceRange> ArchConditionals,
@@ -150,11 +162,18 @@ protected:
   }
 
   /// The parameter a pointer expression points into and the offset, in
-  /// elements: the parameter itself, a local pointer or a parameter
-  /// advanced before the loop, `p + i` or `&p[i]`.
+  /// its elements: the parameter itself, a local pointer or a parameter
+  /// advanced before the loop, `p + i` or `&p[i]` (i scaled by lanes), or
+  /// a cast of one to another pointer type.
   std::optional<std::pair<const clang::ParmVarDecl *, Poly>>
   pointer(const clang::Expr *E) const;
-  /// `p[Index]` of a pointer `pointer` resolves.
+  /// How many elements of the matrix `P` one element of the pointer
+  /// expression `E` spans: 1 for a pointer of P's type, 4 for a float4 *
+  /// into floats; 0 where that is no whole number. Indices and steps of `E`
+  /// count in its elements, offsets in P's.
+  int64_t lanes(const clang::Expr *E, const clang::ParmVarDecl *P) const;
+  /// `p[Index]` of a pointer `pointer` resolves, one element of its matrix
+  /// (a pointer of the matrix's element width).
   std::optional<GlobalAccess> global(const clang::Expr *E) const;
   /// `p[0]`'s index, an int literal 0 at `At`: the access through `*p` or
   /// a vector temporary's member, whose offset holds the whole index.

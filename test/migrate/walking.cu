@@ -98,6 +98,47 @@ __global__ void walk_bf16(__nv_bfloat16 *C, const __nv_bfloat16 *A,
 // CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K, tawa_cols, N},
 // CHECK-NEXT: tawa::Matrix<__nv_bfloat16>{C, tawa_rows, tawa_cols, N});
 
+// A register-blocked kernel (4 x 4 accumulators per thread, 256 threads,
+// loops of staging copies) whose K loop walks offsets: the register-blocked
+// front end binds the walking variables for each thread it follows.
+// CHECK-LABEL: __global__ void walk_blocked(
+// SUGGEST: bare.cu:[[@LINE+11]]:3: warning: this loop of kernel 'walk_blocked' is a hand-written register-blocked shared-memory GEMM that tawa-rewrite lifts; '#pragma tawa tile' before it
+__global__ void walk_blocked(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                             float *C, int K, int N) {
+  __shared__ __nv_bfloat16 As[64][16];
+  __shared__ __nv_bfloat16 Bs[16][64];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int aBegin = K * 64 * blockIdx.y;
+  const int aEnd = aBegin + K - 1;
+  const int bBegin = 64 * blockIdx.x;
+  float acc[4][4] = {};
+#pragma tawa tile
+  for (int a = aBegin, b = bBegin; a <= aEnd; a += 16, b += 16 * N) {
+    for (int i = threadIdx.x; i < 64 * 16; i += 256)
+      As[i / 16][i % 16] = A[a + (i / 16) * K + i % 16];
+    for (int i = threadIdx.x; i < 16 * 64; i += 256)
+      Bs[i / 64][i % 64] = B[b + (i / 64) * N + i % 64];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += __bfloat162float(As[ty * 4 + i][k]) *
+                       __bfloat162float(Bs[k][tx * 4 + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      C[(blockIdx.y * 64 + ty * 4 + i) * N + blockIdx.x * 64 + tx * 4 + j] =
+          acc[i][j];
+}
+// CHECK: __global__ void walk_blocked_tiled(tawa::Matrix<const __nv_bfloat16> A,
+// CHECK: tawa::store(C, m0, n0, acc);
+// CHECK: if (tawa_block.x != 256 || tawa_block.y != 1 || tawa_block.z != 1 ||
+// CHECK: K % 16 != 0
+// CHECK: tawa::Matrix<const __nv_bfloat16>{A, tawa_rows, K, K},
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K, tawa_cols, N},
+// CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, N});
+
 void matrix_multiply(int block_size, float *d_A, float *d_B, float *d_C,
                      dim3 dimsA, dim3 dimsB, cudaStream_t stream) {
   dim3 threads(block_size, block_size);
@@ -120,6 +161,14 @@ void walk(__nv_bfloat16 *C, const __nv_bfloat16 *A, const __nv_bfloat16 *B,
 // CHECK-LABEL: void walk(
 // CHECK: walk_bf16_migrated_launch(dim3(N / 32, M / 32), dim3(32, 32), 0, stream, C,
 
+void walk_blocked_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                         float *C, int M, int N, int K) {
+  walk_blocked<<<dim3(N / 64, M / 64), 256>>>(A, B, C, K, N);
+}
+// CHECK-LABEL: void walk_blocked_launch(
+// CHECK: walk_blocked_migrated_launch(dim3(N / 64, M / 64), 256, 0, 0, A, B, C, K,
+
 // The rewrite makes the warp-specialized kernels of the migrated file.
 // WS: __global__ void __launch_bounds__(384, 1) MatrixMulCUDA_16_tiled(
 // WS: __global__ void __launch_bounds__(384, 1) walk_bf16_tiled(
+// WS: __global__ void __launch_bounds__(384, 1) walk_blocked_tiled(
