@@ -29,6 +29,13 @@ void vectorized_sgemm(float *, float *, float *, int, int, int, float,
                       float);
 void orig_vectorized_sgemm(float *, float *, float *, int, int, int, float,
                            float);
+void warptiling_sgemm(float *, float *, float *, int, int, int, float,
+                      float);
+void orig_warptiling_sgemm(float *, float *, float *, int, int, int, float,
+                           float);
+void rows4_sgemm(float *, float *, float *, int, int, int, float, float);
+void orig_rows4_sgemm(float *, float *, float *, int, int, int, float,
+                      float);
 void samples_sgemm(float *, float *, float *, int, int, int);
 void orig_samples_sgemm(float *, float *, float *, int, int, int);
 
@@ -79,7 +86,10 @@ double spot(const std::vector<float> &a, const std::vector<float> &b,
 
 Outcome run(const Case &s, std::mt19937 &rng) {
   const bool vectorized = std::string(s.gemm) == "vectorized";
-  const bool blocked = std::string(s.gemm) == "blocked" || vectorized;
+  const bool warptiling = std::string(s.gemm) == "warptiling";
+  const bool rows4 = std::string(s.gemm) == "rows4";
+  const bool blocked =
+      std::string(s.gemm) == "blocked" || vectorized || warptiling || rows4;
   const float alpha = blocked ? 1.5f : 1.0f, beta = blocked ? -0.5f : 0.0f;
   std::normal_distribution<float> normal;
   std::vector<float> a(size_t(s.m) * s.k), b(size_t(s.k) * s.n),
@@ -94,7 +104,13 @@ Outcome run(const Case &s, std::mt19937 &rng) {
   CHECK(cudaMemcpy(da, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(db, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
   auto call = [&](bool ws) {
-    if (vectorized)
+    if (rows4)
+      (ws ? rows4_sgemm : orig_rows4_sgemm)(da, db, dc, s.m, s.n, s.k, alpha,
+                                            beta);
+    else if (warptiling)
+      (ws ? warptiling_sgemm : orig_warptiling_sgemm)(da, db, dc, s.m, s.n,
+                                                      s.k, alpha, beta);
+    else if (vectorized)
       (ws ? vectorized_sgemm : orig_vectorized_sgemm)(da, db, dc, s.m, s.n,
                                                       s.k, alpha, beta);
     else if (blocked)
@@ -175,7 +191,11 @@ int main(int argc, char **argv) {
                         {"samples", 1024, 3072, 2048}, {"samples", 2048, 2048, 2048},
                         {"samples", 4096, 4096, 4096}, {"vectorized", 512, 512, 512},
                         {"vectorized", 1024, 3072, 2048}, {"vectorized", 2048, 2048, 2048},
-                        {"vectorized", 4096, 4096, 4096}};
+                        {"vectorized", 4096, 4096, 4096}, {"warptiling", 512, 512, 512},
+                        {"warptiling", 1024, 3072, 2048}, {"warptiling", 2048, 2048, 2048},
+                        {"warptiling", 4096, 4096, 4096}, {"rows4", 512, 512, 512},
+                        {"rows4", 1024, 3072, 2048}, {"rows4", 2048, 2048, 2048},
+                        {"rows4", 4096, 4096, 4096}};
   std::mt19937 rng(2026);
   FILE *f = json ? std::fopen(json, "w") : nullptr;
   if (f)

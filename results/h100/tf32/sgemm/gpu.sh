@@ -15,6 +15,8 @@ nvcc "${flags[@]}" -Dclassic_kernel=orig_classic_kernel -Dclassic_sgemm=orig_cla
   -Dblocked_kernel=orig_blocked_kernel -Dblocked_sgemm=orig_blocked_sgemm \
   -DMatrixMulCUDA=orig_MatrixMulCUDA -Dsamples_sgemm=orig_samples_sgemm \
   -DsgemmVectorize=orig_sgemmVectorize -Dvectorized_sgemm=orig_vectorized_sgemm \
+  -DsgemmWarptiling=orig_sgemmWarptiling -Dwarptiling_sgemm=orig_warptiling_sgemm \
+  -Dsgemm_rows4=orig_sgemm_rows4 -Drows4_sgemm=orig_rows4_sgemm \
   -c "$here/sgemm.cu" -o "$repo/build/sgemm/orig.o" >"$out/build.log" 2>&1 || echo "BUILD FAIL orig"
 nvcc "${flags[@]}" -Xptxas -v -c "$gen/sgemm.ws.cu" -o "$repo/build/sgemm/ws.o" >>"$out/build.log" 2>&1 || echo "BUILD FAIL ws"
 nvcc "${flags[@]}" "$here/check.cu" "$repo/build/sgemm/orig.o" "$repo/build/sgemm/ws.o" -lcuda \
