@@ -96,9 +96,7 @@ std::string referenceKernelText(const TileProgram &P, const SourceManager &SM,
 KernelSignature kernelSignature(const TileProgram &P, const SourceManager &SM,
                                 const LangOptions &LO) {
   KernelSignature S;
-  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
-  S.Where = llvm::formatv(
-      "{0}:{1}", llvm::sys::path::filename(PL.getFilename()), PL.getLine());
+  S.Where = P.Where;
   for (const ParmVarDecl *PV : P.Kernel->parameters()) {
     // Without a default argument: parameters follow in both signatures.
     SourceRange Range = PV->hasDefaultArg()

@@ -252,9 +252,7 @@ KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
       K(Base + Suffix), Storage(K + "_shared"), Slot(R.Name + "_slot"),
       StoreMap(P.Store.Matrix->getName().str() + "_store_map"),
       Clustered(Plan.Cluster > 1) {
-  PresumedLoc PL = SM.getPresumedLoc(SM.getExpansionLoc(P.Pragma.Loc));
-  Where = formatv("{0}:{1}", llvm::sys::path::filename(PL.getFilename()),
-                  PL.getLine());
+  Where = P.Where;
   for (const ParmVarDecl *PV : P.Kernel->parameters()) {
     // Without a default argument: parameters follow in both signatures.
     SourceRange Range = PV->hasDefaultArg()

@@ -483,6 +483,8 @@ private:
                     {Migration{Kernel, *G, migratedNames(Kernel), Launches}},
                     Why))
           return;
+        if (G && !Opts.Migrate)
+          ++Result.Liftable;
         Lift = LiftAttempt{G.has_value(), Why.Loc,
                            Why.Loc.isValid() ? SM.getPresumedLineNumber(
                                                    SM.getExpansionLoc(Why.Loc))
@@ -495,6 +497,9 @@ private:
         (void)extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
     } else if (isEditable(Ctx, Pragma, Kernel, Launches, OtherUses)) {
       P = extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
+      if (P && Opts.PragmaLabel)
+        P->Where = Opts.PragmaLabel(
+            SM.getFileOffset(SM.getExpansionLoc(Pragma.Loc)));
     }
     if (P && P->Family == KernelFamily::Attention) {
       rewriteAttention(Ctx, *P, Launches);
@@ -730,6 +735,8 @@ private:
     LiftFailure Why;
     if (Opts.Migrate && migrate(Ctx, Pragma, Kernel, Ms, Why))
       return true;
+    if (!Opts.Migrate)
+      ++Result.Liftable;
     // Every instantiation lifts; `Why`, where set, stopped the migration.
     reportTemplateLift(Ctx, *First, Is.front(), /*Lifted=*/true, Why);
     finishTemplateReport(Ctx, Kernel, Loop, Pragma);
@@ -1108,7 +1115,7 @@ StringRef statusName(KernelRecord::Status S) {
 }
 
 llvm::Expected<tooling::Replacements> finalReplacements(const FileResult &R) {
-  if (R.Edits.empty())
+  if (R.Edits.empty() || R.LaidOut)
     return R.Edits;
   llvm::Expected<std::string> Text =
       tooling::applyAllReplacements(R.Original, R.Edits);
@@ -1126,9 +1133,15 @@ llvm::Expected<tooling::Replacements> finalReplacements(const FileResult &R) {
   // Keep the file's line endings, whatever the style would derive.
   Style->LineEnding = usesCRLF(R.Original) ? format::FormatStyle::LE_CRLF
                                            : format::FormatStyle::LE_LF;
+  // A pure deletion (the pragma a migration removes) leaves an empty range:
+  // laying it out would reflow the user's lines around it.
+  std::vector<tooling::Range> Ranges;
+  for (const tooling::Range &Changed : R.Edits.getAffectedRanges())
+    if (Changed.getLength())
+      Ranges.push_back(Changed);
   tooling::Replacements Layout;
   for (const tooling::Replacement &L :
-       format::reformat(*Style, *Text, R.Edits.getAffectedRanges(), R.Path))
+       format::reformat(*Style, *Text, Ranges, R.Path))
     // Under the path of the edits, so that the two sets compose.
     llvm::cantFail(Layout.add(
         tooling::Replacement(R.Edits.begin()->getFilePath(), L.getOffset(),

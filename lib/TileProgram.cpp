@@ -8,6 +8,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -1172,6 +1173,11 @@ std::optional<TileProgram> extractTileProgram(ASTContext &Ctx,
   P.Kernel = Kernel;
   P.Loop = Loop;
   P.Pragma = Pragma;
+  PresumedLoc PL = Ctx.getSourceManager().getPresumedLoc(
+      Ctx.getSourceManager().getExpansionLoc(Pragma.Loc));
+  P.Where = (llvm::sys::path::filename(PL.getFilename()) + ":" +
+             llvm::Twine(PL.getLine()))
+                .str();
   Extractor X(Ctx, Diags, P);
   X.ErrorsAtStart = Diags.errorCount();
   if (!X.run())

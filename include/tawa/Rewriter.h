@@ -12,6 +12,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Tooling.h"
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -30,6 +31,10 @@ struct RewriteOptions {
   /// the fix-it (and edit) inserting '#pragma tawa tile' before it.
   bool Suggest = false;
   bool WarningsAsErrors = false; ///< conversion warnings become errors
+  /// Where set, names the pragma at file offset `Offset` of the parsed text
+  /// in the emitted comments (TileProgram::Where); the rewrite of a migrated
+  /// text names the lines of the file as the user has it.
+  std::function<std::string(unsigned Offset)> PragmaLabel;
   /// Where clang's closing line ("1 warning generated when compiling for
   /// host.") goes; stderr when null.
   llvm::raw_ostream *Log = nullptr;
@@ -70,7 +75,14 @@ struct FileResult {
   unsigned TileLoops = 0;  ///< annotated loops found
   unsigned Candidates = 0; ///< --suggest: loops given a pragma
   unsigned Rewritten = 0;  ///< kernels rewritten
-  bool Failed = false;     ///< an error was reported: write nothing
+  /// Hand-written annotated loops that lift but were left as written: the
+  /// rewrite without --migrate reports them; the tool then rewrites their
+  /// migrated form (tool/tawa-rewrite/Runner.cpp).
+  unsigned Liftable = 0;
+  bool Failed = false; ///< an error was reported: write nothing
+  /// Edits already laid out (the migrated and rewritten text): written as
+  /// they are, not formatted again.
+  bool LaidOut = false;
   /// Each annotated kernel that reached the pipeline, in source order. The
   /// edits of the first one rewritten include the runtime's #include (as
   /// clang-tidy's include inserter does: once per file, first fix first).

@@ -266,6 +266,9 @@ struct TileProgram {
   const clang::FunctionDecl *Kernel = nullptr;
   const clang::ForStmt *Loop = nullptr;
   TilePragma Pragma;
+  /// The pragma's place as the emitted comments name it: `file.cu:line`, or
+  /// what RewriteOptions::PragmaLabel says (the rewrite of a migrated text).
+  std::string Where;
   KernelFamily Family = KernelFamily::Gemm;
   /// The values and ops, in program order.
   std::vector<TileValue> Values;

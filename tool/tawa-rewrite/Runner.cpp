@@ -70,10 +70,13 @@ private:
   bool Shown = true; ///< the last diagnostic was printed (and its notes are)
 };
 
-/// Parses `J`; returns its diagnostics' text.
-std::string runOne(const Job &J, const RewriteOptions &Base, bool Quiet,
-                   std::map<std::string, FileResult> &Results) {
-  std::string Text;
+/// Parses `J`, its content `Content` where set, under `Opts`; appends its
+/// diagnostics' text to `Text`. The result, nullopt where the parse made
+/// none (the driver rejected the command).
+std::optional<FileResult> parseOnce(const Job &J,
+                                    const std::optional<std::string> &Content,
+                                    RewriteOptions Opts, bool Quiet,
+                                    std::string &Text) {
   llvm::raw_string_ostream OS(Text);
   std::vector<const char *> Argv;
   for (const std::string &A : J.Command.CommandLine)
@@ -94,17 +97,194 @@ std::string runOne(const Job &J, const RewriteOptions &Base, bool Quiet,
                           llvm::vfs::createPhysicalFileSystem());
   Tool.setDiagnosticConsumer(&Diags);
   Tool.setPrintErrorMessage(false);
-  if (J.Content)
-    Tool.mapVirtualFile(J.Path, *J.Content);
-  RewriteOptions Opts = Base;
+  if (Content)
+    Tool.mapVirtualFile(J.Path, *Content);
   llvm::raw_null_ostream Null;
   Opts.Log = Quiet ? static_cast<llvm::raw_ostream *>(&Null) : &OS;
+  std::map<std::string, FileResult> Results;
   Tool.run(makeRewriteActionFactory(Opts, Results).get());
+  if (Results.empty())
+    return std::nullopt;
+  FileResult R = std::move(Results.begin()->second);
   // An error the parse went on after (the driver's, on the compile command)
   // fails the file too.
-  if (Diags.getNumErrors())
-    if (auto It = Results.find(J.Path); It != Results.end())
-      It->second.Failed = true;
+  R.Failed |= Diags.getNumErrors() > 0;
+  return R;
+}
+
+/// `file.cu:line` of offset `At` of `Text`, the content of `Path`.
+std::string lineLabel(llvm::StringRef Path, llvm::StringRef Text, size_t At) {
+  return (llvm::sys::path::filename(Path) + ":" +
+          llvm::Twine(Text.take_front(At).count('\n') + 1))
+      .str();
+}
+
+/// How the emitted comments name a pragma at `Offset` of the migrated text,
+/// `Original` with `Migration` applied: `file.cu:line` of the original where
+/// the migration kept that text, else the migration's own (the pragma of a
+/// lifted loop's tile-vocabulary form).
+std::string pragmaLabel(llvm::StringRef Path, llvm::StringRef Original,
+                        const tooling::Replacements &Migration,
+                        unsigned Offset) {
+  long long Delta = 0; // migrated offset - original offset, so far
+  for (const tooling::Replacement &E : Migration) {
+    const long long Start = E.getOffset() + Delta;
+    if (Offset < Start)
+      break;
+    if (Offset < Start + (long long)E.getReplacementText().size()) {
+      // Text the migration added: a lifted loop's tile-vocabulary form,
+      // inserted after the kernel whose pragma is the last before it.
+      const size_t Pragma =
+          Original.take_front(E.getOffset()).rfind("#pragma tawa tile");
+      return Pragma == llvm::StringRef::npos
+                 ? "the tile-vocabulary form that --migrate writes"
+                 : lineLabel(Path, Original, Pragma) +
+                       ", lifted into the tile vocabulary";
+    }
+    Delta += (long long)E.getReplacementText().size() - E.getLength();
+  }
+  return lineLabel(Path, Original,
+                   std::min<size_t>(Offset - Delta, Original.size()));
+}
+
+/// The original kernel that `Tiled`, a kernel the migration added, is the
+/// tile-vocabulary form of (`<kernel>_tiled`, `<kernel>_<arguments>_tiled`
+/// for a template's instantiation): the longest of `Lifted` it extends.
+std::string liftedFrom(llvm::StringRef Tiled,
+                       const std::vector<std::string> &Lifted) {
+  std::string Best;
+  for (const std::string &Name : Lifted)
+    if (Tiled.ends_with("_tiled") && Tiled.starts_with(Name + "_") &&
+        Name.size() > Best.size())
+      Best = Name;
+  return Best;
+}
+
+/// --explain of a file rewritten through its migration: each kernel of the
+/// file as the first pass explained it (its lines), a lifted one as lifted,
+/// then the plan of each tiled kernel the migration added, headed by the
+/// kernel it came from rather than by lines of the migrated text.
+std::string chainedExplanation(const FileResult &First,
+                               const FileResult &Second,
+                               const std::vector<std::string> &Lifted) {
+  std::string Text;
+  for (const KernelResult &K : First.Kernels) {
+    if (!llvm::is_contained(Lifted, K.Name)) {
+      Text += K.Explanation;
+      continue;
+    }
+    llvm::StringRef Head = llvm::StringRef(K.Explanation).split('\n').first;
+    Text += Head.str() + "\n  result: lifted: rewritten through its "
+                         "tile-vocabulary form (what --migrate writes), "
+                         "explained below\n";
+  }
+  for (const KernelResult &K : Second.Kernels) {
+    std::string From = liftedFrom(K.Name, Lifted);
+    if (From.empty())
+      continue;
+    auto [Head, Rest] = llvm::StringRef(K.Explanation).split('\n');
+    (void)Head;
+    Text += "kernel " + K.Name + ": the tile-vocabulary form of '" + From +
+            "'\n" + Rest.str();
+  }
+  return Text;
+}
+
+/// The rewrite of a file whose annotated hand-written loops lift
+/// (`First.Liftable`), in one run: the file migrated (what --migrate
+/// writes, Migrate.h), then that rewritten. The kernels `First` rewrote
+/// are rewritten again in the second pass, as they were. Nullopt, with
+/// `First` standing, where a pass fails, migrates nothing or leaves a kernel
+/// unrewritten. The result's edits are those of the two passes composed,
+/// laid out already.
+std::optional<FileResult> throughMigration(const Job &J,
+                                           const RewriteOptions &Base,
+                                           bool Quiet, const FileResult &First,
+                                           std::string &Text) {
+  RewriteOptions M = Base;
+  M.Migrate = true;
+  // Under --explain, the migration's diagnostics carry the details after
+  // each verdict; its explanation is not used (chainedExplanation).
+  M.DumpArefs = ArefDumpFormat::None;
+  std::string MigrationText, RewriteText;
+  std::optional<FileResult> Migrated =
+      parseOnce(J, First.Original, M, Quiet, MigrationText);
+  if (!Migrated || Migrated->Failed || Migrated->Edits.empty())
+    return std::nullopt;
+  llvm::Expected<tooling::Replacements> Migration =
+      finalReplacements(*Migrated);
+  llvm::Expected<std::string> Source =
+      Migration ? tooling::applyAllReplacements(First.Original, *Migration)
+                : Migration.takeError();
+  if (!Source) {
+    llvm::consumeError(Source.takeError());
+    return std::nullopt;
+  }
+  // The second pass suggests nothing: the migration's pass did, and the
+  // kernels it migrated are still in the file, without their pragmas.
+  RewriteOptions Second = Base;
+  Second.Suggest = false;
+  Second.PragmaLabel = [&](unsigned Offset) {
+    return pragmaLabel(J.Path, First.Original, *Migration, Offset);
+  };
+  std::optional<FileResult> R =
+      parseOnce(J, *Source, Second, Quiet, RewriteText);
+  // Every kernel the first pass rewrote and every one migrated must come
+  // out rewritten.
+  if (!R || R->Failed || R->Edits.empty() ||
+      R->Rewritten < First.Rewritten + Migrated->Rewritten)
+    return std::nullopt;
+  // The two passes' edits, each laid out, composed into edits of the file
+  // as it was (the second pass's apply to the first's result).
+  llvm::Expected<tooling::Replacements> Rewrite = finalReplacements(*R);
+  if (!Rewrite) {
+    llvm::consumeError(Rewrite.takeError());
+    return std::nullopt;
+  }
+  R->Edits = Migration->merge(*Rewrite);
+  R->LaidOut = true;
+  R->Original = First.Original;
+  R->Dependencies = First.Dependencies;
+  R->Liftable = 0;
+  R->Candidates = First.Candidates;
+  // The kernels as the file has them: those migrated are rewritten.
+  R->Records = First.Records;
+  std::vector<std::string> Lifted;
+  for (KernelRecord &K : R->Records)
+    for (const KernelRecord &Done : Migrated->Records)
+      if (Done.Name == K.Name &&
+          Done.State == KernelRecord::Status::Migrated) {
+        K = Done;
+        K.State = KernelRecord::Status::Rewritten;
+        Lifted.push_back(K.Name);
+      }
+  if (Base.Explain)
+    R->Explanation = chainedExplanation(First, *R, Lifted);
+  // The migration's diagnostics: those of the second pass repeat its
+  // verdicts on the loops left as written, at the migrated text's lines.
+  Text = MigrationText;
+  return R;
+}
+
+/// Parses `J` and, where its hand-written loops lift and the run does not
+/// migrate, rewrites its migrated form; returns the diagnostics' text.
+std::string runOne(const Job &J, const RewriteOptions &Base, bool Quiet,
+                   std::map<std::string, FileResult> &Results) {
+  std::string Text;
+  std::optional<FileResult> R = parseOnce(J, J.Content, Base, Quiet, Text);
+  // Under --werror the first pass fails on the liftable loops' verdicts;
+  // the migration decides.
+  if (R && R->Liftable && !Base.Migrate)
+    if (std::string Chained;
+        std::optional<FileResult> Through =
+            throughMigration(J, Base, Quiet, *R, Chained)) {
+      R = std::move(Through);
+      Text = std::move(Chained);
+    }
+  if (R) {
+    std::string Path = R->Path;
+    Results[Path] = std::move(*R);
+  }
   return Text;
 }
 
