@@ -60,6 +60,10 @@ std::optional<ArefGraph> buildArefGraph(const TileProgram &P,
       A.Name += (A.Name.empty() ? "" : "_") + T.Var;
       A.BytesPerSlot += T.Rows * T.Cols * elementBytes(T.Elem);
     }
+    // precision(3xtf32): each fp32 tile's slot holds its tf32 low part too.
+    if (P.Pragma.Precision && *P.Pragma.Precision == MmaPrecision::ThreeTf32 &&
+        P.Loads[A.Loads.front()].Elem == ElementType::F32)
+      A.BytesPerSlot *= 2;
     A.Reason = A.Loads.size() > 1 ? "consumed together by one mma"
                : LoopMmas > 1 ? "the only tile of the loop its mma reads: that "
                                 "mma starts before the other mma's tiles land"

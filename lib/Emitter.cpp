@@ -149,6 +149,7 @@ private:
   void storage();
   void kernelHead();
   void producer();
+  void splitWarps();
   void consumers();
   void epilogueOps(const std::string &Row0);
   void launcher();
@@ -378,9 +379,21 @@ void KernelEmitter::storage() {
                    cxxElement(P.Loads[L].Elem), P.Loads[L].Var, P.Loads[L].Rows,
                    P.Loads[L].Cols)
                .str());
+  if (Plan.ThreeTf32) {
+    W.line("// precision(3xtf32): the tf32 low parts of the tiles, whose high "
+           "parts replace them.");
+    for (unsigned L : R.Loads)
+      W.line(formatv("alignas(1024) float {0}_low[{1} * {2}];",
+                     P.Loads[L].Var, P.Loads[L].Rows, P.Loads[L].Cols)
+                 .str());
+  }
   W.close(";");
   W.line(formatv("{0} {1}[{2}];", Slot, R.Name, Plan.Stages).str());
   W.line(formatv("tawa::rt::Aref<{0}> {1}_aref;", Plan.Stages, R.Name).str());
+  if (Plan.ThreeTf32)
+    W.line(formatv("tawa::rt::SplitBarriers<{0}> {1}_split;", Plan.Stages,
+                   R.Name)
+               .str());
   if (Plan.TmaStore)
     W.line(formatv("tawa::rt::EpilogueStaging<{0}, {1}, {2}> epilogue[{3}];",
                    cxxElement(P.Store.Elem), 64 * Plan.MTiles,
@@ -404,17 +417,19 @@ void KernelEmitter::kernelHead() {
                      : formatv("warpgroups 1-{0}", Plan.Consumers).str(),
                  Plan.Consumers == 1 ? "s" : "")
              .str());
+  // The wgmma shape: K of 32 bytes per instruction (PTX ISA 9.7.15.5.1).
+  const std::string Shape =
+      formatv("m64n{0}k{1}", Plan.BN, 32 / elementBytes(Plan.Elem)).str() +
+      (Plan.ThreeTf32 ? " (three per step: precision(3xtf32))" : "");
   if (Plan.PingPong)
-    W.line(formatv("/// wgmma m64n{0}k16 in turns, each the whole {1} x {0} "
+    W.line(formatv("/// wgmma {2} in turns, each the whole {1} x {0} "
                    "accumulator of alternate tiles.",
-                   Plan.BN, Plan.BM)
+                   Plan.BN, Plan.BM, Shape)
                .str());
   else
-    W.line(
-        formatv(
-            "/// wgmma m64n{0}k16, {1} rows of the {2} x {3} accumulator each.",
-            Plan.BN, 64 * Plan.MTiles, Plan.BM, Plan.BN)
-            .str());
+    W.line(formatv("/// wgmma {4}, {1} rows of the {2} x {3} accumulator each.",
+                   Plan.BN, 64 * Plan.MTiles, Plan.BM, Plan.BN, Shape)
+               .str());
   if (P.Merge.Across)
     W.line(formatv("/// Narrow tiles: CTA tiles of {0} x {1} side by side "
                    "across the columns of the original launch, for launches "
@@ -470,6 +485,10 @@ void KernelEmitter::kernelHead() {
   else
     W.line(formatv("smem.{0}_aref.init(kConsumers{1});", R.Name,
                    Clustered ? " * kCluster" : "")
+               .str());
+  if (Plan.ThreeTf32)
+    W.line(formatv("smem.{0}_split.init(/*warps=*/3); // warps 1-3 split",
+                   R.Name)
                .str());
   W.close();
   if (Clustered) {
@@ -583,8 +602,42 @@ void KernelEmitter::producer() {
   W.line(R.Name + ".advance();");
   W.close(); // k loop
   W.close(); // tile loop
-  W.close(); // elected thread
+  if (Plan.ThreeTf32) {
+    W.line("// The splitting warps stop at the slot after the last one.");
+    W.line(formatv("smem.{0}_split.finish(smem.{0}_aref, {0});", R.Name).str());
+    W.close(" else if (threadIdx.x >= 32) {");
+    ++W.Depth;
+    splitWarps();
+  }
+  W.close(); // elected thread (and the splitting warps)
   W.close(" else {");
+}
+
+/// precision(3xtf32): the producer warpgroup's warps 1-3 follow the ring
+/// behind the TMA loads and split each slot's fp32 tiles into tf32 high
+/// and low parts (tawa/runtime/tf32_split.cuh) before the consumers read it.
+void KernelEmitter::splitWarps() {
+  W.line("// Warps 1-3: split each slot's fp32 tiles into tf32 high parts (in "
+         "place) and low parts once they land, for the consumers' three "
+         "products.");
+  W.open(formatv("for (tawa::rt::ArefCursor<kStages> {0};; {0}.advance())",
+                 R.Name)
+             .str());
+  W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
+  W.open(formatv("if (smem.{0}_split.done_at({0}))", R.Name).str());
+  W.line("break;");
+  W.close();
+  W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
+             .str());
+  for (unsigned L : R.Loads) {
+    const TileLoad &T = P.Loads[L];
+    W.line(formatv("tawa::rt::tf32_split_tile<96, {0} * {1}>(slot.{2}, "
+                   "slot.{2}_low, threadIdx.x - 32);",
+                   T.Rows, T.Cols, T.Var)
+               .str());
+  }
+  W.line(formatv("smem.{0}_split.arrive({0});", R.Name).str());
+  W.close(); // ring
 }
 
 /// The epilogue's element-wise ops (GemmEpilogue.h), applied to the
@@ -681,7 +734,10 @@ void KernelEmitter::consumers() {
   kLoop();
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
-  W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
+  W.line(formatv(Plan.ThreeTf32 ? "smem.{0}_split.wait({0});"
+                                 : "smem.{0}_aref.get({0});",
+                 R.Name)
+             .str());
   const TileLoad &A = P.Loads[Mma.A], &B = P.Loads[Mma.B];
   // Both operands K-major: wgmma_nt; a K x MN window sets wgmma's transpose
   // bit for its operand.
@@ -694,15 +750,21 @@ void KernelEmitter::consumers() {
           : formatv("wgmma_nt<{0}>", Plan.BK).str();
   if (Idle)
     W.open("if (!idle)");
-  W.line(formatv("tawa::rt::{5}({1}, slot.{2}{3}, slot.{4}, "
-                 "/*accumulate=*/k_steps > 0);",
-                 Plan.BK, P.Acc.Var, A.Var,
-                 Plan.PingPong ? ""
-                               : formatv(" + consumer * {0} * {1}",
-                                         64 * Plan.MTiles, Plan.BK)
-                                     .str(),
-                 B.Var, Wgmma)
-             .str());
+  const std::string AOffset =
+      Plan.PingPong
+          ? ""
+          : formatv(" + consumer * {0} * {1}", 64 * Plan.MTiles, Plan.BK).str();
+  if (Plan.ThreeTf32)
+    W.line(formatv("tawa::rt::wgmma_nt_3xtf32<{0}>({1}, slot.{2}{3}, "
+                   "slot.{2}_low{3}, slot.{4}, slot.{4}_low, "
+                   "/*accumulate=*/k_steps > 0);",
+                   Plan.BK, P.Acc.Var, A.Var, AOffset, B.Var)
+               .str());
+  else
+    W.line(formatv("tawa::rt::{5}({1}, slot.{2}{3}, slot.{4}, "
+                   "/*accumulate=*/k_steps > 0);",
+                   Plan.BK, P.Acc.Var, A.Var, AOffset, B.Var, Wgmma)
+               .str());
   if (Idle)
     W.close();
   W.line("tawa::rt::wgmma_wait<1>();");
@@ -838,6 +900,8 @@ void KernelEmitter::clusterChoice() {
     Seen.push_back(M);
     Odd += (Odd.empty() ? "" : " || ") + ("tawa::rt::odd_pitch(" + M + ")");
   }
+  if (Odd.empty())
+    Odd = "false";
   W.line("// Operand rows an odd number of 16 bytes apart make the launch "
          "L2-bound: the cluster twin of the kernel chosen runs it where there "
          "is one, two CTAs sharing B's tile, and reads them in place "

@@ -101,7 +101,11 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
                  (Plan->ElemB != Plan->Elem
                       ? " x " + elementName(Plan->ElemB).str()
                       : std::string()) +
-                 (Pragma.Precision ? " read as tf32 (precision(tf32))" : "") +
+                 (Plan->ThreeTf32 ? " split into tf32 high and low parts, "
+                                    "three products per step "
+                                    "(precision(3xtf32))"
+                  : Pragma.Precision ? " read as tf32 (precision(tf32))"
+                                     : "") +
                  " (BM x BN x BK, elements)",
              None, "",
              !P->Merge.Reason.empty()

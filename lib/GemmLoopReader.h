@@ -95,8 +95,10 @@ protected:
 
   static constexpr const char *SgemmMessage =
       "the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or "
-      "fp16 inputs, which would change its results. Where tf32 (10-bit "
-      "mantissas) is acceptable, add 'precision(tf32)' to the pragma; "
+      "fp16 inputs, which would change its results. Add "
+      "'precision(3xtf32)' to the pragma for about fp32's accuracy (each "
+      "operand split into two tf32 parts, three products per step), or "
+      "'precision(tf32)' where tf32's 10-bit mantissas are acceptable; "
       "otherwise convert the inputs to bf16 or fp16 yourself "
       "(docs/migration.md, 'Precision')";
 

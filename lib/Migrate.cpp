@@ -81,8 +81,8 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
     Params += ", float " + name(G.Alpha);
   if (G.Beta)
     Params += ", float " + name(G.Beta);
-  // fp32 operands lift only under precision(tf32), which the tiled kernel
-  // carries.
+  // fp32 operands lift only under precision(tf32) or precision(3xtf32),
+  // which the tiled kernel carries.
   const bool Tf32 = G.Elem == ElementType::F32;
   const int BK = 128 / static_cast<int>(elementBytes(G.Elem));
   const std::string LoadA =
@@ -152,7 +152,11 @@ __global__ void {0}_tiled({1}) {{
                  G.A.KMajor ? "cols" : "rows", COf, Value, ATile, LoadA, BTile,
                  LoadB, OpA, OpB, What,
                  G.CBatchStride.empty() ? "" : ", " + Z + " = blockIdx.z",
-                 Tf32 ? " precision(tf32)" : "", Names.Callee)
+                 !Tf32 ? ""
+                 : G.Precision == MmaPrecision::ThreeTf32
+                     ? " precision(3xtf32)"
+                     : " precision(tf32)",
+                 Names.Callee)
       .str();
 }
 

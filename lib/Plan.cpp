@@ -260,29 +260,23 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit,
                               Twine(Plan.StoreChunkCols)));
 }
 
-/// fp32 operands need `precision(tf32)`, and the clause needs them:
-/// the tensor cores take no fp32 inputs, and a GEMM's precision changes only
-/// where its author says so. `precision(3xtf32)` is not built.
+/// fp32 operands need `precision(tf32)` or `precision(3xtf32)`, and the
+/// clause needs them: the tensor cores take no fp32 inputs, and a GEMM's
+/// precision changes only where its author says so.
 static bool precisionAgrees(const TileProgram &P, const TileLoad &A,
                             const TileLoad &B, DiagReporter &Diags) {
   const Clause<MmaPrecision> &C = P.Pragma.Precision;
   const bool F32 = A.Elem == ElementType::F32 || B.Elem == ElementType::F32;
-  if (C && *C == MmaPrecision::ThreeTf32) {
-    Diags.error(C.Loc, DiagCategory::Unsupported,
-                "precision(3xtf32) (error-compensated tf32) is not supported "
-                "by this version of tawa-rewrite; precision(tf32) multiplies "
-                "the fp32 operands as tf32 (10-bit mantissas)");
-    return false;
-  }
   if (F32 && !C) {
     const TileLoad &T = A.Elem == ElementType::F32 ? A : B;
     Diags.error(T.Decl->getLocation(), DiagCategory::Shape,
                 "tile '" + T.Var +
                     "' is f32; the tensor cores take no fp32 inputs, and "
                     "multiplying them as tf32 (10-bit mantissas) would "
-                    "change the kernel's results. Add 'precision(tf32)' to "
-                    "the pragma where that precision is acceptable "
-                    "(docs/tile-language.md)");
+                    "change the kernel's results. Add 'precision(3xtf32)' "
+                    "to the pragma for about fp32's accuracy (three tf32 "
+                    "products per step), or 'precision(tf32)' where tf32's "
+                    "is acceptable (docs/tile-language.md)");
     return false;
   }
   if (C && !F32) {
@@ -336,6 +330,7 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
                      "later pass)");
 
   PipelinePlan Plan;
+  Plan.ThreeTf32 = Tf32 && *P.Pragma.Precision == MmaPrecision::ThreeTf32;
   Plan.Elem = A.Elem;
   Plan.ElemB = B.Elem;
   Plan.BM = A.mnExtent();
@@ -421,6 +416,11 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     Plan.Regs = RegisterSplit{24, 240};
   else
     Plan.Regs = RegisterSplit{40, 232};
+  // precision(3xtf32): the producer's splitting warps hold a 16-byte vector,
+  // its two parts and their addresses; 24 registers would spill.
+  if (Plan.ThreeTf32 && !P.Pragma.Regs && Plan.Regs.Producer < 40)
+    Plan.Regs = RegisterSplit{
+        40, int(hopper::kRegisters / 128 - 40) / Plan.Consumers / 8 * 8};
   SourceLocation RegsLoc =
       P.Pragma.Regs.Loc.isValid() ? P.Pragma.Regs.Loc : P.Pragma.Loc;
   unsigned Total =

@@ -316,8 +316,9 @@ private:
             add(I.Kernel, I.Loop);
         if (!Classified || Tries.empty())
           continue;
-        // An SGEMM lifts only under precision(tf32): the candidate's pragma
-        // carries the clause, and the finding says what it changes.
+        // An SGEMM lifts only under a precision clause: the candidate's
+        // pragma carries precision(3xtf32), the one that keeps about fp32's
+        // accuracy, and the finding says what it changes.
         auto liftsAll = [&](bool Tf32) {
           return llvm::all_of(Tries, [&](const Try &T) {
             LiftFailure Why;
@@ -334,7 +335,7 @@ private:
         const SourceLocation For = Loop->getForLoc();
         const SourceLocation LineStart =
             For.getLocWithOffset(1 - int(SM.getSpellingColumnNumber(For)));
-        const std::string Clause = Tf32 ? " precision(tf32)" : "";
+        const std::string Clause = Tf32 ? " precision(3xtf32)" : "";
         const std::string Pragma = "#pragma tawa tile" + Clause + "\n";
         Diags.warning(
             For, DiagCategory::Candidate,
@@ -345,7 +346,10 @@ private:
                 "the tile vocabulary (docs/migration.md)" +
                 (Tf32 ? "; it multiplies fp32 operands, which the tensor "
                         "cores read as tf32 (10 mantissa bits): the clause "
-                        "accepts that rounding"
+                        "splits each into two tf32 parts, three products per "
+                        "step, for about fp32's accuracy ('precision(tf32)', "
+                        "one product, is faster and rounds each operand to "
+                        "tf32)"
                       : ""),
             SourceRange(), {FixItHint::CreateInsertion(LineStart, Pragma)});
         edit(SM, CharSourceRange::getCharRange(LineStart, LineStart), Pragma,
@@ -477,7 +481,9 @@ private:
         LiftFailure Why;
         std::optional<LiftedGemm> G =
             lift(*Legacy, Kernel, Loop, Ctx, Includes, Why,
-                 Pragma.Precision && *Pragma.Precision == MmaPrecision::Tf32);
+                 static_cast<bool>(Pragma.Precision));
+        if (G && Pragma.Precision)
+          G->Precision = *Pragma.Precision;
         if (G && Opts.Migrate &&
             migrate(Ctx, Pragma, Kernel,
                     {Migration{Kernel, *G, migratedNames(Kernel), Launches}},
@@ -722,7 +728,9 @@ private:
       LiftFailure Why;
       std::optional<LiftedGemm> G =
           lift(*L, I.Kernel, I.Loop, Ctx, Includes, Why,
-               Pragma.Precision && *Pragma.Precision == MmaPrecision::Tf32);
+               static_cast<bool>(Pragma.Precision));
+      if (G && Pragma.Precision)
+        G->Precision = *Pragma.Precision;
       if (!G) {
         reportTemplateLift(Ctx, *L, I, /*Lifted=*/false, Why);
         finishTemplateReport(Ctx, Kernel, Loop, Pragma);

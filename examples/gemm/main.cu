@@ -13,8 +13,11 @@
 //     (the default: __nv_bfloat16, CUDA_R_16BF) or -DGEMM_ELEMENT=half
 //     (__half, CUDA_R_16F; `fp16` and `f16` are accepted too) or
 //     -DGEMM_ELEMENT=tf32 (float in memory, CUDA_R_32F, multiplied as tf32:
-//     cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32, examples/gemm-tf32). It must
-//     match the example's gemm(): a mismatch does not compile;
+//     cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32, examples/gemm-tf32) or
+//     -DGEMM_ELEMENT=f32 (float, multiplied under precision(3xtf32): cuBLAS's
+//     fp32 SGEMM, CUBLAS_COMPUTE_32F, and a tolerance of 3e-4 instead of
+//     1e-2, examples/gemm-3xtf32). It must match the example's gemm(): a
+//     mismatch does not compile;
 //   - the operand layout with -DGEMM_LAYOUT=nt (the default: A is M x K, B
 //     is N x K), nn (B is K x N), tn (A is K x M, B is K x N) or tt (A is
 //     K x M): C = op(A) * op(B), op N the matrix as stored, T its transpose
@@ -79,6 +82,8 @@
 #define GEMM_ELEMENT_ID_fp16 2
 #define GEMM_ELEMENT_ID_f16 2
 #define GEMM_ELEMENT_ID_tf32 3
+#define GEMM_ELEMENT_ID_f32 4
+#define GEMM_ELEMENT_ID_3xtf32 4
 #define GEMM_PASTE_(a, b) a##b
 #define GEMM_PASTE(a, b) GEMM_PASTE_(a, b)
 #ifndef GEMM_ELEMENT
@@ -91,11 +96,17 @@
 #elif GEMM_PASTE(GEMM_ELEMENT_ID_, GEMM_ELEMENT) == 3
 #define GEMM_ELEMENT_IS_BF16 0
 #define GEMM_ELEMENT_IS_TF32 1
+#elif GEMM_PASTE(GEMM_ELEMENT_ID_, GEMM_ELEMENT) == 4
+#define GEMM_ELEMENT_IS_BF16 0
+#define GEMM_ELEMENT_IS_F32 1
 #else
-#error "GEMM_ELEMENT must be bf16 (the default), half or tf32"
+#error "GEMM_ELEMENT must be bf16 (the default), half, tf32 or f32"
 #endif
 #ifndef GEMM_ELEMENT_IS_TF32
 #define GEMM_ELEMENT_IS_TF32 0
+#endif
+#ifndef GEMM_ELEMENT_IS_F32
+#define GEMM_ELEMENT_IS_F32 0
 #endif
 
 // The operand layout: GEMM_LAYOUT names one of nt, nn, tn, tt.
@@ -137,7 +148,18 @@
 
 namespace {
 
-#if GEMM_ELEMENT_IS_TF32
+#if GEMM_ELEMENT_IS_F32
+// fp32 at fp32's accuracy (precision(3xtf32), examples/gemm-3xtf32): against
+// cuBLAS's fp32 SGEMM, with a tolerance that 1xTF32 fails.
+using Element = float;
+using PoisonBits = std::uint32_t;
+constexpr cudaDataType_t kCudaType = CUDA_R_32F;
+constexpr cublasComputeType_t kComputeType = CUBLAS_COMPUTE_32F;
+constexpr const char *kElementName = "f32";
+constexpr PoisonBits kPoisonBits = 0x7FC00000u; // an fp32 quiet NaN
+__host__ __device__ inline float to_float(Element x) { return x; }
+__device__ inline Element from_float(float x) { return x; }
+#elif GEMM_ELEMENT_IS_TF32
 using Element = float;
 using PoisonBits = std::uint32_t;
 constexpr cudaDataType_t kCudaType = CUDA_R_32F;
@@ -186,7 +208,11 @@ constexpr const char *kLayoutName = GEMM_LAYOUT_ID == 1   ? "nt"
                                     : GEMM_LAYOUT_ID == 3 ? "tn"
                                                           : "tt";
 
-constexpr double kTolerance = 1e-2;
+// f32 (3xtf32): each product within about 2^-19 of its value; the
+// spot-check error is dominated by wgmma's fp32 accumulation, which drifts
+// with K (about 7e-9 K on an H200: 3e-5 at K = 4096, results/h100/3xtf32/);
+// 1xTF32's is about 9e-4 at any K and fails.
+constexpr double kTolerance = GEMM_ELEMENT_IS_F32 ? 3e-4 : 1e-2;
 constexpr int kDefaultWarmupPairs = 5;
 constexpr int kDefaultTimedPairs = 50;
 constexpr int kMaxInputSets = 32;

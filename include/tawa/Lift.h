@@ -130,8 +130,11 @@ struct LiftedBias {
 /// What a lifted kernel computes, in terms of its parameters.
 struct LiftedGemm {
   int Tile = 0;       ///< the kernel's TILE: its blocks are TILE x TILE
-  ElementType Elem{}; ///< A's and B's element type (bf16 or f16)
+  ElementType Elem{}; ///< A's and B's element type (bf16, f16 or f32)
   ElementType Out{};  ///< C's element type
+  /// fp32 operands: the pragma's precision clause, which the tiled kernel
+  /// carries (tf32 or 3xtf32).
+  MmaPrecision Precision = MmaPrecision::Tf32;
   /// The extents: M and N are those of the store's bounds check, null in
   /// a kernel with no bounds checks (`Guarded` false), which computes the
   /// whole window of C its grid covers and reads K whole only where K is a

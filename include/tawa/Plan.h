@@ -49,6 +49,10 @@ struct PipelinePlan {
   /// registers); chunks of StoreChunkCols columns (128 bytes per row).
   bool TmaStore = false;
   int StoreChunkCols = 0;
+  /// precision(3xtf32): each slot also holds the tf32 low parts of its fp32
+  /// tiles, which the producer warpgroup's idle warps split off once the
+  /// tiles land; three tf32 products per step (tawa/runtime/tf32_split.cuh).
+  bool ThreeTf32 = false;
   /// Staging buffers per consumer warpgroup, each 64 * MTiles rows x 128
   /// bytes: one per chunk of the tile where that fits beside the ring (the
   /// tile is staged at once), else two used in turn.

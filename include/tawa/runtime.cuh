@@ -17,6 +17,7 @@
 #include "runtime/rows.cuh"
 #include "runtime/schedule.cuh"
 #include "runtime/split_tail.cuh"
+#include "runtime/tf32_split.cuh"
 #include "runtime/tma.cuh"
 #include "runtime/warpgroup.cuh"
 #include "runtime/wgmma.cuh"

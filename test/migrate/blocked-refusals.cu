@@ -366,7 +366,7 @@ __global__ void fp32_tiles(int M, int N, int K, const float *A,
   __shared__ float Bs[BK * BN];
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Where tf32 (10-bit mantissas) is acceptable, add 'precision(tf32)' to the pragma; otherwise convert the inputs to bf16 or fp16 yourself (docs/migration.md, 'Precision') [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Add 'precision(3xtf32)' to the pragma for about fp32's accuracy (each operand split into two tf32 parts, three products per step), or 'precision(tf32)' where tf32's 10-bit mantissas are acceptable; otherwise convert the inputs to bf16 or fp16 yourself (docs/migration.md, 'Precision') [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     As[threadIdx.x] = A[t + threadIdx.x];
     Bs[threadIdx.x] = B[t + threadIdx.x];

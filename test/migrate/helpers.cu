@@ -116,7 +116,7 @@ __global__ void __launch_bounds__(NUM_THREADS)
   float threadResults[WMITER * TM * WNITER * TN] = {0.0};
   float regM[WMITER * TM] = {0.0};
   float regN[WNITER * TN] = {0.0};
-// SUGGEST: bare.cu:[[@LINE+2]]:3: warning: this loop of kernel 'sgemmWarptiling' is a hand-written register-blocked shared-memory GEMM that tawa-rewrite lifts; '#pragma tawa tile precision(tf32)' before it
+// SUGGEST: bare.cu:[[@LINE+2]]:3: warning: this loop of kernel 'sgemmWarptiling' is a hand-written register-blocked shared-memory GEMM that tawa-rewrite lifts; '#pragma tawa tile precision(3xtf32)' before it
 #pragma tawa tile precision(tf32)
   for (unsigned bkIdx = 0; bkIdx < K; bkIdx += BK) {
     wt::loadFromGmem<BM, BN, BK, rowStrideA, rowStrideB>(

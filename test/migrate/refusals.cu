@@ -63,7 +63,7 @@ __global__ void sgemm(const float *A, const float *B, float *C, int M, int N,
   PROLOGUE(float)
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Where tf32 (10-bit mantissas) is acceptable, add 'precision(tf32)' to the pragma; otherwise convert the inputs to bf16 or fp16 yourself (docs/migration.md, 'Precision')
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Add 'precision(3xtf32)' to the pragma for about fp32's accuracy (each operand split into two tf32 parts, three products per step), or 'precision(tf32)' where tf32's 10-bit mantissas are acceptable; otherwise convert the inputs to bf16 or fp16 yourself (docs/migration.md, 'Precision')
   for (int t = 0; t < K; t += TILE) {
     As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;

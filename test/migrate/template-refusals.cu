@@ -50,7 +50,7 @@ __global__ void candidate(const float *A, const float *B, float *C, int M,
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + tx;
   float acc = 0.0f;
-  // SUGGEST: template-refusals.cu:[[@LINE+1]]:3: warning: this loop of kernel 'candidate' is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts; '#pragma tawa tile precision(tf32)' before it
+  // SUGGEST: template-refusals.cu:[[@LINE+1]]:3: warning: this loop of kernel 'candidate' is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts; '#pragma tawa tile precision(3xtf32)' before it
   for (int t = 0; t < K; t += BS) {
     As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;

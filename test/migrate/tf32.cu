@@ -1,7 +1,8 @@
-// --migrate lifts hand-written SGEMMs whose pragma says precision(tf32): the
-// tiled kernel loads fp32 windows of K = 32 (128 bytes) and carries the
-// clause, and tawa-rewrite turns it into a warp-specialized kernel on tf32
-// wgmma, B (stored K x N) read from a transposed copy. Without the clause the
+// --migrate lifts hand-written SGEMMs whose pragma says precision(tf32) or
+// precision(3xtf32): the tiled kernel loads fp32 windows of K = 32 (128
+// bytes) and carries the clause, and tawa-rewrite turns it into a
+// warp-specialized kernel on tf32 wgmma (three products per step under
+// 3xtf32), B (stored K x N) read from a transposed copy. Without the clause the
 // kernel is refused (test/migrate/refusals.cu). (The outputs are checked
 // without this file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
@@ -28,6 +29,29 @@ __global__ void sgemm(const float *A, const float *B, float *C, int M, int N,
   const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
   float acc = 0.0f;
 #pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
+// CHECK-LABEL: __global__ void sgemm3_tiled(tawa::Matrix<const float> A,
+// CHECK: #pragma tawa tile precision(3xtf32)
+// WS: tawa::rt::wgmma_nt_3xtf32<32>(
+__global__ void sgemm3(const float *A, const float *B, float *C, int M, int N,
+                      int K) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile precision(3xtf32)
   for (int t = 0; t < K; t += TILE) {
     As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;

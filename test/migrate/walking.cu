@@ -19,7 +19,7 @@
 // CHECK: __global__ void MatrixMulCUDA(float *C, float *A, float *B, int wA,
 // CHECK-NOT: #pragma tawa
 // CHECK: for (int a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep) {
-// SUGGEST: bare.cu:[[@LINE+14]]:3: warning: this loop of kernel 'MatrixMulCUDA' is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts; '#pragma tawa tile precision(tf32)' before it
+// SUGGEST: bare.cu:[[@LINE+14]]:3: warning: this loop of kernel 'MatrixMulCUDA' is a hand-written shared-memory tiled GEMM that tawa-rewrite lifts; '#pragma tawa tile precision(3xtf32)' before it
 template <int BLOCK_SIZE>
 __global__ void MatrixMulCUDA(float *C, float *A, float *B, int wA, int wB) {
   int bx = blockIdx.x;

@@ -52,7 +52,7 @@ __global__ void register_blocked(const float *A, const float *B, float *C,
   float acc[8][8] = {};
   const float *a = A + blockIdx.y * 128 * K;
 #pragma tawa tile
-  // CHECK: legacy.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line [[@LINE-5]] breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Where tf32 (10-bit mantissas) is acceptable, add 'precision(tf32)' to the pragma; otherwise convert the inputs to bf16 or fp16 yourself (docs/migration.md, 'Precision') [tawa-unsupported]
+  // CHECK: legacy.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line [[@LINE-5]] breaks it: the kernel computes in fp32 (an SGEMM); the tensor cores take bf16 or fp16 inputs, which would change its results. Add 'precision(3xtf32)' to the pragma for about fp32's accuracy (each operand split into two tf32 parts, three products per step), or 'precision(tf32)' where tf32's 10-bit mantissas are acceptable; otherwise convert the inputs to bf16 or fp16 yourself (docs/migration.md, 'Precision') [tawa-unsupported]
   // CHECK: legacy.cu:[[@LINE-6]]:20: note: the kernel computes in fp32
   for (int k0 = 0; k0 < K; k0 += 8) {
     // DETAILS: legacy.cu:[[@LINE-1]]:3: warning: this loop does not match a liftable pattern
