@@ -284,7 +284,10 @@ inline int narrow_x_units(dim3 grid, int merge_x, int parts, int width,
 /// waves, the wide kernel.
 ///
 /// A launch of more than a wave (`cols` given) runs a narrow kernel of at
-/// least half the wide width where its waves, each as long as its width,
+/// least half the wide width, or one that needs no more tiles than the wide
+/// kernel (the stored matrix has no more columns than its width: the same
+/// rows of A read, less of the wide tile computed for nothing), where its
+/// waves, each as long as its width,
 /// add up to at most 0.85 of the wide kernel's (ties keep the wider): the
 /// last wave is taken whole by that count, and a launch whose last wave of
 /// wide tiles is nearly empty finishes sooner in narrower tiles that fill
@@ -310,7 +313,8 @@ inline int narrow_choice(long long tiles, int sms,
   int best = -1;
   long long best_cost = 0;
   for (int i = kernels - 1; i >= 0; --i) {
-    if (narrow_tiles[i] < 0 || 2 * cols[i] < wide_cols)
+    if (narrow_tiles[i] < 0 ||
+        (2 * cols[i] < wide_cols && narrow_tiles[i] > tiles))
       continue;
     const long long cost = (narrow_tiles[i] + sms - 1) / sms * cols[i];
     if (best < 0 || cost < best_cost)

@@ -335,8 +335,9 @@ int main() {
       return fail("narrow_choice", c.tiles, c.sms, got, c.want);
   }
   // With the widths, a launch of more than a wave: a narrow kernel of at
-  // least half the wide width whose waves, counted whole and as long as its
-  // width, add up to at most 0.85 of the wide kernel's; ties keep the wider.
+  // least half the wide width, or one of no more tiles than the wide, whose
+  // waves, counted whole and as long as its width, add up to at most 0.85
+  // of the wide kernel's; ties keep the wider.
   const int widths[] = {64, 128, 192};
   const Choice waves[] = {
       // 3000 x 3000: 24 x 12 wide tiles, 3 waves x 256 = 768; 128: 24 x 24,
@@ -353,7 +354,14 @@ int main() {
       // 192 cannot run the launch: 128 at 640 of 768 (0.83).
       {288, 132, {1152, 576, -1}, 1},
       // One wave of wide tiles: the rules above, whatever the widths.
-      {100, 132, {400, 200, 136}, -1}};
+      {100, 132, {400, 200, 136}, -1},
+      // C has at most 64 columns (a convolution of 64 filters, 784 row
+      // tiles): every width needs one tile per row, the 64 columns 784 x
+      // 64, a quarter of the wide kernel's work.
+      {784, 132, {784, 784, 784}, 0},
+      // At most 128 columns: 64 needs more tiles than the wide kernel,
+      // 128 as many.
+      {784, 132, {1568, 784, 784}, 1}};
   for (const Choice &c : waves) {
     ++cases;
     const int got =
