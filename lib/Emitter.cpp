@@ -195,7 +195,7 @@ private:
     // Cluster kernels keep whole boxes: the edge loads' registers made one
     // of 240 registers per thread spill (test/nvcc/variants.test).
     if (L != Mma.A || Mma.A == Mma.B || T.MnMajor || T.Where != Region::Loop ||
-        Clustered)
+        Clustered || T.Im2col)
       return false;
     return coord(T.mnOrigin()) == coord(P.Store.Row0);
   }
@@ -573,6 +573,14 @@ void KernelEmitter::producer() {
                  .str());
       continue;
     }
+    if (T.Im2col) {
+      W.line(formatv("tawa::rt::tma_load_im2col_window(slot.{0}, &{1}, "
+                     "smem.{2}_aref.full_barrier({2}), {3}, {4}, {5});",
+                     T.Var, tensorMapName(P, L), R.Name, coord(T.MatrixArg),
+                     mnOriginOf(L), coord(T.kOrigin()))
+                 .str());
+      continue;
+    }
     if (T.MnMajor) {
       W.line(formatv("tawa::rt::tma_load_boxes<{0}, {1}, {2}>(slot.{3}, &{4}, "
                      "smem.{5}_aref.full_barrier({5}), {6}, {7}, {8});",
@@ -895,7 +903,7 @@ void KernelEmitter::clusterChoice() {
   std::vector<std::string> Seen;
   for (const TileLoad &T : P.Loads) {
     const std::string M = T.Matrix->getName().str();
-    if (llvm::is_contained(Seen, M))
+    if (llvm::is_contained(Seen, M) || T.Im2col)
       continue;
     Seen.push_back(M);
     Odd += (Odd.empty() ? "" : " || ") + ("tawa::rt::odd_pitch(" + M + ")");
@@ -1040,7 +1048,8 @@ void KernelEmitter::launcher() {
   std::vector<std::string> Operands, Transposed;
   for (const TileLoad &T : P.Loads) {
     std::vector<std::string> &List = T.TransposedCopy ? Transposed : Operands;
-    if (!llvm::is_contained(List, T.Matrix->getName().str()))
+    // An Im2col view is read in place, or not by TMA at all.
+    if (!T.Im2col && !llvm::is_contained(List, T.Matrix->getName().str()))
       List.push_back(T.Matrix->getName().str());
   }
   // A cluster reads rows an odd number of 16 bytes apart in place: sharing
@@ -1069,6 +1078,14 @@ void KernelEmitter::launcher() {
   // (rows x K), a K x MN window one box per 64 columns.
   for (unsigned L = 0; L < P.Loads.size(); ++L) {
     const TileLoad &T = P.Loads[L];
+    if (T.Im2col) {
+      // One im2col box per filter tap and 128 bytes of channels: the
+      // channels must split into such blocks (tawa/runtime/im2col.cuh).
+      Step(formatv("tawa::rt::make_im2col_map(&{0}, {1}, {2}, {3})",
+                   tensorMapName(P, L), T.Matrix->getName(), T.Rows, T.Cols)
+               .str());
+      continue;
+    }
     const int BoxRows = T.MnMajor                 ? T.Rows
                         : Clustered && L == Mma.B ? T.Rows / Plan.Cluster
                                                   : T.Rows;

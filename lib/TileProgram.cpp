@@ -335,7 +335,10 @@ std::optional<TileType> tileTypeOf(QualType T) {
   auto Arg = [](const ClassTemplateSpecializationDecl *S, unsigned I) {
     return integralArg(&S->getTemplateArgs(), I);
   };
-  if (auto *S = specializationOf(T, "tawa::Tile")) {
+  const ClassTemplateSpecializationDecl *S = specializationOf(T, "tawa::Tile");
+  if (!S)
+    S = specializationOf(T, "tawa::Im2colTile");
+  if (S) {
     auto E = classify(S->getTemplateArgs()[0].getAsType());
     if (!E || !Arg(S, 1) || !Arg(S, 2))
       return std::nullopt;
@@ -353,8 +356,9 @@ std::optional<TileType> tileTypeOf(QualType T) {
 /// Whether `T` is one of the tile language's value types (tiles, accumulators,
 /// row vectors, fragments, transposed tiles).
 bool isTileLanguageType(QualType T) {
-  for (const char *N : {"tawa::Tile", "tawa::Accumulator", "tawa::RowVector",
-                        "tawa::Fragment", "tawa::Transposed"})
+  for (const char *N :
+       {"tawa::Tile", "tawa::Im2colTile", "tawa::Accumulator",
+        "tawa::RowVector", "tawa::Fragment", "tawa::Transposed"})
     if (specializationOf(T, N))
       return true;
   return false;
@@ -610,9 +614,10 @@ private:
   }
 
   /// The kernel parameter `E` names, directly or as `param.batch(b)` (then
-  /// `Batch` is b).
+  /// `Batch` is b). `Im2col`, where given, accepts a `tawa::Im2col`
+  /// parameter too (a load's) and says whether it is one.
   const ParmVarDecl *matrixParam(const Expr *E, ElementType &Elem, StringRef Op,
-                                 const Expr *&Batch) {
+                                 const Expr *&Batch, bool *Im2col = nullptr) {
     const Expr *Base = E;
     if (auto *MC = dyn_cast<CXXMemberCallExpr>(strip(E));
         MC && MC->getMethodDecl() &&
@@ -631,6 +636,9 @@ private:
       return nullptr;
     }
     auto *Spec = specializationOf(PV->getType(), "tawa::Matrix");
+    if (!Spec && Im2col && !Batch)
+      if ((Spec = specializationOf(PV->getType(), "tawa::Im2col")))
+        *Im2col = true;
     std::optional<ElementType> T =
         Spec ? classify(Spec->getTemplateArgs()[0].getAsType()) : std::nullopt;
     if (!T) {
@@ -663,7 +671,8 @@ private:
     L.Rows = *R;
     L.Cols = *C;
     L.MatrixArg = Call->getArg(0);
-    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch);
+    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch,
+                           &L.Im2col);
     L.Row0 = Call->getArg(1);
     L.Col0 = Call->getArg(2);
     return L;

@@ -64,6 +64,9 @@ struct TileLoad {
                     *Col0 = nullptr;      ///< window origin, elements
   const clang::Expr *Batch = nullptr;     ///< b of `Matrix.batch(b)`, else null
   const clang::Expr *MatrixArg = nullptr; ///< the matrix argument as written
+  /// Loaded from a `tawa::Im2col` (a convolution's activations as a GEMM
+  /// operand, tile.h): through an im2col tensor map, K-major, never copied.
+  bool Im2col = false;
   Region Where = Region::Loop;            ///< prologue: loaded once per tile
   unsigned Value = 0;                     ///< index into TileProgram::Values
   /// In the GEMM view: the window is stored K x MN, so wgmma reads the

@@ -12,6 +12,7 @@
 #include "runtime/cluster.cuh"
 #include "runtime/edge_boxes.cuh"
 #include "runtime/epilogue.cuh"
+#include "runtime/im2col.cuh"
 #include "runtime/launch.cuh"
 #include "runtime/operand_copy.cuh"
 #include "runtime/rows.cuh"

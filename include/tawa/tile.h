@@ -98,6 +98,81 @@ template <class TileT> struct Transposed {
   TileT tile;
 };
 
+/// A dense NHWC activation tensor seen as the A matrix of a 2-D convolution
+/// computed as a GEMM (the implicit GEMM: the im2col matrix, never built).
+/// Built on the host as `Im2col<T>{data, n, h, w, c, r, s, p, q, pad_h,
+/// pad_w, stride_h, stride_w, dil_h, dil_w}`:
+///   data: element (img, y, x, ch) of the tensor at ((img * h + y) * w + x)
+///         * c + ch; n, h, w, c: its extents;
+///   r, s: the filter's height and width, in taps;
+///   p, q: the output's height and width (for a convolution, (h + 2 pad_h -
+///         dil_h (r - 1) - 1) / stride_h + 1 and the same along w; im2col()
+///         computes them);
+///   pad_*, stride_*, dil_*: padding, stride and dilation, in elements.
+/// The matrix has n * p * q rows, one per output pixel (img, oy, ox) at row
+/// (img * p + oy) * q + ox, and r * s * c columns, one per filter tap and
+/// channel (ty, tx, ch) at column (ty * s + tx) * c + ch: weights stored
+/// K x R x S x C (channels last) are its B^T. Element (row, col) is the
+/// tensor's element (img, oy * stride_h - pad_h + ty * dil_h, ox * stride_w
+/// - pad_w + tx * dil_w, ch), 0 where that lies outside the image (the
+/// padding). `tawa::load` takes windows of it as of a Matrix.
+template <class T> struct Im2col {
+  T *data;
+  int n, h, w, c;
+  int r, s;
+  int p, q;
+  int pad_h, pad_w;
+  int stride_h, stride_w;
+  int dil_h, dil_w;
+
+  /// The matrix's extents, elements (n * p * q < 2^31).
+  __host__ __device__ int rows() const { return n * p * q; }
+  __host__ __device__ int cols() const { return r * s * c; }
+
+  /// The same view, read-only.
+  template <class U,
+            std::enable_if_t<
+                std::is_same<U, T>::value && !std::is_const<U>::value, int> = 0>
+  __host__ __device__ operator Im2col<const U>() const {
+    return Im2col<const U>{data,  n,     h,        w,        c,
+                           r,     s,     p,        q,        pad_h,
+                           pad_w, stride_h, stride_w, dil_h, dil_w};
+  }
+};
+
+/// The Im2col view of a convolution of `data` (n x h x w x c, NHWC) with an
+/// r x s filter: the output extents computed as a convolution's.
+template <class T>
+__host__ __device__ Im2col<T> im2col(T *data, int n, int h, int w, int c,
+                                     int r, int s, int pad_h = 0,
+                                     int pad_w = 0, int stride_h = 1,
+                                     int stride_w = 1, int dil_h = 1,
+                                     int dil_w = 1) {
+  return Im2col<T>{data,
+                   n,
+                   h,
+                   w,
+                   c,
+                   r,
+                   s,
+                   (h + 2 * pad_h - dil_h * (r - 1) - 1) / stride_h + 1,
+                   (w + 2 * pad_w - dil_w * (s - 1) - 1) / stride_w + 1,
+                   pad_h,
+                   pad_w,
+                   stride_h,
+                   stride_w,
+                   dil_h,
+                   dil_w};
+}
+
+/// The R x C window of an Im2col matrix at (row0, col0); what `load` of an
+/// Im2col returns. Elements outside the matrix read as 0.
+template <class T, int R, int C> struct Im2colTile {
+  static_assert(R > 0 && C > 0, "tawa::Im2colTile: the shape must be positive");
+  Im2col<T> matrix;
+  int row0, col0;
+};
+
 namespace detail {
 
 template <class T> struct Element {
@@ -242,6 +317,50 @@ __device__ float dot(const Run<A> &a, const Run<B> &b) {
   return sum;
 }
 
+/// Row i of an Im2col window, as a function of the window column: the
+/// output pixel's image and window origin, decoded once.
+template <class T> struct Im2colRun {
+  const Im2col<T> *x;
+  int col0;
+  int img = -1, y0 = 0, x0 = 0; ///< img -1: the row lies past the matrix
+  __device__ float at(int k) const {
+    const int col = col0 + k;
+    if (img < 0 || col < 0 || col >= x->cols())
+      return 0.0f;
+    const int ch = col % x->c, tap = col / x->c;
+    const int y = y0 + tap / x->s * x->dil_h, xx = x0 + tap % x->s * x->dil_w;
+    if (y < 0 || y >= x->h || xx < 0 || xx >= x->w)
+      return 0.0f;
+    return to_float(
+        x->data[((static_cast<long long>(img) * x->h + y) * x->w + xx) * x->c +
+                ch]);
+  }
+};
+
+template <class T, int R, int C>
+__device__ Im2colRun<T> window_row(const Im2colTile<T, R, C> &t, int i) {
+  const Im2col<T> &x = t.matrix;
+  Im2colRun<T> run{&x, t.col0};
+  const int row = t.row0 + i;
+  if (row < 0 || row >= x.rows())
+    return run;
+  const int pq = x.p * x.q;
+  run.img = row / pq;
+  const int rest = row % pq;
+  run.y0 = rest / x.q * x.stride_h - x.pad_h;
+  run.x0 = rest % x.q * x.stride_w - x.pad_w;
+  return run;
+}
+
+/// sum over k of a(k) * b(k), in float, over b's elements.
+template <class A, class B>
+__device__ float dot(const Im2colRun<A> &a, const Run<B> &b) {
+  float sum = 0.0f;
+  for (int k = b.begin; k < b.end; ++k)
+    sum += a.at(k) * to_float(b.base[k * b.stride]);
+  return sum;
+}
+
 /// x - y for the subtraction of a row vector: an entry y of -inf counts as 0,
 /// so that rows masked entirely stay -inf and exponentiate to 0 instead of
 /// NaN (the guard of online softmax, FlashAttention-2, arXiv 2307.08691).
@@ -348,6 +467,17 @@ __device__ Tile<T, R, C> load(Matrix<T> m, int row0, int col0) {
   return Tile<T, R, C>{m, row0, col0};
 }
 
+/// The R x C window of the Im2col matrix `x` at (row0, col0): R output
+/// pixels from row0 by C filter taps and channels from col0. Elements
+/// outside the matrix, and taps in the padding, read as 0.
+template <int R, int C, class T>
+__device__ Im2colTile<T, R, C> load(Im2col<T> x, int row0, int col0) {
+  static_assert(detail::is_element<T>,
+                "tawa::load: the element type must be __nv_bfloat16, __half, "
+                "float, __nv_fp8_e4m3 or __nv_fp8_e5m2");
+  return Im2colTile<T, R, C>{x, row0, col0};
+}
+
 /// The C x R transpose of an R x C tile, as an mma operand.
 template <class T, int R, int C>
 __device__ Transposed<Tile<T, R, C>> transpose(const Tile<T, R, C> &t) {
@@ -404,6 +534,33 @@ __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
   detail::contract(
       acc, [&](int i, int) { return detail::window_row(a, i); },
       [&](int j) { return detail::window_row(b.tile, j); });
+}
+
+/// acc += a * b^T with a: M x K of an Im2col matrix (a convolution's
+/// activations), b: N x K (weights stored K x R x S x C), acc: M x N.
+template <class T, class U, int M, int N, int K>
+__device__ void mma(Accumulator<float, M, N> &acc,
+                    const Im2colTile<T, M, K> &a,
+                    const Transposed<Tile<U, N, K>> &b) {
+  static_assert(detail::mma_operands<T, U>,
+                "tawa::mma: both operands must have one element type, or "
+                "each an fp8 type");
+  detail::contract(
+      acc, [&](int i, int) { return detail::window_row(a, i); },
+      [&](int j) { return detail::window_row(b.tile, j); });
+}
+
+/// acc += a * b with a: M x K of an Im2col matrix, b: K x N (weights stored
+/// R x S x C x K), acc: M x N.
+template <class T, class U, int M, int N, int K>
+__device__ void mma(Accumulator<float, M, N> &acc,
+                    const Im2colTile<T, M, K> &a, const Tile<U, K, N> &b) {
+  static_assert(detail::mma_operands<T, U>,
+                "tawa::mma: both operands must have one element type, or "
+                "each an fp8 type");
+  detail::contract(
+      acc, [&](int i, int) { return detail::window_row(a, i); },
+      [&](int j) { return detail::window_column(b, j); });
 }
 
 /// acc += a^T * b, with a: K x M (A stored column-major: the "TN" GEMM),
