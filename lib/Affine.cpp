@@ -155,10 +155,140 @@ bool IndexEvaluator::neverNegative(const Poly &P) const {
     return S == warpXSymbol() || S == laneSymbol() || S == warpsXSymbol();
   };
   for (const auto &Term : P.terms())
-    for (Symbol S : Term.first)
-      if (!Builtin(S) && !llvm::is_contained(LoopSymbols, S))
+    for (Symbol S : Term.first) {
+      const DivModAtom *A = atom(S);
+      if (!Builtin(S) && !llvm::is_contained(LoopSymbols, S) &&
+          (!A || A->Fixed))
         return false;
+    }
   return true;
+}
+
+const DivModAtom *IndexEvaluator::atom(Symbol S) const {
+  for (const DivModAtom &A : Atoms)
+    if (&A == S)
+      return &A;
+  return nullptr;
+}
+
+bool IndexEvaluator::isDivisor(const Poly &D) const {
+  if (D == Poly())
+    return false;
+  if (D.terms().size() == 1 && D.terms().begin()->second <= 0)
+    return false;
+  for (const auto &[M, C] : D.terms())
+    for (Symbol S : M)
+      if (atom(S) || llvm::is_contained(LoopSymbols, S) ||
+          neverNegative(Poly::symbol(S)))
+        return false; // a coordinate, a loop variable or an atom
+  return true;
+}
+
+std::optional<Poly> IndexEvaluator::intern(const Poly &X, const Poly &D,
+                                           bool Mod) const {
+  for (const DivModAtom &A : Atoms)
+    if (!A.Fixed && A.Mod == Mod && A.X == X && A.D == D)
+      return Poly::symbol(&A);
+  Atoms.push_back(DivModAtom{Mod, X, D});
+  return Poly::symbol(&Atoms.back());
+}
+
+/// The quotient of the monomial term (M, C) by the divisor (DM, DC), where
+/// it divides it.
+static std::optional<Poly> termQuotient(const Poly::Monomial &M, int64_t C,
+                                        const Poly::Monomial &DM, int64_t DC) {
+  if (C % DC != 0)
+    return std::nullopt;
+  Poly::Monomial Rest = M;
+  for (Symbol S : DM) {
+    auto It = std::find(Rest.begin(), Rest.end(), S);
+    if (It == Rest.end())
+      return std::nullopt;
+    Rest.erase(It);
+  }
+  Poly Q = Poly::constant(C / DC);
+  for (Symbol S : Rest)
+    Q = Q * Poly::symbol(S);
+  return Q;
+}
+
+std::optional<Poly> IndexEvaluator::divide(const Poly &X, const Poly &D,
+                                           bool Mod) const {
+  if (!isDivisor(D))
+    return std::nullopt;
+  // A quotient of values fixed in a launch (parameters and constants only,
+  // the symbols a divisor may name), C's own.
+  bool Fixed = true;
+  for (const auto &[M, C] : X.terms())
+    for (Symbol S : M)
+      Fixed = Fixed && !atom(S) && !llvm::is_contained(LoopSymbols, S) &&
+              !neverNegative(Poly::symbol(S));
+  if (Fixed) {
+    if (std::optional<int64_t> V = X.constantValue();
+        V && D.constantValue() && *D.constantValue() > 0)
+      return Poly::constant(Mod ? *V % *D.constantValue()
+                                : *V / *D.constantValue());
+    for (const DivModAtom &A : Atoms)
+      if (A.Fixed && A.Mod == Mod && A.X == X && A.D == D)
+        return Poly::symbol(&A);
+    Atoms.push_back(DivModAtom{Mod, X, D, /*Fixed=*/true});
+    return Poly::symbol(&Atoms.back());
+  }
+  if (!neverNegative(X))
+    return std::nullopt;
+  if (D.terms().size() > 1) {
+    // A divisor of several terms (`(H - 2) * (W - 2)`): (x / a) / D is
+    // x / (a D); otherwise an atom of its own.
+    if (!Mod && X.terms().size() == 1 && X.terms().begin()->second == 1 &&
+        X.terms().begin()->first.size() == 1)
+      if (const DivModAtom *A = atom(X.terms().begin()->first.front());
+          A && !A->Mod)
+        return divide(A->X, A->D * D, false);
+    return intern(X, D, Mod);
+  }
+  const auto &[DM, DC] = *D.terms().begin();
+  if (DM.empty() && DC == 1)
+    return Mod ? Poly() : X;
+  if (std::optional<int64_t> V = X.constantValue(); V && DM.empty())
+    return Poly::constant(Mod ? *V % DC : *V / DC);
+  if (X == Poly())
+    return Poly();
+  // X one atom: (x / a) / D = x / (a D); (x % (D e)) / D = (x / D) % e;
+  // (x % (D e)) % D = x % D.
+  if (X.terms().size() == 1 && X.terms().begin()->second == 1 &&
+      X.terms().begin()->first.size() == 1)
+    if (const DivModAtom *A = atom(X.terms().begin()->first.front())) {
+      if (!A->Mod && !Mod)
+        return divide(A->X, A->D * D, false);
+      if (A->Mod && A->D.terms().size() == 1) {
+        const auto &[AM, AC] = *A->D.terms().begin();
+        if (std::optional<Poly> E = termQuotient(AM, AC, DM, DC)) {
+          if (Mod)
+            return divide(A->X, D, true);
+          if (std::optional<Poly> Q = divide(A->X, D, false))
+            return divide(*Q, *E, true);
+        }
+      }
+    }
+  // The terms D divides leave the quotient.
+  Poly Z, Y;
+  for (const auto &[M, C] : X.terms()) {
+    if (std::optional<Poly> Q = termQuotient(M, C, DM, DC)) {
+      Z = Z + *Q;
+      continue;
+    }
+    Poly Term = Poly::constant(C);
+    for (Symbol S : M)
+      Term = Term * Poly::symbol(S);
+    Y = Y + Term;
+  }
+  if (Z != Poly() && neverNegative(Y)) {
+    if (Mod)
+      return divide(Y, D, true);
+    std::optional<Poly> Q = divide(Y, D, false);
+    return Q ? std::optional<Poly>(Z + *Q) : std::nullopt;
+  }
+  return intern(X, D, Mod);
 }
 
 std::optional<Poly> IndexEvaluator::quotient(const Poly &L,
@@ -492,6 +622,9 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
           return B->getOpcode() == BO_Div ? *Q : Poly();
       if (std::optional<Poly> Q = quotient(*L, *R))
         return B->getOpcode() == BO_Div ? *Q : *L - *R * *Q;
+      if (DivMod)
+        if (std::optional<Poly> Q = divide(*L, *R, B->getOpcode() == BO_Rem))
+          return Q;
       [[fallthrough]];
     default:
       Why = "the operator '" + B->getOpcodeStr().str() + "'";

@@ -384,17 +384,24 @@ namespace {
 /// which no lifting reads, whatever else breaks the GEMM pattern first.
 void reportGather(const LegacyLoop &L, const ForStmt *Loop,
                   const LiftAttempt *Lift, DiagReporter &Diags) {
-  Diags.error(
-      Loop->getForLoc(), DiagCategory::Unsupported,
-      "this loop does not match a liftable pattern: it is closest to an "
-      "implicit-GEMM convolution, and the staging copy at line " +
-          llvm::Twine(L.GatherLine) +
-          " breaks the GEMM pattern: it gathers its operand through '/' and "
-          "'%' of the loop's index (im2col: filter taps and channels). "
-          "tawa-rewrite lifts GEMMs whose addresses are affine in the thread, "
-          "block and loop indices; a 1x1 convolution over NHWC written as a "
-          "GEMM over pixels ('in[p * C + c]') is one, convolutions with "
-          "larger filters are not lifted (docs/migration.md)");
+  if (Lift && !Lift->Message.empty())
+    Diags.error(Loop->getForLoc(), DiagCategory::Unsupported,
+                "this loop does not match a liftable pattern: it is closest "
+                "to an implicit-GEMM convolution (its staging copy at line " +
+                    llvm::Twine(L.GatherLine) +
+                    " gathers through '/' and '%' of the loop's index), and "
+                    "the statement at line " +
+                    llvm::Twine(Lift->Line) + " breaks it: " + Lift->Message +
+                    " (docs/migration.md, 'Convolutions')");
+  else
+    Diags.error(Loop->getForLoc(), DiagCategory::Unsupported,
+                "this loop does not match a liftable pattern: it is closest "
+                "to an implicit-GEMM convolution, and the staging copy at "
+                "line " +
+                    llvm::Twine(L.GatherLine) +
+                    " gathers through '/' and '%' of the loop's index in a "
+                    "form tawa-rewrite does not read (docs/migration.md, "
+                    "'Convolutions')");
   Diags.note(L.Gather->Loc, L.Gather->What);
   if (Lift && !Lift->Message.empty())
     Diags.note(Lift->Loc, Lift->Message);
@@ -406,7 +413,7 @@ void reportGather(const LegacyLoop &L, const ForStmt *Loop,
 
 void reportLegacyLoop(const LegacyLoop &L, const ForStmt *Loop,
                       const LiftAttempt *Lift, DiagReporter &Diags) {
-  const std::string Pattern = legacyPatternName(L.Pattern).str();
+  const std::string Pattern = L.name();
   if (L.Gather && !(Lift && Lift->Lifted))
     return reportGather(L, Loop, Lift, Diags);
   // A loop no front end read (no pattern) has no statement to name.

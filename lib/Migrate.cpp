@@ -69,10 +69,13 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
   const std::string AOf = matrixOf(A, G.A.BatchStride, Z),
                     BOf = matrixOf(B, G.B.BatchStride, Z),
                     COf = matrixOf(C, G.CBatchStride, Z);
-  std::string Params = formatv("tawa::Matrix<const {0}> {1}, "
-                               "tawa::Matrix<const {0}> {2}, "
-                               "tawa::Matrix<{3}> {4}",
-                               Elem, A, B, Out, C);
+  // A convolution's activations are an Im2col view, whose columns the
+  // weights' K extent counts.
+  std::string Params =
+      formatv("tawa::{5}<const {0}> {1}, "
+              "tawa::Matrix<const {0}> {2}, "
+              "tawa::Matrix<{3}> {4}",
+              Elem, A, B, Out, C, G.Conv ? "Im2col" : "Matrix");
   if (G.Bias)
     Params += formatv(", tawa::Matrix<const {0}> {1}", cxxElement(G.Bias->Elem),
                       name(G.Bias->Data))
@@ -132,7 +135,11 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
                               : ", for each matrix blockIdx.z of a batch") +
       (G.CColumnMajor ? " (C column-major: computed as C^T = B^T * A^T, "
                         "the first operand the kernel's B)"
-                      : "");
+                      : "") +
+      (G.Conv ? " (the convolution as an implicit GEMM: A the im2col matrix "
+                "of the activations, a row per output pixel and a column per "
+                "filter tap and channel; B the weights)"
+              : "");
   return formatv(R"(
 /// '{22}' in the tile vocabulary: {19} over the window of C that the launch
 /// of '{22}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
@@ -148,14 +155,13 @@ __global__ void {0}_tiled({1}) {{
   tawa::store({11}, {5}, {6}, {12});
 }
 )",
-                 K, Params, BK, kBM, kBN, M0, N0, Acc, K0, A,
-                 G.A.KMajor ? "cols" : "rows", COf, Value, ATile, LoadA, BTile,
-                 LoadB, OpA, OpB, What,
+                 K, Params, BK, kBM, kBN, M0, N0, Acc, K0, G.Conv ? B : A,
+                 (G.Conv ? G.B.KMajor : G.A.KMajor) ? "cols" : "rows", COf,
+                 Value, ATile, LoadA, BTile, LoadB, OpA, OpB, What,
                  G.CBatchStride.empty() ? "" : ", " + Z + " = blockIdx.z",
-                 !Tf32 ? ""
-                 : G.Precision == MmaPrecision::ThreeTf32
-                     ? " precision(3xtf32)"
-                     : " precision(tf32)",
+                 !Tf32                                    ? ""
+                 : G.Precision == MmaPrecision::ThreeTf32 ? " precision(3xtf32)"
+                                                          : " precision(tf32)",
                  Names.Callee)
       .str();
 }
@@ -175,7 +181,21 @@ std::string inPlace(const LiftedGemm &G) {
                   .str();
     return Text;
   };
+  if (G.Conv)
+    return "tawa::im2col_tma_loadable(tawa_x) &&\n      " + aligned(G.B);
   return aligned(G.A) + " &&\n      " + aligned(G.B);
+}
+
+/// The Im2col view of a convolution's activations, from the launch's
+/// parameters.
+std::string im2colView(const LiftedGemm &G) {
+  const LiftedIm2col &X = *G.Conv;
+  return formatv("tawa::Im2col<const {0}>{{{1}, {2}, {3}, {4}, {5}, {6}, {7}, "
+                 "{8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}}",
+                 cxxElement(G.Elem), name(G.A.Data), X.N, X.H, X.W, X.C, X.R,
+                 X.S, X.P, X.Q, X.PadH, X.PadW, X.StrideH, X.StrideW, X.DilH,
+                 X.DilW)
+      .str();
 }
 
 /// `, tawa::Matrix<const T>{bias, 1, cols, cols}` (a bias per column) or
@@ -239,8 +259,17 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   // A kernel with no bounds checks computes every tile its grid covers.
   const std::string M = G.Guarded ? G.M.Name : "tawa_rows",
                     N = G.Guarded ? G.N.Name : "tawa_cols";
-  const std::string AView =
-      G.A.KMajor ? view(G.A, Elem, M, Kx) : view(G.A, Elem, Kx, M);
+  const std::string AView = G.Conv       ? std::string("tawa_x")
+                            : G.A.KMajor ? view(G.A, Elem, M, Kx)
+                                         : view(G.A, Elem, Kx, M);
+  // A convolution's view, and the launches TMA cannot read it for: those
+  // run the kernel as written, not the tiled form's slow fallback.
+  const std::string Im2colDecl =
+      G.Conv ? "\n  const auto tawa_x = " + im2colView(G) + ";" : "";
+  std::string ExtentsDiffer = G.ExtentsDiffer;
+  if (G.Conv)
+    ExtentsDiffer += std::string(ExtentsDiffer.empty() ? "" : " || ") +
+                     "!tawa::im2col_tma_loadable(tawa_x)";
   const std::string BView =
       G.B.KMajor ? view(G.B, Elem, N, Kx) : view(G.B, Elem, Kx, N);
   std::string Scalars;
@@ -277,7 +306,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                 : "tawa_cols_covered < 2147483647LL ? int(tawa_cols_covered) "
                   ": 0";
   const std::string Extents =
-      G.ExtentsDiffer.empty() ? "" : " || " + G.ExtentsDiffer;
+      ExtentsDiffer.empty() ? "" : " || " + ExtentsDiffer;
   return formatv(R"(
 /// Launches '{25}' as the launch `{25}<<<tawa_grid, tawa_block, tawa_shared,
 /// tawa_stream>>>(...)` would: its tile-vocabulary form where the block is
@@ -293,7 +322,7 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
   const long long tawa_rows_covered = 1LL * {21},
                   tawa_cols_covered = 1LL * {22};
   const int tawa_rows = {16};
-  const int tawa_cols = {17};
+  const int tawa_cols = {17};{26}
   const bool tawa_in_place = {14};
   const double tawa_flops = 2.0 * tawa_rows * tawa_cols * {15};
   if ({3} ||
@@ -314,7 +343,7 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
-                 biasView(G), namedConstants(G), Names.Callee)
+                 biasView(G), namedConstants(G), Names.Callee, Im2colDecl)
       .str();
 }
 

@@ -5,6 +5,7 @@
 #include "tawa/AttentionEmitter.h"
 #include "tawa/AttentionReport.h"
 #include "tawa/BlockedLift.h"
+#include "tawa/ConvLift.h"
 #include "tawa/Emitter.h"
 #include "tawa/Explain.h"
 #include "tawa/FileRewriter.h"
@@ -46,6 +47,10 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
                                    const ForStmt *Loop, ASTContext &Ctx,
                                    LiftFailure &Why, const NamedExtents *Named,
                                    bool Tf32) {
+  // A staging copy that gathers through '/' and '%' of the loop's index:
+  // an implicit-GEMM convolution.
+  if (L.Gather)
+    return liftConvGemm(Kernel, Loop, Ctx, Why, Named, Tf32);
   if (L.Pattern == LegacyPattern::SharedTiled) {
     // One element of C per thread, else the same loop followed thread by
     // thread (several staging copies per thread, say); the first front
@@ -57,6 +62,16 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
       if (std::optional<LiftedGemm> B =
               liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named, Tf32))
         return B;
+    // Loops over a convolution's filter taps and a channel tile: its
+    // reason stands where its header read as one.
+    LiftFailure Conv;
+    bool ConvHeader = false;
+    if (!G)
+      if (std::optional<LiftedGemm> C =
+              liftConvGemm(Kernel, Loop, Ctx, Conv, Named, Tf32, &ConvHeader))
+        return C;
+    if (!G && ConvHeader)
+      Why = Conv;
     return G;
   }
   if (L.Pattern == LegacyPattern::SharedRegBlocked)
@@ -340,7 +355,7 @@ private:
         Diags.warning(
             For, DiagCategory::Candidate,
             "this loop of kernel '" + FD->getName() + "' is a hand-written " +
-                legacyPatternName(Tries.front().Legacy.Pattern) +
+                Tries.front().Legacy.name() +
                 " that tawa-rewrite lifts; '#pragma tawa tile" + Clause +
                 "' before it lets 'tawa-rewrite --migrate' re-express it in "
                 "the tile vocabulary (docs/migration.md)" +

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -81,6 +82,27 @@ private:
   std::map<Monomial, int64_t> Terms;
 };
 
+/// A quotient or remainder that is no polynomial, kept as a symbol of one
+/// (IndexEvaluator::DivMod): X / D (C's division, which truncates, equal to
+/// the floor for the never-negative X) or X % D, of a polynomial X never
+/// negative and a divisor D, a polynomial of parameters and named constants
+/// (positive wherever the proof is used: the caller checks that at launch;
+/// a single term must have a positive coefficient). Built in a canonical form,
+/// so that the same value written two ways is one symbol (D may also be a
+/// polynomial of several terms of parameters, `(H - 2) * (W - 2)`, kept
+/// whole): (x / a) / b is x / (a b),
+/// (x % (a b)) / a is (x / a) % b, (x % (a b)) % a is x % a, and the terms
+/// of X that D divides leave the quotient ((D z + y) / D = z + y / D for
+/// y never negative).
+struct DivModAtom {
+  bool Mod = false;
+  Poly X, D;
+  /// X names no coordinate, loop variable or atom (`R / 2` of parameters):
+  /// C's quotient or remainder of values fixed in a launch, kept as written
+  /// (no canonical form: such a symbol equals only itself).
+  bool Fixed = false;
+};
+
 /// Evaluates integer index expressions to polynomials. Kernel parameters
 /// and the variables given symbols are symbols; other local variables are
 /// replaced by their initializers where they are never assigned after it
@@ -134,6 +156,16 @@ public:
                                   bool *Wrapped = nullptr) const;
   mutable std::string Why;
 
+  /// With DivMod, `/` and `%` that are no polynomials give DivModAtom
+  /// symbols where their operands allow one (implicit-GEMM convolutions
+  /// decode output pixels and filter taps so: `m / (H * W)`, `kk % C`).
+  bool DivMod = false;
+  /// X / D (Mod false) or X % D in the canonical form of DivModAtom, or none
+  /// where X may be negative or D is no such divisor.
+  std::optional<Poly> divide(const Poly &X, const Poly &D, bool Mod) const;
+  /// The atom whose symbol `S` is, or null.
+  const DivModAtom *atom(Symbol S) const;
+
 private:
   /// The quotient q of `L / R` where L = D * q + low or D * q, R is the
   /// constant D and low is in [0, D): 32 and the lane with Warps, FlatTile
@@ -145,6 +177,12 @@ private:
   std::optional<int64_t> constantOf(const clang::Expr *E, bool &Wraps) const;
   std::optional<Poly> evalNode(const clang::Expr *E) const;
   std::vector<const clang::VarDecl *> LoopSymbols;
+  /// The atoms made so far (stable addresses: their symbols).
+  mutable std::deque<DivModAtom> Atoms;
+  /// Whether `D` is a divisor of DivModAtom (a positive monomial over
+  /// symbols that are no coordinate or loop variable).
+  bool isDivisor(const Poly &D) const;
+  std::optional<Poly> intern(const Poly &X, const Poly &D, bool Mod) const;
 };
 
 } // namespace tawa

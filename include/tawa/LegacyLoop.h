@@ -53,6 +53,12 @@ struct LegacyLoop {
   /// where there is none.
   std::optional<LegacyEvidence> Gather;
   unsigned GatherLine = 0; ///< the line of Gather's copy
+  /// In words: the pattern's name, or "implicit-GEMM convolution" where a
+  /// staging copy gathers.
+  std::string name() const {
+    return Gather ? "implicit-GEMM convolution"
+                  : legacyPatternName(Pattern).str();
+  }
 };
 
 /// Classifies the body of `Loop` (in `Kernel`): nullopt where the loop uses

@@ -127,6 +127,14 @@ struct LiftedBias {
   ElementType Elem{}; ///< bf16, f16 or f32
 };
 
+/// The activations of a lifted implicit-GEMM convolution (ConvLift.h): the
+/// fields of a tawa::Im2col over A's data, each a C++ expression of the
+/// kernel's parameters and constants.
+struct LiftedIm2col {
+  std::string N, H, W, C, R, S, P, Q;
+  std::string PadH, PadW, StrideH, StrideW, DilH, DilW;
+};
+
 /// What a lifted kernel computes, in terms of its parameters.
 struct LiftedGemm {
   int Tile = 0;       ///< the kernel's TILE: its blocks are TILE x TILE
@@ -135,6 +143,10 @@ struct LiftedGemm {
   /// fp32 operands: the pragma's precision clause, which the tiled kernel
   /// carries (tf32 or 3xtf32).
   MmaPrecision Precision = MmaPrecision::Tf32;
+  /// A convolution: A is its activations seen as the im2col matrix (rows M:
+  /// output pixels, columns K: filter taps and channels); A.Data is the
+  /// tensor, A.Ld unused.
+  std::optional<LiftedIm2col> Conv;
   /// The extents: M and N are those of the store's bounds check, null in
   /// a kernel with no bounds checks (`Guarded` false), which computes the
   /// whole window of C its grid covers and reads K whole only where K is a

@@ -165,6 +165,32 @@ __host__ __device__ Im2col<T> im2col(T *data, int n, int h, int w, int c,
                    dil_w};
 }
 
+/// Whether the rewritten kernels' TMA loads can read windows of `x` (its
+/// columns in blocks of 128 bytes of channels, one box per filter tap and
+/// block): the channels split into such blocks, the data is 16-byte
+/// aligned, and, with two spatial dimensions, the pixel box's corners
+/// (-pad, and (out - 1) stride + 1 - extent - pad) lie in [-128, 127] and
+/// the taps' offsets, (r - 1) dil_h and (s - 1) dil_w, in [0, 254], strides
+/// 1 to 8 (CUDA driver API, cuTensorMapEncodeIm2col; the limits CUTLASS's
+/// sm90 convolutions check). tawa::rt::make_im2col_map builds the map where
+/// this holds; a launcher may run other code where it does not.
+template <class T>
+__host__ __device__ bool im2col_tma_loadable(const Im2col<T> &x) {
+  const int channels = 128 / static_cast<int>(sizeof(T));
+  const int corners[4] = {-x.pad_w, -x.pad_h,
+                          (x.q - 1) * x.stride_w + 1 - x.w - x.pad_w,
+                          (x.p - 1) * x.stride_h + 1 - x.h - x.pad_h};
+  bool ok = x.n > 0 && x.h > 0 && x.w > 0 && x.c > 0 && x.r > 0 && x.s > 0 &&
+            x.p > 0 && x.q > 0 && x.c % channels == 0 &&
+            reinterpret_cast<unsigned long long>(x.data) % 16 == 0 &&
+            x.stride_h >= 1 && x.stride_h <= 8 && x.stride_w >= 1 &&
+            x.stride_w <= 8 && x.dil_h >= 1 && x.dil_w >= 1 &&
+            (x.r - 1) * x.dil_h < 255 && (x.s - 1) * x.dil_w < 255;
+  for (int corner : corners)
+    ok = ok && corner >= -128 && corner <= 127;
+  return ok;
+}
+
 /// The R x C window of an Im2col matrix at (row0, col0); what `load` of an
 /// Im2col returns. Elements outside the matrix read as 0.
 template <class T, int R, int C> struct Im2colTile {

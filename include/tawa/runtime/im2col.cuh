@@ -84,16 +84,12 @@ inline PFN_cuTensorMapEncodeIm2col_v12000 im2col_map_encoder() {
 
 /// Encodes the im2col map of `x` for windows of `pixels` output pixels by
 /// `channels` channels (128 bytes: one 128-byte swizzled row per pixel, what
-/// wgmma's K-major descriptors read). Requirements (CUDA driver API,
-/// cuTensorMapEncodeIm2col, and the windows' own): x.c a multiple of
-/// `channels`, so that no window straddles two taps; x.data 16-byte
-/// aligned; with two spatial dimensions, the box corners in [-128, 127] and
-/// the taps' offsets, (r - 1) dil_h and (s - 1) dil_w, in [0, 254] (the
-/// limits CUTLASS's sm90 convolutions check, from the 16 bits the
-/// instruction has for them); strides 1 to 8; pixels 1 to 256. An empty
-/// matrix gives a zeroed map. Returns cudaErrorInvalidValue when a
-/// requirement fails, cudaErrorNotSupported when the driver lacks the entry
-/// point.
+/// wgmma's K-major descriptors read). Requirements: tawa::im2col_tma_loadable
+/// (tile.h: the channels split into such windows, so that none straddles
+/// two taps; alignment; the corners and offsets the instruction holds);
+/// pixels 1 to 256. An empty matrix gives a zeroed map. Returns
+/// cudaErrorInvalidValue when a requirement fails, cudaErrorNotSupported when
+/// the driver lacks the entry point.
 template <class T>
 cudaError_t make_im2col_map(CUtensorMap *map, Im2col<T> x, int pixels,
                             int channels) {
@@ -104,16 +100,8 @@ cudaError_t make_im2col_map(CUtensorMap *map, Im2col<T> x, int pixels,
   const int lower[2] = {-x.pad_w, -x.pad_h};
   const int upper[2] = {(x.q - 1) * x.stride_w + 1 - x.w - x.pad_w,
                         (x.p - 1) * x.stride_h + 1 - x.h - x.pad_h};
-  bool ok = channels * sizeof(E) == 128 && x.c % channels == 0 &&
-            pixels >= 1 && pixels <= 256 && x.h > 0 && x.w > 0 &&
-            reinterpret_cast<uintptr_t>(x.data) % 16 == 0 &&
-            x.stride_h >= 1 && x.stride_h <= 8 && x.stride_w >= 1 &&
-            x.stride_w <= 8 && x.dil_h >= 1 && x.dil_w >= 1 &&
-            (x.r - 1) * x.dil_h < 255 && (x.s - 1) * x.dil_w < 255;
-  for (int i = 0; i < 2; ++i)
-    ok = ok && lower[i] >= -128 && lower[i] <= 127 && upper[i] >= -128 &&
-         upper[i] <= 127;
-  if (!ok)
+  if (channels * sizeof(E) != 128 || pixels < 1 || pixels > 256 ||
+      !im2col_tma_loadable(x))
     return cudaErrorInvalidValue;
   PFN_cuTensorMapEncodeIm2col_v12000 encode = im2col_map_encoder();
   if (!encode)

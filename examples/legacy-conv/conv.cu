@@ -1,0 +1,277 @@
+// Hand-written implicit-GEMM convolutions over NHWC activations, in the
+// style of CUDA tutorials: one output pixel per row of a 32 x 32 tile of the
+// output, the K loop over the filter taps and channels flattened, the taps
+// decoded with '/' and '%', annotated with `#pragma tawa tile`. Each comes
+// with a C entry point that launches it as its project would (one block of
+// 32 x 32 threads per 32 x 32 tile of the output), for
+// examples/legacy-conv/check.py.
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#define TILE 32
+using bf16 = __nv_bfloat16;
+
+// 3 x 3, stride 1, padding 1 ("same"): the output is N x H x W x K; weights
+// K x 3 x 3 x C.
+__global__ void conv3x3_same(const bf16 *in, const bf16 *w, bf16 *out, int N,
+                             int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty;
+  int k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx;
+    int c = kk % C, rs = kk / C, r = rs / 3, s = rs % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H &&
+                         iw >= 0 && iw < W
+                     ? in[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// R x S, any stride and padding, the output extents P x Q given; a bias per
+// output channel and ReLU. Weights K x R x S x C.
+__global__ void conv_bias_relu(const bf16 *x, const bf16 *w, const float *bias,
+                               bf16 *y, int N, int H, int W, int C, int K,
+                               int R, int S, int P, int Q, int stride,
+                               int pad) {
+  __shared__ bf16 Xs[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int m = blockIdx.y * TILE + ty;
+  const int col = blockIdx.x * TILE + tx;
+  const int wrow = blockIdx.x * TILE + ty;
+  const int n = m / (P * Q);
+  const int rem = m % (P * Q);
+  const int p = rem / Q, q = rem % Q;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < R * S * C; t += TILE) {
+    const int kk = t + tx;
+    const int c = kk % C;
+    const int tap = kk / C;
+    const int r = tap / S, s = tap % S;
+    const int ih = p * stride - pad + r, iw = q * stride - pad + s;
+    if (n < N && kk < R * S * C && ih >= 0 && ih < H && iw >= 0 && iw < W)
+      Xs[ty][tx] = x[((n * H + ih) * W + iw) * C + c];
+    else
+      Xs[ty][tx] = bf16();
+    Ws[ty][tx] =
+        (wrow < K && kk < R * S * C) ? w[wrow * (R * S * C) + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(Xs[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * P * Q && col < K)
+    y[m * K + col] = __float2bfloat16_rn(fmaxf(acc + bias[col], 0.0f));
+}
+
+// 3 x 3 "valid" (no padding: no lower bounds checks), weights stored
+// 3 x 3 x C x K (the HWIO layout of TensorFlow), M = N (H - 2) (W - 2)
+// output pixels.
+__global__ void conv_valid_hwio(const bf16 *x, const bf16 *w, bf16 *y, int M,
+                                int H, int W, int C, int K) {
+  __shared__ bf16 Xs[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int m = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  const int P = H - 2, Q = W - 2;
+  const int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + threadIdx.x;
+    int c = kk % C, r = kk / (3 * C), s = (kk / C) % 3;
+    int ih = p + r, iw = q + s;
+    Xs[threadIdx.y][threadIdx.x] =
+        m < M && kk < 9 * C && ih < H && iw < W
+            ? x[((n * H + ih) * W + iw) * C + c]
+            : bf16();
+    int kr = t + threadIdx.y;
+    Ws[threadIdx.y][threadIdx.x] = kr < 9 * C && col < K ? w[kr * K + col]
+                                                         : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(Xs[threadIdx.y][j]) *
+             __bfloat162float(Ws[j][threadIdx.x]);
+    __syncthreads();
+  }
+  if (m < M && col < K)
+    y[m * K + col] = __float2bfloat16_rn(acc);
+}
+
+// 3 x 3 with dilation 2 and padding 2 (the output as large as the input).
+__global__ void conv_dilated(const bf16 *x, const bf16 *w, bf16 *y, int N,
+                             int H, int W, int C, int K) {
+  __shared__ bf16 Xs[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int m = blockIdx.y * TILE + ty;
+  const int col = blockIdx.x * TILE + tx;
+  const int wrow = blockIdx.x * TILE + ty;
+  const int n = m / (H * W), p = (m % (H * W)) / W, q = m % W;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    const int kk = t + tx, c = kk % C, r = kk / C / 3, s = kk / C % 3;
+    const int ih = p - 2 + 2 * r, iw = q - 2 + 2 * s;
+    Xs[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H &&
+                         iw >= 0 && iw < W
+                     ? x[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] = wrow < K && kk < 9 * C ? w[wrow * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(Xs[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && col < K)
+    y[m * K + col] = __float2bfloat16_rn(acc);
+}
+
+// 3 x 3 "same" as loops over the filter rows and columns, then a channel
+// tile (the channels bounds-checked); weights K x 3 x 3 x C.
+__global__ void conv_taps_nested(const bf16 *in, const bf16 *w, bf16 *out,
+                                 int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int r = 0; r < 3; ++r) {
+    int ih = oh + r - 1;
+    for (int s = 0; s < 3; ++s) {
+      int iw = ow + s - 1;
+      for (int c0 = 0; c0 < C; c0 += TILE) {
+        As[ty][tx] = m < N * H * W && c0 + tx < C && ih >= 0 && ih < H &&
+                             iw >= 0 && iw < W
+                         ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                         : bf16();
+        Ws[ty][tx] = kload < K && c0 + tx < C
+                         ? w[((kload * 3 + r) * 3 + s) * C + c0 + tx]
+                         : bf16();
+        __syncthreads();
+        for (int j = 0; j < TILE; ++j)
+          acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+        __syncthreads();
+      }
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// R x S with stride 2 as one loop over the taps, then a channel tile;
+// weights R x S x C x K.
+__global__ void conv_taps_flat(const bf16 *in, const bf16 *w, bf16 *out, int N,
+                               int H, int W, int C, int K, int R, int S,
+                               int P, int Q) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int rs = 0; rs < R * S; ++rs) {
+    int r = rs / S, s = rs % S;
+    int ih = 2 * p - R / 2 + r, iw = 2 * q - S / 2 + s;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      As[ty][tx] = m < N * P * Q && c0 + tx < C && ih >= 0 && ih < H &&
+                           iw >= 0 && iw < W
+                       ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                       : bf16();
+      Ws[ty][tx] =
+          c0 + ty < C && k < K ? w[(rs * C + c0 + ty) * K + k] : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[j][tx]);
+      __syncthreads();
+    }
+  }
+  if (m < N * P * Q && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+static dim3 tiles(int rows, int cols) {
+  return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
+}
+
+extern "C" {
+int legacy_conv3x3_same(const void *x, const void *w, void *y, int n, int h,
+                        int wd, int c, int k, void *stream) {
+  conv3x3_same<<<tiles(n * h * wd, k), dim3(TILE, TILE), 0,
+                 static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_bias_relu(const void *x, const void *w, const void *bias,
+                          void *y, int n, int h, int wd, int c, int k, int r,
+                          int s, int stride, int pad, void *stream) {
+  const int p = (h + 2 * pad - r) / stride + 1, q = (wd + 2 * pad - s) / stride + 1;
+  conv_bias_relu<<<tiles(n * p * q, k), dim3(TILE, TILE), 0,
+                   static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<const float *>(bias), static_cast<bf16 *>(y), n, h, wd, c,
+      k, r, s, p, q, stride, pad);
+  return cudaGetLastError();
+}
+
+int legacy_conv_valid_hwio(const void *x, const void *w, void *y, int n, int h,
+                           int wd, int c, int k, void *stream) {
+  const int m = n * (h - 2) * (wd - 2);
+  conv_valid_hwio<<<tiles(m, k), dim3(TILE, TILE), 0,
+                    static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), m, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_dilated(const void *x, const void *w, void *y, int n, int h,
+                        int wd, int c, int k, void *stream) {
+  conv_dilated<<<tiles(n * h * wd, k), dim3(TILE, TILE), 0,
+                 static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_taps_nested(const void *x, const void *w, void *y, int n,
+                            int h, int wd, int c, int k, void *stream) {
+  conv_taps_nested<<<tiles(n * h * wd, k), dim3(TILE, TILE), 0,
+                     static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_taps_flat(const void *x, const void *w, void *y, int n, int h,
+                          int wd, int c, int k, int r, int s, void *stream) {
+  const int p = (h + 2 * (r / 2) - r) / 2 + 1;
+  const int q = (wd + 2 * (s / 2) - s) / 2 + 1;
+  conv_taps_flat<<<tiles(n * p * q, k), dim3(TILE, TILE), 0,
+                   static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k, r, s, p, q);
+  return cudaGetLastError();
+}
+}

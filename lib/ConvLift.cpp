@@ -1,0 +1,1104 @@
+//===- ConvLift.cpp - lifting a hand-written implicit-GEMM convolution ----===//
+#include "tawa/ConvLift.h"
+#include "GemmLoopReader.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <algorithm>
+#include <array>
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+/// A conjunction of conditions, each `0 <= X`, as the polynomials X.
+using Conditions = std::vector<Poly>;
+
+/// `Tile[P1][P2]` of a 2-D __shared__ tile.
+struct TileElement {
+  const VarDecl *Tile = nullptr;
+  Poly P1, P2;
+};
+
+/// `Tile[E1][E2] = conditions ? Ptr[L] : 0` (or its if/else form), with L
+/// the element's index in the staging thread's coordinates.
+struct StagingCopy {
+  TileElement At;
+  const ParmVarDecl *Ptr = nullptr;
+  Poly L;
+  Conditions Checks;
+  SourceLocation Loc;
+};
+
+class ConvLifter : GemmLoopReader {
+public:
+  ConvLifter(const FunctionDecl *Kernel, const ForStmt *Loop, ASTContext &Ctx,
+             LiftFailure &Why, const NamedExtents *Named, bool Tf32)
+      : GemmLoopReader(Kernel, Loop, Ctx, Why, Named) {
+    Ev.DivMod = true;
+    this->Tf32 = Tf32;
+  }
+
+  /// Whether the K loop read as loops over a convolution's taps and a
+  /// channel tile (a failure after them is the convolution's to report; a
+  /// flattened K loop is also a GEMM's).
+  bool readHeader() const { return Nested; }
+
+  std::optional<LiftedGemm> run() {
+    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+    if (!Body)
+      return std::nullopt;
+    auto It = loopStatement(Body, Loop);
+    if (It == Body->body_end())
+      return fail(Loop->getForLoc(),
+                  "the annotated loop must be a statement of the kernel body");
+    if (!header())
+      return std::nullopt;
+    Ev.BlockDim[0] = Ev.BlockDim[1] = G.Tile;
+    Ev.BlockDim[2] = 1;
+    if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
+        !loopBody() ||
+        !store(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
+        !operands() || !activations() || !biasAgrees() || !elementTypes())
+      return std::nullopt;
+    launches();
+    return G;
+  }
+
+private:
+  /// `for (int t = 0; t < KB; t += TILE)`: t counts elements of the
+  /// flattened filter taps and channels, KB = R * S * C.
+  bool header() {
+    const char *Expected =
+        "expected 'for (int t = 0; t < R * S * C; t += TILE)': the K loop "
+        "of an implicit-GEMM convolution walks the filter taps and channels "
+        "flattened, TILE at a time";
+    auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+    auto *T = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+    auto *Inc = Loop->getInc()
+                    ? dyn_cast<CompoundAssignOperator>(bare(Loop->getInc()))
+                    : nullptr;
+    if (countingLoop(Loop, 1))
+      return nestedHeader();
+    if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
+        Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), T) || !Inc ||
+        Inc->getOpcode() != BO_AddAssign || !refersTo(Inc->getLHS(), T) ||
+        isModified(T, Loop->getBody()))
+      return fail(Loop->getForLoc(), Expected);
+    Ev.addSymbol(T);
+    Counter = T;
+    std::optional<Poly> Step = Ev.eval(Inc->getRHS());
+    std::optional<int64_t> Tile;
+    if (Step)
+      Tile = Step->constantValue();
+    std::optional<Poly> Bound = Ev.eval(Cond->getRHS());
+    if (!Tile || *Tile < 2 || *Tile > 256 || !Bound ||
+        !freeOfCoordinates(*Bound))
+      return fail(Loop->getForLoc(), Expected);
+    G.Tile = int(*Tile);
+    KOffset = Poly::symbol(T);
+    KBound = *Bound;
+    LoopCountsElements = true;
+    Channels = Loop;
+    return true;
+  }
+
+  /// The variable of `for (int v = 0; v < B; v += Step)` (++v, v++ for a
+  /// step of 1; a Step of 0 takes any constant step of 2 or more), its
+  /// bound and step; nullopt for anything else.
+  struct CountingLoop {
+    const VarDecl *Var;
+    Poly Bound;
+    int64_t Step;
+  };
+  std::optional<CountingLoop> countingLoop(const ForStmt *F,
+                                           int64_t Step) const {
+    auto *Init = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
+    auto *V = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Cond = F ? dyn_cast_or_null<BinaryOperator>(F->getCond()) : nullptr;
+    if (!V || !V->getType()->isIntegerType() || !V->hasInit() ||
+        !isZero(V->getInit()) || !Cond || Cond->getOpcode() != BO_LT ||
+        !refersTo(Cond->getLHS(), V) || !F->getInc() ||
+        isModified(V, F->getBody()))
+      return std::nullopt;
+    const Expr *Inc = bare(F->getInc());
+    std::optional<int64_t> Got;
+    if (auto *U = dyn_cast<UnaryOperator>(Inc);
+        U && U->isIncrementOp() && refersTo(U->getSubExpr(), V))
+      Got = 1;
+    else if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
+             C && C->getOpcode() == BO_AddAssign && refersTo(C->getLHS(), V))
+      Got = Ev.constant(C->getRHS());
+    std::optional<Poly> Bound = Ev.eval(Cond->getRHS());
+    if (!Got || !Bound || !freeOfCoordinates(*Bound) ||
+        (Step ? *Got != Step : *Got < 2 || *Got > 256))
+      return std::nullopt;
+    return CountingLoop{V, *Bound, *Got};
+  }
+
+  /// The loop that `Body` is, or that ends it after index declarations
+  /// (bound by loopBody, after the prologue); null, with the failure, for
+  /// anything else.
+  const ForStmt *nextLoop(const Stmt *Body, const char *Expected) {
+    const Stmt *Last = Body;
+    if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
+      if (CS->body_empty())
+        return fail(Body->getBeginLoc(), Expected), nullptr;
+      for (const Stmt *X :
+           llvm::make_range(CS->body_begin(), CS->body_end() - 1)) {
+        auto *DS = dyn_cast<DeclStmt>(X);
+        if (!DS)
+          return fail(X->getBeginLoc(), Expected), nullptr;
+        OuterDecls.push_back({DS, Body});
+      }
+      Last = CS->body_back();
+    }
+    if (auto *F = hintedLoop(Last))
+      return F;
+    return fail(Last->getBeginLoc(), Expected), nullptr;
+  }
+
+  /// The K loop as loops over the filter taps and a channel tile:
+  /// `for (r < R) for (s < S) for (c0 < C; c0 += TILE)`, or `for (rs <
+  /// R * S) for (c0 < C; c0 += TILE)` with r and s decoded from rs.
+  bool nestedHeader() {
+    const char *Expected =
+        "expected the loops over the filter taps and the channels 'for (int "
+        "r = 0; r < R; ++r) for (int s = 0; s < S; ++s) for (int c0 = 0; c0 < "
+        "C; c0 += TILE)' (or one loop over the R * S taps), each body index "
+        "declarations and the next loop";
+    std::optional<CountingLoop> Outer = countingLoop(Loop, 1);
+    Ev.addSymbol(Outer->Var);
+    const ForStmt *Second = nextLoop(Loop->getBody(), Expected);
+    if (!Second)
+      return false;
+    if (std::optional<CountingLoop> S = countingLoop(Second, 1)) {
+      Ev.addSymbol(S->Var);
+      const ForStmt *Third = nextLoop(Second->getBody(), Expected);
+      std::optional<CountingLoop> C =
+          Third ? countingLoop(Third, 0) : std::nullopt;
+      if (!C)
+        return Why.Message.empty() ? fail(Second->getForLoc(), Expected)
+                                   : false;
+      Taps = {Poly::symbol(Outer->Var), Outer->Bound, Poly::symbol(S->Var),
+              S->Bound};
+      return channelLoop(Third, *C);
+    }
+    std::optional<CountingLoop> C = countingLoop(Second, 0);
+    if (!C)
+      return fail(Second->getForLoc(), Expected);
+    // One loop over the taps: r and s are its quotient and remainder by S,
+    // found in the staging copy (activations()).
+    Taps = {Poly::symbol(Outer->Var), Outer->Bound, Poly(), Poly()};
+    return channelLoop(Second, *C);
+  }
+
+  bool channelLoop(const ForStmt *F, const CountingLoop &C) {
+    Ev.addSymbol(C.Var);
+    Counter = C.Var;
+    G.Tile = int(C.Step);
+    Channels = F;
+    ChannelBound = C.Bound;
+    KOffset = Poly::symbol(C.Var);
+    Nested = true;
+    return true;
+  }
+
+  /// The flattened K index of the element at `X` of the iteration's tile
+  /// (X the thread's column, or the product's j): the loop's offset plus X;
+  /// for nested loops, (tap * C + c0 + X), tap = r * S + s or rs.
+  Poly kIndex(const Poly &X) const {
+    if (!Nested)
+      return KOffset + X;
+    const Poly Tap = Taps.S == Poly() ? Taps.R : Taps.R * Taps.SBound + Taps.S;
+    return Tap * ChannelBound + KOffset + X;
+  }
+  /// The bounds check of that column: `k < R * S * C`, or for nested loops
+  /// `c0 + X < C`.
+  Poly kCheck(const Poly &X) const {
+    const Poly One = Poly::constant(1);
+    return Nested ? ChannelBound - KOffset - X - One
+                  : KBound - KOffset - X - One;
+  }
+
+  bool prologue(llvm::ArrayRef<Stmt *> Stmts) {
+    const char *Expected =
+        "expected before the loop only declarations: the two __shared__ "
+        "tiles, index variables computed from threadIdx, blockIdx and the "
+        "parameters (the output pixel and its decode), and one float "
+        "accumulator set to 0";
+    for (const Stmt *S : Stmts) {
+      auto *DS = dyn_cast<DeclStmt>(S);
+      if (!DS)
+        return fail(S->getBeginLoc(), Expected);
+      for (const Decl *D : DS->decls()) {
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !declaration(VD))
+          return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
+      }
+    }
+    if (Shared.size() != 2 || !Acc)
+      return fail(Loop->getForLoc(),
+                  "expected two __shared__ tiles and a float accumulator "
+                  "declared before the loop");
+    return true;
+  }
+
+  bool declaration(const VarDecl *VD) {
+    if (VD->hasAttr<CUDASharedAttr>()) {
+      auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
+      auto *Inner =
+          Outer ? Ctx.getAsConstantArrayType(Outer->getElementType()) : nullptr;
+      if (!Inner || Inner->getElementType()->isArrayType())
+        return fail(VD->getLocation(),
+                    "expected a __shared__ tile of two constant dimensions");
+      Shared.push_back(VD);
+      return true;
+    }
+    QualType T = VD->getType();
+    if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() && !Acc) {
+      if (!isZero(VD->getInit()))
+        return fail(VD->getLocation(), "the accumulator must start at 0");
+      Acc = VD;
+      return true;
+    }
+    if (T->isIntegerType() && VD->hasInit())
+      return unchangedIndex(VD, Kernel->getBody()) &&
+             bindIndex(VD, /*Opaque=*/true);
+    return false;
+  }
+
+  /// Index declarations, two staging copies, '__syncthreads();', the
+  /// product loop, '__syncthreads();'.
+  bool loopBody() {
+    const char *Expected =
+        "expected the loop body: index declarations (the tap and channel of "
+        "the thread's column, its input row and column), the staging copies "
+        "of the activations and the weights, '__syncthreads();', the "
+        "product loop, '__syncthreads();'";
+    // The index declarations of the loops over the taps first.
+    for (const auto &[DS, Scope] : OuterDecls)
+      for (const Decl *D : DS->decls()) {
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit() ||
+            !unchangedIndex(VD, Scope) || !bindIndex(VD, /*Opaque=*/false))
+          return Why.Message.empty() ? fail(DS->getBeginLoc(), Expected)
+                                     : false;
+      }
+    auto *Body = dyn_cast<CompoundStmt>(Channels->getBody());
+    if (!Body)
+      return fail(Channels->getForLoc(), Expected);
+    std::vector<const Stmt *> S;
+    for (const Stmt *X : Body->body()) {
+      if (auto *DS = dyn_cast<DeclStmt>(X)) {
+        for (const Decl *D : DS->decls()) {
+          auto *VD = dyn_cast<VarDecl>(D);
+          if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit() ||
+              !unchangedIndex(VD, Body) || !bindIndex(VD, /*Opaque=*/false))
+            return Why.Message.empty() ? fail(X->getBeginLoc(), Expected)
+                                       : false;
+        }
+        continue;
+      }
+      S.push_back(X);
+    }
+    if (S.size() != 5)
+      return fail(S.size() < 5 ? Body->getBeginLoc() : S[5]->getBeginLoc(),
+                  Expected);
+    for (int I : {0, 1})
+      if (!stagingCopy(S[I]))
+        return false;
+    if (!isBarrier(S[2]) || !isBarrier(S[4]))
+      return fail(S[isBarrier(S[2]) ? 4 : 2]->getBeginLoc(),
+                  "expected '__syncthreads();' between the staging copies and "
+                  "the product, and after the product");
+    const Stmt *Inner = S[3];
+    if (auto *A = dyn_cast<AttributedStmt>(Inner))
+      Inner = A->getSubStmt();
+    return productLoop(dyn_cast<ForStmt>(Inner), S[3]);
+  }
+
+  std::optional<TileElement> tileElement(const Expr *E) {
+    auto *Outer = dyn_cast<ArraySubscriptExpr>(bare(E));
+    auto *Inner =
+        Outer ? dyn_cast<ArraySubscriptExpr>(bare(Outer->getBase())) : nullptr;
+    auto *R = Inner ? dyn_cast<DeclRefExpr>(bare(Inner->getBase())) : nullptr;
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!VD || !llvm::is_contained(Shared, VD))
+      return std::nullopt;
+    std::optional<Poly> P1 = eval(Inner->getIdx(), "the tile's row index");
+    std::optional<Poly> P2 =
+        P1 ? eval(Outer->getIdx(), "the tile's column index") : std::nullopt;
+    if (!P2)
+      return std::nullopt;
+    return TileElement{VD, *P1, *P2};
+  }
+
+  /// `Tile[e1][e2] = c ? p[i] : 0`, or `if (c) ... else ... = 0`.
+  bool stagingCopy(const Stmt *S) {
+    const char *Expected =
+        "expected a staging copy 'tile[threadIdx.y][threadIdx.x] = checks ? "
+        "pointer[index] : 0' (or its if/else form) of a 2-D __shared__ tile";
+    const Expr *L = nullptr, *R = nullptr, *Cond = nullptr, *Read = nullptr;
+    if (auto *If = dyn_cast<IfStmt>(S)) {
+      const Expr *L2 = nullptr, *R2 = nullptr;
+      if (!If->getElse() || !assignment(single(If->getThen()), L, R) ||
+          !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
+        return fail(S->getBeginLoc(), Expected);
+      Cond = If->getCond();
+      Read = R;
+    } else if (assignment(S, L, R)) {
+      if (auto *C = dyn_cast<ConditionalOperator>(bare(R))) {
+        if (!isZero(C->getFalseExpr()))
+          return fail(C->getFalseExpr()->getBeginLoc(),
+                      "elements outside the tensors (the padding) must read "
+                      "as 0");
+        Cond = C->getCond();
+        Read = C->getTrueExpr();
+      } else {
+        Read = R;
+      }
+    } else {
+      return fail(S->getBeginLoc(), Expected);
+    }
+    std::optional<TileElement> At = tileElement(L);
+    if (!At)
+      return Why.Message.empty() ? fail(S->getBeginLoc(), Expected) : false;
+    std::optional<GlobalAccess> GA =
+        global(unconverted(Read, Ctx.getBaseElementType(At->Tile->getType())));
+    if (!GA)
+      return fail(Read->getBeginLoc(), Expected);
+    std::optional<Poly> Index = eval(GA->Index, "the tensor's index");
+    if (!Index)
+      return false;
+    StagingCopy C{*At, GA->Ptr, *Index + GA->Offset, {}, S->getBeginLoc()};
+    const Poly TX = Poly::symbol(threadIdxSymbol('x')),
+               TY = Poly::symbol(threadIdxSymbol('y'));
+    if (!((C.At.P1 == TY && C.At.P2 == TX) || (C.At.P1 == TX && C.At.P2 == TY)))
+      return fail(S->getBeginLoc(),
+                  "the staging copy must write element [threadIdx.y]"
+                  "[threadIdx.x] or [threadIdx.x][threadIdx.y] of the tile, "
+                  "one per thread of a TILE x TILE block");
+    if (Cond && !conditions(Cond, C.Checks))
+      return false;
+    for (const StagingCopy &O : Copies)
+      if (O.At.Tile == C.At.Tile)
+        return fail(S->getBeginLoc(), "a second staging copy of the tile '" +
+                                          C.At.Tile->getName().str() + "'");
+    Copies.push_back(C);
+    return true;
+  }
+
+  /// A conjunction of comparisons of integer polynomials.
+  bool conditions(const Expr *E, Conditions &Out) {
+    auto *B = dyn_cast<BinaryOperator>(bare(E));
+    if (B && B->getOpcode() == BO_LAnd)
+      return conditions(B->getLHS(), Out) && conditions(B->getRHS(), Out);
+    std::optional<Poly> L = B ? Ev.eval(B->getLHS()) : std::nullopt;
+    std::optional<Poly> R = L ? Ev.eval(B->getRHS()) : std::nullopt;
+    if (!R)
+      return fail(E->getBeginLoc(),
+                  "expected bounds checks 'a < b', 'a >= 0' of index "
+                  "arithmetic joined by '&&'");
+    const Poly One = Poly::constant(1);
+    switch (B->getOpcode()) {
+    case BO_LT:
+      Out.push_back(*R - *L - One);
+      return true;
+    case BO_LE:
+      Out.push_back(*R - *L);
+      return true;
+    case BO_GT:
+      Out.push_back(*L - *R - One);
+      return true;
+    case BO_GE:
+      Out.push_back(*L - *R);
+      return true;
+    default:
+      return fail(E->getBeginLoc(), "expected a comparison '<', '<=', '>' or "
+                                    "'>=' in the bounds checks");
+    }
+  }
+
+  /// `for (int j = 0; j < TILE; ++j) acc += X[..][j] * Y[j][..];` (or
+  /// `acc = acc + ...`, `acc = fmaf(x, y, acc)`).
+  bool productLoop(const ForStmt *F, const Stmt *At) {
+    const char *Expected =
+        "expected the product loop 'for (int j = 0; j < TILE; ++j) acc += "
+        "As[..][j] * Bs[j][..];'";
+    auto *Init = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
+    auto *J = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Cond = F ? dyn_cast_or_null<BinaryOperator>(F->getCond()) : nullptr;
+    auto *Inc =
+        F && F->getInc() ? dyn_cast<UnaryOperator>(bare(F->getInc())) : nullptr;
+    if (!J || !J->hasInit() || !isZero(J->getInit()) || !Cond ||
+        Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), J) || !Inc ||
+        !Inc->isIncrementOp() || isModified(J, F->getBody()))
+      return fail(At->getBeginLoc(), Expected);
+    std::optional<int64_t> Trip = Ev.constant(Cond->getRHS());
+    if (Trip != std::optional<int64_t>(G.Tile))
+      return fail(Cond->getBeginLoc(), "the product loop must run over the "
+                                       "TILE elements of the staged tiles");
+    Ev.addSymbol(J);
+    KVar = Poly::symbol(J);
+    const Expr *L = nullptr, *R = nullptr;
+    const Stmt *S = single(F->getBody());
+    if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(S);
+        CA && CA->getOpcode() == BO_AddAssign && refersTo(CA->getLHS(), Acc)) {
+      R = CA->getRHS();
+    } else if (assignment(S, L, R) && refersTo(L, Acc)) {
+      auto *Sum = dyn_cast<BinaryOperator>(bare(R));
+      const CallExpr *Fma = systemCall(R, {"fmaf", "__fmaf_rn"}, 3);
+      if (Sum && Sum->getOpcode() == BO_Add && refersTo(Sum->getLHS(), Acc))
+        R = Sum->getRHS();
+      else if (Fma && refersTo(Fma->getArg(2), Acc)) {
+        Factors = {Fma->getArg(0), Fma->getArg(1)};
+        return true;
+      } else
+        return fail(At->getBeginLoc(), Expected);
+    } else {
+      return fail(At->getBeginLoc(), Expected);
+    }
+    auto *M = dyn_cast<BinaryOperator>(unconverted(R));
+    if (!M || M->getOpcode() != BO_Mul)
+      return fail(R->getBeginLoc(), Expected);
+    Factors = {M->getLHS(), M->getRHS()};
+    return true;
+  }
+
+  /// `if (row < M && col < N) out[row * ldc + col] = value;` after the loop.
+  bool store(llvm::ArrayRef<Stmt *> After) {
+    const char *Expected =
+        "expected after the loop 'if (m < rows && col < K) out[m * ldo + "
+        "col] = acc;' (the stored value may scale, add a bias and apply an "
+        "activation, as docs/migration.md says)";
+    if (After.size() != 1)
+      return fail(After.empty() ? Loop->getEndLoc() : After[1]->getBeginLoc(),
+                  Expected);
+    auto *If = dyn_cast<IfStmt>(After[0]);
+    const Expr *L = nullptr, *V = nullptr;
+    if (!If || If->getElse() || !assignment(single(If->getThen()), L, V))
+      return fail(After[0]->getBeginLoc(), Expected);
+    StoreAt = After[0]->getBeginLoc();
+    std::optional<GlobalAccess> GA = global(L);
+    if (!GA || !conditions(If->getCond(), StoreChecks))
+      return Why.Message.empty() ? fail(After[0]->getBeginLoc(), Expected)
+                                 : false;
+    std::optional<Poly> Index = eval(GA->Index, "the output's index");
+    if (!Index)
+      return false;
+    G.C = GA->Ptr;
+    std::optional<ElementType> OutElem =
+        elementOf(G.C->getType()->getPointeeType());
+    if (!OutElem || G.C->getType()->getPointeeType().isConstQualified())
+      return fail(G.C->getLocation(), "the output must point to "
+                                      "__nv_bfloat16, __half or float");
+    G.Out = *OutElem;
+    StoreIndex = *Index + GA->Offset;
+    return value(V, StoreIndex);
+  }
+
+  /// The row and column of the output stored, its leading dimension, and
+  /// its bounds: out[Row * ldo + Col] under Rows - Row - 1 >= 0 and
+  /// Cols - Col - 1 >= 0.
+  bool storeShape() {
+    const char *Expected =
+        "the store must write out[m * ldo + col] with m = blockIdx.y * TILE "
+        "+ threadIdx.y and col = blockIdx.x * TILE + threadIdx.x (or the two "
+        "block coordinates swapped), under 'm < rows && col < K'";
+    if (StoreChecks.size() != 2)
+      return fail(StoreAt, Expected);
+    const Poly T = Poly::constant(G.Tile);
+    const Poly TX = Poly::symbol(threadIdxSymbol('x')),
+               TY = Poly::symbol(threadIdxSymbol('y'));
+    for (char Axis : {'y', 'x'}) {
+      const Poly RowP = Poly::symbol(blockIdxSymbol(Axis)) * T + TY;
+      const Poly ColP =
+          Poly::symbol(blockIdxSymbol(Axis == 'y' ? 'x' : 'y')) * T + TX;
+      for (const Conditions &C :
+           {StoreChecks, Conditions{StoreChecks[1], StoreChecks[0]}}) {
+        const Poly Rows = C[0] + RowP + Poly::constant(1);
+        const Poly Cols = C[1] + ColP + Poly::constant(1);
+        if (!freeOfCoordinates(Rows) || !freeOfCoordinates(Cols))
+          continue;
+        // out index = Row * ldo + Col: ldo = (index - Col) / Row.
+        std::optional<Poly> Ldo = dividedBy(StoreIndex - ColP, RowP);
+        if (!Ldo || !freeOfCoordinates(*Ldo))
+          continue;
+        Row = RowP;
+        Col = ColP;
+        RowAxis = Axis;
+        RowsBound = Rows;
+        ColsBound = Cols;
+        LdoPoly = *Ldo;
+        return true;
+      }
+    }
+    return fail(StoreAt, Expected);
+  }
+
+  /// Which staged tile is the activations' and which the weights', and
+  /// the weights' layout, as Lift.cpp proves a GEMM's B.
+  bool operands() {
+    if (!storeShape())
+      return false;
+    std::optional<TileElement> X = tileElement(unconverted(Factors[0]));
+    std::optional<TileElement> Y =
+        X ? tileElement(unconverted(Factors[1])) : std::nullopt;
+    if (!X || !Y || X->Tile == Y->Tile)
+      return Why.Message.empty()
+                 ? fail(Factors[0]->getBeginLoc(),
+                        "the product must multiply an element of each "
+                        "__shared__ tile")
+                 : false;
+    for (const TileElement *AR : {&*X, &*Y}) {
+      const TileElement *BR = AR == &*X ? &*Y : &*X;
+      const StagingCopy *SA = copyOf(AR->Tile), *SB = copyOf(BR->Tile);
+      if (SA && SB && weights(*BR, *SB)) {
+        ARead = *AR;
+        ACopy = SA;
+        return true;
+      }
+    }
+    return fail(Factors[0]->getBeginLoc(),
+                "the product does not read the weights w[col][k] (stored K x "
+                "R x S x C, K the output channels) or w[k][col] (R x S x C x "
+                "K) of a staged tile, with the staging copy's index and "
+                "bounds checks 'col < K && k < R * S * C'");
+  }
+
+  const StagingCopy *copyOf(const VarDecl *Tile) const {
+    for (const StagingCopy &C : Copies)
+      if (C.At.Tile == Tile)
+        return &C;
+    return nullptr;
+  }
+
+  /// The element of `R`'s tile that the reading thread reads, as the
+  /// staging copy `St` wrote it: its index with the staging thread's
+  /// coordinates those of the element (a polynomial of the reader's).
+  Poly staged(const StagingCopy &St, const TileElement &R,
+              const Poly &E) const {
+    static const char FreshX = 0, FreshY = 0;
+    const Symbol TX = threadIdxSymbol('x'), TY = threadIdxSymbol('y');
+    Poly F = E.substitute(TX, Poly::symbol(&FreshX))
+                 .substitute(TY, Poly::symbol(&FreshY));
+    const bool RowIsY = St.At.P1 == Poly::symbol(TY);
+    return F.substitute(&FreshY, RowIsY ? R.P1 : R.P2)
+        .substitute(&FreshX, RowIsY ? R.P2 : R.P1);
+  }
+
+  /// The weights: reading R gives w(col, kk) at col * ldw + kk (K-major)
+  /// or kk * ldw + col, under col < Cols and kk < KB.
+  bool weights(const TileElement &R, const StagingCopy &St) {
+    const Poly KK = kIndex(KVar);
+    const Poly One = Poly::constant(1);
+    Conditions Expected = {ColsBound - Col - One, kCheck(KVar)};
+    Conditions Got;
+    for (const Poly &X : St.Checks)
+      Got.push_back(staged(St, R, X));
+    if (!sameConditions(Got, Expected))
+      return false;
+    const Poly L = staged(St, R, St.L);
+    for (bool KMajor : {true, false}) {
+      const Poly &Rest = KMajor ? KK : Col;
+      const Poly &Strided = KMajor ? Col : KK;
+      // ldw = (L - Rest) / Strided, a polynomial of parameters.
+      std::optional<Poly> Q = dividedBy(L - Rest, Strided);
+      if (Q && freeOfCoordinates(*Q) && *Q * Strided + Rest == L) {
+        G.B.Data = St.Ptr;
+        G.B.KMajor = KMajor;
+        WeightsLd = *Q;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /// Q with Num = Q * Den: Den one monomial dividing every term of Num, or
+  /// a polynomial in which some symbol appears once with a constant
+  /// coefficient (Q read off that symbol).
+  std::optional<Poly> dividedBy(const Poly &Num, const Poly &Den) const {
+    if (Den.terms().size() == 1) {
+      const auto &[DM, DC] = *Den.terms().begin();
+      Poly Q;
+      bool Whole = DC != 0;
+      for (const auto &[M, C] : Num.terms()) {
+        Poly::Monomial Rest = M;
+        for (Symbol S : DM) {
+          auto It = std::find(Rest.begin(), Rest.end(), S);
+          if (It == Rest.end()) {
+            Whole = false;
+            break;
+          }
+          Rest.erase(It);
+        }
+        if (!Whole || C % DC != 0) {
+          Whole = false;
+          break;
+        }
+        Poly Term = Poly::constant(C / DC);
+        for (Symbol S : Rest)
+          Term = Term * Poly::symbol(S);
+        Q = Q + Term;
+      }
+      if (Whole)
+        return Q;
+    }
+    for (const auto &[M, C] : Den.terms())
+      for (Symbol S : M) {
+        std::optional<std::pair<Poly, Poly>> D = Den.linearIn(S);
+        std::optional<std::pair<Poly, Poly>> N = Num.linearIn(S);
+        std::optional<int64_t> DC =
+            D ? D->second.constantValue() : std::nullopt;
+        if (!N || !DC || *DC == 0)
+          continue;
+        if (std::optional<Poly> Q = N->second.dividedExactly(*DC))
+          if (*Q * Den == Num)
+            return Q;
+      }
+    return std::nullopt;
+  }
+
+  static bool sameConditions(const Conditions &A, const Conditions &B) {
+    if (A.size() != B.size())
+      return false;
+    for (const Poly &X : A)
+      if (std::count(A.begin(), A.end(), X) !=
+          std::count(B.begin(), B.end(), X))
+        return false;
+    return true;
+  }
+
+  /// Whether `P` names no thread, block or loop coordinate and no atom: a
+  /// polynomial of parameters and constants.
+  bool freeOfCoordinates(const Poly &P) const {
+    for (const auto &[M, C] : P.terms())
+      for (Symbol S : M)
+        if (!extentOfSymbol(S) && !fixedAtom(S))
+          return false;
+    return true;
+  }
+
+  /// The atom `S` is where it is a quotient or remainder of parameters and
+  /// constants (`R / 2`), or null.
+  const DivModAtom *fixedAtom(Symbol S) const {
+    const DivModAtom *A = Ev.atom(S);
+    return A && A->Fixed && freeOfCoordinates(A->X) && freeOfCoordinates(A->D)
+               ? A
+               : nullptr;
+  }
+
+  /// The atoms of P, and of the polynomials inside them.
+  void atomsOf(const Poly &P, std::vector<const DivModAtom *> &Out) const {
+    for (const auto &[M, C] : P.terms())
+      for (Symbol S : M)
+        if (const DivModAtom *A = Ev.atom(S)) {
+          if (llvm::is_contained(Out, A))
+            continue;
+          Out.push_back(A);
+          atomsOf(A->X, Out);
+        }
+  }
+
+  /// The symbol `P` is (1 times one symbol), or none.
+  static std::optional<Symbol> symbolOf(const Poly &P) {
+    if (P.terms().size() != 1 || P.terms().begin()->second != 1 ||
+        P.terms().begin()->first.size() != 1)
+      return std::nullopt;
+    return P.terms().begin()->first.front();
+  }
+
+  static const DivModAtom *find(llvm::ArrayRef<const DivModAtom *> Atoms,
+                                bool Mod, const Poly &X) {
+    for (const DivModAtom *A : Atoms)
+      if (A->Mod == Mod && A->X == X)
+        return A;
+    return nullptr;
+  }
+
+  /// The filter tap and channel of the staging thread's column: the
+  /// channels C and channel index Cq, the taps R x S and the tap's
+  /// coordinates Rq, Sq.
+  struct Filter {
+    Poly C, S, Cq, Rq, Sq;
+    std::optional<Poly> R;
+  };
+
+  /// Reads the filter decode off the copy's atoms (flattened K loop, or a
+  /// loop over R * S taps) or the loops over the taps.
+  bool filter(const StagingCopy &St, llvm::ArrayRef<const DivModAtom *> Atoms,
+              Filter &F) {
+    const char *Message =
+        "expected the column k decoded as 'c = k % C', 's = (k / C) % S', 'r "
+        "= k / (C * S)' (a loop over the taps: 'r = rs / S', 's = rs % S')";
+    if (Nested) {
+      F.C = ChannelBound;
+      F.Cq = KOffset + St.At.P2;
+      if (Taps.S != Poly()) {
+        F.Rq = Taps.R;
+        F.Sq = Taps.S;
+        F.R = Taps.RBound;
+        F.S = Taps.SBound;
+      } else {
+        const DivModAtom *SA = find(Atoms, true, Taps.R);
+        if (!SA)
+          return fail(St.Loc, Message);
+        F.S = SA->D;
+        F.Sq = Poly::symbol(SA);
+        F.Rq = *Ev.divide(Taps.R, F.S, false);
+        F.R = dividedBy(Taps.RBound, F.S);
+        if (!F.R || *F.R * F.S != Taps.RBound)
+          return fail(Loop->getCond()->getBeginLoc(),
+                      "the loop over the taps must run to R * S, S the "
+                      "divisor of its decode");
+      }
+      KBound = *F.R * F.S * F.C;
+      return true;
+    }
+    const Poly KK = kIndex(St.At.P2);
+    const DivModAtom *CA = find(Atoms, true, KK);
+    std::optional<Poly> KDivC = CA ? Ev.divide(KK, CA->D, false) : std::nullopt;
+    const DivModAtom *SA = KDivC ? find(Atoms, true, *KDivC) : nullptr;
+    if (!SA)
+      return fail(St.Loc, Message);
+    F.C = CA->D;
+    F.S = SA->D;
+    F.Cq = Poly::symbol(CA);
+    F.Sq = Poly::symbol(SA);
+    F.Rq = *Ev.divide(KK, F.C * F.S, false);
+    F.R = dividedBy(KBound, F.C * F.S);
+    if (!F.R || !freeOfCoordinates(*F.R) || *F.R * F.C * F.S != KBound)
+      return fail(Loop->getCond()->getBeginLoc(),
+                  "the K loop must run to R * S * C, the filter taps times "
+                  "the channels of the tap decode");
+    return true;
+  }
+
+  /// The activations: the staging copy of the tile the product reads as A
+  /// writes, for thread (tx, ty), the im2col element of the output pixel
+  /// Row (with ty the thread's tile row) and the column KOffset + (its
+  /// tile column), under exactly that element's checks.
+  bool activations() {
+    const StagingCopy &St = *ACopy;
+    const Symbol TY = threadIdxSymbol('y');
+    // The product reads A(Row, KOffset + j): element [ty][j] of the tile.
+    if (Row.substitute(TY, ARead.P1) != Row || ARead.P2 != KVar)
+      return fail(Factors[0]->getBeginLoc(),
+                  "the product must read the activations' tile at [its row "
+                  "of the output][j]");
+    const Poly M = Row.substitute(TY, St.At.P1);
+    std::vector<const DivModAtom *> Atoms;
+    atomsOf(St.L, Atoms);
+    for (const Poly &C : St.Checks)
+      atomsOf(C, Atoms);
+    const char *PixelMessage =
+        "expected the output pixel m decoded as 'n = m / (P * Q)', 'p = (m / "
+        "Q) % P', 'q = m % Q' (P and Q the output's height and width)";
+    const DivModAtom *QA = find(Atoms, true, M);
+    if (!QA)
+      return fail(St.Loc, PixelMessage);
+    const Poly Q = QA->D;
+    std::optional<Poly> MDivQ = Ev.divide(M, Q, false);
+    const DivModAtom *PA = MDivQ ? find(Atoms, true, *MDivQ) : nullptr;
+    if (!PA)
+      return fail(St.Loc, PixelMessage);
+    const Poly P = PA->D;
+    Filter F;
+    if (!filter(St, Atoms, F))
+      return false;
+    const Poly &C = F.C, &S = F.S;
+    const std::optional<Poly> R = F.R;
+    const Poly Nq = *Ev.divide(M, P * Q, false), Pq = Poly::symbol(PA),
+               Qq = Poly::symbol(QA), &Cq = F.Cq, &Sq = F.Sq, &Rq = F.Rq;
+    if (!symbolOf(Nq))
+      return fail(St.Loc, PixelMessage);
+    // The input row and column: p * SH - PH + r * DH, q * SW - PW + s * DW,
+    // from the checks that bound them.
+    const char *Form =
+        "the staging copy must read in[((n * H + ih) * W + iw) * C + c] of "
+        "the NHWC activations: the column k decoded channels innermost (c = "
+        "k % C, r = k / (S * C), s = (k / C) % S; weights stored K x R x S x "
+        "C or R x S x C x K), ih = p * stride - pad + r * dilation and iw = q "
+        "* stride - pad + s * dilation, each checked against 0 and the "
+        "input's height or width";
+    Spatial Y, X;
+    if (!spatial(St, Pq, Rq, Y) || !spatial(St, Qq, Sq, X))
+      return fail(St.Loc, Form);
+    const Poly Address = ((Nq * Y.Extent + Y.In) * X.Extent + X.In) * C + Cq;
+    if (Address != St.L)
+      return fail(St.Loc, Form);
+    // The checks: the pixel's bound (m < rows, or n < N), the column's,
+    // and the input row's and column's.
+    const Poly One = Poly::constant(1);
+    Conditions Expected = {kCheck(St.At.P2), Y.In, Y.Extent - Y.In - One, X.In,
+                           X.Extent - X.In - One};
+    const Poly ByRows = RowsBound - M - One;
+    // `n < N`: N - n - 1 >= 0, n the pixel's image.
+    Poly Images;
+    bool ByImages = false;
+    const Symbol NS = *symbolOf(Nq);
+    for (const Poly &Ch : St.Checks)
+      if (std::optional<std::pair<Poly, Poly>> Split = Ch.linearIn(NS);
+          Split && Split->second == Poly::constant(-1) &&
+          freeOfCoordinates(Split->first)) {
+        Images = Split->first + One;
+        ByImages = true;
+      }
+    Expected.push_back(ByImages ? Images - Nq - One : ByRows);
+    Conditions Got;
+    auto Required = [&](const Poly &Ch) {
+      return !llvm::is_contained(Y.Optional, Ch) &&
+             !llvm::is_contained(X.Optional, Ch);
+    };
+    for (const Poly &Ch : St.Checks)
+      if (Required(Ch))
+        Got.push_back(Ch);
+    Conditions Want;
+    for (const Poly &Ch : Expected)
+      if (Required(Ch))
+        Want.push_back(Ch);
+    if (!sameConditions(Got, Want))
+      return fail(St.Loc,
+                  "the staging copy must check exactly the element's bounds: "
+                  "'m < rows' (or 'n < N'), 'k < R * S * C', '0 <= ih < H' "
+                  "and '0 <= iw < W'");
+    // The tensor's images: those the pixel bound names, or rows / (P Q),
+    // which the launcher checks is whole.
+    std::string NText, WholeImages;
+    if (ByImages) {
+      NText = text(Images);
+    } else if (std::optional<Poly> N = dividedBy(RowsBound, P * Q);
+               N && freeOfCoordinates(*N) && *N * P * Q == RowsBound) {
+      NText = text(*N);
+    } else {
+      // The view is built before the launcher's checks: no division by 0.
+      const std::string Pixels = productText({&P, &Q});
+      NText = "(" + Pixels + " > 0 ? (" + text(RowsBound) + ") / (" + Pixels +
+              ") : 0)";
+      WholeImages = "(" + text(RowsBound) + ") % (" + Pixels + ") != 0";
+    }
+    G.A.Data = St.Ptr;
+    G.A.KMajor = true;
+    G.Conv = LiftedIm2col{NText,       text(Y.Extent), text(X.Extent),
+                          text(C),     text(*R),       text(S),
+                          text(P),     text(Q),        text(Y.Pad),
+                          text(X.Pad), text(Y.Stride), text(X.Stride),
+                          text(Y.Dil), text(X.Dil)};
+    // The decodes are proved for positive extents: each must be one where
+    // it is a constant, the launcher checks those of parameters.
+    for (const Poly *Positive : std::initializer_list<const Poly *>{
+             &P, &Q, &C, &S, &*R, &Y.Extent, &X.Extent}) {
+      if (std::optional<int64_t> V = Positive->constantValue()) {
+        if (*V <= 0)
+          return fail(St.Loc, "an extent of the convolution is " +
+                                  std::to_string(*V) + "; expected positive");
+        continue;
+      }
+      const std::string Check = text(*Positive) + " <= 0";
+      if (!llvm::is_contained(LaunchChecks, Check))
+        LaunchChecks.push_back(Check);
+    }
+    // After the checks of positive extents, which guard its division.
+    if (!WholeImages.empty())
+      LaunchChecks.push_back(WholeImages);
+    return true;
+  }
+
+  /// An input coordinate In = o * Stride - Pad + f * Dil (o the output
+  /// pixel's coordinate, f the filter tap's) and the input extent it is
+  /// checked against.
+  struct Spatial {
+    Poly In, Extent, Stride, Pad, Dil;
+    /// Checks that may be absent: `In >= 0` where In is never negative (no
+    /// padding).
+    std::vector<Poly> Optional;
+  };
+
+  /// The coordinate of `O` (the output's) and `F` (the tap's) from the
+  /// copy's checks `In >= 0` and `Extent - In - 1 >= 0` (the first may be
+  /// absent where the padding is 0).
+  bool spatial(const StagingCopy &St, const Poly &O, const Poly &F,
+               Spatial &Out) const {
+    std::optional<Symbol> OSym = symbolOf(O), FSym = symbolOf(F);
+    if (!OSym || !FSym)
+      return false;
+    const Symbol OS = *OSym, FS = *FSym;
+    std::optional<Poly> In, Upper;
+    // The lower check has the output coordinate's stride as its factor, the
+    // upper one its negation.
+    for (const Poly &Ch : St.Checks) {
+      std::optional<std::pair<Poly, Poly>> Split = Ch.linearIn(OS);
+      if (!Split || Split->second == Poly())
+        continue;
+      if (Split->second.nonNegativeCoefficients() && !In)
+        In = Ch;
+      else if ((Poly() - Split->second).nonNegativeCoefficients() && !Upper)
+        Upper = Ch;
+    }
+    if (!Upper)
+      return false;
+    if (!In) {
+      // The terms of -Upper that name the coordinates.
+      Poly Coordinates;
+      const Poly Negated = Poly() - *Upper;
+      for (const auto &[M, C] : Negated.terms())
+        if (std::count(M.begin(), M.end(), OS) ||
+            std::count(M.begin(), M.end(), FS)) {
+          Poly Term = Poly::constant(C);
+          for (Symbol X : M)
+            Term = Term * Poly::symbol(X);
+          Coordinates = Coordinates + Term;
+        }
+      if (!Coordinates.nonNegativeCoefficients())
+        return false;
+      In = Coordinates;
+      Out.Optional.push_back(*In);
+    }
+    std::optional<std::pair<Poly, Poly>> A = In->linearIn(OS);
+    std::optional<std::pair<Poly, Poly>> B =
+        A ? A->first.linearIn(FS) : std::nullopt;
+    if (!A || !B || !freeOfCoordinates(A->second) ||
+        !freeOfCoordinates(B->second) || !freeOfCoordinates(B->first))
+      return false;
+    Out.In = *In;
+    Out.Stride = A->second;
+    Out.Dil = B->second;
+    Out.Pad = Poly() - B->first;
+    Out.Extent = *Upper + *In + Poly::constant(1);
+    return freeOfCoordinates(Out.Extent);
+  }
+
+  /// C++ text of a polynomial of parameters and constants: its terms in the
+  /// order of their names, the constant last (`H - 2`).
+  std::string text(const Poly &P) const {
+    std::vector<std::pair<std::string, int64_t>> Terms;
+    for (const auto &[M, C] : P.terms()) {
+      std::string Names;
+      for (Symbol S : M) {
+        std::string Name;
+        if (const Extent *X = extentOfSymbol(S))
+          Name = X->Name;
+        else if (const DivModAtom *A = fixedAtom(S))
+          Name = "(" + productText({&A->X}) + (A->Mod ? " % " : " / ") +
+                 productText({&A->D}) + ")";
+        Names += (Names.empty() ? "" : " * ") + Name;
+      }
+      Terms.push_back({Names, C});
+    }
+    std::sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) {
+      return A.first.empty() != B.first.empty() ? B.first.empty()
+                                                : A.first < B.first;
+    });
+    std::string Out;
+    for (const auto &[Names, C] : Terms) {
+      const int64_t A = C < 0 ? -C : C;
+      std::string Term = Names.empty() ? std::to_string(A)
+                         : A == 1      ? Names
+                                       : std::to_string(A) + " * " + Names;
+      Out += Out.empty() ? (C < 0 ? "-" + Term : Term)
+                         : (C < 0 ? " - " : " + ") + Term;
+    }
+    return Out.empty() ? "0" : Out;
+  }
+
+  /// C++ text of the product of `Factors`, each parenthesized where it has
+  /// several terms.
+  std::string productText(std::initializer_list<const Poly *> Factors) const {
+    std::string Out;
+    for (const Poly *F : Factors) {
+      const std::string T = text(*F);
+      Out += (Out.empty() ? "" : " * ") +
+             (F->terms().size() > 1 ? "(" + T + ")" : T);
+    }
+    return Out;
+  }
+
+  /// The launches proved: blocks of TILE x TILE threads, one per tile of
+  /// the output, extents positive, the pixels whole images.
+  void launches() {
+    const std::string T = std::to_string(G.Tile);
+    G.Block = T + " x " + T + " threads";
+    G.BlockDiffers = "tawa_block.x != " + T + " || tawa_block.y != " + T +
+                     " || tawa_block.z != 1";
+    G.RowsCovered = std::string("tawa_grid.") + RowAxis + " * " + T;
+    G.ColsCovered =
+        std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') + " * " + T;
+    G.Guarded = true;
+    G.M = synthetic(RowsBound, &RowsSym);
+    G.N = synthetic(ColsBound, &ColsSym);
+    G.K = synthetic(KBound, &KSym);
+    G.B.Ld = synthetic(WeightsLd, &LdwSym);
+    G.Ldc = synthetic(LdoPoly, &LdoSym);
+    G.ExtentsDiffer = llvm::join(LaunchChecks, " || ");
+    G.Extents = "the extents are positive and the output pixels whole images";
+  }
+
+  /// An extent standing for `P`, named by its C++ text.
+  Extent synthetic(const Poly &P, const char *Sym) const {
+    if (const auto &T = P.terms();
+        T.size() == 1 && T.begin()->second == 1 && T.begin()->first.size() == 1)
+      if (const Extent *X = extentOfSymbol(T.begin()->first.front()))
+        return *X;
+    Extent X;
+    X.Sym = Sym;
+    X.Name = X.Spelled = text(P);
+    X.Loc = Kernel->getLocation();
+    return X;
+  }
+
+  bool isAccumulator(const Expr *X) override { return refersTo(X, Acc); }
+
+  /// Nested loops over the taps and a channel tile (nestedHeader): the
+  /// tap coordinates (R the rs loop's variable where one loop walks the
+  /// taps, S then empty) and their bounds; the channels' bound.
+  struct TapLoops {
+    Poly R, RBound, S, SBound;
+  } Taps;
+  bool Nested = false;
+  /// The declarations in the bodies of the loops over the taps, and the
+  /// body each is in.
+  std::vector<std::pair<const DeclStmt *, const Stmt *>> OuterDecls;
+  Poly ChannelBound;
+  const ForStmt *Channels = nullptr; ///< the loop whose body stages
+  std::vector<StagingCopy> Copies;
+  std::array<const Expr *, 2> Factors{};
+  Conditions StoreChecks;
+  Poly StoreIndex, KBound, KVar, RowsBound, ColsBound, WeightsLd, LdoPoly;
+  SourceLocation StoreAt;
+  char RowAxis = 'y';
+  TileElement ARead;
+  const StagingCopy *ACopy = nullptr;
+  /// C++ conditions under which the launcher runs the kernel as written:
+  /// an extent the proof takes as positive that is not, pixels that are no
+  /// whole images.
+  std::vector<std::string> LaunchChecks;
+  static constexpr char RowsSym = 0, ColsSym = 0, KSym = 0, LdwSym = 0,
+                        LdoSym = 0;
+};
+
+} // namespace
+
+std::optional<LiftedGemm> liftConvGemm(const FunctionDecl *Kernel,
+                                       const ForStmt *Loop, ASTContext &Ctx,
+                                       LiftFailure &Why,
+                                       const NamedExtents *Named, bool Tf32,
+                                       bool *ReadHeader) {
+  ConvLifter L(Kernel, Loop, Ctx, Why, Named, Tf32);
+  std::optional<LiftedGemm> G = L.run();
+  if (ReadHeader)
+    *ReadHeader = L.readHeader();
+  return G;
+}
+
+} // namespace tawa

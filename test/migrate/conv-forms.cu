@@ -1,0 +1,214 @@
+// Implicit-GEMM convolutions in the forms lib/ConvLift.cpp lifts beyond
+// test/migrate/conv.cu's: output extents P and Q given, a stride and a
+// padding given, the pixel bound checked as 'n < N', an if/else staging copy,
+// a bias and ReLU; no padding (no lower bounds checks), an output extent
+// that is an expression of the input's ('H - 2'), weights stored R x S x C
+// x K; dilation; loops over the taps and a channel tile. Each tiled kernel's Im2col view names the kernel's own
+// extents, and the launcher runs the kernel as written where they are not
+// positive, where the pixels are no whole images, or where TMA cannot read
+// the view. (The outputs are checked without this file's own check lines.)
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s --check-prefix=OUT
+// RUN: %tawa-rewrite %s -o %t2.cu -- %cuda-stub 2>&1 | FileCheck %s --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: grep -c '^ *tawa::rt::tma_load_im2col_window' %t2.cu | FileCheck %s --check-prefix=COUNT
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#define TILE 32
+using bf16 = __nv_bfloat16;
+
+// OUT-LABEL: static void conv_bias_relu_migrated_launch(
+// OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{
+// OUT-NEXT: x, N, H, W, C, R, S, P, Q, pad, pad, stride, stride, 1, 1};
+// OUT: Q <= 0 || C <= 0 || S <= 0 || R <= 0 || H <= 0 || W <= 0 ||
+// OUT: tawa::Matrix<const float>{bias, 1, tawa_cols, tawa_cols}
+// R x S, any stride and padding, the output extents P x Q given; a bias per
+// output channel and ReLU. Weights K x R x S x C.
+__global__ void conv_bias_relu(const bf16 *x, const bf16 *w, const float *bias,
+                               bf16 *y, int N, int H, int W, int C, int K,
+                               int R, int S, int P, int Q, int stride,
+                               int pad) {
+  __shared__ bf16 Xs[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int m = blockIdx.y * TILE + ty;
+  const int col = blockIdx.x * TILE + tx;
+  const int wrow = blockIdx.x * TILE + ty;
+  const int n = m / (P * Q);
+  const int rem = m % (P * Q);
+  const int p = rem / Q, q = rem % Q;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < R * S * C; t += TILE) {
+    const int kk = t + tx;
+    const int c = kk % C;
+    const int tap = kk / C;
+    const int r = tap / S, s = tap % S;
+    const int ih = p * stride - pad + r, iw = q * stride - pad + s;
+    if (n < N && kk < R * S * C && ih >= 0 && ih < H && iw >= 0 && iw < W)
+      Xs[ty][tx] = x[((n * H + ih) * W + iw) * C + c];
+    else
+      Xs[ty][tx] = bf16();
+    Ws[ty][tx] =
+        (wrow < K && kk < R * S * C) ? w[wrow * (R * S * C) + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(Xs[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * P * Q && col < K)
+    y[m * K + col] = __float2bfloat16_rn(fmaxf(acc + bias[col], 0.0f));
+}
+
+// OUT-LABEL: static void conv_valid_hwio_migrated_launch(
+// OUT: x, ((H - 2) * (W - 2) > 0 ? (M) / ((H - 2) * (W - 2)) : 0),
+// OUT: (M) % ((H - 2) * (W - 2)) != 0 || !tawa::im2col_tma_loadable(tawa_x) ||
+// OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{w, 9 * C, K, K},
+// 3 x 3 "valid" (no padding: no lower bounds checks), weights stored
+// 3 x 3 x C x K (the HWIO layout of TensorFlow), M = N (H - 2) (W - 2)
+// output pixels.
+__global__ void conv_valid_hwio(const bf16 *x, const bf16 *w, bf16 *y, int M,
+                                int H, int W, int C, int K) {
+  __shared__ bf16 Xs[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int m = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  const int P = H - 2, Q = W - 2;
+  const int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + threadIdx.x;
+    int c = kk % C, r = kk / (3 * C), s = (kk / C) % 3;
+    int ih = p + r, iw = q + s;
+    Xs[threadIdx.y][threadIdx.x] =
+        m < M && kk < 9 * C && ih < H && iw < W
+            ? x[((n * H + ih) * W + iw) * C + c]
+            : bf16();
+    int kr = t + threadIdx.y;
+    Ws[threadIdx.y][threadIdx.x] = kr < 9 * C && col < K ? w[kr * K + col]
+                                                         : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(Xs[threadIdx.y][j]) *
+             __bfloat162float(Ws[j][threadIdx.x]);
+    __syncthreads();
+  }
+  if (m < M && col < K)
+    y[m * K + col] = __float2bfloat16_rn(acc);
+}
+
+// OUT-LABEL: static void conv_dilated_migrated_launch(
+// OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{x, N, H, W, C, 3, 3, H,
+// OUT-NEXT: W, 2, 2, 1, 1, 2, 2};
+// 3 x 3 with dilation 2 and padding 2 (the output as large as the input).
+__global__ void conv_dilated(const bf16 *x, const bf16 *w, bf16 *y, int N,
+                             int H, int W, int C, int K) {
+  __shared__ bf16 Xs[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int m = blockIdx.y * TILE + ty;
+  const int col = blockIdx.x * TILE + tx;
+  const int wrow = blockIdx.x * TILE + ty;
+  const int n = m / (H * W), p = (m % (H * W)) / W, q = m % W;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    const int kk = t + tx, c = kk % C, r = kk / C / 3, s = kk / C % 3;
+    const int ih = p - 2 + 2 * r, iw = q - 2 + 2 * s;
+    Xs[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H &&
+                         iw >= 0 && iw < W
+                     ? x[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] = wrow < K && kk < 9 * C ? w[wrow * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(Xs[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && col < K)
+    y[m * K + col] = __float2bfloat16_rn(acc);
+}
+
+// Loops over the taps and a channel tile, the channels bounds-checked: the
+// K index is (tap * C + c0 + j), the taps those of the loops (r, s) or of
+// the one loop's decode (rs / S, rs % S), the padding an expression of
+// parameters (R / 2).
+// OUT-LABEL: static void conv_taps_nested_migrated_launch(
+// OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{in, N, H, W, C, 3, 3, H,
+// OUT-NEXT: W, 1, 1, 1, 1, 1, 1};
+// OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{w, K, 9 * C, 9 * C},
+// 3 x 3 "same" as loops over the filter rows and columns, then a channel
+// tile (the channels bounds-checked); weights K x 3 x 3 x C.
+__global__ void conv_taps_nested(const bf16 *in, const bf16 *w, bf16 *out,
+                                 int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int r = 0; r < 3; ++r) {
+    int ih = oh + r - 1;
+    for (int s = 0; s < 3; ++s) {
+      int iw = ow + s - 1;
+      for (int c0 = 0; c0 < C; c0 += TILE) {
+        As[ty][tx] = m < N * H * W && c0 + tx < C && ih >= 0 && ih < H &&
+                             iw >= 0 && iw < W
+                         ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                         : bf16();
+        Ws[ty][tx] = kload < K && c0 + tx < C
+                         ? w[((kload * 3 + r) * 3 + s) * C + c0 + tx]
+                         : bf16();
+        __syncthreads();
+        for (int j = 0; j < TILE; ++j)
+          acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+        __syncthreads();
+      }
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// OUT-LABEL: static void conv_taps_flat_migrated_launch(
+// OUT: in, N, H, W, C, R, S, P, Q, (R / 2), (S / 2), 2, 2, 1, 1};
+// OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{w, C * R * S, K, K},
+// R x S with stride 2 as one loop over the taps, then a channel tile;
+// weights R x S x C x K.
+__global__ void conv_taps_flat(const bf16 *in, const bf16 *w, bf16 *out, int N,
+                               int H, int W, int C, int K, int R, int S,
+                               int P, int Q) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int rs = 0; rs < R * S; ++rs) {
+    int r = rs / S, s = rs % S;
+    int ih = 2 * p - R / 2 + r, iw = 2 * q - S / 2 + s;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      As[ty][tx] = m < N * P * Q && c0 + tx < C && ih >= 0 && ih < H &&
+                           iw >= 0 && iw < W
+                       ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                       : bf16();
+      Ws[ty][tx] =
+          c0 + ty < C && k < K ? w[(rs * C + c0 + ty) * K + k] : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[j][tx]);
+      __syncthreads();
+    }
+  }
+  if (m < N * P * Q && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// Every form is rewritten: the producers of the eight kernels (the wide,
+// narrow, ping-pong and cluster ones) of each of the five load the
+// activations by im2col.
+// COUNT: 40

@@ -1,0 +1,113 @@
+// Implicit-GEMM convolutions that do not lift get one verdict at the loop:
+// the convolution, the gathering staging copy, and the statement that breaks
+// the form lib/ConvLift.cpp proves, with what it expected; the kernels are
+// left as written (without --migrate, byte-identical).
+// RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: diff %s %t.cu
+#include <cuda_bf16.h>
+
+#define TILE 32
+using bf16 = __nv_bfloat16;
+
+// Channels outermost (KCRS weights, k = c * 9 + r * 3 + s).
+__global__ void kcrs(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution (its staging copy at line [[#@LINE+6]] gathers through '/' and '%' of the loop's index), and the statement at line [[#@LINE+6]] breaks it: the staging copy must read in[((n * H + ih) * W + iw) * C + c] of the NHWC activations: the column k decoded channels innermost
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx;
+    int c = kk / 9, r = (kk % 9) / 3, s = kk % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c] : bf16();
+    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'kcrs' is left unchanged
+// An upper bound one past the image.
+__global__ void off_by_one(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}}, each checked against 0 and the input's height or width (docs/migration.md, 'Convolutions') [tawa-unsupported]
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx;
+    int c = kk % C, rs = kk / C, r = rs / 3, s = rs % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih <= H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c] : bf16();
+    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'off_by_one' is left unchanged
+// No check of the column against R * S * C.
+__global__ void no_k_bound(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: {{.*}} breaks it: the staging copy must check exactly the element's bounds: 'm < rows' (or 'n < N'), 'k < R * S * C', '0 <= ih < H' and '0 <= iw < W' (docs/migration.md, 'Convolutions') [tawa-unsupported]
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx;
+    int c = kk % C, rs = kk / C, r = rs / 3, s = rs % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    As[ty][tx] = m < N * H * W && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c] : bf16();
+    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'no_k_bound' is left unchanged
+// Loops over the taps and a channel tile whose staging copies do not check
+// the channel against C (a kernel for C a multiple of TILE).
+__global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: {{.*}} breaks it: the product does not read the weights w[col][k] (stored K x R x S x C, K the output channels) or w[k][col] (R x S x C x K) of a staged tile, with the staging copy's index and bounds checks 'col < K && k < R * S * C' (docs/migration.md, 'Convolutions') [tawa-unsupported]
+#pragma tawa tile
+  for (int rs = 0; rs < 9; ++rs) {
+    int r = rs / 3, s = rs % 3;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      int ih = oh + r - 1, iw = ow + s - 1;
+      As[ty][tx] = m < N * H * W && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c0 + tx] : bf16();
+      Ws[ty][tx] = kload < K ? w[(kload * 9 + rs) * C + c0 + tx] : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+      __syncthreads();
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'nested' is left unchanged
