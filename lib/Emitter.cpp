@@ -383,17 +383,17 @@ void KernelEmitter::storage() {
     W.line("// precision(3xtf32): the tf32 low parts of the tiles, whose high "
            "parts replace them.");
     for (unsigned L : R.Loads)
-      W.line(formatv("alignas(1024) float {0}_low[{1} * {2}];",
-                     P.Loads[L].Var, P.Loads[L].Rows, P.Loads[L].Cols)
+      W.line(formatv("alignas(1024) float {0}_low[{1} * {2}];", P.Loads[L].Var,
+                     P.Loads[L].Rows, P.Loads[L].Cols)
                  .str());
   }
   W.close(";");
   W.line(formatv("{0} {1}[{2}];", Slot, R.Name, Plan.Stages).str());
   W.line(formatv("tawa::rt::Aref<{0}> {1}_aref;", Plan.Stages, R.Name).str());
   if (Plan.ThreeTf32)
-    W.line(formatv("tawa::rt::SplitBarriers<{0}> {1}_split;", Plan.Stages,
-                   R.Name)
-               .str());
+    W.line(
+        formatv("tawa::rt::SplitBarriers<{0}> {1}_split;", Plan.Stages, R.Name)
+            .str());
   if (Plan.TmaStore)
     W.line(formatv("tawa::rt::EpilogueStaging<{0}, {1}, {2}> epilogue[{3}];",
                    cxxElement(P.Store.Elem), 64 * Plan.MTiles,
@@ -487,9 +487,9 @@ void KernelEmitter::kernelHead() {
                    Clustered ? " * kCluster" : "")
                .str());
   if (Plan.ThreeTf32)
-    W.line(formatv("smem.{0}_split.init(/*warps=*/3); // warps 1-3 split",
-                   R.Name)
-               .str());
+    W.line(
+        formatv("smem.{0}_split.init(/*warps=*/3); // warps 1-3 split", R.Name)
+            .str());
   W.close();
   if (Clustered) {
     W.line(
@@ -628,9 +628,9 @@ void KernelEmitter::splitWarps() {
   W.line("// Warps 1-3: split each slot's fp32 tiles into tf32 high parts (in "
          "place) and low parts once they land, for the consumers' three "
          "products.");
-  W.open(formatv("for (tawa::rt::ArefCursor<kStages> {0};; {0}.advance())",
-                 R.Name)
-             .str());
+  W.open(
+      formatv("for (tawa::rt::ArefCursor<kStages> {0};; {0}.advance())", R.Name)
+          .str());
   W.line(formatv("smem.{0}_aref.get({0});", R.Name).str());
   W.open(formatv("if (smem.{0}_split.done_at({0}))", R.Name).str());
   W.line("break;");
@@ -743,7 +743,7 @@ void KernelEmitter::consumers() {
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)
              .str());
   W.line(formatv(Plan.ThreeTf32 ? "smem.{0}_split.wait({0});"
-                                 : "smem.{0}_aref.get({0});",
+                                : "smem.{0}_aref.get({0});",
                  R.Name)
              .str());
   const TileLoad &A = P.Loads[Mma.A], &B = P.Loads[Mma.B];

@@ -101,9 +101,9 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
                  (Plan->ElemB != Plan->Elem
                       ? " x " + elementName(Plan->ElemB).str()
                       : std::string()) +
-                 (Plan->ThreeTf32 ? " split into tf32 high and low parts, "
-                                    "three products per step "
-                                    "(precision(3xtf32))"
+                 (Plan->ThreeTf32    ? " split into tf32 high and low parts, "
+                                       "three products per step "
+                                       "(precision(3xtf32))"
                   : Pragma.Precision ? " read as tf32 (precision(tf32))"
                                      : "") +
                  " (BM x BN x BK, elements)",

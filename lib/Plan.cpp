@@ -419,8 +419,8 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   // precision(3xtf32): the producer's splitting warps hold a 16-byte vector,
   // its two parts and their addresses; 24 registers would spill.
   if (Plan.ThreeTf32 && !P.Pragma.Regs && Plan.Regs.Producer < 40)
-    Plan.Regs = RegisterSplit{
-        40, int(hopper::kRegisters / 128 - 40) / Plan.Consumers / 8 * 8};
+    Plan.Regs = RegisterSplit{40, int(hopper::kRegisters / 128 - 40) /
+                                      Plan.Consumers / 8 * 8};
   SourceLocation RegsLoc =
       P.Pragma.Regs.Loc.isValid() ? P.Pragma.Regs.Loc : P.Pragma.Loc;
   unsigned Total =

@@ -519,8 +519,8 @@ private:
     } else if (isEditable(Ctx, Pragma, Kernel, Launches, OtherUses)) {
       P = extractTileProgram(Ctx, Kernel, Loop, Pragma, Diags);
       if (P && Opts.PragmaLabel)
-        P->Where = Opts.PragmaLabel(
-            SM.getFileOffset(SM.getExpansionLoc(Pragma.Loc)));
+        P->Where =
+            Opts.PragmaLabel(SM.getFileOffset(SM.getExpansionLoc(Pragma.Loc)));
     }
     if (P && P->Family == KernelFamily::Attention) {
       rewriteAttention(Ctx, *P, Launches);

@@ -671,8 +671,8 @@ private:
     L.Rows = *R;
     L.Cols = *C;
     L.MatrixArg = Call->getArg(0);
-    L.Matrix = matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch,
-                           &L.Im2col);
+    L.Matrix =
+        matrixParam(Call->getArg(0), L.Elem, "tawa::load", L.Batch, &L.Im2col);
     L.Row0 = Call->getArg(1);
     L.Col0 = Call->getArg(2);
     return L;

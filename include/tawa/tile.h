@@ -134,8 +134,8 @@ template <class T> struct Im2col {
             std::enable_if_t<
                 std::is_same<U, T>::value && !std::is_const<U>::value, int> = 0>
   __host__ __device__ operator Im2col<const U>() const {
-    return Im2col<const U>{data,  n,     h,        w,        c,
-                           r,     s,     p,        q,        pad_h,
+    return Im2col<const U>{data,  n,        h,        w,     c,
+                           r,     s,        p,        q,     pad_h,
                            pad_w, stride_h, stride_w, dil_h, dil_w};
   }
 };
@@ -143,11 +143,10 @@ template <class T> struct Im2col {
 /// The Im2col view of a convolution of `data` (n x h x w x c, NHWC) with an
 /// r x s filter: the output extents computed as a convolution's.
 template <class T>
-__host__ __device__ Im2col<T> im2col(T *data, int n, int h, int w, int c,
-                                     int r, int s, int pad_h = 0,
-                                     int pad_w = 0, int stride_h = 1,
-                                     int stride_w = 1, int dil_h = 1,
-                                     int dil_w = 1) {
+__host__ __device__ Im2col<T> im2col(T *data, int n, int h, int w, int c, int r,
+                                     int s, int pad_h = 0, int pad_w = 0,
+                                     int stride_h = 1, int stride_w = 1,
+                                     int dil_h = 1, int dil_w = 1) {
   return Im2col<T>{data,
                    n,
                    h,
@@ -565,8 +564,7 @@ __device__ void mma(Accumulator<float, M, N> &acc, const Tile<T, M, K> &a,
 /// acc += a * b^T with a: M x K of an Im2col matrix (a convolution's
 /// activations), b: N x K (weights stored K x R x S x C), acc: M x N.
 template <class T, class U, int M, int N, int K>
-__device__ void mma(Accumulator<float, M, N> &acc,
-                    const Im2colTile<T, M, K> &a,
+__device__ void mma(Accumulator<float, M, N> &acc, const Im2colTile<T, M, K> &a,
                     const Transposed<Tile<U, N, K>> &b) {
   static_assert(detail::mma_operands<T, U>,
                 "tawa::mma: both operands must have one element type, or "
@@ -579,8 +577,8 @@ __device__ void mma(Accumulator<float, M, N> &acc,
 /// acc += a * b with a: M x K of an Im2col matrix, b: K x N (weights stored
 /// R x S x C x K), acc: M x N.
 template <class T, class U, int M, int N, int K>
-__device__ void mma(Accumulator<float, M, N> &acc,
-                    const Im2colTile<T, M, K> &a, const Tile<U, K, N> &b) {
+__device__ void mma(Accumulator<float, M, N> &acc, const Im2colTile<T, M, K> &a,
+                    const Tile<U, K, N> &b) {
   static_assert(detail::mma_operands<T, U>,
                 "tawa::mma: both operands must have one element type, or "
                 "each an fp8 type");

@@ -252,8 +252,7 @@ std::optional<FileResult> throughMigration(const Job &J,
   std::vector<std::string> Lifted;
   for (KernelRecord &K : R->Records)
     for (const KernelRecord &Done : Migrated->Records)
-      if (Done.Name == K.Name &&
-          Done.State == KernelRecord::Status::Migrated) {
+      if (Done.Name == K.Name && Done.State == KernelRecord::Status::Migrated) {
         K = Done;
         K.State = KernelRecord::Status::Rewritten;
         Lifted.push_back(K.Name);

@@ -33,11 +33,9 @@ namespace tawa::rt {
 /// (w, h) of image n, channels from c, each origin shifted by (off_w, off_h)
 /// (a filter tap times the dilation). Signals `bar`'s transaction count with
 /// the whole box, zero-filled parts included.
-__device__ __forceinline__ void tma_load_im2col(void *dst,
-                                                const CUtensorMap *map,
-                                                uint64_t *bar, int c, int w,
-                                                int h, int n, uint16_t off_w,
-                                                uint16_t off_h) {
+__device__ __forceinline__ void
+tma_load_im2col(void *dst, const CUtensorMap *map, uint64_t *bar, int c, int w,
+                int h, int n, uint16_t off_w, uint16_t off_h) {
 #if TAWA_DEVICE_PASS
   asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier"
                "::complete_tx::bytes [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, "
@@ -72,8 +70,8 @@ inline PFN_cuTensorMapEncodeIm2col_v12000 im2col_map_encoder() {
   static PFN_cuTensorMapEncodeIm2col_v12000 fn = [] {
     void *ptr = nullptr;
     cudaDriverEntryPointQueryResult status{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", &ptr,
-                                         12000, cudaEnableDefault,
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeIm2col", &ptr, 12000,
+                                         cudaEnableDefault,
                                          &status) != cudaSuccess ||
         status != cudaDriverEntryPointSuccess)
       ptr = nullptr;
@@ -107,20 +105,19 @@ cudaError_t make_im2col_map(CUtensorMap *map, Im2col<T> x, int pixels,
   if (!encode)
     return cudaErrorNotSupported;
   const unsigned long long e = sizeof(E);
-  const cuuint64_t dims[4] = {static_cast<cuuint64_t>(x.c),
-                              static_cast<cuuint64_t>(x.w),
-                              static_cast<cuuint64_t>(x.h),
-                              static_cast<cuuint64_t>(x.n)};
+  const cuuint64_t dims[4] = {
+      static_cast<cuuint64_t>(x.c), static_cast<cuuint64_t>(x.w),
+      static_cast<cuuint64_t>(x.h), static_cast<cuuint64_t>(x.n)};
   const cuuint64_t strides[3] = {e * x.c, e * x.c * x.w, e * x.c * x.w * x.h};
-  const cuuint32_t element_strides[4] = {
-      1, static_cast<cuuint32_t>(x.stride_w),
-      static_cast<cuuint32_t>(x.stride_h), 1};
-  CUresult r = encode(map, TensorMapType<E>::value, 4, const_cast<E *>(x.data),
-                      dims, strides, lower, upper,
-                      static_cast<cuuint32_t>(channels),
-                      static_cast<cuuint32_t>(pixels), element_strides,
-                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                      l2_promotion(e * x.c), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const cuuint32_t element_strides[4] = {1, static_cast<cuuint32_t>(x.stride_w),
+                                         static_cast<cuuint32_t>(x.stride_h),
+                                         1};
+  CUresult r =
+      encode(map, TensorMapType<E>::value, 4, const_cast<E *>(x.data), dims,
+             strides, lower, upper, static_cast<cuuint32_t>(channels),
+             static_cast<cuuint32_t>(pixels), element_strides,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+             l2_promotion(e * x.c), CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     return cudaErrorInvalidValue;
   // Drivers up to 13.1 encode im2col maps of tensors under 128 KiB with bit

@@ -49,8 +49,8 @@ __device__ __forceinline__ float4 ld_shared_f4(uint32_t a) {
 }
 __device__ __forceinline__ void st_shared_f4(uint32_t a, float4 v) {
 #if TAWA_DEVICE_PASS
-  asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(a),
-               "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+  asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};\n" ::"r"(a), "f"(v.x),
+               "f"(v.y), "f"(v.z), "f"(v.w)
                : "memory");
 #endif
 }
