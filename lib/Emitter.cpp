@@ -74,7 +74,8 @@ std::vector<std::string> emittedNames(const TileProgram &P,
       "trips",        "narrow",
       "turn",         "idle",
       "tawa_acc",     "tawa_row",
-      "tawa_col",     P.Store.Matrix->getName().str() + "_store_map"};
+      "tawa_col",     "tawa_by_col",
+      "tawa_by_row",  P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -651,22 +652,36 @@ void KernelEmitter::splitWarps() {
 /// The epilogue's element-wise ops (GemmEpilogue.h), applied to the
 /// consumer's accumulator registers, whose rows start at `Row0`.
 void KernelEmitter::epilogueOps(const std::string &Row0) {
+  const std::string Text = sourceText(P.Epilogue.E->getSourceRange(), SM, LO);
+  std::string Source;
+  for (StringRef Line : llvm::split(Text, '\n'))
+    Source += (Source.empty() ? "" : " ") + Line.trim().str();
+  W.line("// The epilogue: " + Source);
+  const EpilogueCode Code =
+      epilogueCode(P, [&](const Expr *E) { return coord(E); });
   W.line(
-      "// The epilogue: " +
-      llvm::join(
-          llvm::split(sourceText(P.Epilogue.E->getSourceRange(), SM, LO), '\n'),
-          " "));
-  W.line(formatv("tawa::rt::apply_epilogue({0}, {1}, {2}, /*zero=*/k_steps == "
-                 "0, [&](float tawa_acc, int tawa_row, int tawa_col) {{",
-                 P.Acc.Var, Row0, storeCol())
-             .str());
+      formatv("tawa::rt::apply_epilogue<{0}, {1}>(", Code.ColOps, Code.RowOps)
+          .str());
   ++W.Depth;
-  W.line("return " +
-         epilogueElement(P, P.Epilogue, "tawa_acc", "tawa_row", "tawa_col",
-                         [&](const Expr *E) { return coord(E); }) +
-         ";");
+  W.line(formatv("{0}, {1}, {2}, /*zero=*/k_steps == 0,", P.Acc.Var, Row0,
+                 storeCol())
+             .str());
+  auto Values = [&](StringRef Dim, const std::string &Fill) {
+    W.line(Fill.empty() ? std::string("tawa::rt::NoValues{},")
+                        : formatv("[&](int tawa_{0}, float *tawa_by_{0}) {{ "
+                                  "{1}},",
+                                  Dim, Fill)
+                              .str());
+  };
+  Values("col", Code.ByCol);
+  Values("row", Code.ByRow);
+  W.line("[&](float tawa_acc, int tawa_row, int tawa_col, const float "
+         "*tawa_by_col, const float *tawa_by_row) {");
+  ++W.Depth;
+  W.line("return " + Code.Value + ";");
   --W.Depth;
   W.line("});");
+  --W.Depth;
 }
 
 /// The consumer warpgroups: wgmma over the ring, then the epilogue.

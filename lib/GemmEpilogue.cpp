@@ -6,6 +6,8 @@
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/FoldingSet.h"
 
+#include <optional>
+
 using namespace clang;
 
 namespace tawa {
@@ -145,13 +147,51 @@ private:
   const ASTContext &Ctx;
 };
 
-/// The C++ expression of an epilogue element, precedence-aware.
+/// Which broadcast operand array an epilogue operand is read into.
+enum class Broadcast { None, ByCol, ByRow };
+
+Broadcast broadcastOf(const TileLoad &L) {
+  if (L.Rows == 1 && L.Cols != 1)
+    return Broadcast::ByCol;
+  if (L.Cols == 1 && L.Rows != 1)
+    return Broadcast::ByRow;
+  return Broadcast::None;
+}
+
+/// The C++ code of an epilogue, precedence-aware.
 class Printer {
 public:
-  Printer(const TileProgram &P, StringRef Acc, StringRef Row, StringRef Col,
+  Printer(const TileProgram &P,
           llvm::function_ref<std::string(const Expr *)> Text)
-      : P(P), Acc(Acc), Row(Row), Col(Col), Text(Text) {}
+      : P(P), Text(Text) {
+    for (size_t I = 0; I < P.EpilogueLoads.size(); ++I) {
+      Broadcast B = broadcastOf(P.EpilogueLoads[I]);
+      std::optional<size_t> Same = earlierSame(I);
+      Slot.push_back(Same                    ? Slot[*Same]
+                     : B == Broadcast::ByCol ? Code.ColOps++
+                     : B == Broadcast::ByRow ? Code.RowOps++
+                                             : -1);
+    }
+  }
 
+  EpilogueCode code() {
+    for (size_t I = 0; I < P.EpilogueLoads.size(); ++I) {
+      const TileLoad &L = P.EpilogueLoads[I];
+      Broadcast B = broadcastOf(L);
+      if (earlierSame(I))
+        continue; // read once into the earlier one's slot
+      if (B == Broadcast::ByCol)
+        Code.ByCol += "tawa_by_col[" + std::to_string(Slot[I]) +
+                      "] = " + element(L, scalar(L.Row0), "tawa_col") + "; ";
+      else if (B == Broadcast::ByRow)
+        Code.ByRow += "tawa_by_row[" + std::to_string(Slot[I]) +
+                      "] = " + element(L, "tawa_row", scalar(L.Col0)) + "; ";
+    }
+    Code.Value = print(P.Epilogue, 0);
+    return Code;
+  }
+
+private:
   std::string print(const ElemExpr &E, int MinPrec) const {
     auto Wrap = [&](int Prec, const std::string &S) {
       return Prec < MinPrec ? "(" + S + ")" : S;
@@ -161,11 +201,11 @@ public:
     };
     switch (E.K) {
     case K::Value:
-      return Acc.str();
+      return "tawa_acc";
     case K::Scalar:
       return scalar(E.E);
     case K::Tile:
-      return tile(P.EpilogueLoads[E.Load]);
+      return tile(E.Load);
     case K::Add:
       return Wrap(1, print(E.Args[0], 1) + " + " + print(E.Args[1], 1));
     case K::Sub:
@@ -189,22 +229,53 @@ public:
     }
   }
 
-private:
   /// The operand's element of the stored element: along an extent of the
   /// accumulator's (checked: any extent but 1, the accumulator's being at
-  /// least 8), the same row (column); along an extent of 1, its origin.
-  std::string tile(const TileLoad &L) const {
-    const std::string R = L.Rows != 1 ? Row.str() : scalar(L.Row0);
-    const std::string C = L.Cols != 1 ? Col.str() : scalar(L.Col0);
-    return "tawa::rt::epilogue_element(" + Text(L.MatrixArg) + ", " + R + ", " +
-           C + ")";
+  /// least 8), the same row (column); along an extent of 1, its origin. A
+  /// broadcast operand's is in its array.
+  std::string tile(unsigned Load) const {
+    const TileLoad &L = P.EpilogueLoads[Load];
+    switch (broadcastOf(L)) {
+    case Broadcast::ByCol:
+      return "tawa_by_col[" + std::to_string(Slot[Load]) + "]";
+    case Broadcast::ByRow:
+      return "tawa_by_row[" + std::to_string(Slot[Load]) + "]";
+    case Broadcast::None:
+      break;
+    }
+    return element(L, L.Rows != 1 ? "tawa_row" : scalar(L.Row0),
+                   L.Cols != 1 ? "tawa_col" : scalar(L.Col0));
+  }
+
+  /// An earlier broadcast operand that is the same window of the same
+  /// matrix as broadcast operand `I`, whose slot it shares.
+  std::optional<size_t> earlierSame(size_t I) const {
+    const TileLoad &L = P.EpilogueLoads[I];
+    if (broadcastOf(L) == Broadcast::None)
+      return std::nullopt;
+    const ASTContext &Ctx = P.Kernel->getASTContext();
+    for (size_t J = 0; J < I; ++J) {
+      const TileLoad &E = P.EpilogueLoads[J];
+      if (E.Rows == L.Rows && E.Cols == L.Cols &&
+          sameExpr(E.MatrixArg, L.MatrixArg, Ctx) &&
+          sameExpr(E.Row0, L.Row0, Ctx) && sameExpr(E.Col0, L.Col0, Ctx) &&
+          sameExpr(E.Batch, L.Batch, Ctx))
+        return J;
+    }
+    return std::nullopt;
+  }
+
+  std::string element(const TileLoad &L, StringRef R, StringRef C) const {
+    return "tawa::rt::epilogue_element(" + Text(L.MatrixArg) + ", " + R.str() +
+           ", " + C.str() + ")";
   }
 
   std::string scalar(const Expr *E) const { return parenthesized(Text(E), E); }
 
   const TileProgram &P;
-  StringRef Acc, Row, Col;
   llvm::function_ref<std::string(const Expr *)> Text;
+  EpilogueCode Code;
+  std::vector<int> Slot; ///< per epilogue load: its array index, or -1
 };
 
 } // namespace
@@ -216,11 +287,9 @@ bool checkGemmEpilogue(const TileProgram &P, const TileStore &Store,
   return Checker(P, Store, Diags).expr(Value);
 }
 
-std::string
-epilogueElement(const TileProgram &P, const ElemExpr &E, StringRef Acc,
-                StringRef Row, StringRef Col,
-                llvm::function_ref<std::string(const Expr *)> Text) {
-  return Printer(P, Acc, Row, Col, Text).print(E, 0);
+EpilogueCode epilogueCode(const TileProgram &P,
+                          llvm::function_ref<std::string(const Expr *)> Text) {
+  return Printer(P, Text).code();
 }
 
 std::string
@@ -239,9 +308,12 @@ describeEpilogue(const TileProgram &P,
     else if (L.Rows == 1 && L.Cols == 1)
       Out += " (one element for the tile)";
     else
-      Out += L.Rows == 1 ? " (one row, for every row)"
-                         : " (one column, for every column)";
-    Out += " read from global memory per element";
+      Out += L.Rows == 1 ? " (one row, for every row; read once per column "
+                           "of a thread)"
+                         : " (one column, for every column; read once per "
+                           "row of a thread)";
+    if (L.Rows != 1 && L.Cols != 1)
+      Out += " read from global memory per element";
   }
   return Out;
 }

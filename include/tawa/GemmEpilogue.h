@@ -38,14 +38,25 @@ bool plainEpilogue(const TileProgram &P);
 bool checkGemmEpilogue(const TileProgram &P, const TileStore &Store,
                        const ElemExpr &Value, DiagReporter &Diags);
 
-/// The value of stored element (`Row`, `Col`) (names of int variables: the
-/// element's row and column in the stored matrix) as a C++ expression of
-/// `Acc` (the name of the float accumulator element); `Text` gives the
+/// The epilogue as the arguments of tawa::rt::apply_epilogue
+/// (tawa/runtime/epilogue.cuh): the broadcast operands (1 x C: one value per
+/// column; R x 1: one per row) are read into arrays once per column or row
+/// of a thread, the rest of the expression per element.
+struct EpilogueCode {
+  int ColOps = 0, RowOps = 0; ///< broadcast operands per column, per row
+  /// Statements filling `tawa_by_col[i]` from the int `tawa_col` and
+  /// `tawa_by_row[i]` from `tawa_row` ("" when there is none).
+  std::string ByCol, ByRow;
+  /// The stored value of element (tawa_row, tawa_col) as a C++ expression of
+  /// the float `tawa_acc` and the arrays above.
+  std::string Value;
+};
+
+/// The epilogue of `P` (checked by checkGemmEpilogue); `Text` gives the
 /// source text of a user expression as the emitted code spells it.
-std::string
-epilogueElement(const TileProgram &P, const ElemExpr &E, llvm::StringRef Acc,
-                llvm::StringRef Row, llvm::StringRef Col,
-                llvm::function_ref<std::string(const clang::Expr *)> Text);
+EpilogueCode
+epilogueCode(const TileProgram &P,
+             llvm::function_ref<std::string(const clang::Expr *)> Text);
 
 /// For --explain: what the epilogue computes, its operands and how each is
 /// read ("" for a plain store).

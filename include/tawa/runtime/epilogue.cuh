@@ -73,28 +73,62 @@ __device__ __forceinline__ float epilogue_element(const Matrix<T> &m, int row,
   return tawa::detail::to_float(m.data[static_cast<size_t>(row) * m.ld + col]);
 }
 
+/// The col_values or row_values of an epilogue with no broadcast operand
+/// along that dimension.
+struct NoValues {
+  __device__ __forceinline__ void operator()(int, float *) const {}
+};
+
 /// The epilogue's element-wise ops: replaces each element x of a consumer
 /// warpgroup's accumulator, the (64*MTiles) x N window at (row0, col0) of the
-/// stored matrix (elements), by f(x, row, col), with row and col the
-/// element's in the stored matrix; x is 0 where `zero` (a tile whose K loop
-/// ran no step). Register i of m-tile mt holds row 16 (t / 32) + (t % 32) / 4
-/// + 8 ((i / 2) % 2) and column 8 (i / 4) + 2 (t % 4) + i % 2 of the window
-/// (PTX ISA 9.7.15.5.1, wgmma's m64nNk16 D fragment), as store_accumulator
-/// writes them.
-template <int MTiles, int N, class F>
-__device__ __forceinline__ void apply_epilogue(WgmmaAccumulator<MTiles, N> &acc,
-                                               int row0, int col0, bool zero,
-                                               F f) {
+/// stored matrix (elements), by f(x, row, col, by_col, by_row), with row and
+/// col the element's in the stored matrix; x is 0 where `zero` (a tile whose
+/// K loop ran no step). Register i of m-tile mt holds row 16 (t / 32) +
+/// (t % 32) / 4 + 8 ((i / 2) % 2) and column 8 (i / 4) + 2 (t % 4) + i % 2 of
+/// the window (PTX ISA 9.7.15.5.1, wgmma's m64nNk16 D fragment), as
+/// store_accumulator writes them.
+///
+/// The broadcast operands (a bias per column or per row) are read once per
+/// distinct column or row of the thread, not once per element:
+/// `col_values(col, by_col)` fills by_col[0 .. ColOps) for one column and
+/// `row_values(row, by_row)` by_row[0 .. RowOps) for one row, and f reads
+/// them there. A thread holds N / 4 columns and 2 MTiles rows, against
+/// MTiles N / 2 elements; the loop over column pairs is outermost, so two
+/// columns' values are live at a time and the row values (2 MTiles RowOps
+/// registers) throughout.
+template <int ColOps, int RowOps, int MTiles, int N, class ColF, class RowF,
+          class F>
+__device__ __forceinline__ void
+apply_epilogue(WgmmaAccumulator<MTiles, N> &acc, int row0, int col0, bool zero,
+               ColF col_values, RowF row_values, F f) {
+  static_assert(N % 8 == 0, "wgmma's N is a multiple of 8");
   const int t = warpgroup_thread();
   const int warp_row = row0 + 16 * (t / 32) + (t % 32) / 4;
   const int lane_col = col0 + 2 * (t % 4);
+  float by_row[MTiles][2][RowOps > 0 ? RowOps : 1];
 #pragma unroll
   for (int mt = 0; mt < MTiles; ++mt)
 #pragma unroll
-    for (int i = 0; i < N / 2; ++i)
-      acc.d[mt][i] =
-          f(zero ? 0.0f : acc.d[mt][i], warp_row + 64 * mt + 8 * ((i / 2) % 2),
-            lane_col + 8 * (i / 4) + i % 2);
+    for (int h = 0; h < 2; ++h)
+      row_values(warp_row + 64 * mt + 8 * h, by_row[mt][h]);
+#pragma unroll
+  for (int j = 0; j < N / 8; ++j) {
+    const int col = lane_col + 8 * j;
+    float by_col[2][ColOps > 0 ? ColOps : 1];
+    col_values(col, by_col[0]);
+    col_values(col + 1, by_col[1]);
+#pragma unroll
+    for (int mt = 0; mt < MTiles; ++mt)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+          float &x = acc.d[mt][4 * j + 2 * h + c];
+          x = f(zero ? 0.0f : x, warp_row + 64 * mt + 8 * h, col + c,
+                static_cast<const float *>(by_col[c]),
+                static_cast<const float *>(by_row[mt][h]));
+        }
+  }
 }
 
 /// Orders this thread's generic-proxy writes to shared memory before later

@@ -1,0 +1,74 @@
+// The epilogue's ops on the accumulator's registers: a broadcast operand (a
+// bias per column, 1 x BN, or per row, BM x 1) is read into tawa_by_col[] or
+// tawa_by_row[] once per column or row of a thread, the same operand once
+// however often the expression names it; the stored window of C and an
+// operand of one element are read per element.
+// RUN: %tawa-rewrite %s -- %cuda-stub | FileCheck %s --match-full-lines
+#include <tawa/tile.h>
+
+using In = tawa::Matrix<const __nv_bfloat16>;
+
+__global__ void both(In A, In B, In col_bias, tawa::Matrix<const float> scale,
+                     In row_bias, tawa::Matrix<float> C) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<256, 64>(B, blockIdx.x * 256, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 256,
+              tawa::relu(acc + tawa::load<1, 256>(col_bias, 0, blockIdx.x * 256)) *
+                      tawa::load<1, 1>(scale, 0, 0) +
+                  tawa::load<128, 1>(row_bias, blockIdx.y * 128, 0) +
+                  tawa::load<1, 256>(col_bias, 0, blockIdx.x * 256) -
+                  tawa::load<128, 256>(C, blockIdx.y * 128, blockIdx.x * 256));
+}
+// The source of the epilogue, its lines joined, as a comment; then the ops.
+// CHECK:      // The epilogue: tawa::relu(acc + tawa::load<1, 256>(col_bias, 0,
+// CHECK-NEXT: // blockIdx.x * 256)) * tawa::load<1, 1>(scale, 0, 0) + tawa::load<128,
+// CHECK-NEXT: // 1>(row_bias, blockIdx.y * 128, 0) + tawa::load<1, 256>(col_bias, 0,
+// CHECK-NEXT: // blockIdx.x * 256) - tawa::load<128, 256>(C, blockIdx.y * 128,
+// CHECK-NEXT: // blockIdx.x * 256)
+// CHECK-NEXT: tawa::rt::apply_epilogue<1, 1>(
+// CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
+// CHECK-NEXT:     /*zero=*/k_steps == 0,
+// CHECK-NEXT:     [&](int tawa_col, float *tawa_by_col) {
+// CHECK-NEXT:       tawa_by_col[0] = tawa::rt::epilogue_element(col_bias, 0, tawa_col);
+// CHECK-NEXT:     },
+// CHECK-NEXT:     [&](int tawa_row, float *tawa_by_row) {
+// CHECK-NEXT:       tawa_by_row[0] = tawa::rt::epilogue_element(row_bias, tawa_row, 0);
+// CHECK-NEXT:     },
+// CHECK-NEXT:     [&](float tawa_acc, int tawa_row, int tawa_col,
+// CHECK-NEXT:         const float *tawa_by_col, const float *tawa_by_row) {
+// CHECK-NEXT:       return tawa::relu(tawa_acc + tawa_by_col[0]) *
+// CHECK-NEXT:                  tawa::rt::epilogue_element(scale, 0, 0) +
+// CHECK-NEXT:              tawa_by_row[0] + tawa_by_col[0] -
+// CHECK-NEXT:              tawa::rt::epilogue_element(C, tawa_row, tawa_col);
+// CHECK-NEXT:     });
+
+// Only a bias per column: no row values.
+__global__ void bias_relu(In A, In B, In bias, tawa::Matrix<__nv_bfloat16> C) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<256, 64>(B, blockIdx.x * 256, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 256,
+              tawa::relu(acc + tawa::load<1, 256>(bias, 0, blockIdx.x * 256)));
+}
+// CHECK:      // The epilogue: tawa::relu(acc + tawa::load<1, 256>(bias, 0, blockIdx.x *
+// CHECK-NEXT: // 256))
+// CHECK-NEXT: tawa::rt::apply_epilogue<1, 0>(
+// CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
+// CHECK-NEXT:     /*zero=*/k_steps == 0,
+// CHECK-NEXT:     [&](int tawa_col, float *tawa_by_col) {
+// CHECK-NEXT:       tawa_by_col[0] = tawa::rt::epilogue_element(bias, 0, tawa_col);
+// CHECK-NEXT:     },
+// CHECK-NEXT:     tawa::rt::NoValues{},
+// CHECK-NEXT:     [&](float tawa_acc, int tawa_row, int tawa_col,
+// CHECK-NEXT:         const float *tawa_by_col, const float *tawa_by_row) {
+// CHECK-NEXT:       return tawa::relu(tawa_acc + tawa_by_col[0]);
+// CHECK-NEXT:     });
