@@ -107,12 +107,16 @@ public:
   /// no copy of the kernel as written.
   /// `Twins`: their ping-pong twins, at the same index (null: none).
   /// `Clusters`: their cluster twins, at the same index (null: none), and
-  /// `Cluster` that of this kernel (NarrowTiles::Cluster). Only the kernel
-  /// without a suffix has the copy of the kernel as written.
+  /// `Cluster` that of this kernel (NarrowTiles::Cluster). `FewRows`: their
+  /// few-rows twins, at the same index (null: none); a narrow kernel whose
+  /// twins leave it no launch (every row count goes to one of them) is not
+  /// written. Only the kernel without a suffix has the copy of the kernel as
+  /// written.
   std::string run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {},
                   llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Twins = {},
                   llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Clusters = {},
-                  KernelEmitter *Cluster = nullptr) {
+                  KernelEmitter *Cluster = nullptr,
+                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> FewRows = {}) {
     if (K == Base)
       reference();
     storage();
@@ -121,19 +125,31 @@ public:
     consumers();
     for (unsigned I = 0; I < Narrow.size(); ++I) {
       const std::unique_ptr<KernelEmitter> &N = Narrow[I];
-      Out += N->run() + "\n";
-      std::string Twin;
+      const KernelEmitter *Few =
+          I < FewRows.size() && I < Twins.size() && Twins[I] ? FewRows[I].get()
+                                                             : nullptr;
+      // The few-rows twin runs up to its row limit, the ping-pong twin past
+      // half a tile: with a limit of at least that, N never runs.
+      const long long FewLimit = Few ? Few->P.Merge.RowOffset + kFewRows : 0;
+      const bool Unused = Few && FewLimit >= Plan.BM / 2;
+      if (!Unused)
+        Out += N->run() + "\n";
+      std::string Twin, FewTwin;
       if (I < Twins.size() && Twins[I]) {
         Out += Twins[I]->run() + "\n";
         Twin = Twins[I]->K + "_launch";
+      }
+      if (Few) {
+        Out += FewRows[I]->run() + "\n";
+        FewTwin = FewRows[I]->K + "_launch";
       }
       std::string ClusterTwin;
       if (I < Clusters.size() && Clusters[I]) {
         Out += Clusters[I]->run() + "\n";
         ClusterTwin = Clusters[I]->K + "_launch";
       }
-      NarrowLaunches.push_back(
-          {N->K + "_launch", N->Plan.BN, Twin, ClusterTwin});
+      NarrowLaunches.push_back({Unused ? "" : N->K + "_launch", N->Plan.BN,
+                                Twin, ClusterTwin, FewTwin, FewLimit});
       if (N->P.Merge.Across)
         StoreColOffset = N->P.Merge.ColOffset;
     }
@@ -158,6 +174,11 @@ private:
   void clusterChoice();
   void narrowDispatch();
 
+  /// Whether this is a few-rows twin (NarrowTiles::FewRows): CTA tiles of
+  /// the first rows of the kernel's.
+  bool fewRows() const {
+    return !P.Merge.merged() && P.Merge.KernelBM > Plan.BM;
+  }
   /// The text of `E` with the block coordinates read from the tile walk.
   std::string coord(const Expr *E) const {
     return renameBuiltins(exprText(E, SM, LO), LO);
@@ -236,6 +257,8 @@ private:
     int Cols;            ///< its CTA tiles' columns
     std::string Twin;    ///< the ping-pong twin's launcher, or empty
     std::string Cluster; ///< the cluster twin's launcher, or empty
+    std::string Few;     ///< the few-rows twin's launcher, or empty
+    long long FewLimit;  ///< the stored rows up to which Few may run
   };
   std::vector<NarrowLaunch> NarrowLaunches;
   std::string ClusterLaunch; ///< the cluster twin's launcher, or empty
@@ -436,6 +459,13 @@ void KernelEmitter::kernelHead() {
                    "across the columns of the original launch, for launches "
                    "of few tiles.",
                    Plan.BM, Plan.BN)
+               .str());
+  else if (P.Merge.Parts > 1 && fewRows())
+    W.line(formatv("/// Narrow tiles of few rows: each block's tile of the "
+                   "original launch is {0} CTA tiles of {1} x {2}, of which "
+                   "this kernel computes the first {3} rows, for launches "
+                   "that store no others.",
+                   P.Merge.Parts, P.Merge.KernelBM, Plan.BN, Plan.BM)
                .str());
   else if (P.Merge.Parts > 1)
     W.line(formatv("/// Narrow tiles: each block's tile of the original launch "
@@ -940,8 +970,18 @@ void KernelEmitter::clusterChoice() {
 /// twin.
 void KernelEmitter::narrowDispatch() {
   const std::string Rows = P.Store.Matrix->getName().str() + ".rows";
-  if (llvm::any_of(NarrowLaunches,
-                   [](const NarrowLaunch &L) { return !L.Twin.empty(); }))
+  const bool AnyFew = llvm::any_of(
+      NarrowLaunches, [](const NarrowLaunch &L) { return !L.Few.empty(); });
+  if (AnyFew)
+    W.line(formatv("// Where {0} has more than {1} rows, each consumer takes "
+                   "whole tiles (ping-pong); where every row stored lies in "
+                   "the first {2} of a tile, one consumer takes {2}-row "
+                   "tiles, whose smaller slots keep more of the operands in "
+                   "flight.",
+                   P.Store.Matrix->getName(), Plan.BM / 2, kFewRows)
+               .str());
+  else if (llvm::any_of(NarrowLaunches,
+                        [](const NarrowLaunch &L) { return !L.Twin.empty(); }))
     W.line(formatv("// Where {0} has more than {1} rows, each consumer takes "
                    "whole tiles (ping-pong); else the consumers share each "
                    "tile's rows, one of them idle on the empty half.",
@@ -955,7 +995,15 @@ void KernelEmitter::narrowDispatch() {
   for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
     const NarrowLaunch &L = NarrowLaunches[I];
     W.open(formatv("if (narrow == {0})", I).str());
-    if (!L.Twin.empty())
+    if (!L.Few.empty() && L.Launch.empty())
+      Launch(
+          formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, L.Twin, L.Few)
+              .str());
+    else if (!L.Few.empty())
+      Launch(formatv("({0} > {1} ? {2} : {0} <= {3} ? {4} : {5})", Rows,
+                     Plan.BM / 2, L.Twin, L.FewLimit, L.Few, L.Launch)
+                 .str());
+    else if (!L.Twin.empty())
       Launch(formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, L.Twin,
                      L.Launch)
                  .str());
@@ -983,7 +1031,7 @@ void KernelEmitter::launcher() {
           "Where TMA cannot load the operands, runs the kernel as written "
           "with the original `grid`, `block` and `shared`{5}. Returns the "
           "first error.",
-          K, P.Merge.merged() ? P.Merge.KernelBM : Plan.BM,
+          K, P.Merge.merged() || fewRows() ? P.Merge.KernelBM : Plan.BM,
           P.Merge.merged() || P.Merge.Across ? P.Merge.KernelBN
                                              : Plan.BN * P.Merge.Parts,
           Plan.Persistent ? ", and starts one CTA per SM, which walk "
@@ -999,8 +1047,12 @@ void KernelEmitter::launcher() {
                              Plan.BM, Plan.BN)
                          .str()
                : P.Merge.Parts > 1
-                   ? formatv(", in {0} narrow CTA tiles of {1} x {2} each",
-                             P.Merge.Parts, Plan.BM, Plan.BN)
+                   ? formatv(", in {0} narrow CTA tiles of {1} x {2} "
+                             "each{3}",
+                             P.Merge.Parts, Plan.BM, Plan.BN,
+                             fewRows() ? ", the first rows of each part "
+                                         "(launches that store no others)"
+                                       : "")
                          .str()
                    : std::string()),
           Plan.TmaStore ? formatv("; where it cannot store {0}, the "
@@ -1212,7 +1264,7 @@ void KernelEmitter::launcher() {
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const SourceManager &SM,
                        const LangOptions &LO, const NarrowTiles *Narrow) {
-  std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins, Clusters;
+  std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins, Clusters, Fews;
   std::unique_ptr<KernelEmitter> Cluster;
   // The emitter of kernel `N` (kept alive by `Narrow`), whose name takes
   // `Suffix`; null for none.
@@ -1234,10 +1286,13 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
       Twins.push_back(emitter(ptr(N), suffix(N, "_pingpong")));
     for (const std::optional<NarrowKernel> &N : Narrow->Clusters)
       Clusters.push_back(emitter(ptr(N), suffix(N, "_cluster")));
+    for (const std::optional<NarrowKernel> &N : Narrow->FewRows)
+      Fews.push_back(emitter(
+          ptr(N), suffix(N, ("_rows" + std::to_string(kFewRows)).c_str())));
     Cluster = emitter(ptr(Narrow->Cluster), "_cluster");
   }
   return KernelEmitter(P, G, Plan, SM, LO)
-      .run(Narrows, Twins, Clusters, Cluster.get());
+      .run(Narrows, Twins, Clusters, Cluster.get(), Fews);
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,

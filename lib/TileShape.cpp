@@ -355,6 +355,59 @@ static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
   return NarrowKernel{std::move(Q), std::move(*G), std::move(*P)};
 }
 
+/// The few-rows twin of narrow kernel `K` (NarrowTiles::FewRows): the same
+/// walk with CTA tiles of the first 64 rows of K's, one consumer warpgroup,
+/// and a ring of about K's bytes in flight in its smaller slots, where no
+/// clause fixes the schedule or the cluster, K's tiles are
+/// the kernel's own along y, its loads are plain tiles, the mma is not
+/// 3xtf32, the store's row origin moves with blockIdx.y by K's rows plus a
+/// constant (its offset is kept in the twin's Merge.RowOffset) and the
+/// planner accepts it; else none.
+static std::optional<NarrowKernel> fewRowsTwin(const NarrowKernel &K,
+                                               DiagReporter &Diags) {
+  const TileProgram &P = K.Program;
+  const TilePragma &C = P.Pragma;
+  if (C.Schedule || (C.Cluster && *C.Cluster > 1) ||
+      (C.Persistent && !*C.Persistent) ||
+      (C.Precision && *C.Precision == MmaPrecision::ThreeTf32) ||
+      P.Merge.Y > 1 || K.Plan.BM <= kFewRows ||
+      llvm::any_of(P.Loads, [](const TileLoad &L) { return L.Im2col; }))
+    return std::nullopt;
+  DiagReporter Quiet = Diags.quiet();
+  TileProgram Q = P;
+  if (!checkMoves(Q, /*X=*/false, K.Plan.BM, C.Loc, "few rows",
+                  Q.Merge.RowOffset, Quiet))
+    return std::nullopt;
+  Q.Loads[Q.Mmas.front().A].setMnExtent(kFewRows);
+  Q.Acc.Rows = kFewRows;
+  // The clauses that arrange K's consumers describe K's tiles, not these.
+  Q.Pragma.Consumers = {1, C.Loc};
+  Q.Pragma.Regs = {};
+  std::optional<ArefGraph> G = buildArefGraph(Q, Quiet);
+  if (!G)
+    return std::nullopt;
+  const unsigned InFlight = K.Plan.Stages * K.Plan.StageBytes;
+  std::optional<PipelinePlan> Plan;
+  if (std::optional<PipelinePlan> First = planPipeline(Q, *G, Quiet)) {
+    // As many stages as keep K's bytes in flight, where they fit.
+    TileProgram R = Q;
+    R.Pragma.Stages = {
+        static_cast<int>(std::min<unsigned>(
+            16, (InFlight + First->StageBytes - 1) / First->StageBytes)),
+        C.Loc};
+    DiagReporter Quieter = Diags.quiet();
+    if (std::optional<PipelinePlan> Deep = planPipeline(R, *G, Quieter)) {
+      Q = std::move(R);
+      Plan = std::move(Deep);
+    } else {
+      Plan = std::move(First);
+    }
+  }
+  if (!Plan)
+    return std::nullopt;
+  return NarrowKernel{std::move(Q), std::move(*G), std::move(*Plan)};
+}
+
 /// The cluster twin of the wide kernel `P` (NarrowTiles::Cluster), or
 /// nullopt with `Why`.
 static std::optional<NarrowKernel>
@@ -462,6 +515,24 @@ narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
   return NarrowKernel{std::move(Q), std::move(*Graph), std::move(*NPlan)};
 }
 
+/// ", and as kernels of 64-row tiles ...", or nothing.
+static std::string fewRowsText(const NarrowTiles &N) {
+  std::vector<std::string> Widths;
+  for (unsigned I = 0; I < N.FewRows.size(); ++I)
+    if (N.FewRows[I])
+      Widths.push_back(std::to_string(N.FewRows[I]->Plan.BM) + " x " +
+                       std::to_string(N.FewRows[I]->Plan.BN) + " (" +
+                       std::to_string(N.FewRows[I]->Plan.Stages) + " stages)");
+  if (Widths.empty())
+    return "";
+  return ", and as kernels of " + llvm::join(Widths, ", ") +
+         " tiles with one consumer warpgroup, which run where every row "
+         "stored lies in the first " +
+         std::to_string(kFewRows) +
+         " rows of a tile: their smaller slots keep more of the stored "
+         "rows' operands in flight";
+}
+
 /// "; those of 64 and 128 columns also ping-pong, ...", or nothing.
 static std::string twinsText(const NarrowTiles &N) {
   std::vector<std::string> Widths;
@@ -477,7 +548,8 @@ static std::string twinsText(const NarrowTiles &N) {
                     llvm::join(llvm::ArrayRef(Widths).drop_back(), ", ") +
                     " and " + Widths.back()) +
          " columns also as ping-pong kernels, which run where the stored "
-         "matrix has more rows than half a tile";
+         "matrix has more rows than half a tile" +
+         fewRowsText(N);
 }
 
 /// narrowTiles without the cluster twin.
@@ -526,9 +598,14 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
   }
   // narrow(auto): a ping-pong twin of each kernel the planner accepts it
   // for, for tiles of more than half their rows (results/h100/small-shapes/).
+  // Where there is one, also a twin of 64-row tiles for launches whose
+  // stored rows all lie in the first 64 rows of the tiles.
   if (Auto)
-    for (const NarrowKernel &K : N.Kernels)
+    for (const NarrowKernel &K : N.Kernels) {
       N.FullRows.push_back(pingPongTwin(K, Diags));
+      N.FewRows.push_back(N.FullRows.back() ? fewRowsTwin(K, Diags)
+                                            : std::nullopt);
+    }
   std::string Columns;
   for (const NarrowKernel &K : N.Kernels) {
     const TileMerge &M = K.Program.Merge;

@@ -39,6 +39,10 @@ llvm::ArrayRef<std::pair<int, int>> autoTileShapes();
 std::optional<TileProgram> applyTileShape(const TileProgram &P,
                                           DiagReporter &Diags);
 
+/// Rows of the few-rows twins' CTA tiles (NarrowTiles::FewRows): one wgmma
+/// M extent, a consumer warpgroup's (PTX ISA 9.7.15.5.1).
+constexpr int kFewRows = 64;
+
 /// A narrow kernel: the same work as the wide tiles BM x BN in CTA tiles of
 /// BM x w, w < BN (Program.Merge.narrow()). Where w divides BN, a tile's
 /// parts move the window of the mma's B and the store's column by p w; where
@@ -69,6 +73,18 @@ struct NarrowTiles {
   /// and 0.8x at 16 to 64, where the ping-pong consumer multiplies the empty
   /// half of its tile alone (results/h100/small-shapes/).
   std::vector<std::optional<NarrowKernel>> FullRows;
+  /// The kernels with a ping-pong twin again in CTA tiles of their first
+  /// kFewRows rows, with one consumer warpgroup and a ring of about the same
+  /// bytes in flight in more, smaller slots (Kernels[i]'s twin at i, else
+  /// none). The launcher runs one, in place of Kernels[i], where every row
+  /// the launch stores lies in the first kFewRows rows of its tiles
+  /// (`C.rows <= Program.Merge.RowOffset + kFewRows`): the rows after them
+  /// store nothing there, and the smaller slots keep more of the operand
+  /// bytes in flight that the launch does store. Decode-like launches are
+  /// bound by how fast B streams from memory: on an H200, 64 x 4096 x 4096
+  /// ran in 18.3 us so against 21.8 with two consumers, one idle, and 64 x
+  /// 4096 x 11008 in 33.5 against 43.5 (results/h200/skinny-choice/).
+  std::vector<std::optional<NarrowKernel>> FewRows;
   /// For --explain: the narrow tiles and why, or why there are none.
   std::string Value, Reason;
   /// The wide kernel again with clusters of two CTAs that share B's tile

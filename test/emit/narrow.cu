@@ -10,7 +10,9 @@
 // has only 64, and one of 64 none. A store offset along x reaches the
 // launcher's check of the walk across. The 64- and 128-column kernels also
 // come as ping-pong twins (each consumer whole tiles), which the launcher runs
-// where C has more than half a tile of rows.
+// where C has more than half a tile of rows, and as few-rows twins (the first
+// 64 rows of each tile, one consumer), which it runs where no other row is
+// stored.
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v -e CHECK -e TWIN | FileCheck %s --check-prefix=TWIN
 // RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub | FileCheck %s --check-prefix=EXPLAIN
@@ -106,6 +108,21 @@ __global__ void shifted_first(In A, In B, Out C) {
   tawa::store(C, m0, n0, acc);
 }
 
+// Block y stores from row 128 y - 32: its rows past the first 64 of the tile
+// start at 32, so the few-rows twin runs up to 32 stored rows and the
+// cooperative kernel between that and the ping-pong twin.
+__global__ void lowered(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128 - 32, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile stages(4) consumers(2)
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, m0, n0, acc);
+}
+
 void run(In A, In B, Out C) {
   dim3 grid(tawa::ceil_div(C.cols, 256), tawa::ceil_div(C.rows, 128));
   wide<<<grid, 128>>>(A, B, C);
@@ -115,6 +132,7 @@ void run(In A, In B, Out C) {
   thin<<<dim3(tawa::ceil_div(C.cols, 64), grid.y), 128>>>(A, B, C);
   shifted<<<grid, 128>>>(A, B, C);
   shifted_first<<<grid, 128>>>(A, B, C);
+  lowered<<<grid, 128>>>(A, B, C);
 }
 
 // The wide kernel first, then the narrow ones, narrowest first, each with
@@ -123,14 +141,24 @@ void run(In A, In B, Out C) {
 // CHECK:       struct wide_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 b[256 * 64];
 // CHECK:       wgmma m64n256k16
-// CHECK:       struct wide_narrow64_shared {
+// The 64- and 128-column kernels come as few-rows twins of 64 x 64 and 64 x
+// 128 tiles (the first 64 rows of each part, one consumer warpgroup, 12 and
+// 8 slots: the bytes in flight of stages(4)); the cooperative kernels they
+// and the ping-pong twins leave no launch are not written.
+// CHECK-NOT:   wide_narrow64(
+// CHECK:       struct wide_narrow64_rows64_shared {
+// CHECK:         alignas(1024) __nv_bfloat16 a[64 * 64];
 // CHECK:         alignas(1024) __nv_bfloat16 b[64 * 64];
-// CHECK:         a_b_slot a_b[8];
-// CHECK:       /// Narrow tiles: each block's tile of the original launch is 4 CTA tiles of 128
-// CHECK-NEXT:  /// x 64, for launches of few tiles.
-// CHECK:           wide_narrow64(
+// CHECK:         a_b_slot a_b[12];
+// CHECK:       /// Narrow tiles of few rows: each block's tile of the original launch is 4 CTA
+// CHECK-NEXT:  /// tiles of 128 x 64, of which this kernel computes the first 64 rows, for
+// CHECK-NEXT:  /// launches that store no others.
+// CHECK-NEXT:  __global__ void __launch_bounds__(256, 1) wide_narrow64_rows64(
+// CHECK:             constexpr int kConsumers = 1;
 // CHECK:               const int part = schedule.part(work.unit);
 // CHECK-NEXT:          const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK:               tawa::rt::tma_load_rows<64, false>(
+// CHECK-NEXT:              slot.a, &A_tensor_map, A_tensor_map_edge,
 // CHECK:               tawa::rt::tma_load_2d(slot.b, &B_tensor_map,
 // CHECK-NEXT:                                smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                n0 + part * 64);
@@ -139,10 +167,12 @@ void run(In A, In B, Out C) {
 // CHECK:               &C_store_map, smem.epilogue[consumer], m0 + consumer * 64,
 // CHECK-NEXT:          n0 + part * 64, 0, acc,
 // CHECK:                 C, smem.epilogue[consumer], m0 + consumer * 64, n0 + part * 64,
-// CHECK:       /// Launches wide_narrow64 over the tiles of `grid` (the grid of the original
-// CHECK-NEXT:  /// launch, one 128 x 256 output tile per block, in 4 narrow CTA tiles of 128 x
-// CHECK-NEXT:  /// 64 each)
-// CHECK:       inline cudaError_t wide_narrow64_launch(dim3 grid, dim3 block, size_t shared,
+// CHECK:       /// Launches wide_narrow64_rows64 over the tiles of `grid` (the grid of the
+// CHECK-NEXT:  /// original launch, one 128 x 256 output tile per block, in 4 narrow CTA tiles
+// CHECK-NEXT:  /// of 64 x 64 each, the first rows of each part (launches that store no
+// CHECK-NEXT:  /// others))
+// CHECK:       inline cudaError_t wide_narrow64_rows64_launch(
+// CHECK:         maps = tawa::rt::make_tensor_map(&A_tensor_map, A_aligned, 64, 64);
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 64, 64);
 // CHECK:           wide_reference<<<grid, block, shared, stream>>>(A, B, C);
 // Only the parts that store anything are walked (narrow_x_units).
@@ -150,15 +180,16 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_x=*/1,
 // CHECK-NEXT:        /*merge_y=*/1, /*parts=*/4,
 // CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0));
-// CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 64, stream, &split_tail);
-// CHECK:       struct wide_narrow128_shared {
+// CHECK:           tawa::rt::split_tail_plan(ctas, 1, 64 * 64, stream, &split_tail);
+// CHECK-NOT:   wide_narrow128(
+// CHECK:       struct wide_narrow128_rows64_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 b[128 * 64];
-// CHECK:         a_b_slot a_b[6];
-// CHECK:           wide_narrow128(
+// CHECK:         a_b_slot a_b[8];
+// CHECK:           wide_narrow128_rows64(
 // CHECK:                                n0 + part * 128);
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 128> acc;
 // CHECK:          n0 + part * 128, 0, acc,
-// CHECK:       inline cudaError_t wide_narrow128_launch(
+// CHECK:       inline cudaError_t wide_narrow128_rows64_launch(
 // CHECK:             /*merge_y=*/1, /*parts=*/2,
 // CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 2, 128, C.cols, /*col_offset=*/0));
 // CHECK:       struct wide_narrow192_shared {
@@ -196,16 +227,17 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    const bool cluster_twin = tawa::rt::choose_cluster(
 // CHECK-NEXT:        tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B), grid, /*merge_y=*/1);
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
-// CHECK-NEXT:    // else the consumers share each tile's rows, one of them idle on the empty
-// CHECK-NEXT:    // half.
+// CHECK-NEXT:    // where every row stored lies in the first 64 of a tile, one consumer takes
+// CHECK-NEXT:    // 64-row tiles, whose smaller slots keep more of the operands in flight.
 // CHECK-NEXT:    if (narrow == 0) {
-// CHECK-NEXT:      return (C.rows > 64 ? wide_narrow64_pingpong_launch : wide_narrow64_launch)(
-// CHECK-NEXT:          grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      return (C.rows > 64 ? wide_narrow64_pingpong_launch
+// CHECK-NEXT:                          : wide_narrow64_rows64_launch)(grid, block, shared,
+// CHECK-NEXT:                                                         stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK-NEXT:    if (narrow == 1) {
-// CHECK-NEXT:      return (C.rows > 64
-// CHECK-NEXT:                  ? wide_narrow128_pingpong_launch
-// CHECK-NEXT:                  : wide_narrow128_launch)(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      return (C.rows > 64 ? wide_narrow128_pingpong_launch
+// CHECK-NEXT:                          : wide_narrow128_rows64_launch)(grid, block, shared,
+// CHECK-NEXT:                                                          stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK-NEXT:    if (narrow == 2) {
 // CHECK-NEXT:      return (cluster_twin
@@ -230,7 +262,7 @@ void run(In A, In B, Out C) {
 // CHECK-NOT:   none_narrow
 // CHECK:       inline cudaError_t none_launch(
 // CHECK-NOT:   choose_narrow
-// CHECK:       square_narrow64(
+// CHECK:       square_narrow64_rows64(
 // CHECK-NOT:   square_narrow128
 // CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/128, {64}, C.cols,
 // CHECK:       inline cudaError_t thin_launch(
@@ -245,10 +277,19 @@ void run(In A, In B, Out C) {
 // CHECK:       inline cudaError_t shifted_first_launch(
 // CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {96, 128},
 // CHECK-NEXT:            C.cols, /*col_offset=*/64, &narrow);
+// CHECK:       __global__ void __launch_bounds__(384, 1) lowered_narrow64(
+// CHECK:       __global__ void __launch_bounds__(256, 1) lowered_narrow64_rows64(
+// CHECK:               const int m0 = tile.y * 128 - 32, n0 = tile.x * 256;
+// CHECK:       inline cudaError_t lowered_launch(
+// CHECK:           if (narrow == 0) {
+// CHECK-NEXT:        return (C.rows > 64    ? lowered_narrow64_pingpong_launch
+// CHECK-NEXT:                : C.rows <= 32 ? lowered_narrow64_rows64_launch
+// CHECK-NEXT:                               : lowered_narrow64_launch)(grid, block, shared,
 // CHECK:       void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
 // EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
+// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (12 stages), 64 x 128 (8 stages) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile
 // EXPLAIN-LABEL: kernel halves:
 // EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:
