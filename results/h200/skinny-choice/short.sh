@@ -4,7 +4,7 @@
 # the ping-pong twins of the narrow kernels never run (nopp: the launcher's
 # `C.rows > 64 ?` made `false ?`, so the cooperative narrow kernels and their
 # split tail run); and kernels of 64-row tiles written in the tile vocabulary
-# (short/gemm-64xN.cu: one consumer warpgroup, narrow(off)).
+# (make-short.sh writes them: one consumer warpgroup, narrow(off)).
 #   bash results/h200/skinny-choice/short.sh OUT [GEN_DIR]
 # GEN_DIR (default gen/skinny): gemm.ws.cu, gemm-nopp.ws.cu, short-64x{64,128,256}.ws.cu.
 set -uo pipefail
