@@ -356,13 +356,12 @@ static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
 }
 
 /// The few-rows twin of narrow kernel `K` (NarrowTiles::FewRows): the same
-/// walk with CTA tiles of the first 64 rows of K's, one consumer warpgroup,
-/// and a ring of about K's bytes in flight in its smaller slots, where no
-/// clause fixes the schedule or the cluster, K's tiles are
-/// the kernel's own along y, its loads are plain tiles, the mma is not
-/// 3xtf32, the store's row origin moves with blockIdx.y by K's rows plus a
-/// constant (its offset is kept in the twin's Merge.RowOffset) and the
-/// planner accepts it; else none.
+/// walk with CTA tiles of the first kFewRows rows of K's, one consumer
+/// warpgroup, and a ring of about K's bytes in flight in its smaller slots.
+/// None where a clause fixes the schedule or the cluster, K's tiles merge
+/// along y, a load is an Im2col, the mma is 3xtf32, the store's row origin
+/// does not move with blockIdx.y by K's rows plus a constant (the offset is
+/// kept in the twin's Merge.RowOffset), or the planner refuses it.
 static std::optional<NarrowKernel> fewRowsTwin(const NarrowKernel &K,
                                                DiagReporter &Diags) {
   const TileProgram &P = K.Program;
