@@ -171,6 +171,7 @@ private:
   void epilogueOps(const std::string &Row0);
   void launcher();
   void narrowChoice();
+  std::string fewRowsArgument() const;
   void clusterChoice();
   void narrowDispatch();
 
@@ -933,11 +934,26 @@ void KernelEmitter::narrowChoice() {
                  P.Merge.merged() ? P.Merge.KernelBN : Plan.BN)
              .str() +
          "{" + Columns +
-         formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow); e != "
+         formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow{2}); e != "
                  "cudaSuccess)",
-                 P.Store.Matrix->getName(), StoreColOffset)
+                 P.Store.Matrix->getName(), StoreColOffset, fewRowsArgument())
              .str());
   W.line("  return e;");
+}
+
+/// The few_rows argument of choose_narrow: where the 64- and 128-column
+/// kernels run as few-rows twins for every launch of at most BM / 2 rows,
+/// the rows a launch stores there (tawa::rt::few_rows_choice), else nothing.
+std::string KernelEmitter::fewRowsArgument() const {
+  auto FewOnly = [&](unsigned I, int Cols) {
+    return I < NarrowLaunches.size() && NarrowLaunches[I].Cols == Cols &&
+           !NarrowLaunches[I].Few.empty() && NarrowLaunches[I].Launch.empty();
+  };
+  if (!FewOnly(0, 64) || !FewOnly(1, 128))
+    return "";
+  const std::string Rows = P.Store.Matrix->getName().str() + ".rows";
+  return formatv(", /*few_rows=*/{0} <= {1} ? {0} : 0", Rows, Plan.BM / 2)
+      .str();
 }
 
 /// The launcher's choice of the cluster twins, into `cluster_twin`.

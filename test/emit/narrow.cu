@@ -218,7 +218,8 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    int narrow = -1;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
 // CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
-// CHECK-NEXT:            {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow);
+// CHECK-NEXT:            {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow,
+// CHECK-NEXT:            /*few_rows=*/C.rows <= 64 ? C.rows : 0);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
 // CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart make the launch L2-bound: the
@@ -280,7 +281,10 @@ void run(In A, In B, Out C) {
 // CHECK:       __global__ void __launch_bounds__(384, 1) lowered_narrow64(
 // CHECK:       __global__ void __launch_bounds__(256, 1) lowered_narrow64_rows64(
 // CHECK:               const int m0 = tile.y * 128 - 32, n0 = tile.x * 256;
+// Its 64- and 128-column kernels also run between the twins: the choice
+// takes no few_rows.
 // CHECK:       inline cudaError_t lowered_launch(
+// CHECK:             {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow);
 // CHECK:           if (narrow == 0) {
 // CHECK-NEXT:        return (C.rows > 64    ? lowered_narrow64_pingpong_launch
 // CHECK-NEXT:                : C.rows <= 32 ? lowered_narrow64_rows64_launch

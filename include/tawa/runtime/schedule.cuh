@@ -370,9 +370,36 @@ inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
   return l;
 }
 
+/// Rows stored up to which a launch that runs the few-rows twins
+/// (tawa/TileShape.h, NarrowTiles::FewRows) prefers the 128-column tiles to
+/// the 64-column ones (few_rows_choice).
+constexpr long long kWiderFewRows = 48;
+
+/// The narrow kernel a launch whose stored rows, `rows`, all lie in the
+/// few-rows twins' tiles runs instead of narrow_choice's `choice`: the
+/// 128-column kernel (index 1) where narrow_choice took the 64-column one
+/// (index 0), the launch stores at most kWiderFewRows rows and the
+/// 128-column tiles number at least an eighth of the SMs. Their slots hold
+/// more of B per slot of A's few rows and half the barrier waits per byte:
+/// on an H200 16-48 rows ran 6-18% faster so where K >= 8192 or the tiles
+/// were 64 (16 x 4096 x 16384 54.1 -> 46.5 us, 48 x 4096 x 16384 58.0 ->
+/// 47.8), 2% slower at 16 x 4096 x 4096, and at 64 rows 2-6% slower
+/// (results/h200/skinny-choice/wider1/).
+inline int few_rows_choice(int choice, long long rows, int sms,
+                           const NarrowLaunch &l) {
+  const bool widths = l.kernels >= 2 && l.cols[0] == 64 && l.cols[1] == 128;
+  if (choice != 0 || rows <= 0 || rows > kWiderFewRows || !widths ||
+      l.narrow_tiles[1] < 0 || 8 * l.narrow_tiles[1] < sms)
+    return choice;
+  return 1;
+}
+
 /// The kernel a launch runs (narrow_launch's arguments), into `*choice`: -1
 /// for the wide kernel, else the index in `columns` (ascending) of a narrow
-/// one, as narrow_choice says for the SMs of the current device.
+/// one, as narrow_choice says for the SMs of the current device. Where the
+/// launch runs the few-rows twins of the 64- and 128-column kernels,
+/// `few_rows` is the rows it stores, and few_rows_choice may take the wider
+/// one; 0 where it does not.
 /// TAWA_NARROW in the environment overrides the choice (tests): "off" the
 /// wide kernel, "force" the narrowest, a column count the kernel of that
 /// many columns where there is one; a forced kernel that cannot run the
@@ -382,7 +409,7 @@ inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
                                  int block_cols,
                                  std::initializer_list<int> columns,
                                  long long cols, long long col_offset,
-                                 int *choice) {
+                                 int *choice, long long few_rows = 0) {
   static const int mode = env_switch("TAWA_NARROW");
   static const int forced = env_number("TAWA_NARROW");
   const NarrowLaunch l = narrow_launch(grid, merge_x, merge_y, block_cols,
@@ -404,8 +431,9 @@ inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
   int sms = 0;
   if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
     return e;
-  *choice = narrow_choice(l.tiles, sms, l.narrow_tiles, l.kernels, l.wide_cols,
-                          l.cols);
+  *choice = few_rows_choice(narrow_choice(l.tiles, sms, l.narrow_tiles,
+                                          l.kernels, l.wide_cols, l.cols),
+                            few_rows, sms, l);
   return cudaSuccess;
 }
 

@@ -370,6 +370,46 @@ int main() {
     if (got != c.want)
       return fail("narrow_choice waves", c.tiles, c.sms, got, c.want);
   }
+  // few_rows_choice: a launch of the few-rows twins that stores at most 48
+  // rows takes the 128-column kernel for the 64-column one where its tiles
+  // are at least an eighth of the SMs; anything else keeps the choice.
+  struct FewRows {
+    int choice;
+    long long rows;
+    long long tiles128;
+    int want;
+  };
+  const FewRows few[] = {
+      {0, 16, 32, 1},  // 16 x 4096: 32 tiles of 128 columns
+      {0, 48, 64, 1},  //
+      {0, 49, 64, 0},  // more rows: the 64-column kernel
+      {0, 0, 64, 0},   // not a few-rows launch
+      {0, 16, 16, 0},  // 16 x 2048: fewer tiles than an eighth of 132
+      {0, 16, 17, 1},  //
+      {0, 16, -1, 0},  // the 128-column kernel cannot run it
+      {1, 16, 32, 1},  // another choice stays
+      {-1, 16, 32, -1}};
+  for (const FewRows &c : few) {
+    ++cases;
+    tawa::rt::NarrowLaunch l;
+    l.kernels = 3;
+    l.cols[0] = 64, l.cols[1] = 128, l.cols[2] = 192;
+    l.narrow_tiles[0] = 2 * c.tiles128, l.narrow_tiles[1] = c.tiles128;
+    l.narrow_tiles[2] = c.tiles128;
+    const int got = tawa::rt::few_rows_choice(c.choice, c.rows, 132, l);
+    if (got != c.want)
+      return fail("few_rows_choice", c.choice, c.rows, got, c.want);
+  }
+  {
+    // Other widths keep the choice.
+    ++cases;
+    tawa::rt::NarrowLaunch l;
+    l.kernels = 2;
+    l.cols[0] = 64, l.cols[1] = 192;
+    l.narrow_tiles[0] = 64, l.narrow_tiles[1] = 32;
+    if (const int got = tawa::rt::few_rows_choice(0, 16, 132, l); got != 0)
+      return fail("few_rows_choice widths", 0, 16, got, 0);
+  }
   // The ordered walk of attention: every tile once; in order, x fastest;
   // longest first, within groups of (y, z), x descending, (y, z) fastest.
   for (dim3 grid : {dim3(16, 128, 1), dim3(1, 7, 3), dim3(128, 16, 1),
