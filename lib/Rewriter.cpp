@@ -722,6 +722,20 @@ private:
     if (Is.empty()) {
       if (!classifyLegacyLoop(Kernel, Loop))
         return false;
+      if (const CUDAKernelCallExpr *L = dependentLaunch(Kernel, All)) {
+        Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
+                    "kernel template '" + Kernel->getName() +
+                        "' is launched only from function templates, whose "
+                        "one launch text stands for all of their "
+                        "instantiations: tawa-rewrite lifts each "
+                        "instantiation that a launch with constant template "
+                        "arguments makes, in a function that is not a "
+                        "template ('" +
+                        Kernel->getName() + "<...><<<...>>>(...)')");
+        Diags.note(L->getBeginLoc(), "launched here, in a function template");
+        finishTemplateReport(Ctx, Kernel, Loop, Pragma);
+        return true;
+      }
       Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
                   "kernel template '" + Kernel->getName() +
                       "' is not launched in this file: tawa-rewrite lifts "
@@ -764,6 +778,24 @@ private:
     reportTemplateLift(Ctx, *First, Is.front(), /*Lifted=*/true, Why);
     finishTemplateReport(Ctx, Kernel, Loop, Pragma);
     return true;
+  }
+
+  /// A launch of kernel template `Kernel` among `Launches` whose callee is
+  /// still dependent (`k<BS><<<...>>>` in a function template over BS), or
+  /// null.
+  static const CUDAKernelCallExpr *
+  dependentLaunch(const FunctionDecl *Kernel,
+                  llvm::ArrayRef<const CUDAKernelCallExpr *> Launches) {
+    const FunctionTemplateDecl *T = Kernel->getDescribedFunctionTemplate();
+    for (const CUDAKernelCallExpr *L : Launches) {
+      const auto *U =
+          dyn_cast<UnresolvedLookupExpr>(L->getCallee()->IgnoreParenImpCasts());
+      if (T && U && llvm::any_of(U->decls(), [&](const NamedDecl *D) {
+            return D->getCanonicalDecl() == T->getCanonicalDecl();
+          }))
+        return L;
+    }
+    return nullptr;
   }
 
   /// The verdict on instantiation `I`: it lifts (`Lifted`; `Why`, where

@@ -134,3 +134,38 @@ void run_in_macro(int M, int N, int K, const float *A, const float *B,
                   float *C) {
   LAUNCH(in_macro<16>, A, B, C, M, N, K);
 }
+
+// Launched only from a function template: that launch's text stands for every
+// instantiation of the function template, whose arguments it does not fix.
+// CHECK: template-refusals.cu:[[@LINE+2]]:17: warning: kernel template 'from_template' is launched only from function templates, whose one launch text stands for all of their instantiations: tawa-rewrite lifts each instantiation that a launch with constant template arguments makes, in a function that is not a template ('from_template<...><<<...>>>(...)') [tawa-unsupported]
+template <int BS>
+__global__ void from_template(const float *A, const float *B, float *C, int M,
+                              int N, int K) {
+  __shared__ float As[BS][BS];
+  __shared__ float Bs[BS][BS];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + tx;
+  float acc = 0.0f;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += BS) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < BS; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+// CHECK: template-refusals.cu:[[@LINE+5]]:3: note: launched here, in a function template
+// CHECK: note: kernel 'from_template' is left unchanged
+
+template <int BS>
+void run_from_template(int M, int N, int K, const float *A, const float *B, float *C) {
+  from_template<BS><<<dim3(N / BS, M / BS), dim3(BS, BS)>>>(A, B, C, M, N, K);
+}
+void run_from_template_16(int M, int N, int K, const float *A, const float *B,
+                          float *C) {
+  run_from_template<16>(M, N, K, A, B, C);
+}
