@@ -177,15 +177,10 @@ public:
   /// follows the whole block and proves what it computes.
   std::optional<LiftedGemm> run(bool Quick) {
     QuickRun = Quick;
-    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
-    if (!Body)
+    const std::optional<AroundLoop> Around = aroundLoop();
+    if (!Around)
       return std::nullopt;
-    auto It = loopStatement(Body, Loop);
-    if (It == Body->body_end())
-      return fail(Loop->getForLoc(),
-                  "the annotated loop must be a statement of the kernel body");
-    const llvm::ArrayRef<Stmt *> Before(Body->body_begin(), It),
-        After(It + 1, Body->body_end());
+    const llvm::ArrayRef<Stmt *> Before = Around->Before, After = Around->After;
     Ev.BlockDim[0] = Block.X;
     Ev.BlockDim[1] = Block.Y;
     Ev.BlockDim[2] = 1;

@@ -48,20 +48,14 @@ public:
   bool readHeader() const { return Nested; }
 
   std::optional<LiftedGemm> run() {
-    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
-    if (!Body)
+    const std::optional<AroundLoop> Around = aroundLoop();
+    if (!Around)
       return std::nullopt;
-    auto It = loopStatement(Body, Loop);
-    if (It == Body->body_end())
-      return fail(Loop->getForLoc(),
-                  "the annotated loop must be a statement of the kernel body");
     if (!header())
       return std::nullopt;
     Ev.BlockDim[0] = Ev.BlockDim[1] = G.Tile;
     Ev.BlockDim[2] = 1;
-    if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
-        !loopBody() ||
-        !store(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
+    if (!prologue(Around->Before) || !loopBody() || !store(Around->After) ||
         !operands() || !activations() || !biasAgrees() || !elementTypes())
       return std::nullopt;
     launches();

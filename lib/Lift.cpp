@@ -22,13 +22,9 @@ public:
   }
 
   std::optional<LiftedGemm> run() {
-    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
-    if (!Body)
+    const std::optional<AroundLoop> Around = aroundLoop();
+    if (!Around)
       return std::nullopt;
-    auto It = loopStatement(Body, Loop);
-    if (It == Body->body_end())
-      return fail(Loop->getForLoc(),
-                  "the annotated loop must be a statement of the kernel body");
     // The loop's step gives TILE, and the launcher runs the tiled form only
     // for blocks of TILE x TILE threads, or of TILE * TILE threads where
     // the kernel never reads threadIdx.y (its threads split threadIdx.x by
@@ -42,10 +38,8 @@ public:
       Ev.BlockDim[0] = int64_t(G.Tile) * G.Tile;
       Ev.BlockDim[1] = 1;
     }
-    if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
-        !bindWalkers() || !loopBody() ||
-        !epilogue(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
-        !pointersFixed(llvm::ArrayRef<Stmt *>(It + 1, Body->body_end())) ||
+    if (!prologue(Around->Before) || !bindWalkers() || !loopBody() ||
+        !epilogue(Around->After) || !pointersFixed(Around->After) ||
         !guardsAgree() || !biasAgrees() || !operands() ||
         !batchAgrees(G, StoreAt))
       return std::nullopt;

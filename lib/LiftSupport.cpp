@@ -812,6 +812,17 @@ deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
   return std::nullopt;
 }
 
+std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+  if (!Body)
+    return std::nullopt;
+  const auto It = loopStatement(Body, Loop);
+  if (It == Body->body_end())
+    return fail(Loop->getForLoc(),
+                "the annotated loop must be a statement of the kernel body");
+  return AroundLoop{{Body->body_begin(), It}, {It + 1, Body->body_end()}};
+}
+
 const ForStmt *hintedLoop(const Stmt *S) {
   if (auto *A = dyn_cast_or_null<AttributedStmt>(S)) {
     for (const Attr *X : A->getAttrs())

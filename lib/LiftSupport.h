@@ -161,6 +161,14 @@ protected:
     return {};
   }
 
+  /// The statements of the kernel body before and after the annotated loop.
+  struct AroundLoop {
+    llvm::ArrayRef<clang::Stmt *> Before, After;
+  };
+  /// Those statements; none where the kernel has no body, or, with the
+  /// failure, where the loop is not one of its statements.
+  std::optional<AroundLoop> aroundLoop();
+
   /// The parameter a pointer expression points into and the offset, in
   /// its elements: the parameter itself, a local pointer or a parameter
   /// advanced before the loop, `p + i` or `&p[i]` (i scaled by lanes), or

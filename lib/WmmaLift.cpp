@@ -25,17 +25,13 @@ public:
 
   std::optional<LiftedGemm> run() {
     Ev.Warps = true;
-    auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
-    if (!Body)
+    const std::optional<AroundLoop> Around = aroundLoop();
+    if (!Around)
       return std::nullopt;
-    auto It = loopStatement(Body, Loop);
-    if (It == Body->body_end())
-      return fail(Loop->getForLoc(),
-                  "the annotated loop must be a statement of the kernel body");
-    const llvm::ArrayRef<Stmt *> After(It + 1, Body->body_end());
-    if (!prologue(llvm::ArrayRef<Stmt *>(Body->body_begin(), It)) ||
-        !loopHeader() || !loopBody() || !epilogue(After) ||
-        !pointersFixed(After) || !operands() || !tiles() || !types())
+    const llvm::ArrayRef<Stmt *> After = Around->After;
+    if (!prologue(Around->Before) || !loopHeader() || !loopBody() ||
+        !epilogue(After) || !pointersFixed(After) || !operands() || !tiles() ||
+        !types())
       return std::nullopt;
     launches();
     if (StoreColMajor)
