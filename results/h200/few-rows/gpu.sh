@@ -5,7 +5,7 @@
 # (NEW_GEN), each part checked and timed against the vendor library in its
 # own process; then, with CHECKS=1, ragged few-row shapes checked (no
 # timing) with NEW_GEN's builds and compute-sanitizer (memcheck, racecheck,
-# synccheck) on two of them.
+# synccheck) on two of them. RAGGED overrides the ragged shapes.
 #   bash results/h200/few-rows/gpu.sh OUT OLD_GEN NEW_GEN PART...
 # OLD_GEN and NEW_GEN as bench/sweep-rewrite.sh writes them. Results are
 # packed into OUT.tar.gz; the table (ours / baseline, before and after) is
@@ -27,7 +27,7 @@ for part in "$@"; do
   done
 done
 if [[ ${CHECKS:-0} == 1 ]]; then
-  ragged=1x4096x4096,7x1000x333,33x5000x3001,64x128x64,50x2048x8192,17x4000x1000,64x64x4096
+  ragged=${RAGGED:-1x4096x4096,7x1000x333,33x5000x3001,64x128x64,50x2048x8192,17x4000x1000,64x64x4096}
   for b in build/sweep-nt/gemm-check-bf16 build/sweep-nn/gemm-check-bf16-nn \
     build/sweep-tn/gemm-check-bf16-tn build/sweep-tt/gemm-check-fp16-tt; do
     [[ -x $b ]] && "$b" --label "$(basename "$b")" --shapes "$ragged" 2>&1 | tee -a "$out/ragged.log"
