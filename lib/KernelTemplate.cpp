@@ -6,7 +6,11 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TemplateBase.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cctype>
@@ -35,13 +39,14 @@ private:
 };
 
 /// `32_float` for the arguments `<32, float>`: each run of characters that
-/// cannot stand in an identifier becomes one '_', a minus sign 'm'.
+/// cannot stand in an identifier, or of underscores, becomes one '_' (no
+/// reserved `__` in the names made of it), a minus sign 'm'.
 std::string identifierOf(StringRef Args) {
   std::string Out;
   for (char Ch : Args) {
     if (Ch == '-')
       Ch = 'm';
-    if (std::isalnum(static_cast<unsigned char>(Ch)) || Ch == '_')
+    if (std::isalnum(static_cast<unsigned char>(Ch)))
       Out += Ch;
     else if (!Out.empty() && Out.back() != '_')
       Out += '_';
@@ -105,6 +110,86 @@ kernelInstances(const FunctionDecl *Pattern, const ForStmt *Loop,
     I.Launches.push_back(L);
     Out.push_back(std::move(I));
   }
+  return Out;
+}
+
+/// The text that stands for template argument `A` in a copy of the
+/// template's text, or empty where there is none.
+static std::string argumentText(const TemplateArgument &A,
+                                const PrintingPolicy &Policy) {
+  switch (A.getKind()) {
+  case TemplateArgument::Integral: {
+    llvm::SmallString<16> V;
+    A.getAsIntegral().toString(V);
+    if (A.getIntegralType()->isBooleanType())
+      return A.getAsIntegral().getBoolValue() ? "true" : "false";
+    return "(" + std::string(V) + ")";
+  }
+  case TemplateArgument::Type:
+    return A.getAsType().getAsString(Policy);
+  default:
+    return "";
+  }
+}
+
+std::optional<std::string> instantiatedKernelText(const FunctionDecl *Pattern,
+                                                  const KernelInstance &I,
+                                                  ASTContext &Ctx) {
+  const FunctionTemplateDecl *T = Pattern->getDescribedFunctionTemplate();
+  const TemplateArgumentList *Args = I.Kernel->getTemplateSpecializationArgs();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const LangOptions &LO = Ctx.getLangOpts();
+  // `__global__` is a macro: the text starts where it is written.
+  if (!T || !Args || Pattern->getLocation().isMacroID() ||
+      Pattern->getEndLoc().isMacroID() ||
+      Args->size() != T->getTemplateParameters()->size())
+    return std::nullopt;
+  PrintingPolicy Policy = Ctx.getPrintingPolicy();
+  Policy.SuppressTagKeyword = true;
+  Policy.FullyQualifiedName = true;
+  llvm::StringMap<std::string> Replace;
+  for (unsigned N = 0; N < Args->size(); ++N) {
+    const NamedDecl *Param = T->getTemplateParameters()->getParam(N);
+    std::string Text = argumentText(Args->get(N), Policy);
+    if (Text.empty() || Param->isParameterPack() || !Param->getIdentifier())
+      return std::nullopt;
+    Replace[Param->getName()] = std::move(Text);
+  }
+  const SourceLocation Begin = SM.getExpansionLoc(Pattern->getBeginLoc());
+  const SourceLocation End =
+      Lexer::getLocForEndOfToken(Pattern->getEndLoc(), 0, SM, LO);
+  const FileID F = SM.getFileID(Begin);
+  if (End.isInvalid() || SM.getFileID(End) != F)
+    return std::nullopt;
+  const StringRef Buffer = SM.getBufferData(F);
+  const unsigned From = SM.getFileOffset(Begin), To = SM.getFileOffset(End);
+  Lexer Raw(SM.getLocForStartOfFile(F), LO, Buffer.begin(),
+            Buffer.begin() + From, Buffer.end());
+  std::string Out;
+  unsigned Copied = From;
+  const unsigned NameAt = SM.getFileOffset(Pattern->getLocation());
+  Token Tok;
+  while (true) {
+    Raw.LexFromRawLexer(Tok);
+    if (Tok.is(tok::eof))
+      break;
+    const unsigned At = SM.getFileOffset(Tok.getLocation());
+    if (At >= To)
+      break;
+    if (!Tok.is(tok::raw_identifier))
+      continue;
+    const StringRef Name = Tok.getRawIdentifier();
+    std::string With;
+    if (At == NameAt)
+      With = I.Base;
+    else if (auto It = Replace.find(Name); It != Replace.end())
+      With = It->second;
+    else
+      continue;
+    Out += Buffer.slice(Copied, At).str() + With;
+    Copied = At + Tok.getLength();
+  }
+  Out += Buffer.slice(Copied, To).str();
   return Out;
 }
 

@@ -749,6 +749,8 @@ private:
     }
     std::vector<Migration> Ms;
     std::optional<LegacyLoop> First;
+    if (callsTileVocabulary(Loop))
+      return instantiateTemplate(Ctx, Pragma, Kernel, Is);
     for (const KernelInstance &I : Is) {
       std::optional<LegacyLoop> L =
           I.Loop ? classifyLegacyLoop(I.Kernel, I.Loop) : std::nullopt;
@@ -777,6 +779,83 @@ private:
     // Every instantiation lifts; `Why`, where set, stopped the migration.
     reportTemplateLift(Ctx, *First, Is.front(), /*Lifted=*/true, Why);
     finishTemplateReport(Ctx, Kernel, Loop, Pragma);
+    return true;
+  }
+
+  /// Whether `Loop` calls a function of namespace tawa (the tile
+  /// vocabulary, tawa/tile.h).
+  static bool callsTileVocabulary(const ForStmt *Loop) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool Found = false;
+      bool VisitCallExpr(CallExpr *C) {
+        const FunctionDecl *F = C->getDirectCallee();
+        Found |=
+            F && StringRef(F->getQualifiedNameAsString()).starts_with("tawa::");
+        return !Found;
+      }
+      bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) {
+        for (const NamedDecl *D : E->decls())
+          Found |=
+              StringRef(D->getQualifiedNameAsString()).starts_with("tawa::");
+        return !Found;
+      }
+    } F;
+    F.TraverseStmt(const_cast<ForStmt *>(Loop));
+    return F.Found;
+  }
+
+  /// A kernel template in the tile vocabulary, launched in the file as
+  /// instantiations `Is`: under --migrate, each becomes a kernel of its own
+  /// (instantiatedKernelText, named I.Base) after the template, whose
+  /// pragma goes, and each launch calls its copy; the rewrite of the
+  /// migrated file then takes the copies one by one. Without --migrate, the
+  /// kernel counts as liftable (the run rewrites its migrated form) and the
+  /// template's refusal stands where that fails: returns false.
+  bool instantiateTemplate(ASTContext &Ctx, const TilePragma &Pragma,
+                           const FunctionDecl *Kernel,
+                           llvm::ArrayRef<KernelInstance> Is) {
+    if (!Opts.Migrate) {
+      ++Result.Liftable;
+      return false;
+    }
+    SourceManager &SM = Ctx.getSourceManager();
+    const LangOptions &LO = Ctx.getLangOpts();
+    std::string Text;
+    for (const KernelInstance &I : Is) {
+      std::optional<std::string> Copy = instantiatedKernelText(Kernel, I, Ctx);
+      if (!Copy)
+        return false;
+      for (const CUDAKernelCallExpr *L : I.Launches)
+        if (L->getCallee()->getBeginLoc().isMacroID() ||
+            L->getCallee()->getEndLoc().isMacroID())
+          return false;
+      Text += "\n\n" + std::string(kInstantiationComment) + " '" + I.Callee +
+              "', which tawa-rewrite rewrites: a kernel template is "
+              "rewritten per instantiation.\n" +
+              *Copy;
+    }
+    const SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
+    const FileID F = SM.getFileID(PragmaLoc);
+    const unsigned Line = SM.getSpellingLineNumber(PragmaLoc);
+    const SourceLocation LineBegin = SM.translateLineCol(F, Line, 1);
+    const SourceLocation NextLine = SM.translateLineCol(F, Line + 1, 1);
+    if (Pragma.Loc.isMacroID() || NextLine == LineBegin ||
+        Kernel->getEndLoc().isMacroID())
+      return false;
+    if (std::string H = headerMessage(SM, Kernel); !H.empty())
+      return false;
+    // The copies carry the pragma; the template keeps none.
+    edit(SM, CharSourceRange::getCharRange(LineBegin, NextLine), "", LO);
+    const SourceLocation After =
+        Lexer::getLocForEndOfToken(Kernel->getEndLoc(), 0, SM, LO);
+    edit(SM, CharSourceRange::getCharRange(After, After), Text, LO);
+    for (const KernelInstance &I : Is)
+      for (const CUDAKernelCallExpr *L : I.Launches)
+        edit(SM,
+             CharSourceRange::getTokenRange(
+                 L->getCallee()->IgnoreParenImpCasts()->getSourceRange()),
+             I.Base, LO);
+    Result.Rewritten += Is.size();
     return true;
   }
 

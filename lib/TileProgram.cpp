@@ -410,9 +410,15 @@ public:
     }
     if (K->isTemplated() || K->isTemplateInstantiation()) {
       unsupported(K->getLocation(),
-                  "a kernel template in the tile vocabulary is not "
-                  "rewritten yet: write the kernel for one set of template "
-                  "arguments, without 'template <...>'");
+                  "kernel template '" + K->getNameAsString() +
+                      "' in the tile vocabulary is not rewritten: "
+                      "tawa-rewrite rewrites a copy of it for each "
+                      "instantiation that a launch of this file makes with "
+                      "constant template arguments ('" +
+                      K->getNameAsString() +
+                      "<...><<<...>>>(...)'); where there is one, "
+                      "'tawa-rewrite --migrate' writes the copies, whose "
+                      "rewrite says why one is refused");
       return false;
     }
     auto *Body = dyn_cast_or_null<CompoundStmt>(K->getBody());

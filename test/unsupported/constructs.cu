@@ -117,7 +117,7 @@ __host__ __device__ void helper(In A) {
 }
 
 template <int BM>
-// CHECK: constructs.cu:[[@LINE+1]]:17: warning: a kernel template in the tile vocabulary is not rewritten yet: write the kernel for one set of template arguments, without 'template <...>' [tawa-unsupported]
+// CHECK: constructs.cu:[[@LINE+1]]:17: warning: kernel template 'templated' in the tile vocabulary is not rewritten: tawa-rewrite rewrites a copy of it for each instantiation that a launch of this file makes with constant template arguments ('templated<...><<<...>>>(...)'); where there is one, 'tawa-rewrite --migrate' writes the copies, whose rewrite says why one is refused [tawa-unsupported]
 __global__ void templated(In A, In B, Out C) {
   tawa::Accumulator<float, BM, 256> acc;
 #pragma tawa tile

@@ -1,5 +1,6 @@
 //===- Runner.cpp - parsing the input files, several at a time ------------===//
 #include "Runner.h"
+#include "tawa/KernelTemplate.h"
 
 #include "clang/Basic/DiagnosticIDs.h"
 #include "clang/Frontend/CompilerInvocation.h"
@@ -136,10 +137,14 @@ std::string pragmaLabel(llvm::StringRef Path, llvm::StringRef Original,
       // inserted after the kernel whose pragma is the last before it.
       const size_t Pragma =
           Original.take_front(E.getOffset()).rfind("#pragma tawa tile");
+      const bool Copy = llvm::StringRef(E.getReplacementText())
+                            .contains(tawa::kInstantiationComment);
       return Pragma == llvm::StringRef::npos
                  ? "the tile-vocabulary form that --migrate writes"
                  : lineLabel(Path, Original, Pragma) +
-                       ", lifted into the tile vocabulary";
+                       (Copy ? ", in a copy of the kernel template for one "
+                               "instantiation"
+                             : ", lifted into the tile vocabulary");
     }
     Delta += (long long)E.getReplacementText().size() - E.getLength();
   }
@@ -149,12 +154,19 @@ std::string pragmaLabel(llvm::StringRef Path, llvm::StringRef Original,
 
 /// The original kernel that `Tiled`, a kernel the migration added, is the
 /// tile-vocabulary form of (`<kernel>_tiled`, `<kernel>_<arguments>_tiled`
-/// for a template's instantiation): the longest of `Lifted` it extends.
+/// for a template's instantiation) or the copy of (`<kernel>_<arguments>`,
+/// a kernel template in the tile vocabulary, not a kernel of `First`): the
+/// longest of `Lifted` it extends.
 std::string liftedFrom(llvm::StringRef Tiled,
-                       const std::vector<std::string> &Lifted) {
+                       const std::vector<std::string> &Lifted,
+                       const FileResult &First) {
+  // A kernel template's copies (KernelTemplate.h) are new kernels named
+  // after the template and their arguments.
+  const bool New = llvm::none_of(
+      First.Kernels, [&](const KernelResult &K) { return K.Name == Tiled; });
   std::string Best;
   for (const std::string &Name : Lifted)
-    if (Tiled.ends_with("_tiled") && Tiled.starts_with(Name + "_") &&
+    if ((Tiled.ends_with("_tiled") || New) && Tiled.starts_with(Name + "_") &&
         Name.size() > Best.size())
       Best = Name;
   return Best;
@@ -174,18 +186,31 @@ std::string chainedExplanation(const FileResult &First,
       continue;
     }
     llvm::StringRef Head = llvm::StringRef(K.Explanation).split('\n').first;
-    Text += Head.str() + "\n  result: lifted: rewritten through its "
-                         "tile-vocabulary form (what --migrate writes), "
-                         "explained below\n";
+    const bool Copies =
+        llvm::any_of(Second.Kernels, [&](const KernelResult &S) {
+          return !llvm::StringRef(S.Name).ends_with("_tiled") &&
+                 liftedFrom(S.Name, Lifted, First) == K.Name;
+        });
+    Text += Head.str() +
+            (Copies ? "\n  result: rewritten per instantiation, in copies "
+                      "of the kernel template (what --migrate writes), "
+                      "explained below\n"
+                    : "\n  result: lifted: rewritten through its "
+                      "tile-vocabulary form (what --migrate writes), "
+                      "explained below\n");
   }
   for (const KernelResult &K : Second.Kernels) {
-    std::string From = liftedFrom(K.Name, Lifted);
+    std::string From = liftedFrom(K.Name, Lifted, First);
     if (From.empty())
       continue;
     auto [Head, Rest] = llvm::StringRef(K.Explanation).split('\n');
     (void)Head;
-    Text += "kernel " + K.Name + ": the tile-vocabulary form of '" + From +
-            "'\n" + Rest.str();
+    Text += "kernel " + K.Name +
+            (llvm::StringRef(K.Name).ends_with("_tiled")
+                 ? ": the tile-vocabulary form of '" + From + "'\n"
+                 : ": the copy of kernel template '" + From +
+                       "' for one instantiation\n") +
+            Rest.str();
   }
   return Text;
 }
