@@ -119,17 +119,41 @@ static std::string argumentText(const TemplateArgument &A,
                                 const PrintingPolicy &Policy) {
   switch (A.getKind()) {
   case TemplateArgument::Integral: {
+    // The parameter's own type: `unsigned N` stays unsigned in `x < N`.
+    const QualType T = A.getIntegralType();
+    if (T->isBooleanType())
+      return A.getAsIntegral().getBoolValue() ? "true" : "false";
     llvm::SmallString<16> V;
     A.getAsIntegral().toString(V);
-    if (A.getIntegralType()->isBooleanType())
-      return A.getAsIntegral().getBoolValue() ? "true" : "false";
-    return "(" + std::string(V) + ")";
+    if (T->isSpecificBuiltinType(BuiltinType::Int))
+      return "(" + std::string(V) + ")";
+    return "static_cast<" + T.getAsString(Policy) + ">(" + std::string(V) + ")";
   }
   case TemplateArgument::Type:
     return A.getAsType().getAsString(Policy);
   default:
     return "";
   }
+}
+
+/// Whether a template parameter of `Pattern` is named inside a macro's
+/// expansion (where the copy's token replacement cannot reach it, and a
+/// namesake at namespace scope would take its place).
+static bool namedInMacro(const FunctionDecl *Pattern) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found |= isa<NonTypeTemplateParmDecl>(E->getDecl()) &&
+               E->getLocation().isMacroID();
+      return !Found;
+    }
+    bool VisitTemplateTypeParmTypeLoc(TemplateTypeParmTypeLoc L) {
+      Found |= L.getNameLoc().isMacroID();
+      return !Found;
+    }
+  } F;
+  F.TraverseDecl(const_cast<FunctionDecl *>(Pattern));
+  return F.Found;
 }
 
 std::optional<std::string> instantiatedKernelText(const FunctionDecl *Pattern,
@@ -141,7 +165,7 @@ std::optional<std::string> instantiatedKernelText(const FunctionDecl *Pattern,
   const LangOptions &LO = Ctx.getLangOpts();
   // `__global__` is a macro: the text starts where it is written.
   if (!T || !Args || Pattern->getLocation().isMacroID() ||
-      Pattern->getEndLoc().isMacroID() ||
+      Pattern->getEndLoc().isMacroID() || namedInMacro(Pattern) ||
       Args->size() != T->getTemplateParameters()->size())
     return std::nullopt;
   PrintingPolicy Policy = Ctx.getPrintingPolicy();

@@ -750,7 +750,7 @@ private:
     std::vector<Migration> Ms;
     std::optional<LegacyLoop> First;
     if (callsTileVocabulary(Loop))
-      return instantiateTemplate(Ctx, Pragma, Kernel, Is);
+      return instantiateTemplate(Ctx, Pragma, Kernel, Loop, Is);
     for (const KernelInstance &I : Is) {
       std::optional<LegacyLoop> L =
           I.Loop ? classifyLegacyLoop(I.Kernel, I.Loop) : std::nullopt;
@@ -810,29 +810,42 @@ private:
   /// pragma goes, and each launch calls its copy; the rewrite of the
   /// migrated file then takes the copies one by one. Without --migrate, the
   /// kernel counts as liftable (the run rewrites its migrated form) and the
-  /// template's refusal stands where that fails: returns false.
+  /// template's refusal stands where that fails: returns false. Where a copy
+  /// cannot be made (instantiatedKernelText), refuses the template.
   bool instantiateTemplate(ASTContext &Ctx, const TilePragma &Pragma,
-                           const FunctionDecl *Kernel,
+                           const FunctionDecl *Kernel, const ForStmt *Loop,
                            llvm::ArrayRef<KernelInstance> Is) {
-    if (!Opts.Migrate) {
-      ++Result.Liftable;
-      return false;
-    }
     SourceManager &SM = Ctx.getSourceManager();
     const LangOptions &LO = Ctx.getLangOpts();
     std::string Text;
     for (const KernelInstance &I : Is) {
       std::optional<std::string> Copy = instantiatedKernelText(Kernel, I, Ctx);
-      if (!Copy)
-        return false;
+      if (!Copy) {
+        Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
+                    "kernel template '" + Kernel->getName() +
+                        "' in the tile vocabulary is not rewritten: no copy "
+                        "of it for '" +
+                        I.Callee +
+                        "' can be made, which needs every template "
+                        "parameter to be an integer or a type, named in the "
+                        "kernel's own text, not inside a macro's expansion");
+        finishTemplateReport(Ctx, Kernel, Loop, Pragma);
+        return true;
+      }
       for (const CUDAKernelCallExpr *L : I.Launches)
         if (L->getCallee()->getBeginLoc().isMacroID() ||
             L->getCallee()->getEndLoc().isMacroID())
           return false;
+      if (!Opts.Migrate)
+        continue;
       Text += "\n\n" + std::string(kInstantiationComment) + " '" + I.Callee +
               "', which tawa-rewrite rewrites: a kernel template is "
               "rewritten per instantiation.\n" +
               *Copy;
+    }
+    if (!Opts.Migrate) {
+      ++Result.Liftable;
+      return false;
     }
     const SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
     const FileID F = SM.getFileID(PragmaLoc);

@@ -57,22 +57,22 @@ kernelInstances(const clang::FunctionDecl *Pattern, const clang::ForStmt *Loop,
                 llvm::ArrayRef<const clang::CUDAKernelCallExpr *> Launches,
                 clang::ASTContext &Ctx);
 
-/// The text of kernel template `Pattern` (its declaration and body, without
-/// `template <...>`) as a kernel of its own for instantiation `I`: named
-/// I.Base, each name of a template parameter replaced by its argument (an
-/// integer in parentheses, a type's name), token by token, comments and
-/// layout kept. A kernel template in the tile vocabulary is rewritten this
-/// way: the copies are ordinary kernels, which the rewrite takes one by one.
-/// A name the replacement cannot reach (in a macro's body, say) makes the
-/// copy fail to compile, never compile to something else. Nullopt where an
-/// argument is not an integer or a type (a template template argument, a
-/// pack) or the text is not the file's own (a macro expansion).
 /// The words that open the comment before each copy (short enough that no
 /// reformatting breaks them), by which the rewrite's comments tell an
 /// instantiated copy from a lifted loop.
 inline constexpr const char *kInstantiationComment =
     "/// A kernel of its own for";
 
+/// The text of kernel template `Pattern` (its declaration and body, without
+/// `template <...>`) as a kernel of its own for instantiation `I`: named
+/// I.Base, each name of a template parameter replaced by its argument (an
+/// integer of the parameter's type, a type's name), token by token,
+/// comments and layout kept. A kernel template in the tile vocabulary is
+/// rewritten this way: the copies are ordinary kernels, which the rewrite
+/// takes one by one. Nullopt where an argument is not an integer or a type
+/// (a template template argument, a pack), a template parameter is named in
+/// a macro's expansion (out of the replacement's reach, where a namesake at
+/// namespace scope would take its place), or the text is not the file's own.
 std::optional<std::string>
 instantiatedKernelText(const clang::FunctionDecl *Pattern,
                        const KernelInstance &I, clang::ASTContext &Ctx);
