@@ -129,8 +129,15 @@ static std::string argumentText(const TemplateArgument &A,
       return "(" + std::string(V) + ")";
     return "static_cast<" + T.getAsString(Policy) + ">(" + std::string(V) + ")";
   }
-  case TemplateArgument::Type:
-    return A.getAsType().getAsString(Policy);
+  case TemplateArgument::Type: {
+    // In place of a name, a compound type's spelling can change what binds
+    // to what (`const T` for T = int * is int *const, `const int *` not).
+    const QualType T = A.getAsType();
+    if (T->isPointerType() || T->isReferenceType() || T->isArrayType() ||
+        T->isFunctionType() || T->isMemberPointerType())
+      return "";
+    return T.getAsString(Policy);
+  }
   default:
     return "";
   }

@@ -827,8 +827,10 @@ private:
                         "of it for '" +
                         I.Callee +
                         "' can be made, which needs every template "
-                        "parameter to be an integer or a type, named in the "
-                        "kernel's own text, not inside a macro's expansion");
+                        "argument to be an integer or a type without "
+                        "pointer, reference or array parts, and every "
+                        "template parameter named in the kernel's own text, "
+                        "not inside a macro's expansion");
         finishTemplateReport(Ctx, Kernel, Loop, Pragma);
         return true;
       }

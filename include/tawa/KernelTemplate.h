@@ -70,8 +70,10 @@ inline constexpr const char *kInstantiationComment =
 /// comments and layout kept. A kernel template in the tile vocabulary is
 /// rewritten this way: the copies are ordinary kernels, which the rewrite
 /// takes one by one. Nullopt where an argument is not an integer or a type
-/// (a template template argument, a pack), a template parameter is named in
-/// a macro's expansion (out of the replacement's reach, where a namesake at
+/// (a template template argument, a pack), is a type with pointer,
+/// reference, array or function parts (whose spelling in place of the name
+/// binds differently: `const T` for T = int *), a template parameter is named
+/// in a macro's expansion (out of the replacement's reach, where a namesake at
 /// namespace scope would take its place), or the text is not the file's own.
 std::optional<std::string>
 instantiatedKernelText(const clang::FunctionDecl *Pattern,

@@ -32,7 +32,7 @@ __global__ void unsigned_tile(In A, In B, Out C) {
 
 constexpr int TILE_M = 128;
 #define ROWS TILE_M
-// DIAG: tile-template-refusals.cu:[[# @LINE + 8]]:17: {{warning|error}}: kernel template 'through_macro' in the tile vocabulary is not rewritten: no copy of it for 'through_macro<64>' can be made, which needs every template parameter to be an integer or a type, named in the kernel's own text, not inside a macro's expansion [tawa-unsupported]
+// DIAG: tile-template-refusals.cu:[[# @LINE + 8]]:17: {{warning|error}}: kernel template 'through_macro' in the tile vocabulary is not rewritten: no copy of it for 'through_macro<64>' can be made, which needs every template argument to be an integer or a type without pointer, reference or array parts, and every template parameter named in the kernel's own text, not inside a macro's expansion [tawa-unsupported]
 // KEPT-LABEL: {{^}}template <int TILE_M>
 // KEPT-NEXT: __global__ void through_macro(In A, In B, Out C) {
 // KEPT-NEXT: tawa::Accumulator<float, ROWS, 256> acc;
@@ -52,7 +52,23 @@ __global__ void through_macro(In A, In B, Out C) {
 }
 // DIAG: note: kernel 'through_macro' is left unchanged
 
-void run(In A, In B, Out C) {
+// A pointer type as an argument: its spelling in place of the name would
+// bind differently (`const T` for T = int * is int *const).
+// DIAG: tile-template-refusals.cu:[[# @LINE + 2]]:17: {{warning|error}}: kernel template 'with_pointer' in the tile vocabulary is not rewritten: no copy of it for 'with_pointer<const int *>' can be made
+template <typename P>
+__global__ void with_pointer(In A, In B, Out C, P p) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<256, 64>(B, blockIdx.x * 256, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 256, acc);
+}
+
+void run(In A, In B, Out C, const int *p) {
+  with_pointer<const int *><<<dim3(1, 1), 128>>>(A, B, C, p);
   unsigned_tile<64><<<dim3(1, 1), 128>>>(A, B, C);
   through_macro<64><<<dim3(1, 1), 128>>>(A, B, C);
 }
