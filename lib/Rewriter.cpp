@@ -650,6 +650,30 @@ private:
     std::vector<const CUDAKernelCallExpr *> Launches;
   };
 
+  /// The whole line of `Pragma` with its end of line, or nullopt where the
+  /// pragma comes from a macro or ends the file.
+  static std::optional<CharSourceRange> pragmaLine(const SourceManager &SM,
+                                                   const TilePragma &Pragma) {
+    if (Pragma.Loc.isMacroID())
+      return std::nullopt;
+    const FileID F = SM.getFileID(Pragma.Loc);
+    const unsigned Line = SM.getSpellingLineNumber(Pragma.Loc);
+    const SourceLocation Begin = SM.translateLineCol(F, Line, 1);
+    const SourceLocation Next = SM.translateLineCol(F, Line + 1, 1);
+    if (Next == Begin)
+      return std::nullopt;
+    return CharSourceRange::getCharRange(Begin, Next);
+  }
+
+  /// Where text added after kernel `K` (its definition) goes.
+  static SourceLocation afterKernel(const SourceManager &SM,
+                                    const LangOptions &LO,
+                                    const FunctionDecl *K) {
+    const CharSourceRange R = SM.getExpansionRange(K->getSourceRange());
+    return R.isTokenRange() ? Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO)
+                            : R.getEnd();
+  }
+
   /// Adds the tile-vocabulary form of each migration of kernel `Written`
   /// (as written: a template's pattern) after it, drops its pragma, and
   /// turns each launch into a call of its launcher (Migrate.h). Returns
@@ -676,23 +700,13 @@ private:
                      "code, outside a macro"};
           return false;
         }
-    SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
-    if (Pragma.Loc.isMacroID() || Written->getEndLoc().isMacroID())
-      return false;
     // The pragma's whole line goes: the migrated kernel carries it.
-    FileID F = SM.getFileID(PragmaLoc);
-    unsigned Line = SM.getSpellingLineNumber(PragmaLoc);
-    SourceLocation LineBegin = SM.translateLineCol(F, Line, 1);
-    SourceLocation NextLine = SM.translateLineCol(F, Line + 1, 1);
-    if (NextLine == LineBegin)
+    std::optional<CharSourceRange> PragmaLine = pragmaLine(SM, Pragma);
+    if (!PragmaLine || Written->getEndLoc().isMacroID())
       return false;
     includeHeader(Ctx, Written->getBeginLoc(), "tawa/tile.h");
-    edit(SM, CharSourceRange::getCharRange(LineBegin, NextLine), "", LO);
-    CharSourceRange KernelRange =
-        SM.getExpansionRange(Written->getSourceRange());
-    SourceLocation After = KernelRange.getEnd();
-    if (KernelRange.isTokenRange())
-      After = Lexer::getLocForEndOfToken(After, 0, SM, LO);
+    edit(SM, *PragmaLine, "", LO);
+    const SourceLocation After = afterKernel(SM, LO, Written);
     std::string Text;
     for (const Migration &M : Ms)
       Text += migratedKernelText(M.Kernel, M.G, M.Names, SM, LO);
@@ -849,20 +863,13 @@ private:
       ++Result.Liftable;
       return false;
     }
-    const SourceLocation PragmaLoc = SM.getExpansionLoc(Pragma.Loc);
-    const FileID F = SM.getFileID(PragmaLoc);
-    const unsigned Line = SM.getSpellingLineNumber(PragmaLoc);
-    const SourceLocation LineBegin = SM.translateLineCol(F, Line, 1);
-    const SourceLocation NextLine = SM.translateLineCol(F, Line + 1, 1);
-    if (Pragma.Loc.isMacroID() || NextLine == LineBegin ||
-        Kernel->getEndLoc().isMacroID())
-      return false;
-    if (std::string H = headerMessage(SM, Kernel); !H.empty())
+    std::optional<CharSourceRange> PragmaLine = pragmaLine(SM, Pragma);
+    if (!PragmaLine || Kernel->getEndLoc().isMacroID() ||
+        !headerMessage(SM, Kernel).empty())
       return false;
     // The copies carry the pragma; the template keeps none.
-    edit(SM, CharSourceRange::getCharRange(LineBegin, NextLine), "", LO);
-    const SourceLocation After =
-        Lexer::getLocForEndOfToken(Kernel->getEndLoc(), 0, SM, LO);
+    edit(SM, *PragmaLine, "", LO);
+    const SourceLocation After = afterKernel(SM, LO, Kernel);
     edit(SM, CharSourceRange::getCharRange(After, After), Text, LO);
     for (const KernelInstance &I : Is)
       for (const CUDAKernelCallExpr *L : I.Launches)
