@@ -57,25 +57,45 @@ std::string prologueText(const TileProgram &P, const SourceManager &SM,
 std::vector<std::string> emittedNames(const TileProgram &P,
                                       const ArefGraph &G) {
   // Locals and parameters of the emitted kernel and launcher.
-  std::vector<std::string> N = {
-      "kStages",      "kConsumers",
-      "kCluster",     "tawa_smem",
-      "smem",         "consumer",
-      "slot",         "t",
-      "tile",         "schedule",
-      "k_steps",      "k_iter",
-      "walk",         "work",
-      "split_tail",   "tma_store",
-      "ctas",         "rank",
-      "maps",         "noted",
-      "grid",         "block",
-      "shared",       "stream",
-      "shared_bytes", "part",
-      "trips",        "narrow",
-      "turn",         "idle",
-      "tawa_acc",     "tawa_row",
-      "tawa_col",     "tawa_by_col",
-      "tawa_by_row",  P.Store.Matrix->getName().str() + "_store_map"};
+  std::vector<std::string> N = {"kStages",
+                                "kConsumers",
+                                "kCluster",
+                                "tawa_smem",
+                                "smem",
+                                "consumer",
+                                "slot",
+                                "t",
+                                "tile",
+                                "schedule",
+                                "k_steps",
+                                "k_iter",
+                                "tawa_k",
+                                "tawa_step",
+                                "tawa_first_slot",
+                                "walk",
+                                "work",
+                                "split_tail",
+                                "tma_store",
+                                "ctas",
+                                "rank",
+                                "maps",
+                                "noted",
+                                "grid",
+                                "block",
+                                "shared",
+                                "stream",
+                                "shared_bytes",
+                                "part",
+                                "trips",
+                                "narrow",
+                                "turn",
+                                "idle",
+                                "tawa_acc",
+                                "tawa_row",
+                                "tawa_col",
+                                "tawa_by_col",
+                                "tawa_by_row",
+                                P.Store.Matrix->getName().str() + "_store_map"};
   for (const Aref &A : G.Arefs) {
     N.push_back(A.Name);
     N.push_back(A.Name + "_release");
@@ -234,6 +254,12 @@ private:
   void tileLoop(const char *Comment, const char *Increment = "");
   void kLoop();
   void release(const char *Condition);
+  /// StepsPerSlot > 1: " + tawa_step * <elements of one step's tile L>",
+  /// the tile of the current step in the slot; else "".
+  std::string stepOffset(unsigned L) const;
+  /// StepsPerSlot > 1: opens the loop over the K steps of one slot, which
+  /// declares the tile loop's variable and leaves at the loop's end.
+  void stepLoop();
 
   const TileProgram &P;
   const PipelinePlan &Plan;
@@ -251,6 +277,10 @@ private:
   std::vector<std::string> ParamNames;
   std::string Prologue; ///< the user's code before the loop, renamed
   std::string Header;   ///< the loop header, renamed
+  /// StepsPerSlot > 1 (steppedLoop): the header stepping by whole slots, the
+  /// declaration of the loop's variable at a step of the slot, and the
+  /// loop's condition.
+  std::string SlotHeader, StepDecl, StepCond;
   /// The launchers of the narrow kernels and their CTA tiles' columns,
   /// narrowest first.
   struct NarrowLaunch {
@@ -298,6 +328,24 @@ KernelEmitter::KernelEmitter(const TileProgram &P, const ArefGraph &G,
       sourceText(SourceRange(P.Loop->getForLoc(), P.Loop->getRParenLoc()), SM,
                  LO),
       LO);
+  if (Plan.StepsPerSlot > 1) {
+    const SteppedLoop L = *steppedLoop(P.Loop);
+    auto Text = [&](const Expr *E) {
+      return renameBuiltins(exprText(E, SM, LO), LO);
+    };
+    const std::string Type = L.Var->getType().getAsString(PrintingPolicy(LO));
+    const std::string Op = L.Inclusive ? "<=" : "<";
+    const std::string Var = L.Var->getNameAsString();
+    SlotHeader = formatv("for ({0} tawa_k = {1}; tawa_k {2} {3}; tawa_k += "
+                         "{4} * ({5}))",
+                         Type, Text(L.Init), Op, Text(L.Bound),
+                         Plan.StepsPerSlot, Text(L.Step))
+                     .str();
+    StepDecl = formatv("const {0} {1} = tawa_k + tawa_step * ({2});", Type, Var,
+                       Text(L.Step))
+                   .str();
+    StepCond = formatv("{0} {1} {2}", Var, Op, Text(L.Bound)).str();
+  }
 }
 
 /// Opens the loop over the tiles of the walk and runs the prologue in it.
@@ -319,13 +367,13 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
       W.line("// Every tile runs this K loop: counted first, its trips let a "
              "launch of fewer tiles than CTAs split them all.");
       W.line("int trips = 0;");
-      W.open(Header);
+      W.open(Plan.StepsPerSlot > 1 ? SlotHeader : Header);
       W.line("++trips;");
       W.close();
     }
     W.line(formatv("const tawa::rt::SplitTailWalk<{0}> walk(split_tail, "
                    "schedule.count());",
-                   Plan.BK)
+                   Plan.BK * Plan.StepsPerSlot)
                .str());
     W.line("int k_iter = 0;");
     W.open(formatv("for (tawa::rt::TileWork work = walk.first({0}); "
@@ -349,16 +397,35 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
 /// Opens the tile loop (the K loop); with the split tail, it runs only
 /// iterations [work.k_begin, work.k_end).
 void KernelEmitter::kLoop() {
+  const std::string &Loop = Plan.StepsPerSlot > 1 ? SlotHeader : Header;
   if (!Plan.SplitTail) {
-    W.open(Header);
+    W.open(Loop);
     return;
   }
   W.line("k_iter = 0;");
-  W.open(Header);
+  W.open(Loop);
   W.open("if (k_iter++ < work.k_begin)");
   W.line("continue;");
   W.close();
   W.open("if (k_iter > work.k_end)");
+  W.line("break;");
+  W.close();
+}
+
+std::string KernelEmitter::stepOffset(unsigned L) const {
+  if (Plan.StepsPerSlot == 1)
+    return "";
+  return formatv(" + tawa_step * {0} * {1}", P.Loads[L].Rows, P.Loads[L].Cols)
+      .str();
+}
+
+void KernelEmitter::stepLoop() {
+  W.line("#pragma unroll");
+  W.open(formatv("for (int tawa_step = 0; tawa_step < {0}; ++tawa_step)",
+                 Plan.StepsPerSlot)
+             .str());
+  W.line(StepDecl);
+  W.open("if (!(" + StepCond + "))");
   W.line("break;");
   W.close();
 }
@@ -393,16 +460,25 @@ void KernelEmitter::storage() {
       Tiles += formatv(" as {0} box{1} of {2} x 64", T.Cols / 64,
                        T.Cols == 64 ? "" : "es", T.Rows);
   }
-  W.line(formatv("/// Shared memory of {0}: aref `{1}`, {2} stages of {{{3}} "
-                 "({4} bytes each).",
-                 K, R.Name, Plan.Stages, Tiles, R.BytesPerSlot)
-             .str());
+  const std::string Steps =
+      Plan.StepsPerSlot > 1
+          ? formatv("{0} K steps of ", Plan.StepsPerSlot).str()
+          : std::string();
+  W.line(
+      formatv("/// Shared memory of {0}: aref `{1}`, {2} stages of {5}{{{3}} "
+              "({4} bytes each).",
+              K, R.Name, Plan.Stages, Tiles, R.BytesPerSlot * Plan.StepsPerSlot,
+              Steps)
+          .str());
   W.open("struct " + Storage);
   W.open("struct " + Slot);
   for (unsigned L : R.Loads)
-    W.line(formatv("alignas(1024) {0} {1}[{2} * {3}];",
+    W.line(formatv("alignas(1024) {0} {1}[{4}{2} * {3}];",
                    cxxElement(P.Loads[L].Elem), P.Loads[L].Var, P.Loads[L].Rows,
-                   P.Loads[L].Cols)
+                   P.Loads[L].Cols,
+                   Plan.StepsPerSlot > 1
+                       ? std::to_string(Plan.StepsPerSlot) + " * "
+                       : std::string())
                .str());
   if (Plan.ThreeTf32) {
     W.line("// precision(3xtf32): the tf32 low parts of the tiles, whose high "
@@ -567,10 +643,25 @@ void KernelEmitter::producer() {
         (edgeBoxes(L) ? formatv("tawa::rt::edge_bytes<{0}>({1}, {2})",
                                 P.Loads[L].Rows, edgeMapsName(L), mnOriginOf(L))
                             .str()
-                      : "sizeof(slot." + P.Loads[L].Var + ")");
-  W.line(formatv("smem.{0}_aref.put({0}, {1});", R.Name, Bytes).str());
+                      : "sizeof(slot." + P.Loads[L].Var + ")" +
+                            (Plan.StepsPerSlot > 1
+                                 ? " / " + std::to_string(Plan.StepsPerSlot)
+                                 : ""));
+  if (Plan.StepsPerSlot > 1) {
+    W.line(formatv("// A slot holds {0} K steps (fewer at the loop's end): "
+                   "taken once, armed with each step's bytes, committed "
+                   "after the last.",
+                   Plan.StepsPerSlot)
+               .str());
+    W.line(formatv("smem.{0}_aref.acquire({0});", R.Name).str());
+    stepLoop();
+    W.line(formatv("smem.{0}_aref.expect({0}, {1});", R.Name, Bytes).str());
+  } else {
+    W.line(formatv("smem.{0}_aref.put({0}, {1});", R.Name, Bytes).str());
+  }
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
+    const std::string Dst = T.Var + stepOffset(L);
     if (Clustered && L == Mma.B && T.MnMajor) {
       W.line(formatv("// {0} is shared across the cluster: rank r loads its "
                      "64-column boxes [{1} r / {2}, {1} (r + 1) / {2}) into "
@@ -581,7 +672,7 @@ void KernelEmitter::producer() {
                      "slot.{4}, &{5}, smem.{6}_aref.full_barrier({6}), {7}, "
                      "{8}, {9}, rank, /*cta_mask=*/0b{10});",
                      T.Cols / 64, Plan.Cluster, T.Rows,
-                     T.Batch ? "true" : "false", T.Var, tensorMapName(P, L),
+                     T.Batch ? "true" : "false", Dst, tensorMapName(P, L),
                      R.Name, mnOriginOf(L), coord(T.kOrigin()),
                      T.Batch ? coord(T.Batch) : "0",
                      std::string(Plan.Cluster, '1'))
@@ -597,7 +688,7 @@ void KernelEmitter::producer() {
       W.line(formatv("tawa::rt::tma_load_{0}d_multicast(slot.{1} + rank * {2} "
                      "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
                      "rank * {2}{8}, /*cta_mask=*/0b{9});",
-                     T.Batch ? 3 : 2, T.Var, Part, T.Cols, tensorMapName(P, L),
+                     T.Batch ? 3 : 2, Dst, Part, T.Cols, tensorMapName(P, L),
                      R.Name, coord(T.Col0),
                      parenthesized(mnOriginOf(L), T.Row0),
                      T.Batch ? ", " + coord(T.Batch) : "",
@@ -608,7 +699,7 @@ void KernelEmitter::producer() {
     if (T.Im2col) {
       W.line(formatv("tawa::rt::tma_load_im2col_window(slot.{0}, &{1}, "
                      "smem.{2}_aref.full_barrier({2}), {3}, {4}, {5});",
-                     T.Var, tensorMapName(P, L), R.Name, coord(T.MatrixArg),
+                     Dst, tensorMapName(P, L), R.Name, coord(T.MatrixArg),
                      mnOriginOf(L), coord(T.kOrigin()))
                  .str());
       continue;
@@ -616,7 +707,7 @@ void KernelEmitter::producer() {
     if (T.MnMajor) {
       W.line(formatv("tawa::rt::tma_load_boxes<{0}, {1}, {2}>(slot.{3}, &{4}, "
                      "smem.{5}_aref.full_barrier({5}), {6}, {7}, {8});",
-                     T.Cols / 64, T.Rows, T.Batch ? "true" : "false", T.Var,
+                     T.Cols / 64, T.Rows, T.Batch ? "true" : "false", Dst,
                      tensorMapName(P, L), R.Name, mnOriginOf(L),
                      coord(T.kOrigin()), T.Batch ? coord(T.Batch) : "0")
                  .str());
@@ -625,7 +716,7 @@ void KernelEmitter::producer() {
     if (edgeBoxes(L)) {
       W.line(formatv("tawa::rt::tma_load_rows<{0}, {1}>(slot.{2}, &{3}, {4}, "
                      "smem.{5}_aref.full_barrier({5}), {6}, {7}, {8});",
-                     T.Rows, T.Batch ? "true" : "false", T.Var,
+                     T.Rows, T.Batch ? "true" : "false", Dst,
                      tensorMapName(P, L), edgeMapsName(L), R.Name,
                      coord(T.Col0), mnOriginOf(L),
                      T.Batch ? coord(T.Batch) : "0")
@@ -634,13 +725,20 @@ void KernelEmitter::producer() {
     }
     W.line(formatv("tawa::rt::tma_load_{0}d(slot.{1}, &{2}, "
                    "smem.{3}_aref.full_barrier({3}), {4}, {5}{6});",
-                   T.Batch ? 3 : 2, T.Var, tensorMapName(P, L), R.Name,
+                   T.Batch ? 3 : 2, Dst, tensorMapName(P, L), R.Name,
                    coord(T.Col0), mnOriginOf(L),
                    T.Batch ? ", " + coord(T.Batch) : "")
                .str());
   }
-  W.line(R.Name + ".advance();");
-  W.close(); // k loop
+  if (Plan.StepsPerSlot > 1) {
+    W.close(); // steps
+    W.line(formatv("smem.{0}_aref.commit({0});", R.Name).str());
+    W.line(R.Name + ".advance();");
+    W.close(); // k loop
+  } else {
+    W.line(R.Name + ".advance();");
+    W.close(); // k loop
+  }
   W.close(); // tile loop
   if (Plan.ThreeTf32) {
     W.line("// The splitting warps stop at the slot after the last one.");
@@ -792,6 +890,10 @@ void KernelEmitter::consumers() {
                                 : "smem.{0}_aref.get({0});",
                  R.Name)
              .str());
+  if (Plan.StepsPerSlot > 1) {
+    W.line("const bool tawa_first_slot = k_steps == 0;");
+    stepLoop();
+  }
   const TileLoad &A = P.Loads[Mma.A], &B = P.Loads[Mma.B];
   // Both operands K-major: wgmma_nt; a K x MN window sets wgmma's transpose
   // bit for its operand.
@@ -805,9 +907,10 @@ void KernelEmitter::consumers() {
   if (Idle)
     W.open("if (!idle)");
   const std::string AOffset =
-      Plan.PingPong
-          ? ""
-          : formatv(" + consumer * {0} * {1}", 64 * Plan.MTiles, Plan.BK).str();
+      stepOffset(Mma.A) + (Plan.PingPong ? ""
+                                         : formatv(" + consumer * {0} * {1}",
+                                                   64 * Plan.MTiles, Plan.BK)
+                                               .str());
   if (Plan.ThreeTf32)
     W.line(formatv("tawa::rt::wgmma_nt_3xtf32<{0}>({1}, slot.{2}{3}, "
                    "slot.{2}_low{3}, slot.{4}, slot.{4}_low, "
@@ -815,15 +918,26 @@ void KernelEmitter::consumers() {
                    Plan.BK, P.Acc.Var, A.Var, AOffset, B.Var)
                .str());
   else
-    W.line(formatv("tawa::rt::{5}({1}, slot.{2}{3}, slot.{4}, "
+    W.line(formatv("tawa::rt::{5}({1}, slot.{2}{3}, slot.{4}{6}, "
                    "/*accumulate=*/k_steps > 0);",
-                   Plan.BK, P.Acc.Var, A.Var, AOffset, B.Var, Wgmma)
+                   Plan.BK, P.Acc.Var, A.Var, AOffset, B.Var, Wgmma,
+                   stepOffset(Mma.B))
                .str());
   if (Idle)
     W.close();
-  W.line("tawa::rt::wgmma_wait<1>();");
-  release("if (k_steps++ > 0)");
-  W.line(R.Name + ".advance();");
+  if (Plan.StepsPerSlot > 1) {
+    W.line("++k_steps;");
+    W.close(); // steps
+    // The steps issue their groups back to back; the wait leaves only the
+    // last in flight, so the previous slot's groups have all completed.
+    W.line("tawa::rt::wgmma_wait<1>();");
+    release("if (!tawa_first_slot)");
+    W.line(R.Name + ".advance();");
+  } else {
+    W.line("tawa::rt::wgmma_wait<1>();");
+    release("if (k_steps++ > 0)");
+    W.line(R.Name + ".advance();");
+  }
   W.close(); // k loop
   if (Plan.PingPong) {
     W.line("// All slots of this tile taken: the other consumer's turn.");

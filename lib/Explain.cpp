@@ -170,7 +170,10 @@ void printExplanation(const FunctionDecl *Kernel, const ForStmt *Loop,
            "planner default (no consumers clause)");
   X.choice("stages",
            llvm::Twine(Plan->Stages) + " slots of " +
-               llvm::Twine(Plan->StageBytes) + " bytes in the aref ring",
+               llvm::Twine(Plan->StageBytes) + " bytes in the aref ring" +
+               (Plan->StepsPerSlot > 1
+                    ? ", " + llvm::Twine(Plan->StepsPerSlot) + " K steps each"
+                    : llvm::Twine()),
            &Pragma.Stages, ("stages(" + llvm::Twine(Plan->Stages) + ")").str(),
            "planner default (no stages clause): the deepest ring the "
            "shared-memory budget allows, within the planner's cap");

@@ -89,11 +89,51 @@ bool tripsFromParameters(const ForStmt *Loop) {
   return !R.Other;
 }
 
+/// Whether `E` reads variable `V`.
+bool readsVar(const Expr *E, const VarDecl *V) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *V = nullptr;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      Found |= R->getDecl() == V;
+      return !Found;
+    }
+  } F;
+  F.V = V;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
 SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {
   return C.Loc.isValid() ? C.Loc : Fallback;
 }
 
 } // namespace
+
+std::optional<SteppedLoop> steppedLoop(const ForStmt *Loop) {
+  const auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
+  const auto *Var = Init && Init->isSingleDecl()
+                        ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                        : nullptr;
+  if (!Var || !Var->hasInit() || !Var->getType()->isIntegerType() ||
+      !tripsFromParameters(Loop))
+    return std::nullopt;
+  auto isVar = [&](const Expr *E) {
+    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return R && R->getDecl() == Var;
+  };
+  const auto *Cond =
+      dyn_cast_or_null<BinaryOperator>(Loop->getCond()->IgnoreParens());
+  const auto *Inc =
+      dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc()->IgnoreParens());
+  if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+      !isVar(Cond->getLHS()) || readsVar(Cond->getRHS(), Var) || !Inc ||
+      Inc->getOpcode() != BO_AddAssign || !isVar(Inc->getLHS()) ||
+      readsVar(Inc->getRHS(), Var))
+    return std::nullopt;
+  return SteppedLoop{Var, Var->getInit(), Cond->getRHS(), Inc->getRHS(),
+                     Cond->getOpcode() == BO_LE};
+}
 
 /// Warns when the K offsets of a and b differ, or when the loop variable
 /// they are loaded at steps by a constant other than the tiles' K extent.
@@ -469,6 +509,8 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   Plan.StageBytes = 0;
   for (const Aref &R : G.Arefs)
     Plan.StageBytes += R.BytesPerSlot;
+  Plan.StepsPerSlot = P.StepsPerSlot;
+  Plan.StageBytes *= Plan.StepsPerSlot;
   int Fit = 0;
   while (sharedBytes(Fit + 1, Plan.StageBytes, Plan.StagingBytes) <=
          hopper::kSharedMemoryBytes)

@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
 
@@ -357,7 +358,8 @@ static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
 
 /// The few-rows twin of narrow kernel `K` (NarrowTiles::FewRows): the same
 /// walk with CTA tiles of the first kFewRows rows of K's, one consumer
-/// warpgroup, and a ring of about K's bytes in flight in its smaller slots.
+/// warpgroup, and a ring of about K's bytes in flight, kFewRowsSteps K steps
+/// to a slot.
 /// None where a clause fixes the schedule or the cluster, K's tiles merge
 /// along y, a load is an Im2col, the mma is 3xtf32, the store's row origin
 /// does not move with blockIdx.y by K's rows plus a constant (the offset is
@@ -379,9 +381,13 @@ static std::optional<NarrowKernel> fewRowsTwin(const NarrowKernel &K,
     return std::nullopt;
   Q.Loads[Q.Mmas.front().A].setMnExtent(kFewRows);
   Q.Acc.Rows = kFewRows;
+  // Several K steps per slot where the loop can step by whole slots.
+  Q.StepsPerSlot = steppedLoop(P.Loop) ? kFewRowsSteps : 1;
   // The clauses that arrange K's consumers describe K's tiles, not these.
   Q.Pragma.Consumers = {1, C.Loc};
   Q.Pragma.Regs = {};
+  // K's stages are of K's slots; these are counted below.
+  Q.Pragma.Stages = {};
   std::optional<ArefGraph> G = buildArefGraph(Q, Quiet);
   if (!G)
     return std::nullopt;
@@ -517,19 +523,30 @@ narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
 /// ", and as kernels of 64-row tiles ...", or nothing.
 static std::string fewRowsText(const NarrowTiles &N) {
   std::vector<std::string> Widths;
-  for (unsigned I = 0; I < N.FewRows.size(); ++I)
-    if (N.FewRows[I])
-      Widths.push_back(std::to_string(N.FewRows[I]->Plan.BM) + " x " +
-                       std::to_string(N.FewRows[I]->Plan.BN) + " (" +
-                       std::to_string(N.FewRows[I]->Plan.Stages) + " stages)");
+  bool Steps = false;
+  for (const std::optional<NarrowKernel> &K : N.FewRows) {
+    if (!K)
+      continue;
+    const PipelinePlan &Q = K->Plan;
+    Steps |= Q.StepsPerSlot > 1;
+    Widths.push_back(
+        llvm::formatv(
+            "{0} x {1} ({2} stages{3})", Q.BM, Q.BN, Q.Stages,
+            Q.StepsPerSlot > 1
+                ? llvm::formatv(" of {0} K steps", Q.StepsPerSlot).str()
+                : "")
+            .str());
+  }
   if (Widths.empty())
     return "";
   return ", and as kernels of " + llvm::join(Widths, ", ") +
          " tiles with one consumer warpgroup, which run where every row "
          "stored lies in the first " +
-         std::to_string(kFewRows) +
-         " rows of a tile: their smaller slots keep more of the stored "
-         "rows' operands in flight";
+         std::to_string(kFewRows) + " rows of a tile: their smaller " +
+         (Steps ? "tiles keep more of the stored rows' operands in flight, "
+                  "and a slot of several K steps reads each operand row in "
+                  "longer runs"
+                : "slots keep more of the stored rows' operands in flight");
 }
 
 /// "; those of 64 and 128 columns also ping-pong, ...", or nothing.

@@ -36,6 +36,10 @@ struct PipelinePlan {
   RegisterSplit Regs{0, 0}; ///< setmaxnreg values
   int Threads = 0;          ///< 128 * (1 + Consumers)
   unsigned StageBytes = 0;  ///< bytes of one aref slot
+  /// K steps per slot (TileProgram::StepsPerSlot): a slot holds the tiles of
+  /// that many consecutive iterations, filled by one acquire and one commit
+  /// and released once; not with PingPong, Cluster or ThreeTf32.
+  int StepsPerSlot = 1;
   unsigned SharedBytes = 0; ///< dynamic shared memory requested
   int AccRegisters = 0;     ///< fp32 accumulator registers per consumer thread
   bool Persistent = true;   ///< one CTA per SM walks the output tiles
@@ -75,6 +79,17 @@ struct PipelinePlan {
   /// not know is printed on a line of its own.
   std::vector<std::pair<std::string, std::string>> Explain;
 };
+
+/// The tile loop as `for (T v = Init; v < Bound; v += Step)` (or `<=`), its
+/// header reading only parameters and constants (the bound and step not v):
+/// the form whose iterations a slot of several K steps can take in one trip
+/// of a loop stepping Step * StepsPerSlot (TileProgram::StepsPerSlot).
+struct SteppedLoop {
+  const clang::VarDecl *Var;
+  const clang::Expr *Init, *Bound, *Step;
+  bool Inclusive; ///< `<=`
+};
+std::optional<SteppedLoop> steppedLoop(const clang::ForStmt *Loop);
 
 /// Plans the pipeline of `P`; returns nullopt after reporting when a limit is
 /// exceeded.

@@ -296,6 +296,9 @@ struct TileProgram {
   const clang::Stmt *PrologueReturn = nullptr;
   /// The CTA tile against the kernel's (1 x 1 unless a shape clause merges).
   TileMerge Merge;
+  /// Iterations of the tile loop (K steps) whose tiles share one aref slot:
+  /// 1, or 2 in the few-rows twins (TileShape.h, NarrowTiles::FewRows).
+  int StepsPerSlot = 1;
 };
 
 /// `E` without implicit casts and the opaque values of pseudo-objects (the

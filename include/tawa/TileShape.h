@@ -43,6 +43,14 @@ std::optional<TileProgram> applyTileShape(const TileProgram &P,
 /// M extent, a consumer warpgroup's (PTX ISA 9.7.15.5.1).
 constexpr int kFewRows = 64;
 
+/// K steps per aref slot in the few-rows twins (TileProgram::StepsPerSlot):
+/// each operand row is then read 256 bytes at a time, in half as many slots
+/// of twice the bytes. On an H100, bf16 NT 64 x 2048 x 2048 ran in 12.9 us
+/// against 14.9 with one step per slot, 16 x 4096 x 1024 in 11.1 against
+/// 13.4 and 64 x 4096 x 11008 in 42.0 against 44.5; the other decode-like
+/// launches measured moved by at most 2% (results/h100/decode/slots2/).
+constexpr int kFewRowsSteps = 2;
+
 /// A narrow kernel: the same work as the wide tiles BM x BN in CTA tiles of
 /// BM x w, w < BN (Program.Merge.narrow()). Where w divides BN, a tile's
 /// parts move the window of the mma's B and the store's column by p w; where
@@ -75,7 +83,8 @@ struct NarrowTiles {
   std::vector<std::optional<NarrowKernel>> FullRows;
   /// The kernels with a ping-pong twin again in CTA tiles of their first
   /// kFewRows rows, with one consumer warpgroup and a ring of about the same
-  /// bytes in flight in more, smaller slots (Kernels[i]'s twin at i, else
+  /// bytes in flight, each slot holding kFewRowsSteps K steps of the smaller
+  /// tiles (Kernels[i]'s twin at i, else
   /// none). The launcher runs one, in place of Kernels[i], where every row
   /// the launch stores lies in the first kFewRows rows of its tiles
   /// (`C.rows <= Program.Merge.RowOffset + kFewRows`): the rows after them

@@ -11,8 +11,8 @@
 // launcher's check of the walk across. The 64- and 128-column kernels also
 // come as ping-pong twins (each consumer whole tiles), which the launcher runs
 // where C has more than half a tile of rows, and as few-rows twins (the first
-// 64 rows of each tile, one consumer), which it runs where no other row is
-// stored.
+// 64 rows of each tile, one consumer, two K steps to a slot), which it runs
+// where no other row is stored.
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v -e CHECK -e TWIN | FileCheck %s --check-prefix=TWIN
 // RUN: %tawa-rewrite %s --explain -o /dev/null -- %cuda-stub | FileCheck %s --check-prefix=EXPLAIN
@@ -147,9 +147,9 @@ void run(In A, In B, Out C) {
 // and the ping-pong twins leave no launch are not written.
 // CHECK-NOT:   wide_narrow64(
 // CHECK:       struct wide_narrow64_rows64_shared {
-// CHECK:         alignas(1024) __nv_bfloat16 a[64 * 64];
-// CHECK:         alignas(1024) __nv_bfloat16 b[64 * 64];
-// CHECK:         a_b_slot a_b[12];
+// CHECK:         alignas(1024) __nv_bfloat16 a[2 * 64 * 64];
+// CHECK:         alignas(1024) __nv_bfloat16 b[2 * 64 * 64];
+// CHECK:         a_b_slot a_b[6];
 // CHECK:       /// Narrow tiles of few rows: each block's tile of the original launch is 4 CTA
 // CHECK-NEXT:  /// tiles of 128 x 64, of which this kernel computes the first 64 rows, for
 // CHECK-NEXT:  /// launches that store no others.
@@ -157,11 +157,11 @@ void run(In A, In B, Out C) {
 // CHECK:             constexpr int kConsumers = 1;
 // CHECK:               const int part = schedule.part(work.unit);
 // CHECK-NEXT:          const int m0 = tile.y * 128, n0 = tile.x * 256;
-// CHECK:               tawa::rt::tma_load_rows<64, false>(
-// CHECK-NEXT:              slot.a, &A_tensor_map, A_tensor_map_edge,
-// CHECK:               tawa::rt::tma_load_2d(slot.b, &B_tensor_map,
-// CHECK-NEXT:                                smem.a_b_aref.full_barrier(a_b), k0,
-// CHECK-NEXT:                                n0 + part * 64);
+// CHECK:                 tawa::rt::tma_load_rows<64, false>(
+// CHECK-NEXT:                slot.a + tawa_step * 64 * 64, &A_tensor_map, A_tensor_map_edge,
+// CHECK:                 tawa::rt::tma_load_2d(slot.b + tawa_step * 64 * 64, &B_tensor_map,
+// CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                                  n0 + part * 64);
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 64> acc;
 // CHECK:             const int part = schedule.part(work.unit);
 // CHECK:               &C_store_map, smem.epilogue[consumer], m0 + consumer * 64,
@@ -183,8 +183,8 @@ void run(In A, In B, Out C) {
 // CHECK:           tawa::rt::split_tail_plan(ctas, 1, 64 * 64, stream, &split_tail);
 // CHECK-NOT:   wide_narrow128(
 // CHECK:       struct wide_narrow128_rows64_shared {
-// CHECK:         alignas(1024) __nv_bfloat16 b[128 * 64];
-// CHECK:         a_b_slot a_b[8];
+// CHECK:         alignas(1024) __nv_bfloat16 b[2 * 128 * 64];
+// CHECK:         a_b_slot a_b[4];
 // CHECK:           wide_narrow128_rows64(
 // CHECK:                                n0 + part * 128);
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 128> acc;
@@ -293,7 +293,7 @@ void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
 // EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
-// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (12 stages), 64 x 128 (8 stages) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile
+// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile
 // EXPLAIN-LABEL: kernel halves:
 // EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:

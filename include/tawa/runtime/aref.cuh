@@ -8,9 +8,12 @@
 //   empty[s]  arrival count = consumer warpgroups: each arrives once it has
 //             finished reading the slot.
 // put = wait empty, arm full, issue copies; get = wait full; consumed = arrive
-// on empty. The stage advances modulo Stages and the phase bit flips at each
-// wrap. The producer waits on `empty` with the opposite parity, so its first
-// pass over fresh barriers does not block.
+// on empty. A slot that holds several K steps is filled with acquire (wait
+// empty), then per step expect (add the step's bytes) and its copies, then
+// commit (arrive once the slot's last step is issued). The stage advances
+// modulo Stages and the phase bit flips at each wrap. The producer waits on
+// `empty` with the opposite parity, so its first pass over fresh barriers does
+// not block.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -77,6 +80,19 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint64_t *bar,
 #endif
 }
 
+/// Adds `bytes` to the transaction count of the current phase of `bar`
+/// without arriving (PTX ISA 9.7.13.15, mbarrier.expect_tx).
+__device__ __forceinline__ void mbarrier_expect_tx(uint64_t *bar,
+                                                   uint32_t bytes) {
+#if TAWA_DEVICE_PASS
+  asm volatile(
+      "mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;\n" ::"r"(
+          smem_addr(bar)),
+      "r"(bytes)
+      : "memory");
+#endif
+}
+
 /// The barrier pair of an aref with `Stages` slots; lives in shared memory.
 template <int Stages> struct Aref {
   static_assert(Stages >= 1, "an aref has at least one slot");
@@ -103,6 +119,27 @@ template <int Stages> struct Aref {
                                       uint32_t bytes) {
     mbarrier_wait(&empty[c.stage], c.phase ^ 1u);
     mbarrier_arrive_expect_tx(&full[c.stage], bytes);
+  }
+
+  /// Producer of a slot filled over several K steps: waits until slot
+  /// `c.stage` is free. Then `expect` and the copies of each step, and
+  /// `commit` after the last.
+  __device__ __forceinline__ void acquire(const ArefCursor<Stages> &c) {
+    mbarrier_wait(&empty[c.stage], c.phase ^ 1u);
+  }
+
+  /// Producer: adds one step's `bytes` of TMA copies to slot `c.stage`'s full
+  /// barrier. Its phase cannot complete before `commit` arrives, so copies
+  /// that land before a later step's `expect` end nothing early.
+  __device__ __forceinline__ void expect(const ArefCursor<Stages> &c,
+                                         uint32_t bytes) {
+    mbarrier_expect_tx(&full[c.stage], bytes);
+  }
+
+  /// Producer: the slot's last step is issued; its full barrier's phase
+  /// completes once the copies of every step have landed.
+  __device__ __forceinline__ void commit(const ArefCursor<Stages> &c) {
+    mbarrier_arrive(&full[c.stage]);
   }
 
   __device__ __forceinline__ uint64_t *
