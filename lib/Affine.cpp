@@ -14,6 +14,37 @@ using namespace clang;
 namespace tawa {
 
 namespace {
+
+/// What `E`, an expression the evaluator has no rule for, is, in words for
+/// a diagnostic ("it uses <this>").
+std::string unprovable(const clang::Expr *E) {
+  using namespace clang;
+  E = E->IgnoreParenImpCasts();
+  if (isa<ArraySubscriptExpr>(E))
+    return "a value read from memory (an array element)";
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Deref)
+    return "a value read from memory (a dereferenced pointer)";
+  if (auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    return F ? "a call of '" + F->getNameAsString() + "'" : "a call";
+  }
+  if (isa<ConditionalOperator>(E))
+    return "a conditional expression";
+  if (isa<FloatingLiteral>(E))
+    return "a floating-point value";
+  if (auto *M = dyn_cast<MemberExpr>(E))
+    return "the member '" + M->getMemberDecl()->getNameAsString() + "'";
+  if (isa<UnaryOperator>(E))
+    return "the operator '" +
+           UnaryOperator::getOpcodeStr(cast<UnaryOperator>(E)->getOpcode())
+               .str() +
+           "'";
+  return "an expression of a kind index arithmetic does not use";
+}
+
+} // namespace
+
+namespace {
 const char ThreadIdx[3] = {}, BlockIdx[3] = {}, BlockDim[3] = {}, Warp[3] = {};
 int dimIndex(char D) { return D == 'x' ? 0 : D == 'y' ? 1 : 2; }
 } // namespace
@@ -631,7 +662,7 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
       return std::nullopt;
     }
   }
-  Why = std::string("a ") + E->getStmtClassName();
+  Why = unprovable(E);
   return std::nullopt;
 }
 

@@ -124,6 +124,16 @@ private:
     if (T->isPointerType() && VD->hasInit())
       return pointerDeclaration(VD);
     if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() && !Acc) {
+      // A float the loop does not read is no accumulator (a scale the store
+      // applies, say).
+      if (!isZero(VD->getInit()) && !mentions(Loop, VD))
+        return fail(VD->getLocation(),
+                    "expected before the loop only integer index "
+                    "declarations, the __shared__ tiles and the float "
+                    "accumulator set to 0; '" +
+                        VD->getName().str() +
+                        "' is another float value (a scale of the store is "
+                        "a kernel parameter: 'alpha * acc')");
       if (!isZero(VD->getInit()))
         return fail(VD->getLocation(),
                     "the accumulator must start at 0 (the tile vocabulary's "

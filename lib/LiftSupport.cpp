@@ -147,9 +147,12 @@ bool isZero(const Expr *E) {
   return isa<CXXScalarValueInitExpr>(E);
 }
 
-/// `L = R` of a built-in or class type.
+/// `L = R` of a built-in or class type; false for a null `S` (single() of a
+/// block of several statements, say).
 bool assignment(const Stmt *S, const Expr *&L, const Expr *&R) {
-  if (auto *E = dyn_cast_or_null<Expr>(S))
+  if (!S)
+    return false;
+  if (auto *E = dyn_cast<Expr>(S))
     S = E->IgnoreImplicit()->IgnoreParens();
   if (auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign) {
     L = B->getLHS();

@@ -39,7 +39,7 @@ const clang::Expr *unconverted(const clang::Expr *E,
 
 /// Whether E is a zero of any type (0, 0.0f, T(), {}).
 bool isZero(const clang::Expr *E);
-/// `L = R` of a built-in or class type.
+/// `L = R` of a built-in or class type; false for a null `S`.
 bool assignment(const clang::Stmt *S, const clang::Expr *&L,
                 const clang::Expr *&R);
 /// The only statement of a block, or the statement itself.

@@ -213,6 +213,40 @@ __global__ void body_index_changed(const bf16 *A, const bf16 *B, float *C,
 }
 // CHECK: note: kernel 'body_index_changed' is left unchanged
 
+__global__ void index_read_from_memory(const bf16 *A, const bf16 *B, float *C,
+                                       const int *perm, int M, int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the matrix index is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses a value read from memory (an array element) [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + perm[t + tx]] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'index_read_from_memory' is left unchanged
+
+__global__ void scale_declared_first(const bf16 *A, const bf16 *B, float *C,
+                                     int M, int N, int K) {
+  TILES(bf16)
+  INDICES
+  const float scale = 0.125f;
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected before the loop only integer index declarations, the __shared__ tiles and the float accumulator set to 0; 'scale' is another float value (a scale of the store is a kernel parameter: 'alpha * acc') [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  if (row < M && col < N)
+    C[row * N + col] = scale * acc;
+}
+// CHECK: note: kernel 'scale_declared_first' is left unchanged
+
 // A kernel template is lifted for each instantiation that a launch of the
 // file makes (migrate/templates.cu); this one is never launched.
 // CHECK: refusal-messages.cu:[[@LINE+2]]:17: warning: kernel template 'templated' is not launched in this file: tawa-rewrite lifts each instantiation that a launch of the file makes ('templated<...><<<...>>>(...)'), with its template arguments as constants [tawa-unsupported]
