@@ -68,28 +68,6 @@ bool isGlobalPointer(const VarDecl *VD) {
   return !isShared(VD) && VD->getType()->isPointerType();
 }
 
-/// Whether `E` multiplies: `x * y`, or fmaf / __fmaf_rn / __hfma / fma.
-bool multiplies(const Expr *E) {
-  class Finder : public RecursiveASTVisitor<Finder> {
-  public:
-    bool VisitBinaryOperator(BinaryOperator *B) {
-      Found |= B->getOpcode() == BO_Mul;
-      return !Found;
-    }
-    bool VisitCallExpr(CallExpr *C) {
-      if (const FunctionDecl *F = C->getDirectCallee()) {
-        StringRef N = F->getName();
-        Found |= N == "fmaf" || N == "fma" || N.starts_with("__fmaf") ||
-                 N.starts_with("__hfma") || N == "__fma_rn";
-      }
-      return !Found;
-    }
-    bool Found = false;
-  } F;
-  F.TraverseStmt(const_cast<Expr *>(E));
-  return F.Found;
-}
-
 /// Whether expressions divide (`/`) and take the remainder (`%`) of values
 /// of the loop variable `Var`, directly or through the initializers of the
 /// local variables they read: `rs = kk / C` and `c = kk % C` with

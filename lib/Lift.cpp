@@ -141,6 +141,17 @@ private:
       Acc = VD;
       return true;
     }
+    // An accumulator of another type: wgmma sums in fp32.
+    if (!Acc && VD->hasInit() && isZero(VD->getInit()) && mentions(Loop, VD) &&
+        (T->isFloatingType() ||
+         T.getAsString().find("half") != std::string::npos ||
+         T.getAsString().find("bfloat16") != std::string::npos))
+      return fail(VD->getLocation(),
+                  "the accumulator '" + VD->getName().str() + "' is " +
+                      T.getAsString() +
+                      ": wgmma accumulates in float, so the sums would "
+                      "change; expected 'float " +
+                      VD->getName().str() + " = 0.0f;'");
     // A value that is no polynomial (a tile count `(K + TILE - 1) / TILE`,
     // say) stays unbound: an index that uses it is refused there.
     if (T->isIntegerType() && VD->hasInit())
@@ -671,6 +682,14 @@ private:
       }
     }
     auto *Mul = Prod ? dyn_cast<BinaryOperator>(bare(Prod)) : nullptr;
+    if (Prod && !Mul && multiplies(Prod))
+      return fail(Prod->getBeginLoc(),
+                  "the product is computed in the tiles' 16-bit type before "
+                  "it is added (a __half or __nv_bfloat16 '*', or __hmul): "
+                  "wgmma multiplies exactly, so the result would change; "
+                  "expected each factor converted to float first, "
+                  "'__half2float(As[i][k]) * __half2float(Bs[k][j])' (or "
+                  "__bfloat162float)");
     if (!Mul || Mul->getOpcode() != BO_Mul)
       return fail(S ? S->getBeginLoc() : F->getForLoc(), Expected);
     Factors = {Mul->getLHS(), Mul->getRHS()};

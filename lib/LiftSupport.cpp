@@ -868,4 +868,29 @@ const CallExpr *systemCall(const Expr *E,
   return nullptr;
 }
 
+bool multiplies(const Expr *E) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= B->getOpcode() == BO_Mul;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      // `x * y` of class types (__half, __nv_bfloat16) is an operator call.
+      if (auto *Op = dyn_cast<CXXOperatorCallExpr>(C))
+        Found |= Op->getOperator() == OO_Star && Op->getNumArgs() == 2;
+      if (const FunctionDecl *F = C->getDirectCallee()) {
+        StringRef N = F->getName();
+        Found |= N == "fmaf" || N == "fma" || N.starts_with("__fmaf") ||
+                 N.starts_with("__hfma") || N == "__fma_rn" ||
+                 N.starts_with("__hmul");
+      }
+      return !Found;
+    }
+    bool Found = false;
+  } F;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
 } // namespace tawa

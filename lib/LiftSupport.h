@@ -39,6 +39,10 @@ const clang::Expr *unconverted(const clang::Expr *E,
 
 /// Whether E is a zero of any type (0, 0.0f, T(), {}).
 bool isZero(const clang::Expr *E);
+/// Whether `E` multiplies anywhere in it: `x * y` (of built-in or class
+/// types, __half and __nv_bfloat16 included), or a call of fmaf, fma,
+/// __fmaf*, __fma_rn, __hfma* or __hmul*.
+bool multiplies(const clang::Expr *E);
 /// `L = R` of a built-in or class type; false for a null `S`.
 bool assignment(const clang::Stmt *S, const clang::Expr *&L,
                 const clang::Expr *&R);

@@ -247,6 +247,61 @@ __global__ void scale_declared_first(const bf16 *A, const bf16 *B, float *C,
 }
 // CHECK: note: kernel 'scale_declared_first' is left unchanged
 
+// Products rounded to 16 bits before the sum: wgmma would not round them.
+__global__ void product_in_bf16(const bf16 *A, const bf16 *B, float *C, int M,
+                                int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the product is computed in the tiles' 16-bit type before it is added (a __half or __nv_bfloat16 '*', or __hmul): wgmma multiplies exactly, so the result would change; expected each factor converted to float first, '__half2float(As[i][k]) * __half2float(Bs[k][j])' (or __bfloat162float) [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k] * Bs[k][tx]);
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'product_in_bf16' is left unchanged
+
+__global__ void product_by_hmul(const bf16 *A, const bf16 *B, float *C, int M,
+                                int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the product is computed in the tiles' 16-bit type before it is added
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(__hmul(As[ty][k], Bs[k][tx]));
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'product_by_hmul' is left unchanged
+
+__global__ void double_accumulator(const bf16 *A, const bf16 *B, float *C,
+                                   int M, int N, int K) {
+  TILES(bf16)
+  INDICES
+  // CHECK: refusal-messages.cu:[[@LINE+3]]:3: warning: {{.*}}breaks it: the accumulator 'acc' is double: wgmma accumulates in float, so the sums would change; expected 'float acc = 0.0f;' [tawa-unsupported]
+  double acc = 0.0;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    PRODUCT
+  }
+  STORE
+}
+// CHECK: note: kernel 'double_accumulator' is left unchanged
+
 // A kernel template is lifted for each instantiation that a launch of the
 // file makes (migrate/templates.cu); this one is never launched.
 // CHECK: refusal-messages.cu:[[@LINE+2]]:17: warning: kernel template 'templated' is not launched in this file: tawa-rewrite lifts each instantiation that a launch of the file makes ('templated<...><<<...>>>(...)'), with its template arguments as constants [tawa-unsupported]

@@ -7,3 +7,6 @@ struct __nv_bfloat16 {
 __host__ __device__ float __bfloat162float(__nv_bfloat16);
 __host__ __device__ __nv_bfloat16 __float2bfloat16_rn(float);
 __device__ __nv_bfloat16 __ldg(const __nv_bfloat16 *ptr);
+__host__ __device__ __nv_bfloat16 operator*(const __nv_bfloat16 &,
+                                            const __nv_bfloat16 &);
+__device__ __nv_bfloat16 __hmul(__nv_bfloat16, __nv_bfloat16);
