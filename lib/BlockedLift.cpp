@@ -292,6 +292,14 @@ private:
       std::swap(Seg[0], Seg[1]);
       return true;
     }
+    if (Part < 2 && !Tiles.empty())
+      return fail(Body->getEndLoc(),
+                  std::string(Part == 0 ? "the loop body has no "
+                                        : "the loop body has one ") +
+                      "'__syncthreads();' where the form has two: one "
+                      "between the staging copies and the product, one "
+                      "after the product, before the next iteration "
+                      "overwrites the tiles");
     if (Part != 2 || Tiles.empty())
       return fail(Body->getEndLoc(), Expected);
     return true;

@@ -406,16 +406,18 @@ private:
     }
     if (!Buffered.empty())
       return bufferedBody(S, Body);
-    if (S.size() != 5)
-      return fail(S.size() < 5 ? Body->getBeginLoc() : S[5]->getBeginLoc(),
-                  Expected);
-    if (!isBarrier(S[2]))
+    // The barriers first: a statement where one belongs is what breaks the
+    // form (a tile written after the product, say).
+    if (S.size() > 2 && !isBarrier(S[2]))
       return fail(S[2]->getBeginLoc(), "expected '__syncthreads();' between "
                                        "the staging copies and the product");
-    if (!isBarrier(S[4]))
+    if (S.size() > 4 && !isBarrier(S[4]))
       return fail(S[4]->getBeginLoc(),
                   "expected '__syncthreads();' after the product loop, before "
                   "the next iteration overwrites the tiles");
+    if (S.size() != 5)
+      return fail(S.size() < 5 ? Body->getBeginLoc() : S[5]->getBeginLoc(),
+                  Expected);
     const Stmt *Inner = S[3];
     if (auto *A = dyn_cast<AttributedStmt>(Inner))
       Inner = A->getSubStmt();

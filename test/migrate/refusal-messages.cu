@@ -302,6 +302,62 @@ __global__ void double_accumulator(const bf16 *A, const bf16 *B, float *C,
 }
 // CHECK: note: kernel 'double_accumulator' is left unchanged
 
+// A tile written after the product, before the second barrier: the verdict
+// is at the write.
+__global__ void write_after_product(const bf16 *A, const bf16 *B, float *C,
+                                    int M, int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}the statement at line [[@LINE+7]] breaks it: expected '__syncthreads();' after the product loop, before the next iteration overwrites the tiles [tawa-unsupported]
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
+    Bs[ty][tx] = bf16();
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'write_after_product' is left unchanged
+
+// A register-blocked loop with one barrier, after its product.
+#define BM 64
+#define BN 64
+#define BK 8
+#define TM 8
+__global__ void one_barrier(const bf16 *A, const bf16 *B, float *C, int M,
+                            int N, int K) {
+  __shared__ bf16 As[BM * BK], Bs[BK * BN];
+  const int threadCol = threadIdx.x % BN, threadRow = threadIdx.x / BN;
+  A += blockIdx.y * BM * K;
+  B += blockIdx.x * BN;
+  C += blockIdx.y * BM * N + blockIdx.x * BN;
+  const int innerColA = threadIdx.x % BK, innerRowA = threadIdx.x / BK;
+  const int innerColB = threadIdx.x % BN, innerRowB = threadIdx.x / BN;
+  float res[TM] = {0.0f};
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}register-blocked shared-memory GEMM, and the statement at line [[@LINE+12]] breaks it: the loop body has one '__syncthreads();' where the form has two: one between the staging copies and the product, one after the product, before the next iteration overwrites the tiles
+  for (int bk = 0; bk < K; bk += BK) {
+    As[innerRowA * BK + innerColA] = A[innerRowA * K + innerColA];
+    Bs[innerRowB * BN + innerColB] = B[innerRowB * N + innerColB];
+    A += BK;
+    B += BK * N;
+    for (int d = 0; d < BK; ++d) {
+      float b = __bfloat162float(Bs[d * BN + threadCol]);
+      for (int r = 0; r < TM; ++r)
+        res[r] += __bfloat162float(As[(threadRow * TM + r) * BK + d]) * b;
+    }
+    __syncthreads();
+  }
+  for (int r = 0; r < TM; ++r)
+    C[(threadRow * TM + r) * N + threadCol] = res[r];
+}
+// CHECK: note: kernel 'one_barrier' is left unchanged
+
 // A kernel template is lifted for each instantiation that a launch of the
 // file makes (migrate/templates.cu); this one is never launched.
 // CHECK: refusal-messages.cu:[[@LINE+2]]:17: warning: kernel template 'templated' is not launched in this file: tawa-rewrite lifts each instantiation that a launch of the file makes ('templated<...><<<...>>>(...)'), with its template arguments as constants [tawa-unsupported]
