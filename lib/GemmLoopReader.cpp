@@ -443,6 +443,12 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
     }
   std::optional<GlobalAccess> Bias = global(X);
   std::optional<Poly> I = Bias ? Ev.eval(Bias->Index) : std::nullopt;
+  // C's old value unscaled (beta = 1), where C is float: the sum is then
+  // the kernel's own, in float.
+  if (I && Bias->Ptr == G.C && *I + Bias->Offset == LC &&
+      G.C->getType()->getPointeeType()->isSpecificBuiltinType(
+          BuiltinType::Float))
+    return 'c';
   if (!I || Bias->Ptr == G.C)
     return 0;
   BiasAt = X;

@@ -731,8 +731,17 @@ private:
       Store = single(If->getThen());
     }
     const Expr *L = nullptr, *R = nullptr;
-    if (!Store || !assignment(Store, L, R))
+    // `C[i] += v`: C's old value is the sum's first term (a float C, no
+    // activation; checked below).
+    auto *AddTo = dyn_cast_or_null<CompoundAssignOperator>(
+        dyn_cast_or_null<Expr>(Store) ? cast<Expr>(Store)->IgnoreImplicit()
+                                      : nullptr);
+    if (AddTo && AddTo->getOpcode() == BO_AddAssign) {
+      L = AddTo->getLHS();
+      R = AddTo->getRHS();
+    } else if (AddTo || !Store || !assignment(Store, L, R)) {
       return fail(Store ? Store->getBeginLoc() : StoreAt, Expected);
+    }
     std::optional<GlobalAccess> Out = global(L);
     if (!Out)
       return fail(L->getBeginLoc(), Expected);
@@ -748,6 +757,16 @@ private:
       LC = *LC + Out->Offset;
     if (!LC || !value(R, *LC))
       return false;
+    if (AddTo) {
+      if (!G.C->getType()->getPointeeType()->isSpecificBuiltinType(
+              BuiltinType::Float) ||
+          G.Act != Activation::None || G.Terms.find('c') != std::string::npos)
+        return fail(Store->getBeginLoc(),
+                    "'C[i] += v' is lifted for a float C and a value without "
+                    "an activation or C's old value; expected 'C[i] = v + "
+                    "C[i]' written out, converted to C's type");
+      G.Terms = "c" + G.Terms;
+    }
     LC = unbatched(*LC, G.CBatchStride, L);
     if (!LC)
       return false;

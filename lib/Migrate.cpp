@@ -110,9 +110,9 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
       Term = G.Alpha ? name(G.Alpha) + " * " + Acc : Acc;
       Words = G.Alpha ? "alpha * A * B" : "A * B";
     } else if (T == 'c') {
-      Term = formatv("{0} * tawa::load<{1}, {2}>({3}, {4}, {5})", name(G.Beta),
-                     kBM, kBN, COf, M0, N0);
-      Words = "beta * C";
+      Term = formatv("{0}tawa::load<{1}, {2}>({3}, {4}, {5})",
+                     G.Beta ? name(G.Beta) + " * " : "", kBM, kBN, COf, M0, N0);
+      Words = G.Beta ? "beta * C" : "C";
     } else {
       const bool Col = G.Bias->PerColumn;
       Term = formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", Col ? 1 : kBM,

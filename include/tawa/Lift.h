@@ -172,8 +172,9 @@ struct LiftedGemm {
   /// and the extents it assumed, in words.
   std::string ExtentsDiffer, Extents;
   /// The stored value: the sum of its terms in the order written (Terms:
-  /// 'a' the accumulator, times Alpha where set; 'c' Beta times C's old
-  /// value; 'b' the bias), under the activation Act.
+  /// 'a' the accumulator, times Alpha where set; 'c' C's old value, times
+  /// Beta where set (a float C only without: `acc + C[i]`, `C[i] += acc`);
+  /// 'b' the bias), under the activation Act.
   const clang::ParmVarDecl *Alpha = nullptr, *Beta = nullptr;
   std::optional<LiftedBias> Bias;
   Activation Act = Activation::None;

@@ -88,3 +88,45 @@ __global__ void relu_minus(const bf16 *A, const bf16 *B, float *C, int M, int N,
 }
 // DIAG: note: kernel 'relu_minus' is left unchanged
 
+// C's old value added unscaled (beta = 1) to a float C: written out, or as
+// 'C[i] += v'. The sum is the kernel's own, in float.
+// CHECK-LABEL: /// 'plus_c' in the tile vocabulary: C = alpha * A * B + C over
+// CHECK: tawa::store(C, m0, n0, alpha * acc + tawa::load<128, 256>(C, m0, n0));
+__global__ void plus_c(const bf16 *A, const bf16 *B, float *C, int M, int N, int K, float alpha) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = alpha * acc + C[row * N + col];
+}
+// CHECK-LABEL: /// 'add_to_c' in the tile vocabulary: C = C + A * B + a bias per column over
+// CHECK: tawa::store(C, m0, n0,
+// CHECK-NEXT: tawa::load<128, 256>(C, m0, n0) + acc +
+// CHECK-NEXT: tawa::load<1, 256>(bias, 0, n0));
+__global__ void add_to_c(const bf16 *A, const bf16 *B, const float *bias, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] += acc + bias[col];
+}
+// C's old value unscaled in a 16-bit C: refused ('+=' would add in that type).
+__global__ void add_to_bf16(const bf16 *A, const bf16 *B, bf16 *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc + __bfloat162float(C[row * N + col]));
+}
+// DIAG: note: kernel 'add_to_bf16' is left unchanged
+// '+=' under an activation would put C's old value inside it: refused.
+__global__ void add_relu(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: 'C[i] += v' is lifted for a float C and a value without an activation or C's old value; expected 'C[i] = v + C[i]' written out, converted to C's type
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] += fmaxf(acc, 0.0f);
+}
+// DIAG: note: kernel 'add_relu' is left unchanged
