@@ -1,0 +1,158 @@
+#!/bin/bash
+# The legacy corpus's GPU correctness check: each kernel rewritten by tawa-rewrite (X.ws.cu)
+# against its original (X.cu), through the same driver X_main.cu.
+#
+# usage (from the repo root, on an sm_90a GPU machine, GEN as make.sh writes it):
+#   bash results/h200/legacy-corpus/gpu.sh OUTDIR [GEN]
+# Writes logs under OUTDIR, prints one line per (kernel, shape) and a summary
+# line, and finishes with OUTDIR.tar.gz. Env: JOBS (parallel builds, default
+# 16), RJOBS (kernels run concurrently on the GPU, default 4), NVCC.
+set -u
+
+if [ $# -lt 1 ]; then echo "usage: bash results/h200/legacy-corpus/gpu.sh OUTDIR [GEN]" >&2; exit 1; fi
+OUT=$1
+JOBS=${JOBS:-16}
+RJOBS=${RJOBS:-4}
+NVCC=${NVCC:-/usr/local/cuda/bin/nvcc}
+[ -x "$NVCC" ] || NVCC=nvcc
+D=${2:-gen/legacy-corpus}
+B=build/legacy-corpus
+if [ ! -f "$D/compare.py" ] || [ ! -d include/tawa ]; then
+  echo "gpu.sh: run from the repo root, GEN written by make.sh" >&2
+  exit 1
+fi
+mkdir -p "$OUT/build" "$OUT/run" "$B/out"
+OUT=$(cd "$OUT" && pwd)
+T0=$(date +%s)
+
+# ---- shapes (colon-separated driver arguments before the output file) ------
+# Bounds-checked kernels: tiny (runs the original kernel through the rewrite's
+# small-problem fallback), ragged with 16-byte-aligned strides (>= 2^24 flops:
+# the warp-specialized path reads operands in place), aligned large, and
+# ragged unaligned large (>= 2^28 flops: the warp-specialized path with the
+# operand copy to aligned buffers).
+RAGGED="7:5:3 257:136:264 1000:1000:520 1001:999:517"
+declare -A SHAPES=(
+  [batched_strided_half]="7:5:3:2 257:136:264:3 1000:1000:520:2 1001:999:517:2"
+  [colmajor_C_classic]="$RAGGED"
+  [colmajor_lda_tilecount]="$RAGGED"
+  [double_buffer_tiles_bf16]="$RAGGED"
+  [gelu_rowbias_alpha]="$RAGGED"
+  [regblock_2d_threads_strided]="$RAGGED"
+  [scalar_accs_2cols]="$RAGGED"
+  [sgemm_tf32_regblock]="$RAGGED"
+  [transposed_As_bias_relu_bf16]="$RAGGED"
+  [trap_beta_only_C]="$RAGGED"
+  [accumulate_into_C]="$RAGGED"
+  [trap_blockdim_index]="$RAGGED"
+  [trap_nested_if_store]="$RAGGED"
+  [trap_relu_int_zero]="$RAGGED"
+  # No bounds checks: multiples of the original's tiles only. 128^3 is below
+  # the rewrite's 2^24-flop threshold (fallback); the last shape is a multiple
+  # of the original's tiles but not of the 128x256x64 warp-specialized tile.
+  [guide_nobounds_ldg_half]="128:128:128 256:512:384 1024:1024:1024 400:304:208"   # 16|M,N,K
+  [int4_vec_half_nobounds]="128:128:128 256:512:384 1024:1024:1024 320:192:160"    # 64|M,N 32|K
+  [k3_smem_block_half]="128:128:128 256:512:384 1024:1024:1024 320:288:160"        # 32|M,N,K
+  [k4_1d_blocktiling_bf16]="128:128:128 256:512:384 1024:1024:1024 320:192:200"    # 64|M,N 8|K
+  [k5_2d_blocktiling_half]="128:128:128 256:512:384 1024:1024:1024 384:384:200"    # 128|M,N 8|K
+  [k6_vectorize_bf16]="128:128:128 256:512:384 1024:1024:1024 384:384:208"         # 128|M,N 16|K
+  [matrixmul_sample_half]="128:128:128:32 256:512:384:16 1024:1024:1024:32 400:304:208:16 320:288:160:32"  # M:N:K:block_size
+  [wmma_4warps_alpha_colC]="128:128:128 256:512:384 1024:1024:1024 400:304:208"    # 16|M,N,K
+  [wmma_one_warp_bf16_colB]="128:128:128 256:512:384 1024:1024:1024 400:304:208"   # 16|M,N,K
+)
+
+KERNELS=()
+for f in "$D"/*.ws.cu; do
+  x=$(basename "$f" .ws.cu)
+  if [ -z "${SHAPES[$x]+set}" ]; then echo "run.sh: no shapes for $x, skipped" | tee -a "$OUT/summary.txt"; continue; fi
+  KERNELS+=("$x")
+done
+
+{
+  echo "host: $(hostname)  date: $(date)"
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1
+  "$NVCC" --version 2>&1 | tail -2
+  echo "kernels: ${#KERNELS[@]}  JOBS=$JOBS RJOBS=$RJOBS"
+} > "$OUT/env.txt"
+cat "$OUT/env.txt"
+
+# ---- build (rewritten files first: they take the longest) -----------------
+NVFLAGS="-O2 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iinclude"
+build_one() {  # X variant(new|orig) source
+  local x=$1 v=$2 src=$3 t=$(date +%s) rc
+  timeout 420 "$NVCC" $NVFLAGS "$src" "$D/${x}_main.cu" -o "$B/$x.$v" > "$OUT/build/$x.$v.log" 2>&1
+  rc=$?
+  echo "$rc $(( $(date +%s) - t ))" > "$OUT/build/$x.$v.rc"
+}
+throttle() {  # wait until fewer than $1 background jobs run
+  while [ "$(jobs -rp | wc -l)" -ge "$1" ]; do wait -n 2>/dev/null || sleep 1; done
+}
+echo "building ${#KERNELS[@]} x 2 executables, $JOBS at a time ..."
+for x in "${KERNELS[@]}"; do
+  rm -f "$B/$x.new" "$B/$x.orig"
+  throttle "$JOBS"; build_one "$x" new "$D/$x.ws.cu" &
+done
+for x in "${KERNELS[@]}"; do
+  throttle "$JOBS"; build_one "$x" orig "$D/$x.cu" &
+done
+wait
+echo "builds done in $(( $(date +%s) - T0 )) s"
+
+NBUILDFAIL=0
+declare -A BUILT=()
+for x in "${KERNELS[@]}"; do
+  ok=1
+  for v in orig new; do
+    read -r rc secs < "$OUT/build/$x.$v.rc" 2>/dev/null || { rc=255; secs=?; }
+    if [ "$rc" != 0 ] || [ ! -x "$B/$x.$v" ]; then
+      ok=0; NBUILDFAIL=$((NBUILDFAIL + 1))
+      echo "BUILD FAIL $x.$v (rc=$rc, ${secs}s), first lines of $OUT/build/$x.$v.log:" | tee -a "$OUT/summary.txt"
+      grep -v 'unrecognized #pragma\|^ *#pragma tawa\|^ *\^ *$\|^Remark: The warnings' "$OUT/build/$x.$v.log" | head -n 15 | sed 's/^/    /' | tee -a "$OUT/summary.txt"
+    fi
+  done
+  [ $ok = 1 ] && BUILT[$x]=1
+done
+
+# ---- run and compare ------------------------------------------------------
+run_kernel() {  # X -> $OUT/run/X.results, one line per shape
+  local x=$1 s t args so sn rco rcn res
+  : > "$OUT/run/$x.results"
+  for s in ${SHAPES[$x]}; do
+    args=${s//:/ }; t=${s//:/x}
+    so="$B/out/$x.$t.orig.f32"; sn="$B/out/$x.$t.new.f32"
+    rm -f "$so" "$sn"
+    timeout 20 "$B/$x.orig" $args "$so" > "$OUT/run/$x.$t.orig.log" 2>&1; rco=$?
+    timeout 20 "$B/$x.new" $args "$sn" > "$OUT/run/$x.$t.new.log" 2>&1; rcn=$?
+    if [ $rco != 0 ] || [ ! -s "$so" ]; then
+      res="FAIL nan nan orig-run-failed(rc=$rco):$(tail -n 2 "$OUT/run/$x.$t.orig.log" | tr '\n' ' ')"
+    elif [ $rcn != 0 ] || [ ! -s "$sn" ]; then
+      res="FAIL nan nan new-run-failed(rc=$rcn$([ $rcn = 124 ] && echo ',timeout')):$(tail -n 2 "$OUT/run/$x.$t.new.log" | tr '\n' ' ')"
+    else
+      res=$(python3 "$D/compare.py" "$so" "$sn" 2>&1 | tail -n 1)
+      case "$res" in PASS*|FAIL*) ;; *) res="FAIL nan nan compare-error:$res" ;; esac
+    fi
+    rm -f "$so" "$sn"
+    echo "$s $res" >> "$OUT/run/$x.results"
+  done
+}
+T1=$(date +%s)
+for x in "${KERNELS[@]}"; do
+  [ -n "${BUILT[$x]+set}" ] || continue
+  throttle "$RJOBS"; run_kernel "$x" &
+done
+wait
+echo "runs done in $(( $(date +%s) - T1 )) s"
+
+NPASS=0; NFAIL=0
+for x in "${KERNELS[@]}"; do
+  [ -n "${BUILT[$x]+set}" ] || continue
+  while read -r s verdict maxdiff maxorig note; do
+    if [ "$verdict" = PASS ]; then NPASS=$((NPASS + 1)); else NFAIL=$((NFAIL + 1)); fi
+    printf '%-30s %-18s %-4s maxdiff=%-12s max|orig|=%-12s %s\n' "$x" "${s//:/x}" "$verdict" \
+      "$maxdiff" "$maxorig" "$note" | tee -a "$OUT/summary.txt"
+  done < "$OUT/run/$x.results"
+done
+echo "total time $(( $(date +%s) - T0 )) s" | tee -a "$OUT/summary.txt"
+echo "legacy corpus: $NPASS PASS, $NFAIL FAIL, $NBUILDFAIL build failures" | tee -a "$OUT/summary.txt"
+
+tar -czf "$OUT.tar.gz" -C "$(dirname "$OUT")" "$(basename "$OUT")" && echo "wrote $OUT.tar.gz"

@@ -1,0 +1,26 @@
+// Refused: clears a shared tile after the product, no barrier
+// between the product and the write (other threads may still read it).
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#define TILE 16
+__global__ void gemm_clear(const __half *A, const __half *B, float *C, int M, int N, int K) {
+  __shared__ __half As[TILE][TILE], Bs[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += TILE) {
+    As[ty][tx] = (row < M && t + tx < K) ? A[row * K + t + tx] : __float2half(0.0f);
+    Bs[ty][tx] = (t + ty < K && col < N) ? B[(t + ty) * N + col] : __float2half(0.0f);
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
+    Bs[ty][tx] = __float2half(0.0f);
+    __syncthreads();
+  }
+  if (row < M && col < N) C[row * N + col] = acc;
+}
+void gemm_clear_run(const __half *A, const __half *B, float *C, int M, int N, int K) {
+  dim3 block(TILE, TILE), grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
+  gemm_clear<<<grid, block>>>(A, B, C, M, N, K);
+}
