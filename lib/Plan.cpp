@@ -3,6 +3,8 @@
 #include "tawa/EmitText.h"
 #include "tawa/GemmEpilogue.h"
 
+#include "LiftSupport.h"
+
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -89,21 +91,6 @@ bool tripsFromParameters(const ForStmt *Loop) {
   return !R.Other;
 }
 
-/// Whether `E` reads variable `V`.
-bool readsVar(const Expr *E, const VarDecl *V) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    const VarDecl *V = nullptr;
-    bool Found = false;
-    bool VisitDeclRefExpr(DeclRefExpr *R) {
-      Found |= R->getDecl() == V;
-      return !Found;
-    }
-  } F;
-  F.V = V;
-  F.TraverseStmt(const_cast<Expr *>(E));
-  return F.Found;
-}
-
 SourceLocation at(const Clause<int> &C, SourceLocation Fallback) {
   return C.Loc.isValid() ? C.Loc : Fallback;
 }
@@ -118,18 +105,14 @@ std::optional<SteppedLoop> steppedLoop(const ForStmt *Loop) {
   if (!Var || !Var->hasInit() || !Var->getType()->isIntegerType() ||
       !tripsFromParameters(Loop))
     return std::nullopt;
-  auto isVar = [&](const Expr *E) {
-    const auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
-    return R && R->getDecl() == Var;
-  };
   const auto *Cond =
       dyn_cast_or_null<BinaryOperator>(Loop->getCond()->IgnoreParens());
   const auto *Inc =
       dyn_cast_or_null<CompoundAssignOperator>(Loop->getInc()->IgnoreParens());
   if (!Cond || (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
-      !isVar(Cond->getLHS()) || readsVar(Cond->getRHS(), Var) || !Inc ||
-      Inc->getOpcode() != BO_AddAssign || !isVar(Inc->getLHS()) ||
-      readsVar(Inc->getRHS(), Var))
+      !refersTo(Cond->getLHS(), Var) || mentions(Cond->getRHS(), Var) || !Inc ||
+      Inc->getOpcode() != BO_AddAssign || !refersTo(Inc->getLHS(), Var) ||
+      mentions(Inc->getRHS(), Var))
     return std::nullopt;
   return SteppedLoop{Var, Var->getInit(), Cond->getRHS(), Inc->getRHS(),
                      Cond->getOpcode() == BO_LE};
