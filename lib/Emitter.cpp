@@ -733,12 +733,9 @@ void KernelEmitter::producer() {
   if (Plan.StepsPerSlot > 1) {
     W.close(); // steps
     W.line(formatv("smem.{0}_aref.commit({0});", R.Name).str());
-    W.line(R.Name + ".advance();");
-    W.close(); // k loop
-  } else {
-    W.line(R.Name + ".advance();");
-    W.close(); // k loop
   }
+  W.line(R.Name + ".advance();");
+  W.close(); // k loop
   W.close(); // tile loop
   if (Plan.ThreeTf32) {
     W.line("// The splitting warps stop at the slot after the last one.");
@@ -928,16 +925,13 @@ void KernelEmitter::consumers() {
   if (Plan.StepsPerSlot > 1) {
     W.line("++k_steps;");
     W.close(); // steps
-    // The steps issue their groups back to back; the wait leaves only the
-    // last in flight, so the previous slot's groups have all completed.
-    W.line("tawa::rt::wgmma_wait<1>();");
-    release("if (!tawa_first_slot)");
-    W.line(R.Name + ".advance();");
-  } else {
-    W.line("tawa::rt::wgmma_wait<1>();");
-    release("if (k_steps++ > 0)");
-    W.line(R.Name + ".advance();");
   }
+  // With several steps their groups issue back to back; the wait leaves
+  // only the last in flight, so the previous slot's groups have completed.
+  W.line("tawa::rt::wgmma_wait<1>();");
+  release(Plan.StepsPerSlot > 1 ? "if (!tawa_first_slot)"
+                                : "if (k_steps++ > 0)");
+  W.line(R.Name + ".advance();");
   W.close(); // k loop
   if (Plan.PingPong) {
     W.line("// All slots of this tile taken: the other consumer's turn.");
