@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Kernel time of each kernel as written against its rewrite, on the largest
+# shape gpu.sh checks it at, from the builds gpu.sh leaves in
+# build/legacy-corpus: the sum of gpu__time_duration over every kernel the
+# driver's one call launches, under Nsight Compute (clocks at base, caches
+# flushed before each kernel). Prints a table; writes OUT/times.json.
+#   bash results/h200/legacy-corpus/time.sh OUT     (after gpu.sh, on the GPU machine)
+set -u
+out=${1:?usage: time.sh OUT}
+mkdir -p "$out"
+B=build/legacy-corpus
+declare -A SHAPE=(
+  [batched_strided_half]="1000 1000 520 2" [matrixmul_sample_half]="1024 1024 1024 32"
+)
+for exe in "$B"/*.orig; do
+  x=$(basename "$exe" .orig)
+  s=${SHAPE[$x]:-}
+  if [[ -z $s ]]; then
+    case $x in
+    guide_* | int4_* | k[3-6]_* | wmma_*) s="1024 1024 1024" ;;
+    *) s="1000 1000 520" ;;
+    esac
+  fi
+  for v in orig new; do
+    timeout 120 ncu --csv --metrics gpu__time_duration.sum "$B/$x.$v" $s "$out/$x.$v.f32" >"$out/$x.$v.csv" 2>"$out/$x.$v.err"
+    rm -f "$out/$x.$v.f32"
+  done
+  echo "$x ${s// /x}"
+done >"$out/list.txt"
+python3 - "$out" <<'PY'
+import csv, json, os, sys
+out = sys.argv[1]
+rows = []
+for line in open(os.path.join(out, "list.txt")):
+    x, shape = line.split()
+    t = {}
+    for v in ("orig", "new"):
+        lines = [l for l in open(os.path.join(out, f"{x}.{v}.csv")) if l.startswith('"')]
+        total, names = 0.0, set()
+        for r in csv.DictReader(lines):
+            if r.get("Metric Name") != "gpu__time_duration.sum":
+                continue
+            scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0,
+                     "ms": 1e3, "msecond": 1e3}.get(r["Metric Unit"], float("nan"))
+            total += float(r["Metric Value"].replace(",", "")) * scale
+            names.add(r["Kernel Name"].split("(")[0][:48])
+        t[v] = (total, sorted(names))
+    rows.append({"kernel": x, "shape": shape, "orig_us": t["orig"][0], "new_us": t["new"][0],
+                 "speedup": t["orig"][0] / t["new"][0] if t["new"][0] else None,
+                 "orig_kernels": t["orig"][1], "new_kernels": t["new"][1]})
+json.dump(rows, open(os.path.join(out, "times.json"), "w"), indent=1)
+print(f"{'kernel':30} {'shape':16} {'as written us':>14} {'rewritten us':>13} {'speed-up':>9}")
+for r in rows:
+    sp = f"{r['speedup']:9.1f}" if r["speedup"] else f"{'-':>9}"
+    print(f"{r['kernel']:30} {r['shape']:16} {r['orig_us']:14.1f} {r['new_us']:13.1f} {sp}")
+PY
