@@ -292,18 +292,32 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
     if (B->getOpcode() == BO_LAnd)
       return guard(B->getLHS(), Out) && guard(B->getRHS(), Out);
     const Expr *X = B->getLHS(), *P = B->getRHS();
-    if (B->getOpcode() == BO_GT)
+    BinaryOperatorKind Op = B->getOpcode();
+    if (Op == BO_GT || Op == BO_GE) {
       std::swap(X, P);
-    std::optional<Extent> Bound =
-        B->getOpcode() == BO_LT || B->getOpcode() == BO_GT ? extentOf(P)
-                                                           : std::nullopt;
+      Op = Op == BO_GT ? BO_LT : BO_LE;
+    }
+    // `x <= P - 1` of a signed x is `x < P`: P is a positive extent, so
+    // P - 1 does not wrap, and the comparison is signed.
+    auto *Less = Op == BO_LE ? dyn_cast<BinaryOperator>(bare(P)) : nullptr;
+    auto *One = Less && Less->getOpcode() == BO_Sub
+                    ? dyn_cast<IntegerLiteral>(bare(Less->getRHS()))
+                    : nullptr;
+    if (One && One->getValue() == 1 &&
+        B->getLHS()->getType()->isSignedIntegerType() &&
+        bare(X)->getType()->isSignedIntegerType()) {
+      P = Less->getLHS();
+      Op = BO_LT;
+    }
+    std::optional<Extent> Bound = Op == BO_LT ? extentOf(P) : std::nullopt;
     if (std::optional<Poly> XP = Bound ? Ev.eval(X) : std::nullopt) {
       Out.push_back({*XP, *Bound});
       return true;
     }
   }
-  fail(E->getBeginLoc(), "expected a bounds check 'row < M && col < K' of "
-                         "integer parameters or named constants");
+  fail(E->getBeginLoc(), "expected a bounds check 'row < M && col < K' (or "
+                         "'row <= M - 1' of a signed row) of integer "
+                         "parameters or named constants");
   return false;
 }
 

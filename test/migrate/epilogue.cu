@@ -130,3 +130,29 @@ __global__ void add_relu(const bf16 *A, const bf16 *B, float *C, int M, int N, i
     C[row * N + col] += fmaxf(acc, 0.0f);
 }
 // DIAG: note: kernel 'add_relu' is left unchanged
+// The store's bounds as 'row <= M - 1' of a signed row: 'row < M'.
+// CHECK-LABEL: /// 'le_bounds' in the tile vocabulary: C = A * B over
+// CHECK: tawa::store(C, m0, n0, acc);
+// CHECK: const int tawa_rows = M < tawa_rows_covered ? M : int(tawa_rows_covered);
+// CHECK: const int tawa_cols = N < tawa_cols_covered ? N : int(tawa_cols_covered);
+__global__ void le_bounds(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row <= M - 1 && N - 1 >= col)
+    C[row * N + col] = acc;
+}
+// An unsigned row compares unsigned: 'row <= M - 1' is not 'row < M' at M = 0.
+__global__ void le_unsigned(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Bs[TILE][TILE];
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
+  unsigned row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected a bounds check 'row < M && col < K' (or 'row <= M - 1' of a signed row)
+  LOOP
+  if (row <= M - 1 && col <= N - 1)
+    C[row * N + col] = acc;
+}
+// DIAG: note: kernel 'le_unsigned' is left unchanged

@@ -46,6 +46,7 @@ declare -A SHAPES=(
   [accumulate_into_C]="$RAGGED"
   [trap_blockdim_index]="$RAGGED"
   [trap_nested_if_store]="$RAGGED"
+  [trap_le_bounds]="$RAGGED"
   [trap_relu_int_zero]="$RAGGED"
   # No bounds checks: multiples of the original's tiles only. 128^3 is below
   # the rewrite's 2^24-flop threshold (fallback); the last shape is a multiple

@@ -1,4 +1,4 @@
-// equivalent store check written row <= M - 1
+// a store check written row <= M - 1 (a signed row: row < M)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #define TILE 32
