@@ -10,7 +10,7 @@ tool=${TAWA_REWRITE:-build/tool/tawa-rewrite/tawa-rewrite}
 here=results/h200/legacy-corpus
 gen=${1:-gen/legacy-corpus}
 mkdir -p "$gen"
-cp "$here/compare.py" "$gen/"
+cp "$here/compare.py" "$here/drivers/driver.h" "$gen/"
 for d in "$here"/drivers/*_main.cu; do
   x=$(basename "$d" _main.cu)
   cp "$d" "test/corpus/Inputs/legacy/$x.cu" "$gen/"
