@@ -170,6 +170,13 @@ public:
       }
       NarrowLaunches.push_back({Unused ? "" : N->K + "_launch", N->Plan.BN,
                                 Twin, ClusterTwin, FewTwin, FewLimit});
+      if (Few) {
+        NarrowLaunch &L = NarrowLaunches.back();
+        L.RowParts = Few->P.Merge.RowParts;
+        L.PartRows = Few->Plan.BM;
+        L.TileRows = Few->P.Merge.KernelBM;
+        L.RowOffset = Few->P.Merge.RowOffset;
+      }
       if (N->P.Merge.Across)
         StoreColOffset = N->P.Merge.ColOffset;
     }
@@ -208,12 +215,21 @@ private:
   /// the part's columns of a narrow tile.
   std::string mnOriginOf(unsigned L) const {
     const TileLoad &T = P.Loads[L];
-    if (!P.Merge.narrow() || L != Mma.B)
+    const bool Part = P.Merge.narrow() && L == Mma.B;
+    const bool RowPart = P.Merge.RowParts > 1 && L == Mma.A;
+    if (!Part && !RowPart)
       return coord(T.mnOrigin());
-    return formatv("{0} + part * {1}",
+    return formatv("{0} + {1} * {2}",
                    parenthesized(coord(T.mnOrigin()), T.mnOrigin()),
-                   T.mnExtent())
+                   Part ? "part" : "row_part", T.mnExtent())
         .str();
+  }
+  /// The row origin of the store, moved by the row part's rows.
+  std::string storeRow() const {
+    const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
+    if (P.Merge.RowParts == 1)
+      return Row0;
+    return formatv("{0} + row_part * {1}", Row0, Plan.BM).str();
   }
   /// The column origin of the store, moved by the part's columns.
   std::string storeCol() const {
@@ -237,10 +253,19 @@ private:
     const TileLoad &T = P.Loads[L];
     // Cluster kernels keep whole boxes: the edge loads' registers made one
     // of 240 registers per thread spill (test/nvcc/variants.test).
+    // Boxes of at most 64 rows have fewer rows past the end than edge boxes
+    // need to pay (edgeMinPast).
     if (L != Mma.A || Mma.A == Mma.B || T.MnMajor || T.Where != Region::Loop ||
-        Clustered || T.Im2col)
+        Clustered || T.Im2col || T.Rows <= 64)
       return false;
     return coord(T.mnOrigin()) == coord(P.Store.Row0);
+  }
+  /// The rows of a box that must lie past the operand's end for its edge
+  /// boxes to be loaded (make_edge_maps' `min_past`,
+  /// tawa/runtime/edge_boxes.cuh): 64 where each consumer takes whole tiles
+  /// of fewer columns than rows, else 0.
+  int edgeMinPast() const {
+    return Plan.PingPong && Plan.BN < Plan.BM ? 64 : 0;
   }
   /// The name of the edge maps of load `L`.
   std::string edgeMapsName(unsigned L) const {
@@ -250,6 +275,9 @@ private:
   void partLine(const char *Unit) {
     if (P.Merge.narrow())
       W.line(formatv("const int part = schedule.part({0});", Unit).str());
+    if (P.Merge.RowParts > 1)
+      W.line(
+          formatv("const int row_part = schedule.row_part({0});", Unit).str());
   }
   void tileLoop(const char *Comment, const char *Increment = "");
   void kLoop();
@@ -290,7 +318,25 @@ private:
     std::string Cluster; ///< the cluster twin's launcher, or empty
     std::string Few;     ///< the few-rows twin's launcher, or empty
     long long FewLimit;  ///< the stored rows up to which Few may run
+    /// Few's row parts (TileMerge::RowParts; 1: the first rows only), the
+    /// rows of each and of the whole tile, and the store's row offset.
+    int RowParts = 1, PartRows = 0, TileRows = 0;
+    long long RowOffset = 0;
   };
+  /// Whether a narrow kernel's few-rows twin walks every row part of its
+  /// tiles, so the launcher may run it for any rows.
+  bool rowParts() const {
+    return llvm::any_of(NarrowLaunches,
+                        [](const NarrowLaunch &L) { return L.RowParts > 1; });
+  }
+  /// The mask of the narrow kernels whose few-rows twins do.
+  unsigned rowPartKernels() const {
+    unsigned Mask = 0;
+    for (unsigned I = 0; I < NarrowLaunches.size(); ++I)
+      if (NarrowLaunches[I].RowParts > 1)
+        Mask |= 1u << I;
+    return Mask;
+  }
   std::vector<NarrowLaunch> NarrowLaunches;
   std::string ClusterLaunch; ///< the cluster twin's launcher, or empty
   /// The store's column offset, which a narrow kernel that walks across the
@@ -536,6 +582,15 @@ void KernelEmitter::kernelHead() {
                    "across the columns of the original launch, for launches "
                    "of few tiles.",
                    Plan.BM, Plan.BN)
+               .str());
+  else if (P.Merge.Parts > 1 && fewRows() && P.Merge.RowParts > 1)
+    W.line(formatv("/// Narrow tiles of few rows: each block's tile of the "
+                   "original launch is {0} CTA tiles of {1} x {2}, which this "
+                   "kernel computes in {3} parts of {4} rows (row_part), for "
+                   "launches of at most {4} rows or whose last row of tiles "
+                   "stores few.",
+                   P.Merge.Parts, P.Merge.KernelBM, Plan.BN, P.Merge.RowParts,
+                   Plan.BM)
                .str());
   else if (P.Merge.Parts > 1 && fewRows())
     W.line(formatv("/// Narrow tiles of few rows: each block's tile of the "
@@ -865,7 +920,7 @@ void KernelEmitter::consumers() {
   // keeps the ring's pace but leaves the tensor cores to the others. So does
   // every consumer of a cluster's tile past the grid (TileSchedule::in_grid).
   const bool Idle = !Plan.PingPong && (Plan.Consumers > 1 || Clustered);
-  const std::string Row0 = parenthesized(coord(P.Store.Row0), P.Store.Row0);
+  const std::string Row0 = storeRow();
   if (Idle) {
     W.line(formatv("// This warpgroup's rows of the tile: none of them stored "
                    "where they start past {0}'s last row{1}.",
@@ -1035,6 +1090,34 @@ void KernelEmitter::narrowChoice() {
                "SMs, else, where the wide tiles fill at most half a wave, "
                "the widest; launches of more than a wave where the narrow "
                "tiles' waves are shorter (tawa/TileShape.h).");
+  std::string RowUnits;
+  if (rowParts()) {
+    const NarrowLaunch &L = *llvm::find_if(
+        NarrowLaunches, [](const NarrowLaunch &L) { return L.RowParts > 1; });
+    const std::string Where =
+        formatv("grid, {0}, {1}, {2}.rows, /*row_offset=*/{3}", L.RowParts,
+                L.PartRows, P.Store.Matrix->getName(), L.RowOffset)
+            .str();
+    W.line(formatv("// Where the last row of tiles stores few rows "
+                   "(tawa::rt::choose_row_parts), the narrow kernels' "
+                   "few-rows twins run every {0}-row part of the tiles that "
+                   "stores anything, in place of the ping-pong twins' whole "
+                   "tiles (tawa/TileShape.h).",
+                   L.PartRows)
+               .str());
+    W.line(formatv("bool row_parts = tawa::rt::choose_row_parts(grid, "
+                   "/*tile_rows=*/{0}, /*part_rows=*/{1}, {2}.rows, "
+                   "/*row_offset=*/{3});",
+                   L.TileRows, L.PartRows, P.Store.Matrix->getName(),
+                   L.RowOffset)
+               .str());
+    RowUnits = ",\n    row_parts ? tawa::rt::row_part_units(" + Where +
+               ") : 0, /*row_part_kernels=*/" +
+               std::to_string(rowPartKernels()) + ", &row_parts";
+  }
+  std::string Few = fewRowsArgument();
+  if (Few.empty() && !RowUnits.empty())
+    Few = ", /*few_rows=*/0";
   W.line("int narrow = -1;");
   W.line(formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, "
                  "/*merge_x=*/{0}, /*merge_y=*/{1}, /*block_cols=*/{2}, ",
@@ -1042,9 +1125,9 @@ void KernelEmitter::narrowChoice() {
                  P.Merge.merged() ? P.Merge.KernelBN : Plan.BN)
              .str() +
          "{" + Columns +
-         formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow{2}); e != "
+         formatv("}, {0}.cols, /*col_offset=*/{1}, &narrow{2}{3}); e != "
                  "cudaSuccess)",
-                 P.Store.Matrix->getName(), StoreColOffset, fewRowsArgument())
+                 P.Store.Matrix->getName(), StoreColOffset, Few, RowUnits)
              .str());
   W.line("  return e;");
 }
@@ -1099,10 +1182,11 @@ void KernelEmitter::narrowDispatch() {
   if (AnyFew)
     W.line(formatv("// Where {0} has more than {1} rows, each consumer takes "
                    "whole tiles (ping-pong); where every row stored lies in "
-                   "the first {2} of a tile, one consumer takes {2}-row "
+                   "the first {2} of a tile{3}, one consumer takes {2}-row "
                    "tiles, whose smaller slots keep more of the operands in "
                    "flight.",
-                   P.Store.Matrix->getName(), Plan.BM / 2, kFewRows)
+                   P.Store.Matrix->getName(), Plan.BM / 2, kFewRows,
+                   rowParts() ? ", or row_parts says so" : "")
                .str());
   else if (llvm::any_of(NarrowLaunches,
                         [](const NarrowLaunch &L) { return !L.Twin.empty(); }))
@@ -1119,6 +1203,11 @@ void KernelEmitter::narrowDispatch() {
   for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
     const NarrowLaunch &L = NarrowLaunches[I];
     W.open(formatv("if (narrow == {0})", I).str());
+    if (L.RowParts > 1) {
+      W.open("if (row_parts)");
+      Launch(L.Few);
+      W.close();
+    }
     if (!L.Few.empty() && L.Launch.empty())
       Launch(
           formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, L.Twin, L.Few)
@@ -1174,9 +1263,11 @@ void KernelEmitter::launcher() {
                    ? formatv(", in {0} narrow CTA tiles of {1} x {2} "
                              "each{3}",
                              P.Merge.Parts, Plan.BM, Plan.BN,
-                             fewRows() ? ", the first rows of each part "
-                                         "(launches that store no others)"
-                                       : "")
+                             !fewRows() ? ""
+                             : P.Merge.RowParts > 1
+                                 ? ", each in parts of its rows"
+                                 : ", the first rows of each part "
+                                   "(launches that store no others)")
                          .str()
                    : std::string()),
           Plan.TmaStore ? formatv("; where it cannot store {0}, the "
@@ -1289,7 +1380,13 @@ void KernelEmitter::launcher() {
                    "/*stored=*/{4}.rows{5})",
                    edgeMapsName(L), Source(T), BoxRows, T.Cols,
                    P.Store.Matrix->getName(),
-                   T.Batch ? ", /*batched=*/true" : "")
+                   (T.Batch ? ", /*batched=*/true" : "") +
+                       (edgeMinPast()
+                            ? formatv("{0}/*min_past=*/{1}",
+                                      T.Batch ? ", " : ", /*batched=*/false, ",
+                                      edgeMinPast())
+                                  .str()
+                            : ""))
                .str());
   }
   W.open("if (maps != cudaSuccess)");
@@ -1311,19 +1408,29 @@ void KernelEmitter::launcher() {
                .str());
   }
   const TileMerge &Merge = P.Merge;
+  // The row parts that store anything (TileMerge::RowParts).
+  const std::string RowParts =
+      Merge.RowParts > 1
+          ? formatv(",\n    /*row_parts=*/{0}, tawa::rt::row_part_units(grid, "
+                    "{0}, {1}, {2}.rows, /*row_offset=*/{3})",
+                    Merge.RowParts, Plan.BM, P.Store.Matrix->getName(),
+                    Merge.RowOffset)
+                .str()
+          : "";
   if (Merge.Across) {
     W.line(formatv("const tawa::rt::TileSchedule schedule = "
                    "tawa::rt::TileSchedule::across(grid, /*group=*/{0}, "
                    "/*along_y=*/{1}, /*cluster=*/{2}, /*merge_y=*/{3}, "
-                   "/*block_cols=*/{4}, /*width=*/{5});",
+                   "/*block_cols=*/{4}, /*width=*/{5}{6});",
                    Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
-                   Plan.Cluster, Merge.Y, Merge.KernelBN, Plan.BN)
+                   Plan.Cluster, Merge.Y, Merge.KernelBN, Plan.BN, RowParts)
                .str());
   } else {
+    const bool Tail = Merge.merged() || Merge.Parts > 1 || Merge.RowParts > 1;
     std::string ScheduleTail;
-    if (Clustered || Merge.merged() || Merge.Parts > 1)
+    if (Clustered || Tail)
       ScheduleTail += formatv(", /*cluster=*/{0}", Plan.Cluster).str();
-    if (Merge.merged() || Merge.Parts > 1)
+    if (Tail)
       ScheduleTail +=
           formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
     if (Merge.Parts > 1)
@@ -1333,6 +1440,9 @@ void KernelEmitter::launcher() {
                   Merge.Parts, Merge.X, Plan.BN, P.Store.Matrix->getName(),
                   Merge.ColOffset)
               .str();
+    else if (Merge.RowParts > 1)
+      ScheduleTail += ", /*parts=*/1, /*x_units=*/0";
+    ScheduleTail += RowParts;
     W.line(formatv("const tawa::rt::TileSchedule schedule(grid, /*group=*/{0}, "
                    "/*along_y=*/{1}{2});",
                    Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",

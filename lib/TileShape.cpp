@@ -357,9 +357,10 @@ static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
 }
 
 /// The few-rows twin of narrow kernel `K` (NarrowTiles::FewRows): the same
-/// walk with CTA tiles of the first kFewRows rows of K's, one consumer
-/// warpgroup, and a ring of about K's bytes in flight, kFewRowsSteps K steps
-/// to a slot.
+/// walk with CTA tiles of kFewRows rows of K's (every such part where only
+/// the mma's A and the store read rows, TileMerge::RowParts, else the
+/// first), one consumer warpgroup, and a ring of about K's bytes in flight,
+/// kFewRowsSteps K steps to a slot.
 /// None where a clause fixes the schedule or the cluster, K's tiles merge
 /// along y, a load is an Im2col, the mma is 3xtf32, the store's row origin
 /// does not move with blockIdx.y by K's rows plus a constant (the offset is
@@ -379,8 +380,13 @@ static std::optional<NarrowKernel> fewRowsTwin(const NarrowKernel &K,
   if (!checkMoves(Q, /*X=*/false, K.Plan.BM, C.Loc, "few rows",
                   Q.Merge.RowOffset, Quiet))
     return std::nullopt;
-  Q.Loads[Q.Mmas.front().A].setMnExtent(kFewRows);
+  const unsigned A = Q.Mmas.front().A;
+  Q.Loads[A].setMnExtent(kFewRows);
   Q.Acc.Rows = kFewRows;
+  // Every row part of the tiles where only A and the store move with the
+  // rows (the epilogue's operands read at the store's origin).
+  if (Q.Loads.size() == 2 && A != Q.Mmas.front().B && K.Plan.BM % kFewRows == 0)
+    Q.Merge.RowParts = K.Plan.BM / kFewRows;
   // Several K steps per slot where the loop can step by whole slots.
   Q.StepsPerSlot = steppedLoop(P.Loop) ? kFewRowsSteps : 1;
   // The clauses that arrange K's consumers describe K's tiles, not these.
@@ -523,12 +529,13 @@ narrowKernel(const TileProgram &P, const PipelinePlan &Plan, int Width,
 /// ", and as kernels of 64-row tiles ...", or nothing.
 static std::string fewRowsText(const NarrowTiles &N) {
   std::vector<std::string> Widths;
-  bool Steps = false;
+  bool Steps = false, RowParts = false;
   for (const std::optional<NarrowKernel> &K : N.FewRows) {
     if (!K)
       continue;
     const PipelinePlan &Q = K->Plan;
     Steps |= Q.StepsPerSlot > 1;
+    RowParts |= K->Program.Merge.RowParts > 1;
     Widths.push_back(
         llvm::formatv(
             "{0} x {1} ({2} stages{3})", Q.BM, Q.BN, Q.Stages,
@@ -542,7 +549,12 @@ static std::string fewRowsText(const NarrowTiles &N) {
   return ", and as kernels of " + llvm::join(Widths, ", ") +
          " tiles with one consumer warpgroup, which run where every row "
          "stored lies in the first " +
-         std::to_string(kFewRows) + " rows of a tile: their smaller " +
+         std::to_string(kFewRows) + " rows of a tile" +
+         (RowParts ? ", or, over every " + std::to_string(kFewRows) +
+                         "-row part of the tiles, where the last row of "
+                         "tiles stores few rows (tawa::rt::choose_row_parts)"
+                   : "") +
+         ": their smaller " +
          (Steps ? "tiles keep more of the stored rows' operands in flight, "
                   "and a slot of several K steps reads each operand row in "
                   "longer runs"

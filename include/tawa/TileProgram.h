@@ -261,6 +261,12 @@ struct TileMerge {
   /// kernel's tile width (`ColOffset` then holds the store's offset).
   int Parts = 1;
   bool Across = false;
+  /// Row parts (the few-rows twins, TileShape.h, NarrowTiles::FewRows): CTA
+  /// tiles of KernelBM / RowParts rows, RowParts of them one above the other
+  /// in a block's tile, row part r holding its rows [r BM, r BM + BM); the
+  /// mma's A and the store move with r, nothing else the tile reads does.
+  /// 1: CTA tiles of the block tile's first rows only.
+  int RowParts = 1;
   bool merged() const { return X > 1 || Y > 1; }
   bool narrow() const { return Parts > 1 || Across; }
 };

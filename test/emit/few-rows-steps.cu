@@ -69,7 +69,8 @@ void run(In A, In B, Out C, int last) {
 // CHECK:           alignas(1024) __nv_bfloat16 a[2 * 64 * 64];
 // CHECK-NEXT:      alignas(1024) __nv_bfloat16 b[2 * 64 * 64];
 // CHECK:         a_b_slot a_b[6];
-// CHECK:       __global__ void __launch_bounds__(256, 1) stepped_narrow64_rows64(
+// CHECK:       __global__ void __launch_bounds__(256, 1)
+// CHECK-NEXT:      stepped_narrow64_rows64(
 // Producer: slots counted for the split tail, then filled step by step.
 // CHECK:             for (int tawa_k = 0; tawa_k < A.cols; tawa_k += 2 * (64)) {
 // CHECK-NEXT:          ++trips;
@@ -82,12 +83,10 @@ void run(In A, In B, Out C, int last) {
 // CHECK-NEXT:            if (!(k0 < A.cols)) {
 // CHECK-NEXT:              break;
 // CHECK-NEXT:            }
-// CHECK-NEXT:            smem.a_b_aref.expect(
-// CHECK-NEXT:                a_b, tawa::rt::edge_bytes<64>(A_tensor_map_edge, m0) +
-// CHECK-NEXT:                         sizeof(slot.b) / 2);
-// CHECK-NEXT:            tawa::rt::tma_load_rows<64, false>(
-// CHECK-NEXT:                slot.a + tawa_step * 64 * 64, &A_tensor_map, A_tensor_map_edge,
-// CHECK-NEXT:                smem.a_b_aref.full_barrier(a_b), k0, m0, 0);
+// CHECK-NEXT:            smem.a_b_aref.expect(a_b, sizeof(slot.a) / 2 + sizeof(slot.b) / 2);
+// CHECK-NEXT:            tawa::rt::tma_load_2d(slot.a + tawa_step * 64 * 64, &A_tensor_map,
+// CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                                  m0 + row_part * 64);
 // CHECK-NEXT:            tawa::rt::tma_load_2d(slot.b + tawa_step * 64 * 64, &B_tensor_map,
 // CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                  n0 + part * 64);
@@ -137,4 +136,4 @@ void run(In A, In B, Out C, int last) {
 // EXPLAIN:     64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup
 // EXPLAIN:     a slot of several K steps reads each operand row in longer runs
 // EXPLAIN:     kernel assigned:
-// EXPLAIN:     64 x 64 (12 stages), 64 x 128 (8 stages) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile: their smaller slots keep more of the stored rows' operands in flight{{$}}
+// EXPLAIN:     64 x 64 (12 stages), 64 x 128 (8 stages) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows (tawa::rt::choose_row_parts): their smaller slots keep more of the stored rows' operands in flight{{$}}

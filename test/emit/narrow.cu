@@ -142,44 +142,62 @@ void run(In A, In B, Out C) {
 // CHECK:         alignas(1024) __nv_bfloat16 b[256 * 64];
 // CHECK:       wgmma m64n256k16
 // The 64- and 128-column kernels come as few-rows twins of 64 x 64 and 64 x
-// 128 tiles (the first 64 rows of each part, one consumer warpgroup, 12 and
-// 8 slots: the bytes in flight of stages(4)); the cooperative kernels they
-// and the ping-pong twins leave no launch are not written.
+// 128 tiles (each part in two parts of 64 rows, row_part moving A's window
+// and the store's row; one consumer warpgroup, 12 and 8 slots: the bytes in
+// flight of stages(4)); the cooperative kernels they and the ping-pong twins
+// leave no launch are not written. The twins' 64-row boxes of A are loaded
+// whole; the 64-column ping-pong twin's 128-row boxes in edge boxes only
+// where 64 rows or more lie past A's end (min_past).
 // CHECK-NOT:   wide_narrow64(
+// CHECK:       inline cudaError_t wide_narrow64_pingpong_launch(
+// CHECK:           maps = tawa::rt::make_edge_maps(&A_tensor_map_edge, A_aligned, 128, 64,
+// CHECK-NEXT:                                      /*stored=*/C.rows, /*batched=*/false,
+// CHECK-NEXT:                                      /*min_past=*/64);
 // CHECK:       struct wide_narrow64_rows64_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 a[2 * 64 * 64];
 // CHECK:         alignas(1024) __nv_bfloat16 b[2 * 64 * 64];
 // CHECK:         a_b_slot a_b[6];
 // CHECK:       /// Narrow tiles of few rows: each block's tile of the original launch is 4 CTA
-// CHECK-NEXT:  /// tiles of 128 x 64, of which this kernel computes the first 64 rows, for
-// CHECK-NEXT:  /// launches that store no others.
-// CHECK-NEXT:  __global__ void __launch_bounds__(256, 1) wide_narrow64_rows64(
+// CHECK-NEXT:  /// tiles of 128 x 64, which this kernel computes in 2 parts of 64 rows
+// CHECK-NEXT:  /// (row_part), for launches of at most 64 rows or whose last row of tiles
+// CHECK-NEXT:  /// stores few.
+// CHECK-NEXT:  __global__ void __launch_bounds__(256, 1)
+// CHECK-NEXT:      wide_narrow64_rows64(In A, In B, Out C,
+// CHECK-NOT:       _edge
 // CHECK:             constexpr int kConsumers = 1;
 // CHECK:               const int part = schedule.part(work.unit);
+// CHECK-NEXT:          const int row_part = schedule.row_part(work.unit);
 // CHECK-NEXT:          const int m0 = tile.y * 128, n0 = tile.x * 256;
-// CHECK:                 tawa::rt::tma_load_rows<64, false>(
-// CHECK-NEXT:                slot.a + tawa_step * 64 * 64, &A_tensor_map, A_tensor_map_edge,
-// CHECK:                 tawa::rt::tma_load_2d(slot.b + tawa_step * 64 * 64, &B_tensor_map,
+// CHECK:                 smem.a_b_aref.expect(a_b, sizeof(slot.a) / 2 + sizeof(slot.b) / 2);
+// CHECK-NEXT:            tawa::rt::tma_load_2d(slot.a + tawa_step * 64 * 64, &A_tensor_map,
+// CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                                  m0 + row_part * 64);
+// CHECK-NEXT:            tawa::rt::tma_load_2d(slot.b + tawa_step * 64 * 64, &B_tensor_map,
 // CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                  n0 + part * 64);
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 64> acc;
 // CHECK:             const int part = schedule.part(work.unit);
-// CHECK:               &C_store_map, smem.epilogue[consumer], m0 + consumer * 64,
-// CHECK-NEXT:          n0 + part * 64, 0, acc,
-// CHECK:                 C, smem.epilogue[consumer], m0 + consumer * 64, n0 + part * 64,
+// CHECK-NEXT:        const int row_part = schedule.row_part(work.unit);
+// CHECK:               &C_store_map, smem.epilogue[consumer],
+// CHECK-NEXT:          m0 + row_part * 64 + consumer * 64, n0 + part * 64, 0, acc,
+// CHECK:                 C, smem.epilogue[consumer], m0 + row_part * 64 + consumer * 64,
+// CHECK-NEXT:            n0 + part * 64, acc,
 // CHECK:       /// Launches wide_narrow64_rows64 over the tiles of `grid` (the grid of the
 // CHECK-NEXT:  /// original launch, one 128 x 256 output tile per block, in 4 narrow CTA tiles
-// CHECK-NEXT:  /// of 64 x 64 each, the first rows of each part (launches that store no
-// CHECK-NEXT:  /// others))
+// CHECK-NEXT:  /// of 64 x 64 each, each in parts of its rows)
 // CHECK:       inline cudaError_t wide_narrow64_rows64_launch(
+// CHECK-NOT:     make_edge_maps
 // CHECK:         maps = tawa::rt::make_tensor_map(&A_tensor_map, A_aligned, 64, 64);
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 64, 64);
 // CHECK:           wide_reference<<<grid, block, shared, stream>>>(A, B, C);
-// Only the parts that store anything are walked (narrow_x_units).
+// Only the parts that store anything are walked (narrow_x_units,
+// row_part_units).
 // CHECK:         const tawa::rt::TileSchedule schedule(
 // CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_x=*/1,
 // CHECK-NEXT:        /*merge_y=*/1, /*parts=*/4,
-// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0));
+// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0),
+// CHECK-NEXT:        /*row_parts=*/2,
+// CHECK-NEXT:        tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0));
 // CHECK:           tawa::rt::split_tail_plan(ctas, 1, 64 * 64, stream, &split_tail);
 // CHECK-NOT:   wide_narrow128(
 // CHECK:       struct wide_narrow128_rows64_shared {
@@ -191,7 +209,9 @@ void run(In A, In B, Out C) {
 // CHECK:          n0 + part * 128, 0, acc,
 // CHECK:       inline cudaError_t wide_narrow128_rows64_launch(
 // CHECK:             /*merge_y=*/1, /*parts=*/2,
-// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 2, 128, C.cols, /*col_offset=*/0));
+// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 2, 128, C.cols, /*col_offset=*/0),
+// CHECK-NEXT:        /*row_parts=*/2,
+// CHECK-NEXT:        tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0));
 // CHECK:       struct wide_narrow192_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 b[192 * 64];
 // CHECK:         a_b_slot a_b[5];
@@ -214,12 +234,21 @@ void run(In A, In B, Out C) {
 // CHECK:         // Launches of few tiles run as narrow CTA tiles: the narrowest kernel whose
 // CHECK-NEXT:    // tiles fill at most one wave of the SMs, else, where the wide tiles fill at
 // CHECK-NEXT:    // most half a wave, the widest; launches of more than a wave where the narrow
-// CHECK-NEXT:    // tiles' waves are shorter (tawa/TileShape.h).
+// CHECK-NEXT:    // tiles' waves are shorter (tawa/TileShape.h). Where the last row of tiles
+// CHECK-NEXT:    // stores few rows (tawa::rt::choose_row_parts), the narrow kernels' few-rows
+// CHECK-NEXT:    // twins run every 64-row part of the tiles that stores anything, in place of
+// CHECK-NEXT:    // the ping-pong twins' whole tiles (tawa/TileShape.h).
+// CHECK-NEXT:    bool row_parts = tawa::rt::choose_row_parts(
+// CHECK-NEXT:        grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/0);
 // CHECK-NEXT:    int narrow = -1;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
 // CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
 // CHECK-NEXT:            {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow,
-// CHECK-NEXT:            /*few_rows=*/C.rows <= 64 ? C.rows : 0);
+// CHECK-NEXT:            /*few_rows=*/C.rows <= 64 ? C.rows : 0,
+// CHECK-NEXT:            row_parts
+// CHECK-NEXT:                ? tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0)
+// CHECK-NEXT:                : 0,
+// CHECK-NEXT:            /*row_part_kernels=*/3, &row_parts);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
 // CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart make the launch L2-bound: the
@@ -228,14 +257,21 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    const bool cluster_twin = tawa::rt::choose_cluster(
 // CHECK-NEXT:        tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B), grid, /*merge_y=*/1);
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
-// CHECK-NEXT:    // where every row stored lies in the first 64 of a tile, one consumer takes
-// CHECK-NEXT:    // 64-row tiles, whose smaller slots keep more of the operands in flight.
+// CHECK-NEXT:    // where every row stored lies in the first 64 of a tile, or row_parts says
+// CHECK-NEXT:    // so, one consumer takes 64-row tiles, whose smaller slots keep more of the
+// CHECK-NEXT:    // operands in flight.
 // CHECK-NEXT:    if (narrow == 0) {
+// CHECK-NEXT:      if (row_parts) {
+// CHECK-NEXT:        return wide_narrow64_rows64_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      }
 // CHECK-NEXT:      return (C.rows > 64 ? wide_narrow64_pingpong_launch
 // CHECK-NEXT:                          : wide_narrow64_rows64_launch)(grid, block, shared,
 // CHECK-NEXT:                                                         stream, A, B, C);
 // CHECK-NEXT:    }
 // CHECK-NEXT:    if (narrow == 1) {
+// CHECK-NEXT:      if (row_parts) {
+// CHECK-NEXT:        return wide_narrow128_rows64_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:      }
 // CHECK-NEXT:      return (C.rows > 64 ? wide_narrow128_pingpong_launch
 // CHECK-NEXT:                          : wide_narrow128_rows64_launch)(grid, block, shared,
 // CHECK-NEXT:                                                          stream, A, B, C);
@@ -279,13 +315,22 @@ void run(In A, In B, Out C) {
 // CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {96, 128},
 // CHECK-NEXT:            C.cols, /*col_offset=*/64, &narrow);
 // CHECK:       __global__ void __launch_bounds__(384, 1) lowered_narrow64(
-// CHECK:       __global__ void __launch_bounds__(256, 1) lowered_narrow64_rows64(
+// CHECK:       __global__ void __launch_bounds__(256, 1)
+// CHECK-NEXT:      lowered_narrow64_rows64(
 // CHECK:               const int m0 = tile.y * 128 - 32, n0 = tile.x * 256;
 // Its 64- and 128-column kernels also run between the twins: the choice
-// takes no few_rows.
+// takes no few_rows. The row parts start 32 rows above the matrix.
 // CHECK:       inline cudaError_t lowered_launch(
-// CHECK:             {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow);
+// CHECK:           bool row_parts = tawa::rt::choose_row_parts(
+// CHECK-NEXT:          grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/-32);
+// CHECK:             {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow, /*few_rows=*/0,
+// CHECK-NEXT:        row_parts ? tawa::rt::row_part_units(grid, 2, 64, C.rows,
+// CHECK-NEXT:                                             /*row_offset=*/-32)
 // CHECK:           if (narrow == 0) {
+// CHECK-NEXT:        if (row_parts) {
+// CHECK-NEXT:          return lowered_narrow64_rows64_launch(grid, block, shared, stream, A, B,
+// CHECK-NEXT:                                                C);
+// CHECK-NEXT:        }
 // CHECK-NEXT:        return (C.rows > 64    ? lowered_narrow64_pingpong_launch
 // CHECK-NEXT:                : C.rows <= 32 ? lowered_narrow64_rows64_launch
 // CHECK-NEXT:                               : lowered_narrow64_launch)(grid, block, shared,
@@ -293,7 +338,7 @@ void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
 // EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
-// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile
+// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows (tawa::rt::choose_row_parts)
 // EXPLAIN-LABEL: kernel halves:
 // EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:

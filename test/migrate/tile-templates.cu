@@ -63,7 +63,8 @@ __global__ void gemm_t(tawa::Matrix<const T> A, tawa::Matrix<const T> B,
 // WS: /// gemm_t_nv_bfloat16_64_128, warp-specialized by tawa-rewrite from `#pragma
 // WS-NEXT: /// tawa tile` at tile-templates.cu:[[# @LINE - 26]], in a copy of the kernel template for one
 // WS-NEXT: /// instantiation: warpgroup 0 produces aref `a_b` with TMA; warpgroup 1
-// WS: __global__ void __launch_bounds__(256, 1) gemm_t_nv_bfloat16_64_128(
+// WS: __global__ void __launch_bounds__(256, 1)
+// WS-NEXT: gemm_t_nv_bfloat16_64_128(
 // WS: inline cudaError_t gemm_t_nv_bfloat16_64_128_launch(
 // WS: __global__ void __launch_bounds__(384, 1) gemm_t_half_128_256(
 // WS: inline cudaError_t gemm_t_half_128_256_launch(

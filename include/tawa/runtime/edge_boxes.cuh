@@ -18,6 +18,19 @@
 // bytes), so each smaller box lands in the layout the whole box would have
 // given. A box whose rows all lie past the end is not loaded.
 //
+// In kernels whose consumers each take whole tiles (ping-pong) of fewer
+// columns than rows, the edge boxes pay only where many rows lie past the
+// end: where fewer than 64 of the last box's did, whole boxes were faster on
+// the H100 and the H200 alike (the 128 x 64 tiles at 80-112 rows, 16-48
+// past the end: 19.2-24.3 us whole against 28.1-30.4 in edge boxes at 80 x
+// 4096 x 4096 .. 112 x 4096 x 4096, bf16 NT and NN on the H100), where
+// 80-112 did, slower (144 x 4096 x 4096: 25.7 us against 36.9). With tiles
+// of 128 columns they paid also with 48 rows past the end (80 x 11008 x
+// 4096 NN: 36.7 us against 39.2; results/h100/row-parts/). The launcher
+// passes the bound (make_edge_maps' `min_past`). The 64-row boxes of the
+// few-rows twins never have 64 rows past the end: they load whole boxes
+// (144-176 rows in 64-row parts: 23.1-23.9 us against 26.5-28.8).
+//
 // tawa-rewrite loads the mma's A this way in kernels without a cluster,
 // where A's M origin is the store's row origin (lib/Emitter.cpp,
 // edgeBoxes); B keeps whole boxes, whose edge boxes were measured no faster
@@ -49,6 +62,7 @@ struct EdgeMaps {
 /// end reach only accumulator rows that are not stored: `stored`, the
 /// stored matrix's extent along those rows, is at most `m.rows`. Otherwise,
 /// or where every box ends inside `m` (`m.rows` a multiple of `box_rows`),
+/// or where fewer than `min_past` rows of the last box lie past the end,
 /// edge boxes are off; TAWA_EDGE_BOXES=off in the environment turns them
 /// off everywhere (measurements). Only the maps of the last box of a walk
 /// whose boxes start at multiples of `box_rows` are encoded, one per binary
@@ -58,14 +72,14 @@ struct EdgeMaps {
 /// Returns make_tensor_map's error.
 template <class T>
 cudaError_t make_edge_maps(EdgeMaps *edge, Matrix<T> m, int box_rows,
-                           int box_cols, long long stored,
-                           bool batched = false) {
+                           int box_cols, long long stored, bool batched = false,
+                           int min_past = 0) {
   static const int mode = env_switch("TAWA_EDGE_BOXES");
   *edge = EdgeMaps{};
   if (m.rows <= 0 || m.rows % box_rows == 0 || stored > m.rows || mode == 1)
     return cudaSuccess;
   const int last = ((m.rows % box_rows) + 7) & ~7;
-  if (last >= box_rows)
+  if (last >= box_rows || box_rows - last < min_past)
     return cudaSuccess;
   for (int j = 0; j < EdgeMaps::kMaps; ++j) {
     const int rows = 128 >> j;

@@ -62,21 +62,30 @@ struct TileSchedule {
   /// Narrow tiles: CTA tiles per merge_x x merge_y blocks, side by side
   /// along x (TileShape.h, NarrowTiles).
   int parts = 1;
+  /// Row parts: CTA tiles per block along y, one above the other (the
+  /// few-rows twins' walk over every row of a launch; TileShape.h,
+  /// NarrowTiles::FewRows). Only with cluster 1 and merge_y 1.
+  int row_parts = 1;
 
   /// Computes the walk's divisors (on the host, before the launch) for the
   /// original launch grid `grid`, whose block count is < 2^31. With
   /// `x_units` > 0, the walk keeps only the first x_units tiles along x
-  /// (narrow_x_units: the others lie past the stored matrix's columns).
+  /// (narrow_x_units: the others lie past the stored matrix's columns), with
+  /// `y_units` > 0 the first y_units along y (row_part_units).
   __host__ __device__ TileSchedule(dim3 grid, int group, bool along_y,
                                    int cluster = 1, int merge_x = 1,
                                    int merge_y = 1, int parts = 1,
-                                   int x_units = 0)
+                                   int x_units = 0, int row_parts = 1,
+                                   int y_units = 0)
       : tiles((grid.x + merge_x - 1) / merge_x * parts,
-              (grid.y + merge_y - 1) / merge_y, grid.z),
+              (grid.y + merge_y - 1) / merge_y * row_parts, grid.z),
         group(group), along_y(along_y), cluster(cluster), merge_x(merge_x),
-        merge_y(merge_y), parts(parts), per_part(parts) {
+        merge_y(merge_y), parts(parts), row_parts(row_parts), per_part(parts),
+        per_row_part(row_parts) {
     if (x_units > 0 && static_cast<uint32_t>(x_units) < tiles.x)
       tiles.x = x_units;
+    if (y_units > 0 && static_cast<uint32_t>(y_units) < tiles.y)
+      tiles.y = y_units;
     const uint32_t X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;
     rows = along_y ? Y : X;
     cols = along_y ? X : Y;
@@ -99,14 +108,15 @@ struct TileSchedule {
   /// 0 and part(t) is the column tile c, at c `width` columns from block
   /// 0's windows. The last column tile may reach past the launch's columns
   /// (narrow_walk_exact says where that stores nothing more).
-  __host__ __device__ static TileSchedule across(dim3 grid, int group,
-                                                 bool along_y, int cluster,
-                                                 int merge_y, int block_cols,
-                                                 int width) {
+  /// `row_parts` and `y_units` as for the constructor.
+  __host__ __device__ static TileSchedule
+  across(dim3 grid, int group, bool along_y, int cluster, int merge_y,
+         int block_cols, int width, int row_parts = 1, int y_units = 0) {
     const long long cols = static_cast<long long>(grid.x) * block_cols;
     return TileSchedule(dim3(1, grid.y, grid.z), group, along_y, cluster,
                         /*merge_x=*/1, merge_y,
-                        static_cast<int>((cols + width - 1) / width));
+                        static_cast<int>((cols + width - 1) / width),
+                        /*x_units=*/0, row_parts, y_units);
   }
 
   /// The original block whose work the tile of cluster rank `rank` in the
@@ -118,7 +128,8 @@ struct TileSchedule {
     const uint3 u = unit(t);
     const uint32_t y = u.y * static_cast<uint32_t>(cluster) + rank;
     return make_uint3(per_part.div(u.x) * merge_x,
-                      (y < tiles.y ? y : tiles.y - 1) * merge_y, u.z);
+                      per_row_part.div(y < tiles.y ? y : tiles.y - 1) * merge_y,
+                      u.z);
   }
 
   /// Whether the tile of cluster rank `rank` in the t-th unit lies in the
@@ -137,9 +148,16 @@ struct TileSchedule {
     return static_cast<int>(x - per_part.div(x) * per_part.d);
   }
 
+  /// The row part of its block's tile that the t-th unit computes, 0 <=
+  /// row_part < row_parts (0 without row parts).
+  __host__ __device__ int row_part(int t) const {
+    const uint32_t y = unit(t).y;
+    return static_cast<int>(y - per_row_part.div(y) * per_row_part.d);
+  }
+
 private:
   uint32_t rows = 0, cols = 0, units = 0;
-  FastDivisor plane, band, in_group, in_last, per_part;
+  FastDivisor plane, band, in_group, in_last, per_part, per_row_part;
 
   __host__ __device__ uint3 unit(int t) const {
     const uint32_t z = plane.div(t), r = t - z * plane.d;
@@ -271,6 +289,20 @@ inline int narrow_x_units(dim3 grid, int merge_x, int parts, int width,
   return static_cast<int>(inside < all ? inside : all);
 }
 
+/// The row parts along y of a walk in `row_parts` parts of `part_rows` rows
+/// of each block's tile (launch `grid`) that store anything: part p of block
+/// row y stores from row (y row_parts + p) `part_rows` + `row_offset`, so
+/// those from ceil((rows - row_offset) / part_rows) on lie past the stored
+/// matrix's `rows` rows. At least 1.
+inline int row_part_units(dim3 grid, int row_parts, int part_rows,
+                          long long rows, long long row_offset) {
+  const long long all = static_cast<long long>(grid.y) * row_parts;
+  if (rows <= row_offset || part_rows <= 0)
+    return 1;
+  const long long inside = (rows - row_offset + part_rows - 1) / part_rows;
+  return static_cast<int>(inside < all ? inside : all);
+}
+
 /// Which kernel runs a launch of `tiles` wide tiles (of `wide_cols`
 /// columns) on `sms` SMs, beside `kernels` narrow kernels (ascending widths
 /// `cols`) whose walks have `narrow_tiles[i]` CTA tiles, or -1 where one
@@ -342,21 +374,28 @@ struct NarrowLaunch {
 /// wide tile cuts each in parts; one that does not walks across the
 /// launch's columns (TileSchedule::across), and runs the launch only where
 /// narrow_walk_exact (`cols`, `col_offset`: the stored matrix's columns and
-/// block 0's store column).
+/// block 0's store column). With `row_units` > 0 the walks of the narrow
+/// kernels in the mask `row_part_kernels` (bit i: the i-th) have that many
+/// tiles along y (the few-rows twins' row parts, row_part_units), the others
+/// one per block row.
 inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
                                   int block_cols,
                                   std::initializer_list<int> columns,
-                                  long long cols, long long col_offset) {
+                                  long long cols, long long col_offset,
+                                  long long row_units = 0,
+                                  unsigned row_part_kernels = ~0u) {
   NarrowLaunch l;
-  const long long rows =
+  const long long wide_rows =
       static_cast<long long>((grid.y + merge_y - 1) / merge_y) * grid.z;
-  l.tiles = (grid.x + merge_x - 1) / merge_x * rows;
+  l.tiles = (grid.x + merge_x - 1) / merge_x * wide_rows;
   const int tile_cols = merge_x * block_cols;
   l.wide_cols = tile_cols;
   for (int c : columns) {
     if (l.kernels == NarrowLaunch::kMaxKernels)
       break;
     l.cols[l.kernels] = c;
+    const bool parts = row_units > 0 && (row_part_kernels >> l.kernels) & 1u;
+    const long long rows = parts ? row_units * grid.z : wide_rows;
     long long &n = l.narrow_tiles[l.kernels++];
     if (tile_cols % c == 0)
       n = static_cast<long long>(narrow_x_units(grid, merge_x, tile_cols / c, c,
@@ -394,26 +433,73 @@ inline int few_rows_choice(int choice, long long rows, int sms,
   return 1;
 }
 
+/// Whether a launch of `grid` (blocks of `tile_rows` rows, block row y
+/// storing from row y `tile_rows` + `row_offset` of a matrix of `rows`
+/// rows) that runs a narrow kernel with a few-rows twin runs that twin over
+/// every part of `part_rows` rows of its tiles (row_part_units of them)
+/// instead of the ping-pong twin's whole tiles: where the last row of tiles
+/// stores at most 5/4 `part_rows` rows, and more than `part_rows` rows are
+/// stored. On the H100 (bf16 NT, N = K = 4096; results/h100/row-parts/)
+/// 144-208 rows ran in 22.6-24.9 us so against 25.8-28.4 in whole tiles,
+/// 192 x 4096 x 11008 in 50.0 against 62.5; 80-112 rows (one row of tiles)
+/// within 0.6 us either way; 240 rows, whose last row of tiles stores 112,
+/// in 23.0 against 20.5 (edge.sh). The choice of the narrow kernel counts
+/// the row parts (choose_narrow). TAWA_ROW_PARTS in the environment
+/// overrides the choice (tests, measurements): "off" never, "force" always.
+inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
+                             long long rows, long long row_offset) {
+  static const int mode = env_switch("TAWA_ROW_PARTS");
+  if (mode != 0)
+    return mode == 2;
+  const long long launch = static_cast<long long>(grid.y) * tile_rows;
+  long long stored = rows - row_offset;
+  if (stored > launch)
+    stored = launch;
+  const long long last = stored % tile_rows;
+  return stored > part_rows && last > 0 && 4 * last <= 5 * part_rows;
+}
+
 /// The kernel a launch runs (narrow_launch's arguments), into `*choice`: -1
 /// for the wide kernel, else the index in `columns` (ascending) of a narrow
 /// one, as narrow_choice says for the SMs of the current device. Where the
 /// launch runs the few-rows twins of the 64- and 128-column kernels,
 /// `few_rows` is the rows it stores, and few_rows_choice may take the wider
-/// one; 0 where it does not.
+/// one; 0 where it does not. Where `*row_parts` (choose_row_parts), the
+/// few-rows twins of the kernels in the mask `row_part_kernels` may run over
+/// every row part of the tiles, `row_units` of them along y
+/// (row_part_units): the choice counts those tiles, and where it takes a
+/// kernel outside the mask, the launch runs whole tiles as chosen without
+/// them; `*row_parts` is left true where the chosen kernel runs them.
+/// (Without `row_parts`, `row_units` > 0 counts the row parts of the
+/// kernels in the mask.)
 /// TAWA_NARROW in the environment overrides the choice (tests): "off" the
 /// wide kernel, "force" the narrowest, a column count the kernel of that
 /// many columns where there is one; a forced kernel that cannot run the
 /// launch leaves it to the wide one. Returns the CUDA error of the device
 /// query.
-inline cudaError_t choose_narrow(dim3 grid, int merge_x, int merge_y,
-                                 int block_cols,
-                                 std::initializer_list<int> columns,
-                                 long long cols, long long col_offset,
-                                 int *choice, long long few_rows = 0) {
+inline cudaError_t
+choose_narrow(dim3 grid, int merge_x, int merge_y, int block_cols,
+              std::initializer_list<int> columns, long long cols,
+              long long col_offset, int *choice, long long few_rows = 0,
+              long long row_units = 0, unsigned row_part_kernels = 0,
+              bool *row_parts = nullptr) {
   static const int mode = env_switch("TAWA_NARROW");
   static const int forced = env_number("TAWA_NARROW");
-  const NarrowLaunch l = narrow_launch(grid, merge_x, merge_y, block_cols,
-                                       columns, cols, col_offset);
+  if (row_parts && *row_parts && row_units > 0) {
+    // With the row parts counted; where that takes a kernel without them,
+    // the launch keeps the choice of whole tiles.
+    if (cudaError_t e = choose_narrow(grid, merge_x, merge_y, block_cols,
+                                      columns, cols, col_offset, choice,
+                                      few_rows, row_units, row_part_kernels);
+        e != cudaSuccess)
+      return e;
+    if (*choice >= 0 && (row_part_kernels >> *choice) & 1u)
+      return cudaSuccess;
+    *row_parts = false;
+  }
+  const NarrowLaunch l =
+      narrow_launch(grid, merge_x, merge_y, block_cols, columns, cols,
+                    col_offset, row_parts ? 0 : row_units, row_part_kernels);
   *choice = -1;
   int named = -1, i = 0;
   for (int c : columns) {

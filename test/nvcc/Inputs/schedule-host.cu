@@ -410,6 +410,80 @@ int main() {
     if (const int got = tawa::rt::few_rows_choice(0, 16, 132, l); got != 0)
       return fail("few_rows_choice widths", 0, 16, got, 0);
   }
+  // Row parts: a walk of 2 row parts per block row, trimmed to y_units
+  // along y, visits each (column tile, row part) below the trim once; the
+  // block row is the unit's row over 2, the part its row mod 2.
+  for (int y_units = 1; y_units <= 8; ++y_units)
+    for (int parts : {1, 4}) {
+      const TileSchedule s(dim3(2, 4, 2), 8, true, 1, 1, 1, parts, 0, 2,
+                           y_units);
+      ++cases;
+      const int x_tiles = 2 * parts;
+      if (s.count() != x_tiles * y_units * 2)
+        return fail("row parts count", y_units, parts, s.count(),
+                    x_tiles * y_units * 2);
+      std::vector<int> seen(x_tiles * 8 * 2, 0);
+      for (int t = 0; t < s.count(); ++t) {
+        const uint3 got = s.tile(t);
+        const int x = static_cast<int>(got.x) * parts + s.part(t);
+        const int y = static_cast<int>(got.y) * 2 + s.row_part(t);
+        if (got.y >= 4 || y >= y_units || seen[(x * 8 + y) * 2 + got.z]++)
+          return fail("row parts tile", t, y_units, x, y);
+      }
+    }
+  {
+    // The across walk keeps its row parts.
+    ++cases;
+    const TileSchedule s =
+        TileSchedule::across(dim3(3, 2, 1), 8, true, 1, 1, 256, 192, 2, 3);
+    if (s.count() != 4 * 3)
+      return fail("across row parts", 3, 2, s.count(), 12);
+  }
+  // row_part_units: the 64-row parts of 128-row blocks that store anything.
+  struct RowUnits {
+    unsigned grid_y;
+    long long rows, offset;
+    int want;
+  };
+  const RowUnits units[] = {{2, 192, 0, 3},  {2, 160, 0, 3}, {2, 256, 0, 4},
+                            {2, 1000, 0, 4}, {1, 16, 0, 1},  {3, 300, 40, 5},
+                            {2, 0, 0, 1},    {2, 10, 20, 1}};
+  for (const RowUnits &c : units) {
+    ++cases;
+    const int got =
+        tawa::rt::row_part_units(dim3(4, c.grid_y, 1), 2, 64, c.rows, c.offset);
+    if (got != c.want)
+      return fail("row_part_units", c.grid_y, c.rows, got, c.want);
+  }
+  // choose_row_parts (no TAWA_ROW_PARTS): where the last 128-row tile row
+  // stores 1-80 rows and the launch more than 64.
+  struct RowParts {
+    unsigned grid_y;
+    long long rows;
+    bool want;
+  };
+  const RowParts parts_cases[] = {
+      {1, 64, false},  {1, 65, true},   {1, 80, true},  {1, 81, false},
+      {1, 128, false}, {2, 129, true},  {2, 192, true}, {2, 208, true},
+      {2, 209, false}, {2, 256, false}, {3, 320, true}, {2, 4096, false}};
+  for (const RowParts &c : parts_cases) {
+    ++cases;
+    const bool got =
+        tawa::rt::choose_row_parts(dim3(16, c.grid_y, 1), 128, 64, c.rows, 0);
+    if (got != c.want)
+      return fail("choose_row_parts", c.grid_y, c.rows, got, c.want);
+  }
+  {
+    // narrow_launch counts the row parts of the kernels in the mask only:
+    // 192 x 4096 under 2 block rows of 256 columns, 3 row parts.
+    ++cases;
+    const tawa::rt::NarrowLaunch l = tawa::rt::narrow_launch(
+        dim3(16, 2, 1), 1, 1, 256, {64, 128, 192}, 4096, 0, 3, 0b011);
+    if (l.tiles != 32 || l.narrow_tiles[0] != 192 || l.narrow_tiles[1] != 96 ||
+        l.narrow_tiles[2] != 44)
+      return fail("narrow_launch row parts", l.tiles, l.narrow_tiles[0],
+                  l.narrow_tiles[1], l.narrow_tiles[2]);
+  }
   // The ordered walk of attention: every tile once; in order, x fastest;
   // longest first, within groups of (y, z), x descending, (y, z) fastest.
   for (dim3 grid : {dim3(16, 128, 1), dim3(1, 7, 3), dim3(128, 16, 1),
