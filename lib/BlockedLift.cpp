@@ -1857,11 +1857,11 @@ private:
     S.LC = *LC + Out.Offset;
     // The value's terms, checked the same for every store.
     const std::string Terms = G.Terms;
-    const ParmVarDecl *Alpha = G.Alpha, *Beta = G.Beta;
+    const ParmVarDecl *Alpha = G.Alpha, *Beta = G.Beta, *CIn = G.CIn;
     std::optional<LiftedBias> Bias = G.Bias;
     const Activation Act = G.Act;
     G.Terms.clear();
-    G.Alpha = G.Beta = nullptr;
+    G.Alpha = G.Beta = G.CIn = nullptr;
     G.Bias.reset();
     G.Act = Activation::None;
     Stored.reset();
@@ -1878,10 +1878,10 @@ private:
                                     "accumulator");
     S.From = *Stored;
     S.SumId = at(*Stored).SumId;
-    if (!Stores.empty() &&
-        (Terms != G.Terms || Alpha != G.Alpha || Beta != G.Beta ||
-         Act != G.Act || Bias.has_value() != G.Bias.has_value() ||
-         (Bias && Bias->Data != G.Bias->Data)))
+    if (!Stores.empty() && (Terms != G.Terms || Alpha != G.Alpha ||
+                            Beta != G.Beta || CIn != G.CIn || Act != G.Act ||
+                            Bias.has_value() != G.Bias.has_value() ||
+                            (Bias && Bias->Data != G.Bias->Data)))
       return fail(S.At, "expected every store of C to compute the same "
                         "expression of its accumulator");
     if (G.Bias) {

@@ -391,7 +391,8 @@ bool GemmLoopReader::advancesInLoop(const CompoundStmt *Body) {
 bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
   const char *Expected =
       "expected the stored value 'acc', 'alpha * acc', plus optionally "
-      "'beta * C[index]' and a bias 'bias[col]' or 'bias[row]', optionally "
+      "'beta * C[index]' (or 'beta * Cin[index]', a C input of C's type) and "
+      "a bias 'bias[col]' or 'bias[row]', optionally "
       "under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of "
       "docs/migration.md (alpha, beta float parameters), "
       "converted to C's type with rounding to nearest";
@@ -406,6 +407,7 @@ bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
     const char Kind = term(X, LC);
     if (!Kind || G.Terms.find(Kind) != std::string::npos) {
       G.Alpha = G.Beta = nullptr;
+      G.CIn = nullptr;
       return fail(X->getBeginLoc(), Expected);
     }
     G.Terms += Kind;
@@ -450,7 +452,7 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
       }
       std::optional<GlobalAccess> Old = global(unconverted(Y));
       std::optional<Poly> I = Old ? Ev.eval(Old->Index) : std::nullopt;
-      if (I && Old->Ptr == G.C && *I + Old->Offset == LC) {
+      if (I && oldValue(*Old, *I, LC)) {
         G.Beta = Scale;
         return 'c';
       }
@@ -459,9 +461,10 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
   std::optional<Poly> I = Bias ? Ev.eval(Bias->Index) : std::nullopt;
   // C's old value unscaled (beta = 1), where C is float: the sum is then
   // the kernel's own, in float.
-  if (I && Bias->Ptr == G.C && *I + Bias->Offset == LC &&
+  if (I &&
       G.C->getType()->getPointeeType()->isSpecificBuiltinType(
-          BuiltinType::Float))
+          BuiltinType::Float) &&
+      oldValue(*Bias, *I, LC))
     return 'c';
   if (!I || Bias->Ptr == G.C)
     return 0;
@@ -469,6 +472,22 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
   BiasIndex = *I + Bias->Offset;
   G.Bias = LiftedBias{Bias->Ptr, true, {}};
   return 'b';
+}
+
+bool GemmLoopReader::oldValue(const GlobalAccess &Old, const Poly &I,
+                              const Poly &LC) {
+  if (I + Old.Offset != LC)
+    return false;
+  if (Old.Ptr == G.C)
+    return true;
+  if (Old.Ptr == G.A.Data || Old.Ptr == G.B.Data || (G.CIn && G.CIn != Old.Ptr))
+    return false;
+  const QualType T = Old.Ptr->getType()->getPointeeType().getUnqualifiedType();
+  if (!Ctx.hasSameType(T,
+                       G.C->getType()->getPointeeType().getUnqualifiedType()))
+    return false;
+  G.CIn = Old.Ptr;
+  return true;
 }
 
 bool GemmLoopReader::biasAgrees() {

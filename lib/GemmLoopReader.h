@@ -153,6 +153,10 @@ private:
   /// where scaled), 'c' for beta * C[LC] (sets Beta), 'b' for an element of
   /// another pointer parameter (the bias, checked later), 0 for none.
   char term(const clang::Expr *X, const Poly &LC);
+  /// Whether `Old`, whose index evaluates to `I`, reads the stored element's
+  /// old value: C's, or that of another matrix of C's element type at C's
+  /// index `LC`, which then becomes G.CIn (one such matrix).
+  bool oldValue(const GlobalAccess &Old, const Poly &I, const Poly &LC);
 };
 
 } // namespace tawa

@@ -68,7 +68,9 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
                     BTile = freshName(Kernel, "b"), Z = freshName(Kernel, "z");
   const std::string AOf = matrixOf(A, G.A.BatchStride, Z),
                     BOf = matrixOf(B, G.B.BatchStride, Z),
-                    COf = matrixOf(C, G.CBatchStride, Z);
+                    COf = matrixOf(C, G.CBatchStride, Z),
+                    CInOf =
+                        G.CIn ? matrixOf(name(G.CIn), G.CBatchStride, Z) : COf;
   // A convolution's activations are an Im2col view, whose columns the
   // weights' K extent counts.
   std::string Params =
@@ -76,6 +78,8 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
               "tawa::Matrix<const {0}> {2}, "
               "tawa::Matrix<{3}> {4}",
               Elem, A, B, Out, C, G.Conv ? "Im2col" : "Matrix");
+  if (G.CIn)
+    Params += formatv(", tawa::Matrix<const {0}> {1}", Out, name(G.CIn)).str();
   if (G.Bias)
     Params += formatv(", tawa::Matrix<const {0}> {1}", cxxElement(G.Bias->Elem),
                       name(G.Bias->Data))
@@ -110,9 +114,11 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
       Term = G.Alpha ? name(G.Alpha) + " * " + Acc : Acc;
       Words = G.Alpha ? "alpha * A * B" : "A * B";
     } else if (T == 'c') {
-      Term = formatv("{0}tawa::load<{1}, {2}>({3}, {4}, {5})",
-                     G.Beta ? name(G.Beta) + " * " : "", kBM, kBN, COf, M0, N0);
-      Words = G.Beta ? "beta * C" : "C";
+      Term =
+          formatv("{0}tawa::load<{1}, {2}>({3}, {4}, {5})",
+                  G.Beta ? name(G.Beta) + " * " : "", kBM, kBN, CInOf, M0, N0);
+      Words = (G.Beta ? "beta * " : "") +
+              (G.CIn ? name(G.CIn) + " (C's input)" : std::string("C"));
     } else {
       const bool Col = G.Bias->PerColumn;
       Term = formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", Col ? 1 : kBM,
@@ -245,6 +251,18 @@ std::string parameterText(const FunctionDecl *Kernel, const ParmVarDecl *P,
   return sourceText(R, SM, LO);
 }
 
+/// `, tawa::Matrix<const T>{Cin, ...}`: the view of C's input where the
+/// kernel reads C's old value from another matrix (LiftedGemm::CIn), with
+/// C's extents, leading dimension and batch; else nothing.
+std::string cInView(const LiftedGemm &G, const std::string &Out) {
+  if (!G.CIn)
+    return "";
+  return formatv(
+             ", tawa::Matrix<const {0}>{{{1}, tawa_rows, tawa_cols, {2}{3}}",
+             Out, name(G.CIn), G.Ldc.Name, batchArgs(G.CBatchStride))
+      .str();
+}
+
 std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                      const MigratedNames &Names, const SourceManager &SM,
                      const LangOptions &LO) {
@@ -343,7 +361,8 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
-                 biasView(G), namedConstants(G), Names.Callee, Im2colDecl)
+                 cInView(G, Out) + biasView(G), namedConstants(G), Names.Callee,
+                 Im2colDecl)
       .str();
 }
 

@@ -176,6 +176,10 @@ struct LiftedGemm {
   /// Beta where set (a float C only without: `acc + C[i]`, `C[i] += acc`);
   /// 'b' the bias), under the activation Act.
   const clang::ParmVarDecl *Alpha = nullptr, *Beta = nullptr;
+  /// Where the old value 'c' is read from another matrix than C, at C's
+  /// index and of C's element type (`beta * Cin[i]`: the C input of
+  /// cuBLAS's D = alpha A B + beta C), that matrix; else null.
+  const clang::ParmVarDecl *CIn = nullptr;
   std::optional<LiftedBias> Bias;
   Activation Act = Activation::None;
   std::string Terms;
