@@ -68,6 +68,7 @@ K['trap_beta_only_C'] = trap('trap_beta_only_C_run', True)
 K['trap_blockdim_index'] = trap('trap_blockdim_index_run', False)
 K['trap_nested_if_store'] = trap('trap_nested_if_store_run', False)
 K['trap_relu_int_zero'] = trap('trap_relu_int_zero_run', False)
+K['trap_separate_Cin'] = trap('trap_separate_Cin_run', False)
 
 K['colmajor_lda_tilecount'] = dict(
     decl='void hgemm_cm_launch(int M, int N, int K, float alpha, const __half *A, int lda,\n'

@@ -43,6 +43,7 @@ declare -A SHAPES=(
   [sgemm_tf32_regblock]="$RAGGED"
   [transposed_As_bias_relu_bf16]="$RAGGED"
   [trap_beta_only_C]="$RAGGED"
+  [trap_separate_Cin]="$RAGGED"
   [accumulate_into_C]="$RAGGED"
   [trap_blockdim_index]="$RAGGED"
   [trap_nested_if_store]="$RAGGED"
