@@ -56,6 +56,9 @@ std::string freshName(const FunctionDecl *Kernel, std::string N) {
   return N;
 }
 
+std::string launcherName(const FunctionDecl *Kernel,
+                         const MigratedNames &Names);
+
 std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
                         const MigratedNames &Names) {
   const std::string K = Names.Base, Elem = cxxElement(G.Elem),
@@ -148,7 +151,7 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
               : "");
   return formatv(R"(
 /// '{22}' in the tile vocabulary: {19} over the window of C that the launch
-/// of '{22}' covers, in {3} x {4} tiles. Launched by {0}_migrated_launch.
+/// of '{22}' covers, in {3} x {4} tiles. Launched by {23}.
 __global__ void {0}_tiled({1}) {{
   const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4}{20};
   tawa::Accumulator<float, {3}, {4}> {7};
@@ -168,7 +171,7 @@ __global__ void {0}_tiled({1}) {{
                  !Tf32                                    ? ""
                  : G.Precision == MmaPrecision::ThreeTf32 ? " precision(3xtf32)"
                                                           : " precision(tf32)",
-                 Names.Callee)
+                 Names.Callee, launcherName(Kernel, Names))
       .str();
 }
 
@@ -263,6 +266,67 @@ std::string cInView(const LiftedGemm &G, const std::string &Out) {
       .str();
 }
 
+/// The launcher of an instantiation of a kernel template is an explicit
+/// specialization of one function template over the kernel template's own
+/// parameters, so that a launch's call of it keeps the template arguments
+/// it was written with (`k_migrated_launch<BM, BN>(...)`): a constant named
+/// only there stays used. Its name, or "" for a kernel that is no
+/// instantiation (or one of a template with a parameter pack).
+std::string launcherTemplate(const FunctionDecl *Kernel) {
+  const FunctionTemplateDecl *T = Kernel->isTemplateInstantiation()
+                                      ? Kernel->getPrimaryTemplate()
+                                      : nullptr;
+  if (!T || T->getTemplateParameters()->hasParameterPack())
+    return "";
+  return T->getNameAsString() + "_migrated_launch";
+}
+
+/// The launcher's name: `<Base>_migrated_launch`, or for an instantiation
+/// `<template>_migrated_launch<args>` (launcherTemplate).
+std::string launcherName(const FunctionDecl *Kernel,
+                         const MigratedNames &Names) {
+  const std::string T = launcherTemplate(Kernel);
+  const size_t Args = Names.Callee.find('<');
+  if (T.empty() || Args == std::string::npos)
+    return Names.Base + "_migrated_launch";
+  return T + Names.Callee.substr(Args);
+}
+
+/// `static void <Base>_migrated_launch`, or for an instantiation the
+/// explicit specialization `template <> void <template><args>`.
+std::string launcherHead(const FunctionDecl *Kernel,
+                         const MigratedNames &Names) {
+  const std::string Name = launcherName(Kernel, Names);
+  return Name == Names.Base + "_migrated_launch" ? "static void " + Name
+                                                 : "template <>\nvoid " + Name;
+}
+
+/// The declaration of the function template whose explicit specializations
+/// launch the instantiations of `Kernel`'s template (launcherTemplate):
+/// the template's parameters and the kernel's parameters as written.
+std::string launcherTemplateDecl(const FunctionDecl *Kernel,
+                                 const SourceManager &SM,
+                                 const LangOptions &LO) {
+  const FunctionTemplateDecl *T = Kernel->getPrimaryTemplate();
+  const FunctionDecl *Pattern = T->getTemplatedDecl();
+  std::string Params;
+  for (const ParmVarDecl *P : Pattern->parameters())
+    Params += ", " + parameterText(Pattern, P, SM, LO);
+  return formatv(
+             R"(
+/// The launchers of the instantiations of '{0}' that the file launches, one
+/// explicit specialization each; a launch calls it with the template
+/// arguments it was written with.
+{1}
+static void {2}(dim3 tawa_grid, dim3 tawa_block, size_t tawa_shared,
+                cudaStream_t tawa_stream{3});
+)",
+             T->getName(),
+             sourceText(T->getTemplateParameters()->getSourceRange(), SM, LO),
+             launcherTemplate(Kernel), Params)
+      .str();
+}
+
 std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                      const MigratedNames &Names, const SourceManager &SM,
                      const LangOptions &LO) {
@@ -335,7 +399,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
 /// kernel copies those to aligned buffers on every call, which costs more
 /// than the whole original there (0.3-0.4x at 129x257x73,
 /// results/h100/legacy/).{24}
-static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
+{27}(dim3 tawa_grid, dim3 tawa_block,
                                 size_t tawa_shared, cudaStream_t tawa_stream{4}) {{
   const long long tawa_rows_covered = 1LL * {21},
                   tawa_cols_covered = 1LL * {22};
@@ -362,7 +426,7 @@ static void {0}_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
                  cInView(G, Out) + biasView(G), namedConstants(G), Names.Callee,
-                 Im2colDecl)
+                 Im2colDecl, launcherHead(Kernel, Names))
       .str();
 }
 
@@ -374,8 +438,13 @@ MigratedNames migratedNames(const FunctionDecl *Kernel) {
 
 std::string migratedKernelText(const FunctionDecl *Kernel, const LiftedGemm &G,
                                const MigratedNames &Names,
-                               const SourceManager &SM, const LangOptions &LO) {
-  return tiledKernel(Kernel, G, Names) + launcher(Kernel, G, Names, SM, LO);
+                               const SourceManager &SM, const LangOptions &LO,
+                               bool FirstInstance) {
+  const std::string Decl = FirstInstance && !launcherTemplate(Kernel).empty()
+                               ? launcherTemplateDecl(Kernel, SM, LO)
+                               : "";
+  return tiledKernel(Kernel, G, Names) + Decl +
+         launcher(Kernel, G, Names, SM, LO);
 }
 
 std::string migratedLaunchText(const CUDAKernelCallExpr *L,
@@ -392,7 +461,19 @@ std::string migratedLaunchText(const CUDAKernelCallExpr *L,
                                  Callee->getQualifierLoc().getSourceRange()),
                              SM, LO)
             .str();
+  // An instantiation's launcher is called with the launch's own template
+  // arguments, where it names any (launcherTemplate).
+  const std::string Template =
+      L->getDirectCallee() ? launcherTemplate(L->getDirectCallee()) : "";
   std::string Text = Qualifier + Names.Base + "_migrated_launch(";
+  if (!Template.empty()) {
+    Text = Qualifier + Template;
+    auto *Callee = dyn_cast<DeclRefExpr>(L->getCallee()->IgnoreImpCasts());
+    if (Callee && Callee->hasExplicitTemplateArgs())
+      Text += sourceText(
+          SourceRange(Callee->getLAngleLoc(), Callee->getRAngleLoc()), SM, LO);
+    Text += "(";
+  }
   for (unsigned I = 0; I < 4; ++I) {
     const Expr *E = I < Config->getNumArgs() ? Config->getArg(I) : nullptr;
     Text += I ? ", " : "";

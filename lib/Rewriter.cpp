@@ -709,7 +709,8 @@ private:
     const SourceLocation After = afterKernel(SM, LO, Written);
     std::string Text;
     for (const Migration &M : Ms)
-      Text += migratedKernelText(M.Kernel, M.G, M.Names, SM, LO);
+      Text +=
+          migratedKernelText(M.Kernel, M.G, M.Names, SM, LO, &M == &Ms.front());
     edit(SM, CharSourceRange::getCharRange(After, After), Text, LO);
     for (const Migration &M : Ms)
       for (const CUDAKernelCallExpr *L : M.Launches)

@@ -7,9 +7,10 @@
 // launch of the file makes can: there the template arguments are constants
 // and types, and the lifting proves what that instantiation computes. The
 // migrated code then has one tiled kernel and one launcher per launched
-// instantiation, named after its template arguments (`k_32_tiled`,
-// `k_32_migrated_launch`), whose fallback launches the instantiation itself
-// (`k<32><<<...>>>`).
+// instantiation: the tiled kernel named after its template arguments
+// (`k_32_tiled`), the launcher an explicit specialization of one function
+// template over the kernel template's parameters (`k_migrated_launch<32>`),
+// whose fallback launches the instantiation itself (`k<32><<<...>>>`).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TAWA_KERNELTEMPLATE_H

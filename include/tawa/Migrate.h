@@ -45,13 +45,19 @@ MigratedNames migratedNames(const clang::FunctionDecl *Kernel);
 
 /// The tiled kernel and the launcher, to insert after the kernel (starts
 /// and ends with a newline). For an instantiation of a kernel template the
-/// launcher's parameters take the instantiated types.
+/// launcher is an explicit specialization of a function template over the
+/// kernel template's parameters, `<template>_migrated_launch<args>`, whose
+/// parameters take the instantiated types; `FirstInstance` (the first
+/// instantiation migrated) also declares that function template.
 std::string migratedKernelText(const clang::FunctionDecl *Kernel,
                                const LiftedGemm &G, const MigratedNames &Names,
                                const clang::SourceManager &SM,
-                               const clang::LangOptions &LO);
+                               const clang::LangOptions &LO,
+                               bool FirstInstance = true);
 
-/// The call of the launcher named `Names.Base` that replaces launch `L`.
+/// The call of the launcher named `Names.Base` that replaces launch `L`
+/// (of an instantiation: the launcher template's, with `L`'s template
+/// arguments as written).
 std::string migratedLaunchText(const clang::CUDAKernelCallExpr *L,
                                const MigratedNames &Names,
                                const clang::SourceManager &SM,

@@ -257,10 +257,10 @@ void run(int M, int N, int K, float alpha, float *A, float *B, float beta,
       <<<grid, K9_NUM_THREADS>>>(M, N, K, alpha, A, B, beta, C);
 }
 // CHECK-LABEL: void run(
-// CHECK: sgemmVectorize_128_128_8_8_8_migrated_launch(grid, 256, 0, 0, M, N, K, alpha,
-// CHECK: sgemmResolveBankConflicts_128_128_8_8_8_migrated_launch(
+// CHECK: sgemmVectorize_migrated_launch<128, 128, 8, 8, 8>(grid, 256, 0, 0, M, N, K,
+// CHECK: sgemmResolveBankConflicts_migrated_launch<128, 128, 8, 8, 8>(
 // CHECK-NEXT: grid, 256, 0, 0, M, N, K, alpha, A, B, beta, C);
-// CHECK: sgemmAutotuned_128_128_16_8_8_migrated_launch(
+// CHECK: sgemmAutotuned_migrated_launch<128, 128, 16, 8, 8>(
 
 // WS: __global__ void __launch_bounds__(384, 1) sgemmVectorize_128_128_8_8_8_tiled(
 // WS: sgemmResolveBankConflicts_128_128_8_8_8_tiled(

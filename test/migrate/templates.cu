@@ -1,7 +1,10 @@
 // Kernel templates: each instantiation that a launch of the file makes is
 // lifted with its template arguments as constants, and --migrate gives each
-// its own tiled kernel and launcher, named after the arguments; the launcher's
-// fallback launches the instantiation as written. The template itself stays.
+// its own tiled kernel, named after the arguments, and launcher, an explicit
+// specialization of one function template over the template's parameters
+// that each launch calls with the template arguments it was written with;
+// the launcher's fallback launches the instantiation as written. The
+// template itself stays.
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | count 0
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
 // RUN: %tawa-rewrite %t.cu -o %t2.cu -- %cuda-stub 2>&1 | count 0
@@ -12,7 +15,7 @@
 // RUN: grep -v '^ *// [A-Z-]*:' %t3.cu | FileCheck %s --check-prefix=ONEPASS
 // The comments name the pragma of the file as the user has it.
 // ONEPASS: /// tiled_32_tiled, warp-specialized by tawa-rewrite from `#pragma tawa tile` at
-// ONEPASS-NEXT: /// templates.cu:34, lifted into the tile vocabulary
+// ONEPASS-NEXT: /// templates.cu:37, lifted into the tile vocabulary
 #include <cuda_runtime.h>
 
 // A tile-size template in the manner of SGEMM tutorials: a one-dimensional
@@ -48,15 +51,22 @@ __global__ void tiled(int M, int N, int K, const float *A, const float *B,
 // CHECK: __global__ void tiled_32_tiled(tawa::Matrix<const float> A,
 // CHECK: #pragma tawa tile precision(tf32)
 // CHECK-NEXT: for (int k0 = 0; k0 < A.cols; k0 += 32) {
-// CHECK: static void tiled_32_migrated_launch(
-// CHECK: cudaStream_t tawa_stream, int M, int N,
-// CHECK-NEXT: int K, const float *A, const float *B,
-// CHECK-NEXT: float *C) {
+// CHECK: /// The launchers of the instantiations of 'tiled' that the file launches, one
+// CHECK: template <int BS>
+// CHECK-NEXT: static void tiled_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
+// CHECK-NEXT: size_t tawa_shared, cudaStream_t tawa_stream,
+// CHECK-NEXT: int M, int N, int K, const float *A,
+// CHECK-NEXT: const float *B, float *C);
+// CHECK: template <>
+// CHECK-NEXT: void tiled_migrated_launch<32>(dim3 tawa_grid, dim3 tawa_block,
+// CHECK: float *C) {
 // CHECK: if (tawa_block.x != 1024 || tawa_block.y != 1 || tawa_block.z != 1 ||
 // CHECK: tiled<32>
 // CHECK-NEXT: <<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(M, N, K, A, B, C);
 // CHECK: __global__ void tiled_16_tiled(
-// CHECK: static void tiled_16_migrated_launch(
+// CHECK-NOT: static void tiled_migrated_launch(
+// CHECK: template <>
+// CHECK-NEXT: void tiled_migrated_launch<16>(
 // CHECK: if (tawa_block.x != 256 || tawa_block.y != 1 || tawa_block.z != 1 ||
 // CHECK: tiled<16>
 
@@ -84,31 +94,38 @@ __global__ void typed(const T *A, const T *B, T *C, int M, int N, int K) {
     C[row * N + col] = T(acc);
 }
 // CHECK: __global__ void typed_float_tiled(tawa::Matrix<const float> A,
-// CHECK: static void typed_float_migrated_launch(
-// CHECK: const float *A, const float *B,
-// CHECK-NEXT: float *C, int M, int N, int K) {
+// CHECK: template <typename T>
+// CHECK-NEXT: static void typed_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
+// CHECK-NEXT: size_t tawa_shared, cudaStream_t tawa_stream,
+// CHECK-NEXT: const T *A, const T *B, T *C, int M, int N,
+// CHECK-NEXT: int K);
+// CHECK: template <>
+// CHECK-NEXT: void typed_migrated_launch<float>(
+// CHECK: const float *A, const float *B, float *C,
+// CHECK-NEXT: int M, int N, int K) {
 // CHECK: typed<float>
 // CHECK-NEXT: <<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(A, B, C, M, N, K);
 
 // CHECK-LABEL: void run(
 void run(int M, int N, int K, const float *A, const float *B, float *C,
          cudaStream_t s) {
-  // CHECK: tiled_32_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, s, M,
+  // CHECK: tiled_migrated_launch<32>(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, s, M,
   tiled<32><<<dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, s>>>(M, N, K, A, B, C);
-  // CHECK: tiled_16_migrated_launch(dim3((N + 15) / 16, (M + 15) / 16), 256, 0, 0, M,
+  // CHECK: tiled_migrated_launch<16>(dim3((N + 15) / 16, (M + 15) / 16), 256, 0, 0, M, N,
   tiled<16><<<dim3((N + 15) / 16, (M + 15) / 16), 256>>>(M, N, K, A, B, C);
-  // CHECK: tiled_32_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, 0, M,
+  // CHECK: tiled_migrated_launch<32>(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, 0, M,
   tiled<32><<<dim3((N + 31) / 32, (M + 31) / 32), 1024>>>(M, N, K, A, B, C);
-  // CHECK: typed_float_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32),
-  // CHECK-NEXT: 0, 0, A, B, C, M, N, K);
+  // The type deduced, as the launch deduced it.
+  // CHECK: typed_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32), 0, 0,
+  // CHECK-NEXT: A, B, C, M, N, K);
   typed<<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(A, B, C, M, N, K);
-  // CHECK: typed_float_migrated_launch(
+  // CHECK: typed_migrated_launch<float>(
   typed<float><<<dim3((N + 31) / 32, (M + 31) / 32), dim3(32, 32)>>>(A, B, C, M, N, K);
 }
 
 // WS: inline cudaError_t tiled_32_tiled_launch(
-// WS: static void tiled_32_migrated_launch(
+// WS: void tiled_migrated_launch<32>(
 // WS: inline cudaError_t tiled_16_tiled_launch(
-// WS: static void tiled_16_migrated_launch(
+// WS: void tiled_migrated_launch<16>(
 // WS: inline cudaError_t typed_float_tiled_launch(
-// WS: static void typed_float_migrated_launch(
+// WS: void typed_migrated_launch<float>(

@@ -55,7 +55,10 @@ __global__ void MatrixMulCUDA(float *C, float *A, float *B, int wA, int wB) {
 // CHECK-NEXT: for (int k0 = 0; k0 < A.cols; k0 += 32) {
 // CHECK-NEXT: auto a = tawa::load<128, 32>(A, m0, k0);
 // CHECK-NEXT: auto b = tawa::load<32, 256>(B, k0, n0);
-// CHECK: static void MatrixMulCUDA_16_migrated_launch(
+// CHECK: template <int BLOCK_SIZE>
+// CHECK-NEXT: static void MatrixMulCUDA_migrated_launch(
+// CHECK: template <>
+// CHECK-NEXT: void MatrixMulCUDA_migrated_launch<16>(
 // CHECK: tawa_block.x != 16 || tawa_block.y != 16 || tawa_block.z != 1 ||
 // CHECK-NEXT: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || wA % 16 != 0 ||
 // CHECK: MatrixMulCUDA<16>
@@ -64,7 +67,8 @@ __global__ void MatrixMulCUDA(float *C, float *A, float *B, int wA, int wB) {
 // CHECK-NEXT: tawa::Matrix<const float>{B, wA, tawa_cols, wB},
 // CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, wB});
 // CHECK: __global__ void MatrixMulCUDA_32_tiled(
-// CHECK: static void MatrixMulCUDA_32_migrated_launch(
+// CHECK: template <>
+// CHECK-NEXT: void MatrixMulCUDA_migrated_launch<32>(
 // CHECK: wA % 32 != 0
 
 // bf16, the variables declared B first, the loop bound 'a < aBegin + K' on
@@ -151,8 +155,8 @@ void matrix_multiply(int block_size, float *d_A, float *d_B, float *d_C,
                                                      dimsB.x);
 }
 // CHECK-LABEL: void matrix_multiply(
-// CHECK: MatrixMulCUDA_16_migrated_launch(grid, threads, 0, stream, d_C, d_A, d_B,
-// CHECK: MatrixMulCUDA_32_migrated_launch(grid, threads, 0, stream, d_C, d_A, d_B,
+// CHECK: MatrixMulCUDA_migrated_launch<16>(grid, threads, 0, stream, d_C, d_A, d_B,
+// CHECK: MatrixMulCUDA_migrated_launch<32>(grid, threads, 0, stream, d_C, d_A, d_B,
 
 void walk(__nv_bfloat16 *C, const __nv_bfloat16 *A, const __nv_bfloat16 *B,
           int M, int N, int K, cudaStream_t stream) {
