@@ -271,12 +271,15 @@ std::string cInView(const LiftedGemm &G, const std::string &Out) {
 /// parameters, so that a launch's call of it keeps the template arguments
 /// it was written with (`k_migrated_launch<BM, BN>(...)`): a constant named
 /// only there stays used. Its name, or "" for a kernel that is no
-/// instantiation (or one of a template with a parameter pack).
+/// instantiation, or one of a template with a parameter pack or declared
+/// more than once (whose declarations may split the parameters' names and
+/// default arguments).
 std::string launcherTemplate(const FunctionDecl *Kernel) {
   const FunctionTemplateDecl *T = Kernel->isTemplateInstantiation()
                                       ? Kernel->getPrimaryTemplate()
                                       : nullptr;
-  if (!T || T->getTemplateParameters()->hasParameterPack())
+  if (!T || T->getTemplateParameters()->hasParameterPack() ||
+      T->getMostRecentDecl()->getPreviousDecl())
     return "";
   return T->getNameAsString() + "_migrated_launch";
 }

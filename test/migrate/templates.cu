@@ -129,3 +129,41 @@ void run(int M, int N, int K, const float *A, const float *B, float *C,
 // WS: void tiled_migrated_launch<16>(
 // WS: inline cudaError_t typed_float_tiled_launch(
 // WS: void typed_migrated_launch<float>(
+
+// A template declared before its definition keeps a launcher per
+// instantiation, named after its arguments (its declarations may split the
+// parameters' names and default arguments).
+template <int BS>
+__global__ void declared(int M, int N, int K, const float *A, const float *B,
+                         float *C);
+template <int BS>
+__global__ void declared(int M, int N, int K, const float *A, const float *B,
+                         float *C) {
+  __shared__ float As[BS * BS];
+  __shared__ float Bs[BS * BS];
+  const int r = threadIdx.x / BS, c = threadIdx.x % BS;
+  A += blockIdx.y * BS * K;
+  B += blockIdx.x * BS;
+  C += blockIdx.y * BS * N + blockIdx.x * BS;
+  float acc = 0.0f;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += BS) {
+    As[r * BS + c] = A[r * K + c];
+    Bs[r * BS + c] = B[r * N + c];
+    __syncthreads();
+    A += BS;
+    B += BS * N;
+    for (int k = 0; k < BS; ++k)
+      acc += As[r * BS + k] * Bs[k * BS + c];
+    __syncthreads();
+  }
+  C[r * N + c] = acc;
+}
+// CHECK-NOT: declared_migrated_launch
+// CHECK: static void declared_32_migrated_launch(
+// CHECK-LABEL: void run_declared(
+void run_declared(int M, int N, int K, const float *A, const float *B,
+                  float *C) {
+  // CHECK: declared_32_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, 0,
+  declared<32><<<dim3((N + 31) / 32, (M + 31) / 32), 1024>>>(M, N, K, A, B, C);
+}
