@@ -1118,6 +1118,20 @@ void KernelEmitter::narrowChoice() {
   std::string Few = fewRowsArgument();
   if (Few.empty() && !RowUnits.empty())
     Few = ", /*few_rows=*/0";
+  if (Plan.CountTrips && !Few.empty()) {
+    // Every tile runs the same K loop, whose header reads only parameters.
+    W.line("// The K loop's trips: where they are many, the few-rows twins "
+           "of 128 columns split their tiles into more K ranges "
+           "(tawa::rt::few_rows_choice).");
+    W.line("int trips = 0;");
+    W.open(Header);
+    W.line("++trips;");
+    W.close();
+    if (RowUnits.empty())
+      RowUnits = ", /*row_units=*/0, /*row_part_kernels=*/0, "
+                 "/*row_parts=*/nullptr";
+    RowUnits += ", trips";
+  }
   W.line("int narrow = -1;");
   W.line(formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, "
                  "/*merge_x=*/{0}, /*merge_y=*/{1}, /*block_cols=*/{2}, ",

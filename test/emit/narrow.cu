@@ -240,6 +240,12 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    // the ping-pong twins' whole tiles (tawa/TileShape.h).
 // CHECK-NEXT:    bool row_parts = tawa::rt::choose_row_parts(
 // CHECK-NEXT:        grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/0);
+// CHECK-NEXT:    // The K loop's trips: where they are many, the few-rows twins of 128 columns
+// CHECK-NEXT:    // split their tiles into more K ranges (tawa::rt::few_rows_choice).
+// CHECK-NEXT:    int trips = 0;
+// CHECK-NEXT:    for (int k0 = 0; k0 < A.cols; k0 += 64) {
+// CHECK-NEXT:      ++trips;
+// CHECK-NEXT:    }
 // CHECK-NEXT:    int narrow = -1;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
 // CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
@@ -248,7 +254,7 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:            row_parts
 // CHECK-NEXT:                ? tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0)
 // CHECK-NEXT:                : 0,
-// CHECK-NEXT:            /*row_part_kernels=*/3, &row_parts);
+// CHECK-NEXT:            /*row_part_kernels=*/3, &row_parts, trips);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
 // CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart make the launch L2-bound: the

@@ -414,23 +414,42 @@ inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
 /// the 64-column ones (few_rows_choice).
 constexpr long long kWiderFewRows = 48;
 
-/// The narrow kernel a launch whose stored rows, `rows`, all lie in the
-/// few-rows twins' tiles runs instead of narrow_choice's `choice`: the
-/// 128-column kernel (index 1) where narrow_choice took the 64-column one
-/// (index 0), the launch stores at most kWiderFewRows rows and the
-/// 128-column tiles number at least an eighth of the SMs. Their slots hold
-/// more of B per slot of A's few rows and half the barrier waits per byte:
-/// on an H200 16-48 rows ran 6-18% faster so where K >= 8192 or the tiles
-/// were 64 (16 x 4096 x 16384 54.1 -> 46.5 us, 48 x 4096 x 16384 58.0 ->
-/// 47.8), 2% slower at 16 x 4096 x 4096, and at 64 rows 2-6% slower
-/// (results/h200/skinny-choice/wider1/).
+/// K-loop trips from which the 128-column few-rows twin is preferred where
+/// the 64-column one could split its tiles itself (few_rows_choice).
+constexpr int kWiderTrips = 128;
+
+/// The narrow kernel a launch that runs the few-rows twins runs instead of
+/// narrow_choice's `choice`: the 128-column kernel (index 1) where
+/// narrow_choice took the 64-column one (index 0) and the 128-column tiles
+/// number at least an eighth of the SMs, where
+///   - the launch stores `rows`, at most kWiderFewRows, in the first rows of
+///     its tiles, and either the K loop runs at least kWiderTrips `trips` or
+///     the 64-column tiles are more than half the SMs (so that the split tail
+///     cannot halve them; tawa/runtime/split_tail.cuh), or `trips` is
+///     unknown (0);
+///   - or it runs the twins over every row part of its tiles (`row_parts`)
+///     and the K loop runs at least kWiderTrips trips.
+/// The wider twin's slots hold more of B per slot of A's rows, and its fewer
+/// tiles split into more K ranges: the time of a CTA's share of K falls
+/// below that of the extra pieces only where K is long. On an H200 (bf16,
+/// results/h200/skinny-choice/wider1/, results/h200/weak-shapes/):
+/// 16-48 x 4096 x 16384 46.5-47.8 us against 53.9-58.0, 32 x 8192 x 4096
+/// 26.4 against 28.0, 80 x 4096 x 11008 in row parts 0.91 of cuBLAS against
+/// 0.63; but 48 x 4096 x 4096 0.85 of cuBLAS against 0.94, and row parts at
+/// 112-128 x 4096 x 4096 8-11% slower.
 inline int few_rows_choice(int choice, long long rows, int sms,
-                           const NarrowLaunch &l) {
+                           const NarrowLaunch &l, int trips = 0,
+                           bool row_parts = false) {
   const bool widths = l.kernels >= 2 && l.cols[0] == 64 && l.cols[1] == 128;
-  if (choice != 0 || rows <= 0 || rows > kWiderFewRows || !widths ||
-      l.narrow_tiles[1] < 0 || 8 * l.narrow_tiles[1] < sms)
+  if (choice != 0 || !widths || l.narrow_tiles[1] < 0 ||
+      8 * l.narrow_tiles[1] < sms)
     return choice;
-  return 1;
+  if (row_parts)
+    return trips >= kWiderTrips ? 1 : choice;
+  if (rows <= 0 || rows > kWiderFewRows)
+    return choice;
+  const bool long_k = trips == 0 || trips >= kWiderTrips;
+  return long_k || 2 * l.narrow_tiles[0] > sms ? 1 : choice;
 }
 
 /// Whether a launch of `grid` (blocks of `tile_rows` rows, block row y
@@ -471,7 +490,8 @@ inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
 /// kernel outside the mask, the launch runs whole tiles as chosen without
 /// them; `*row_parts` is left true where the chosen kernel runs them.
 /// (Without `row_parts`, `row_units` > 0 counts the row parts of the
-/// kernels in the mask.)
+/// kernels in the mask.) `trips`: the K loop's trips, where the launcher can
+/// count them, else 0 (few_rows_choice).
 /// TAWA_NARROW in the environment overrides the choice (tests): "off" the
 /// wide kernel, "force" the narrowest, a column count the kernel of that
 /// many columns where there is one; a forced kernel that cannot run the
@@ -482,15 +502,15 @@ choose_narrow(dim3 grid, int merge_x, int merge_y, int block_cols,
               std::initializer_list<int> columns, long long cols,
               long long col_offset, int *choice, long long few_rows = 0,
               long long row_units = 0, unsigned row_part_kernels = 0,
-              bool *row_parts = nullptr) {
+              bool *row_parts = nullptr, int trips = 0) {
   static const int mode = env_switch("TAWA_NARROW");
   static const int forced = env_number("TAWA_NARROW");
   if (row_parts && *row_parts && row_units > 0) {
     // With the row parts counted; where that takes a kernel without them,
     // the launch keeps the choice of whole tiles.
-    if (cudaError_t e = choose_narrow(grid, merge_x, merge_y, block_cols,
-                                      columns, cols, col_offset, choice,
-                                      few_rows, row_units, row_part_kernels);
+    if (cudaError_t e = choose_narrow(
+            grid, merge_x, merge_y, block_cols, columns, cols, col_offset,
+            choice, few_rows, row_units, row_part_kernels, nullptr, trips);
         e != cudaSuccess)
       return e;
     if (*choice >= 0 && (row_part_kernels >> *choice) & 1u)
@@ -517,9 +537,11 @@ choose_narrow(dim3 grid, int merge_x, int merge_y, int block_cols,
   int sms = 0;
   if (cudaError_t e = current_sm_count(&sms); e != cudaSuccess)
     return e;
+  const bool parts =
+      !row_parts && row_units > 0 && (row_part_kernels & 3u) == 3u;
   *choice = few_rows_choice(narrow_choice(l.tiles, sms, l.narrow_tiles,
                                           l.kernels, l.wide_cols, l.cols),
-                            few_rows, sms, l);
+                            few_rows, sms, l, trips, parts);
   return cudaSuccess;
 }
 

@@ -372,23 +372,46 @@ int main() {
   }
   // few_rows_choice: a launch of the few-rows twins that stores at most 48
   // rows takes the 128-column kernel for the 64-column one where its tiles
-  // are at least an eighth of the SMs; anything else keeps the choice.
+  // are at least an eighth of the SMs and the K loop is long (at least 128
+  // trips), its trips are unknown (0), or the 64-column tiles are more than
+  // half the SMs; a launch over row parts takes it where the K loop is long;
+  // anything else keeps the choice.
   struct FewRows {
     int choice;
     long long rows;
     long long tiles128;
     int want;
+    int trips = 0;
+    bool row_parts = false;
   };
   const FewRows few[] = {
-      {0, 16, 32, 1},  // 16 x 4096: 32 tiles of 128 columns
-      {0, 48, 64, 1},  //
-      {0, 49, 64, 0},  // more rows: the 64-column kernel
-      {0, 0, 64, 0},   // not a few-rows launch
-      {0, 16, 16, 0},  // 16 x 2048: fewer tiles than an eighth of 132
-      {0, 16, 17, 1},  //
-      {0, 16, -1, 0},  // the 128-column kernel cannot run it
-      {1, 16, 32, 1},  // another choice stays
-      {-1, 16, 32, -1}};
+      {0, 16, 32, 1}, // 16 x 4096: 32 tiles of 128 columns
+      {0, 48, 64, 1}, //
+      {0, 49, 64, 0}, // more rows: the 64-column kernel
+      {0, 0, 64, 0},  // not a few-rows launch
+      {0, 16, 16, 0}, // 16 x 2048: fewer tiles than an eighth of 132
+      {0, 16, 17, 1}, //
+      {0, 16, -1, 0}, // the 128-column kernel cannot run it
+      {1, 16, 32, 1}, // another choice stays
+      {-1, 16, 32, -1},
+      // Known trips: a short K loop keeps the 64-column kernel, which its
+      // split halves; a long one, or 64-column tiles past half the SMs,
+      // takes the 128-column one.
+      {0, 16, 32, 0, 64},  // 16 x 4096 x 4096
+      {0, 48, 32, 0, 127}, //
+      {0, 48, 32, 1, 128}, // 48 x 4096 x 8192
+      {0, 32, 64, 1, 64},  // 32 x 8192 x 4096: 128 tiles of 64 columns
+      {0, 32, 33, 0, 64},  // 66 tiles of 64 columns: half the SMs
+      {0, 32, 34, 1, 64},  //
+      {0, 64, 64, 0, 256}, // more rows
+      {0, 16, 16, 0, 256}, // too few tiles of 128 columns
+      // Row parts: the rows stored do not count, the trips do.
+      {0, 0, 64, 0, 64, true},   // 128 x 4096 x 4096
+      {0, 0, 64, 0, 127, true},  //
+      {0, 0, 64, 1, 172, true},  // 80 x 4096 x 11008
+      {0, 80, 64, 1, 128, true}, //
+      {0, 0, 16, 0, 256, true},  // too few tiles of 128 columns
+      {2, 0, 64, 2, 256, true}}; // another choice stays
   for (const FewRows &c : few) {
     ++cases;
     tawa::rt::NarrowLaunch l;
@@ -396,9 +419,11 @@ int main() {
     l.cols[0] = 64, l.cols[1] = 128, l.cols[2] = 192;
     l.narrow_tiles[0] = 2 * c.tiles128, l.narrow_tiles[1] = c.tiles128;
     l.narrow_tiles[2] = c.tiles128;
-    const int got = tawa::rt::few_rows_choice(c.choice, c.rows, 132, l);
+    const int got = tawa::rt::few_rows_choice(c.choice, c.rows, 132, l, c.trips,
+                                              c.row_parts);
     if (got != c.want)
-      return fail("few_rows_choice", c.choice, c.rows, got, c.want);
+      return fail("few_rows_choice", c.choice, c.rows * 1000 + c.trips, got,
+                  c.want);
   }
   {
     // Other widths keep the choice.
