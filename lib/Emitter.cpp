@@ -198,6 +198,7 @@ private:
   void epilogueOps(const std::string &Row0);
   void launcher();
   void narrowChoice();
+  std::string rowPartsChoice(bool Trips);
   std::string fewRowsArgument() const;
   void clusterChoice();
   void narrowDispatch();
@@ -1073,10 +1074,54 @@ void KernelEmitter::consumers() {
   W.line();
 }
 
+/// The launcher's choice of the few-rows twins' row parts, into
+/// `row_parts`, where a narrow kernel's twin has them (`trips`: the K loop's
+/// trips were counted). Returns choose_narrow's arguments for them, or
+/// nothing.
+std::string KernelEmitter::rowPartsChoice(bool Trips) {
+  if (!rowParts())
+    return "";
+  const NarrowLaunch &L = *llvm::find_if(
+      NarrowLaunches, [](const NarrowLaunch &L) { return L.RowParts > 1; });
+  const std::string Where =
+      formatv("grid, {0}, {1}, {2}.rows, /*row_offset=*/{3}", L.RowParts,
+              L.PartRows, P.Store.Matrix->getName(), L.RowOffset)
+          .str();
+  W.line(formatv("// Where the last row of tiles stores few rows, or the K "
+                 "loop is long (tawa::rt::choose_row_parts), the narrow "
+                 "kernels' few-rows twins run every {0}-row part of the "
+                 "tiles that stores anything, in place of the ping-pong "
+                 "twins' whole tiles (tawa/TileShape.h).",
+                 L.PartRows)
+             .str());
+  W.line(formatv("bool row_parts = tawa::rt::choose_row_parts(grid, "
+                 "/*tile_rows=*/{0}, /*part_rows=*/{1}, {2}.rows, "
+                 "/*row_offset=*/{3}{4});",
+                 L.TileRows, L.PartRows, P.Store.Matrix->getName(), L.RowOffset,
+                 Trips ? ", trips" : "")
+             .str());
+  return ",\n    row_parts ? tawa::rt::row_part_units(" + Where +
+         ") : 0, /*row_part_kernels=*/" + std::to_string(rowPartKernels()) +
+         ", &row_parts";
+}
+
 /// The launcher's choice of a narrow kernel, into `narrow` (-1: none).
 void KernelEmitter::narrowChoice() {
   if (NarrowLaunches.empty())
     return;
+  std::string Few = fewRowsArgument();
+  const bool Trips = Plan.CountTrips && (rowParts() || !Few.empty());
+  if (Trips) {
+    // Every tile runs the same K loop, whose header reads only parameters.
+    W.line("// The K loop's trips: where they are many, the few-rows twins "
+           "run over row parts, and those of 128 columns split their tiles "
+           "into more K ranges (tawa::rt::choose_row_parts, "
+           "few_rows_choice).");
+    W.line("int trips = 0;");
+    W.open(Header);
+    W.line("++trips;");
+    W.close();
+  }
   std::string Columns;
   for (const NarrowLaunch &L : NarrowLaunches)
     Columns += (Columns.empty() ? "" : ", ") + std::to_string(L.Cols);
@@ -1090,43 +1135,10 @@ void KernelEmitter::narrowChoice() {
                "SMs, else, where the wide tiles fill at most half a wave, "
                "the widest; launches of more than a wave where the narrow "
                "tiles' waves are shorter (tawa/TileShape.h).");
-  std::string RowUnits;
-  if (rowParts()) {
-    const NarrowLaunch &L = *llvm::find_if(
-        NarrowLaunches, [](const NarrowLaunch &L) { return L.RowParts > 1; });
-    const std::string Where =
-        formatv("grid, {0}, {1}, {2}.rows, /*row_offset=*/{3}", L.RowParts,
-                L.PartRows, P.Store.Matrix->getName(), L.RowOffset)
-            .str();
-    W.line(formatv("// Where the last row of tiles stores few rows "
-                   "(tawa::rt::choose_row_parts), the narrow kernels' "
-                   "few-rows twins run every {0}-row part of the tiles that "
-                   "stores anything, in place of the ping-pong twins' whole "
-                   "tiles (tawa/TileShape.h).",
-                   L.PartRows)
-               .str());
-    W.line(formatv("bool row_parts = tawa::rt::choose_row_parts(grid, "
-                   "/*tile_rows=*/{0}, /*part_rows=*/{1}, {2}.rows, "
-                   "/*row_offset=*/{3});",
-                   L.TileRows, L.PartRows, P.Store.Matrix->getName(),
-                   L.RowOffset)
-               .str());
-    RowUnits = ",\n    row_parts ? tawa::rt::row_part_units(" + Where +
-               ") : 0, /*row_part_kernels=*/" +
-               std::to_string(rowPartKernels()) + ", &row_parts";
-  }
-  std::string Few = fewRowsArgument();
+  std::string RowUnits = rowPartsChoice(Trips);
   if (Few.empty() && !RowUnits.empty())
     Few = ", /*few_rows=*/0";
-  if (Plan.CountTrips && !Few.empty()) {
-    // Every tile runs the same K loop, whose header reads only parameters.
-    W.line("// The K loop's trips: where they are many, the few-rows twins "
-           "of 128 columns split their tiles into more K ranges "
-           "(tawa::rt::few_rows_choice).");
-    W.line("int trips = 0;");
-    W.open(Header);
-    W.line("++trips;");
-    W.close();
+  if (Trips) {
     if (RowUnits.empty())
       RowUnits = ", /*row_units=*/0, /*row_part_kernels=*/0, "
                  "/*row_parts=*/nullptr";

@@ -552,7 +552,9 @@ static std::string fewRowsText(const NarrowTiles &N) {
          std::to_string(kFewRows) + " rows of a tile" +
          (RowParts ? ", or, over every " + std::to_string(kFewRows) +
                          "-row part of the tiles, where the last row of "
-                         "tiles stores few rows (tawa::rt::choose_row_parts)"
+                         "tiles stores few rows or, in a launch of at most "
+                         "two rows of tiles, the K loop is long "
+                         "(tawa::rt::choose_row_parts)"
                    : "") +
          ": their smaller " +
          (Steps ? "tiles keep more of the stored rows' operands in flight, "

@@ -136,4 +136,4 @@ void run(In A, In B, Out C, int last) {
 // EXPLAIN:     64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup
 // EXPLAIN:     a slot of several K steps reads each operand row in longer runs
 // EXPLAIN:     kernel assigned:
-// EXPLAIN:     64 x 64 (12 stages), 64 x 128 (8 stages) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows (tawa::rt::choose_row_parts): their smaller slots keep more of the stored rows' operands in flight{{$}}
+// EXPLAIN:     64 x 64 (12 stages), 64 x 128 (8 stages) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows or, in a launch of at most two rows of tiles, the K loop is long (tawa::rt::choose_row_parts): their smaller slots keep more of the stored rows' operands in flight{{$}}

@@ -231,21 +231,24 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:        /*block_cols=*/256, /*width=*/192);
 // CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 192, stream, &split_tail);
 // CHECK:       inline cudaError_t wide_launch(dim3 grid, dim3 block, size_t shared,
-// CHECK:         // Launches of few tiles run as narrow CTA tiles: the narrowest kernel whose
-// CHECK-NEXT:    // tiles fill at most one wave of the SMs, else, where the wide tiles fill at
-// CHECK-NEXT:    // most half a wave, the widest; launches of more than a wave where the narrow
-// CHECK-NEXT:    // tiles' waves are shorter (tawa/TileShape.h). Where the last row of tiles
-// CHECK-NEXT:    // stores few rows (tawa::rt::choose_row_parts), the narrow kernels' few-rows
-// CHECK-NEXT:    // twins run every 64-row part of the tiles that stores anything, in place of
-// CHECK-NEXT:    // the ping-pong twins' whole tiles (tawa/TileShape.h).
-// CHECK-NEXT:    bool row_parts = tawa::rt::choose_row_parts(
-// CHECK-NEXT:        grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/0);
-// CHECK-NEXT:    // The K loop's trips: where they are many, the few-rows twins of 128 columns
-// CHECK-NEXT:    // split their tiles into more K ranges (tawa::rt::few_rows_choice).
+// CHECK:         // The K loop's trips: where they are many, the few-rows twins run over row
+// CHECK-NEXT:    // parts, and those of 128 columns split their tiles into more K ranges
+// CHECK-NEXT:    // (tawa::rt::choose_row_parts, few_rows_choice).
 // CHECK-NEXT:    int trips = 0;
 // CHECK-NEXT:    for (int k0 = 0; k0 < A.cols; k0 += 64) {
 // CHECK-NEXT:      ++trips;
 // CHECK-NEXT:    }
+// CHECK-NEXT:    // Launches of few tiles run as narrow CTA tiles: the narrowest kernel whose
+// CHECK-NEXT:    // tiles fill at most one wave of the SMs, else, where the wide tiles fill at
+// CHECK-NEXT:    // most half a wave, the widest; launches of more than a wave where the narrow
+// CHECK-NEXT:    // tiles' waves are shorter (tawa/TileShape.h). Where the last row of tiles
+// CHECK-NEXT:    // stores few rows, or the K loop is long (tawa::rt::choose_row_parts), the
+// CHECK-NEXT:    // narrow kernels' few-rows twins run every 64-row part of the tiles that
+// CHECK-NEXT:    // stores anything, in place of the ping-pong twins' whole tiles
+// CHECK-NEXT:    // (tawa/TileShape.h).
+// CHECK-NEXT:    bool row_parts =
+// CHECK-NEXT:        tawa::rt::choose_row_parts(grid, /*tile_rows=*/128, /*part_rows=*/64,
+// CHECK-NEXT:                                   C.rows, /*row_offset=*/0, trips);
 // CHECK-NEXT:    int narrow = -1;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
 // CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
@@ -327,8 +330,10 @@ void run(In A, In B, Out C) {
 // Its 64- and 128-column kernels also run between the twins: the choice
 // takes no few_rows. The row parts start 32 rows above the matrix.
 // CHECK:       inline cudaError_t lowered_launch(
-// CHECK:           bool row_parts = tawa::rt::choose_row_parts(
-// CHECK-NEXT:          grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/-32);
+// CHECK:           int trips = 0;
+// CHECK:           bool row_parts =
+// CHECK-NEXT:          tawa::rt::choose_row_parts(grid, /*tile_rows=*/128, /*part_rows=*/64,
+// CHECK-NEXT:                                     C.rows, /*row_offset=*/-32, trips);
 // CHECK:             {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow, /*few_rows=*/0,
 // CHECK-NEXT:        row_parts ? tawa::rt::row_part_units(grid, 2, 64, C.rows,
 // CHECK-NEXT:                                             /*row_offset=*/-32)
@@ -344,7 +349,7 @@ void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
 // EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
-// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows (tawa::rt::choose_row_parts)
+// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows or, in a launch of at most two rows of tiles, the K loop is long (tawa::rt::choose_row_parts)
 // EXPLAIN-LABEL: kernel halves:
 // EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:

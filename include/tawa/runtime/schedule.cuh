@@ -462,11 +462,22 @@ inline int few_rows_choice(int choice, long long rows, int sms,
 /// 144-208 rows ran in 22.6-24.9 us so against 25.8-28.4 in whole tiles,
 /// 192 x 4096 x 11008 in 50.0 against 62.5; 80-112 rows (one row of tiles)
 /// within 0.6 us either way; 240 rows, whose last row of tiles stores 112,
-/// in 23.0 against 20.5 (edge.sh). The choice of the narrow kernel counts
-/// the row parts (choose_narrow). TAWA_ROW_PARTS in the environment
-/// overrides the choice (tests, measurements): "off" never, "force" always.
+/// in 23.0 against 20.5 (edge.sh). Where the K loop runs at least
+/// kWiderTrips `trips` (0: not counted), a launch of one row of tiles, or of
+/// two whose last is not full, runs the row parts whatever its last row of
+/// tiles stores: there the 128-column twin splits its tiles by K
+/// (few_rows_choice). On an H200 (bf16 NT, TN and TT,
+/// results/h200/weak-shapes/long-k/) 96-128 x 2048-8192 x 8192-16384 ran
+/// 1.0-1.86x faster so (100 x 2048 x 16384 NT 0.46 -> 0.86 of cuBLAS, 128 x
+/// 4096 x 16384 0.75 -> 0.94), 240 x 4096 x 8192 TN and TT 0.73-0.74 ->
+/// 0.91-0.99 but NT 1.05 -> 0.97; 256 x 4096 x 8192, whose two rows of tiles
+/// are full, 4-15% slower, so it keeps whole tiles. The choice of the narrow
+/// kernel counts the row parts (choose_narrow). TAWA_ROW_PARTS in the
+/// environment overrides the choice (tests, measurements): "off" never, "force"
+/// always.
 inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
-                             long long rows, long long row_offset) {
+                             long long rows, long long row_offset,
+                             int trips = 0) {
   static const int mode = env_switch("TAWA_ROW_PARTS");
   if (mode != 0)
     return mode == 2;
@@ -475,7 +486,10 @@ inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
   if (stored > launch)
     stored = launch;
   const long long last = stored % tile_rows;
-  return stored > part_rows && last > 0 && 4 * last <= 5 * part_rows;
+  const bool long_k = trips >= kWiderTrips &&
+                      (stored <= tile_rows || (stored < 2 * tile_rows && last));
+  return stored > part_rows &&
+         ((last > 0 && 4 * last <= 5 * part_rows) || long_k);
 }
 
 /// The kernel a launch runs (narrow_launch's arguments), into `*choice`: -1

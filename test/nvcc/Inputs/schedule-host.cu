@@ -481,22 +481,30 @@ int main() {
       return fail("row_part_units", c.grid_y, c.rows, got, c.want);
   }
   // choose_row_parts (no TAWA_ROW_PARTS): where the last 128-row tile row
-  // stores 1-80 rows and the launch more than 64.
+  // stores 1-80 rows and the launch more than 64; or, with a K loop of at
+  // least 128 trips, where the launch stores 65-255 rows.
   struct RowParts {
     unsigned grid_y;
     long long rows;
     bool want;
+    int trips = 0;
   };
   const RowParts parts_cases[] = {
-      {1, 64, false},  {1, 65, true},   {1, 80, true},  {1, 81, false},
-      {1, 128, false}, {2, 129, true},  {2, 192, true}, {2, 208, true},
-      {2, 209, false}, {2, 256, false}, {3, 320, true}, {2, 4096, false}};
+      {1, 64, false},       {1, 65, true},        {1, 80, true},
+      {1, 81, false},       {1, 128, false},      {2, 129, true},
+      {2, 192, true},       {2, 208, true},       {2, 209, false},
+      {2, 256, false},      {3, 320, true},       {2, 4096, false},
+      {1, 81, false, 127},  {1, 81, true, 128},   {1, 128, true, 256},
+      {1, 64, false, 256},  {2, 240, true, 128},  {2, 256, false, 128},
+      {3, 257, true, 128},  {3, 340, false, 128}, {3, 384, false, 128},
+      {2, 4096, false, 128}, {2, 240, false, 64}};
   for (const RowParts &c : parts_cases) {
     ++cases;
-    const bool got =
-        tawa::rt::choose_row_parts(dim3(16, c.grid_y, 1), 128, 64, c.rows, 0);
+    const bool got = tawa::rt::choose_row_parts(dim3(16, c.grid_y, 1), 128, 64,
+                                                c.rows, 0, c.trips);
     if (got != c.want)
-      return fail("choose_row_parts", c.grid_y, c.rows, got, c.want);
+      return fail("choose_row_parts", c.grid_y, c.rows * 1000 + c.trips, got,
+                  c.want);
   }
   {
     // narrow_launch counts the row parts of the kernels in the mask only:
