@@ -566,9 +566,10 @@ private:
     }
     return fail(Factors[0]->getBeginLoc(),
                 "the product does not read the weights w[col][k] (stored K x "
-                "R x S x C, K the output channels) or w[k][col] (R x S x C x "
-                "K) of a staged tile, with the staging copy's index and "
-                "bounds checks 'col < K && k < R * S * C'");
+                "R x S x C or K x C x R x S, K the output channels) or "
+                "w[k][col] (R x S x C x K or C x R x S x K) of a staged tile, "
+                "with the staging copy's index and bounds checks 'col < K && "
+                "k < R * S * C'");
   }
 
   const StagingCopy *copyOf(const VarDecl *Tile) const {
@@ -730,12 +731,16 @@ private:
   };
 
   /// Reads the filter decode off the copy's atoms (flattened K loop, or a
-  /// loop over R * S taps) or the loops over the taps.
+  /// loop over R * S taps) or the loops over the taps. `ChannelsOuter`: a
+  /// flattened column k read as k = (c * R + r) * S + s (KCRS weights)
+  /// rather than (r * S + s) * C + c.
   bool filter(const StagingCopy &St, llvm::ArrayRef<const DivModAtom *> Atoms,
-              Filter &F) {
+              Filter &F, bool ChannelsOuter) {
     const char *Message =
         "expected the column k decoded as 'c = k % C', 's = (k / C) % S', 'r "
-        "= k / (C * S)' (a loop over the taps: 'r = rs / S', 's = rs % S')";
+        "= k / (C * S)' (weights K x R x S x C), or as 's = k % S', 'r = (k "
+        "/ S) % R', 'c = k / (R * S)' (weights K x C x R x S); a loop over "
+        "the taps: 'r = rs / S', 's = rs % S'";
     if (Nested) {
       F.C = ChannelBound;
       F.Cq = KOffset + St.At.P2;
@@ -761,6 +766,8 @@ private:
       return true;
     }
     const Poly KK = kIndex(St.At.P2);
+    if (ChannelsOuter)
+      return channelsOuter(St, Atoms, KK, Message, F);
     const DivModAtom *CA = find(Atoms, true, KK);
     std::optional<Poly> KDivC = CA ? Ev.divide(KK, CA->D, false) : std::nullopt;
     const DivModAtom *SA = KDivC ? find(Atoms, true, *KDivC) : nullptr;
@@ -777,6 +784,61 @@ private:
                   "the K loop must run to R * S * C, the filter taps times "
                   "the channels of the tap decode");
     return true;
+  }
+
+  /// An input coordinate In = o * Stride - Pad + f * Dil (o the output
+  /// pixel's coordinate, f the filter tap's) and the input extent it is
+  /// checked against.
+  struct Spatial {
+    Poly In, Extent, Stride, Pad, Dil;
+    /// Checks that may be absent: `In >= 0` where In is never negative (no
+    /// padding).
+    std::vector<Poly> Optional;
+  };
+
+  /// The decode of a column k whose channel is outermost: s = k % S, r =
+  /// (k / S) % R, c = k / (R S), C the loop's bound over R S.
+  bool channelsOuter(const StagingCopy &St,
+                     llvm::ArrayRef<const DivModAtom *> Atoms, const Poly &KK,
+                     const char *Message, Filter &F) {
+    const DivModAtom *SA = find(Atoms, true, KK);
+    std::optional<Poly> KDivS = SA ? Ev.divide(KK, SA->D, false) : std::nullopt;
+    const DivModAtom *RA = KDivS ? find(Atoms, true, *KDivS) : nullptr;
+    if (!RA)
+      return fail(St.Loc, Message);
+    F.S = SA->D;
+    F.R = RA->D;
+    F.Sq = Poly::symbol(SA);
+    F.Rq = Poly::symbol(RA);
+    F.Cq = *Ev.divide(KK, RA->D * SA->D, false);
+    std::optional<Poly> C = dividedBy(KBound, RA->D * SA->D);
+    if (!C || !freeOfCoordinates(*C) || *C * RA->D * SA->D != KBound)
+      return fail(Loop->getCond()->getBeginLoc(),
+                  "the K loop must run to R * S * C, the filter taps of the "
+                  "decode times the channels");
+    F.C = *C;
+    return true;
+  }
+
+  /// How far a reading of the staging copy's filter decode got: the decode
+  /// failed (the failure says why), the address or the input coordinates
+  /// do not match, or they do.
+  enum class Reading { Decode, Address, Matched };
+
+  /// Reads the filter decode in the order `ChannelsOuter` says, then the
+  /// input row and column (into `Y`, `X`) and the address of the NHWC
+  /// element of pixel (Nq, Pq, Qq).
+  Reading reading(const StagingCopy &St,
+                  llvm::ArrayRef<const DivModAtom *> Atoms, const Poly &Nq,
+                  const Poly &Pq, const Poly &Qq, bool ChannelsOuter, Filter &F,
+                  Spatial &Y, Spatial &X) {
+    if (!filter(St, Atoms, F, ChannelsOuter))
+      return Reading::Decode;
+    if (!spatial(St, Pq, F.Rq, Y) || !spatial(St, Qq, F.Sq, X))
+      return Reading::Address;
+    const Poly Address =
+        ((Nq * Y.Extent + Y.In) * X.Extent + X.In) * F.C + F.Cq;
+    return Address == St.L ? Reading::Matched : Reading::Address;
   }
 
   /// The activations: the staging copy of the tile the product reads as A
@@ -808,30 +870,43 @@ private:
     if (!PA)
       return fail(St.Loc, PixelMessage);
     const Poly P = PA->D;
-    Filter F;
-    if (!filter(St, Atoms, F))
-      return false;
-    const Poly &C = F.C, &S = F.S;
-    const std::optional<Poly> R = F.R;
     const Poly Nq = *Ev.divide(M, P * Q, false), Pq = Poly::symbol(PA),
-               Qq = Poly::symbol(QA), &Cq = F.Cq, &Sq = F.Sq, &Rq = F.Rq;
+               Qq = Poly::symbol(QA);
     if (!symbolOf(Nq))
       return fail(St.Loc, PixelMessage);
     // The input row and column: p * SH - PH + r * DH, q * SW - PW + s * DW,
-    // from the checks that bound them.
+    // from the checks that bound them; the column's channel innermost, or,
+    // for a flattened K loop, outermost (KCRS weights).
     const char *Form =
         "the staging copy must read in[((n * H + ih) * W + iw) * C + c] of "
         "the NHWC activations: the column k decoded channels innermost (c = "
         "k % C, r = k / (S * C), s = (k / C) % S; weights stored K x R x S x "
-        "C or R x S x C x K), ih = p * stride - pad + r * dilation and iw = q "
-        "* stride - pad + s * dilation, each checked against 0 and the "
-        "input's height or width";
+        "C or R x S x C x K) or outermost (s = k % S, r = (k / S) % R, c = k "
+        "/ (R * S); weights K x C x R x S or C x R x S x K), ih = p * stride "
+        "- pad + r * dilation and iw = q * stride - pad + s * dilation, each "
+        "checked against 0 and the input's height or width";
+    Filter F;
     Spatial Y, X;
-    if (!spatial(St, Pq, Rq, Y) || !spatial(St, Qq, Sq, X))
+    bool ChannelsOuter = false;
+    Reading Read = reading(St, Atoms, Nq, Pq, Qq, false, F, Y, X);
+    if (Read != Reading::Matched && !Nested) {
+      const LiftFailure First = Why;
+      Filter F2;
+      Spatial Y2, X2;
+      const Reading Second = reading(St, Atoms, Nq, Pq, Qq, true, F2, Y2, X2);
+      if (Second == Reading::Matched) {
+        F = F2, Y = Y2, X = X2, ChannelsOuter = true;
+      } else if (Second <= Read) {
+        Why = First; // the channels-innermost reading got as far
+      }
+      Read = std::max(Read, Second);
+    }
+    if (Read == Reading::Decode)
+      return false;
+    if (Read == Reading::Address)
       return fail(St.Loc, Form);
-    const Poly Address = ((Nq * Y.Extent + Y.In) * X.Extent + X.In) * C + Cq;
-    if (Address != St.L)
-      return fail(St.Loc, Form);
+    const Poly &C = F.C, &S = F.S;
+    const std::optional<Poly> R = F.R;
     // The checks: the pixel's bound (m < rows, or n < N), the column's,
     // and the input row's and column's.
     const Poly One = Poly::constant(1);
@@ -889,6 +964,7 @@ private:
                           text(P),     text(Q),        text(Y.Pad),
                           text(X.Pad), text(Y.Stride), text(X.Stride),
                           text(Y.Dil), text(X.Dil)};
+    G.Conv->ChannelsOuter = ChannelsOuter;
     // The decodes are proved for positive extents: each must be one where
     // it is a constant, the launcher checks those of parameters.
     for (const Poly *Positive : std::initializer_list<const Poly *>{
@@ -908,16 +984,6 @@ private:
       LaunchChecks.push_back(WholeImages);
     return true;
   }
-
-  /// An input coordinate In = o * Stride - Pad + f * Dil (o the output
-  /// pixel's coordinate, f the filter tap's) and the input extent it is
-  /// checked against.
-  struct Spatial {
-    Poly In, Extent, Stride, Pad, Dil;
-    /// Checks that may be absent: `In >= 0` where In is never negative (no
-    /// padding).
-    std::vector<Poly> Optional;
-  };
 
   /// The coordinate of `O` (the output's) and `F` (the tap's) from the
   /// copy's checks `In >= 0` and `Extent - In - 1 >= 0` (the first may be

@@ -195,6 +195,13 @@ std::string inPlace(const LiftedGemm &G) {
   return aligned(G.A) + " &&\n      " + aligned(G.B);
 }
 
+/// `X` as a factor of a product: parenthesized unless a name or a number.
+std::string factor(const std::string &X) {
+  const bool Plain =
+      llvm::all_of(X, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+  return Plain ? X : "(" + X + ")";
+}
+
 /// The Im2col view of a convolution's activations, from the launch's
 /// parameters.
 std::string im2colView(const LiftedGemm &G) {
@@ -355,8 +362,30 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   if (G.Conv)
     ExtentsDiffer += std::string(ExtentsDiffer.empty() ? "" : " || ") +
                      "!tawa::im2col_tma_loadable(tawa_x)";
-  const std::string BView =
+  std::string BView =
       G.B.KMajor ? view(G.B, Elem, N, Kx) : view(G.B, Elem, Kx, N);
+  std::string FilterCopy;
+  if (G.Conv && G.Conv->ChannelsOuter) {
+    // Weights whose K index runs channels outermost: the tiled form reads
+    // a copy in the im2col matrix's order.
+    FilterCopy = formatv(R"(
+  // The weights' column runs the channels outermost, (c * R + r) * S + s:
+  // the tiled form reads them from a copy in the order of the im2col
+  // matrix's columns, (r * S + s) * C + c.
+  const tawa::FilterCopy<const {0}> tawa_w(
+      {1}, /*k_major=*/{2}, {3}, {4}, tawa_stream);
+  if (tawa_w.error() != cudaSuccess) {{
+    {5}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({6});
+    return;
+  }
+)",
+                         Elem, BView, G.B.KMajor ? "true" : "false", G.Conv->C,
+                         factor(G.Conv->R) + " * " + factor(G.Conv->S),
+                         Names.Callee, Args)
+                     .str();
+    FilterCopy.pop_back(); // the launch follows on the next line
+    BView = "tawa_w.matrix()";
+  }
   std::string Scalars;
   if (G.Alpha)
     Scalars += ", " + name(G.Alpha);
@@ -416,7 +445,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
       (tawa_flops < 268435456.0 && !tawa_in_place)) {{
     {25}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
     return;
-  }
+  }{28}
   {0}_tiled<<<dim3(tawa::ceil_div(tawa_cols, {6}), tawa::ceil_div(tawa_rows, {7}){19}),
             128, 0, tawa_stream>>>(
       {8}, {9},
@@ -429,7 +458,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
                  cInView(G, Out) + biasView(G), namedConstants(G), Names.Callee,
-                 Im2colDecl, launcherHead(Kernel, Names))
+                 Im2colDecl, launcherHead(Kernel, Names), FilterCopy)
       .str();
 }
 

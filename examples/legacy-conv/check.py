@@ -10,8 +10,8 @@ usage: check.py --orig ORIG.so [--migrated MIG.so] --rewritten WS.so --out DIR
 Each library is examples/legacy-conv/conv.cu (or what tawa-rewrite made of
 it) built with -shared; its C entry points (legacy_conv_*) launch the
 kernels as the file's project would. For each kernel and shape:
-  - x (N, H, W, C) and the weights (K x R x S x C, or R x S x C x K for
-    conv_valid_hwio), fresh random normal bf16, a bias of random normals for
+  - x (N, H, W, C) and the weights (K x R x S x C; R x S x C x K for
+    conv_valid_hwio and conv_taps_flat, K x C x R x S for conv_kcrs), fresh random normal bf16, a bias of random normals for
     conv_bias_relu; the output is filled with NaN first;
   - reference: torch.nn.functional.conv2d on the inputs upcast to float32
     (TF32 off), then the bias and ReLU; pass: every element finite and
@@ -44,6 +44,7 @@ CHECK = {
     "conv_taps_nested": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (2, 7, 9, 128, 32)],
     "conv_taps_flat": [(2, 15, 13, 64, 96, 3, 3), (1, 20, 18, 64, 64, 5, 5),
                        (2, 12, 12, 40, 24, 3, 3)],
+    "conv_kcrs": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
 }
 TIME = {
     "conv3x3_same": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (8, 112, 112, 128, 128)],
@@ -52,6 +53,7 @@ TIME = {
     "conv_dilated": [(8, 64, 64, 256, 256)],
     "conv_taps_nested": [(32, 56, 56, 64, 64), (32, 14, 14, 256, 256)],
     "conv_taps_flat": [(32, 56, 56, 128, 128, 3, 3), (16, 64, 64, 64, 128, 7, 7)],
+    "conv_kcrs": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (32, 14, 14, 256, 256)],
 }
 
 
@@ -78,6 +80,8 @@ class Case:
         self.x = torch.randn(n, h, w, c, device="cuda", generator=gen).bfloat16()
         if kernel in ("conv_valid_hwio", "conv_taps_flat"):
             self.w = torch.randn(r, sw, c, k, device="cuda", generator=gen).bfloat16()
+        elif kernel == "conv_kcrs":
+            self.w = torch.randn(k, c, r, sw, device="cuda", generator=gen).bfloat16()
         else:
             self.w = torch.randn(k, r, sw, c, device="cuda", generator=gen).bfloat16()
         self.bias = torch.randn(k, device="cuda", generator=gen)
@@ -91,8 +95,10 @@ class Case:
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cuda.matmul.allow_tf32 = False
         wk = self.w.float()
-        wk = (wk.permute(3, 2, 0, 1) if self.kernel in ("conv_valid_hwio", "conv_taps_flat")
-              else wk.permute(0, 3, 1, 2))
+        if self.kernel in ("conv_valid_hwio", "conv_taps_flat"):
+            wk = wk.permute(3, 2, 0, 1)
+        elif self.kernel != "conv_kcrs":
+            wk = wk.permute(0, 3, 1, 2)
         y = F.conv2d(self.x.float().permute(0, 3, 1, 2), wk, stride=self.stride,
                      padding=self.pad, dilation=self.dil).permute(0, 2, 3, 1)
         if self.kernel == "conv_bias_relu":

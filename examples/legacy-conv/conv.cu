@@ -210,6 +210,36 @@ __global__ void conv_taps_flat(const bf16 *in, const bf16 *w, bf16 *out, int N,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// 3 x 3 "same" with PyTorch's weights, K x C x 3 x 3: the column k runs
+// the channels outermost (c = k / 9, r = (k % 9) / 3, s = k % 3).
+__global__ void conv_kcrs(const bf16 *in, const bf16 *w, bf16 *out, int N,
+                          int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < C * 9; t += TILE) {
+    int kk = t + tx;
+    int c = kk / 9, r = (kk % 9) / 3, s = kk % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    As[ty][tx] = m < N * H * W && kk < C * 9 && ih >= 0 && ih < H &&
+                         iw >= 0 && iw < W
+                     ? in[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] = kload < K && kk < C * 9 ? w[kload * C * 9 + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 static dim3 tiles(int rows, int cols) {
   return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
 }
@@ -259,6 +289,15 @@ int legacy_conv_taps_nested(const void *x, const void *w, void *y, int n,
                             int h, int wd, int c, int k, void *stream) {
   conv_taps_nested<<<tiles(n * h * wd, k), dim3(TILE, TILE), 0,
                      static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_kcrs(const void *x, const void *w, void *y, int n, int h,
+                     int wd, int c, int k, void *stream) {
+  conv_kcrs<<<tiles(n * h * wd, k), dim3(TILE, TILE), 0,
+              static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), n, h, wd, c, k);
   return cudaGetLastError();

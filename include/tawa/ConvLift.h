@@ -2,7 +2,8 @@
 //
 // Recognises the shared-memory tiled convolution over NHWC activations
 // written as an implicit GEMM, whose K loop walks the filter taps and
-// channels flattened (k = (r * S + s) * C + c) or as loops over the taps
+// channels flattened (k = (r * S + s) * C + c, or channels outermost, k =
+// (c * R + r) * S + s, for weights K x C x R x S) or as loops over the taps
 // and a channel tile (`for r, for s, for (c0 < C; c0 += TILE)`, or one loop
 // over the R * S taps), and proves what it computes:
 //

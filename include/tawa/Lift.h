@@ -133,6 +133,11 @@ struct LiftedBias {
 struct LiftedIm2col {
   std::string N, H, W, C, R, S, P, Q;
   std::string PadH, PadW, StrideH, StrideW, DilH, DilW;
+  /// The kernel's column k runs channels outermost, k = (c * R + r) * S + s
+  /// (weights stored K x C x R x S, PyTorch's order, or C x R x S x K): the
+  /// launcher reads the weights from a copy permuted to the im2col matrix's
+  /// order, (r * S + s) * C + c (tile.h, tawa::FilterCopy).
+  bool ChannelsOuter = false;
 };
 
 /// What a lifted kernel computes, in terms of its parameters.

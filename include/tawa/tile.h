@@ -190,6 +190,81 @@ __host__ __device__ bool im2col_tma_loadable(const Im2col<T> &x) {
   return ok;
 }
 
+/// Permutes the K index of convolution weights from channels outermost,
+/// k = (ch * rs + tap), to the Im2col matrix's order, k = (tap * c + ch),
+/// tap = ty * s + tx of the rs = r * s taps: out = in with that index
+/// permuted, along the columns of a `rows` x `cols` matrix where `k_major`
+/// (weights K x C x R x S), else along its rows (C x R x S x K). `in` has
+/// leading dimension `ld_in`, `out` `cols`; elements.
+template <class T>
+__global__ void filter_channels_inner(const T *in, long long ld_in, T *out,
+                                      long long rows, long long cols, int c,
+                                      int rs, bool k_major) {
+  const long long total = rows * cols;
+  for (long long i = blockIdx.x * 1LL * blockDim.x + threadIdx.x; i < total;
+       i += 1LL * gridDim.x * blockDim.x) {
+    const long long row = i / cols, col = i % cols;
+    const long long k = k_major ? col : row;
+    const long long from = (k % c) * rs + k / c;
+    out[i] = k_major ? in[row * ld_in + from] : in[from * ld_in + col];
+  }
+}
+
+/// Convolution weights whose K index runs channels outermost (K x C x R x S,
+/// PyTorch's order, or C x R x S x K) copied on a stream to the order of
+/// the Im2col matrix's columns, (ty * s + tx) * c + ch, so that they are
+/// its B^T (K x R x S x C) or B (R x S x C x K). The copy lives in memory
+/// of its own, allocated and freed on the stream (cudaMallocAsync,
+/// cudaFreeAsync), until this object goes out of scope; its cost, one read
+/// and one write of the weights per launch, is small beside a
+/// convolution's. error() says whether it was made.
+template <class T> class FilterCopy {
+public:
+  /// `w`: the weights as stored, K rows of c * rs where `k_major`, else c *
+  /// rs rows of K; `c` channels, `rs` filter taps.
+  FilterCopy(Matrix<const T> w, bool k_major, int c, int rs,
+             cudaStream_t stream)
+      : stream_(stream), view_{nullptr, w.rows, w.cols, w.cols} {
+    using E = std::remove_const_t<T>;
+    const long long total = 1LL * w.rows * w.cols;
+    if (total <= 0 || c <= 0 || rs <= 0) {
+      error_ = cudaErrorInvalidValue;
+      return;
+    }
+    E *out = nullptr;
+    error_ = cudaMallocAsync(reinterpret_cast<void **>(&out), total * sizeof(E),
+                             stream);
+    if (error_ != cudaSuccess)
+      return;
+    copy_ = out;
+    view_.data = out;
+    const long long blocks = (total + 255) / 256;
+    const int grid = blocks < 4096 ? static_cast<int>(blocks) : 4096;
+    // clang-format off
+    filter_channels_inner<E><<<grid, 256, 0, stream>>>(
+        w.data, w.ld, out, w.rows, w.cols, c, rs, k_major);
+    // clang-format on
+    error_ = cudaGetLastError();
+  }
+  ~FilterCopy() {
+    if (copy_)
+      cudaFreeAsync(copy_, stream_);
+  }
+  FilterCopy(const FilterCopy &) = delete;
+  FilterCopy &operator=(const FilterCopy &) = delete;
+
+  /// cudaSuccess where the copy was made and launched.
+  cudaError_t error() const { return error_; }
+  /// The permuted weights: the shape of `w`, leading dimension its columns.
+  Matrix<const T> matrix() const { return view_; }
+
+private:
+  cudaStream_t stream_;
+  Matrix<const T> view_;
+  void *copy_ = nullptr;
+  cudaError_t error_ = cudaSuccess;
+};
+
 /// The R x C window of an Im2col matrix at (row0, col0); what `load` of an
 /// Im2col returns. Elements outside the matrix read as 0.
 template <class T, int R, int C> struct Im2colTile {

@@ -3,8 +3,10 @@
 // padding given, the pixel bound checked as 'n < N', an if/else staging copy,
 // a bias and ReLU; no padding (no lower bounds checks), an output extent
 // that is an expression of the input's ('H - 2'), weights stored R x S x C
-// x K; dilation; loops over the taps and a channel tile. Each tiled kernel's Im2col view names the kernel's own
-// extents, and the launcher runs the kernel as written where they are not
+// x K; dilation; loops over the taps and a channel tile; the column's
+// channel outermost (weights K x C x R x S, PyTorch's order, and C x R x S x
+// K), read from a copy permuted to the im2col matrix's order. Each tiled
+// kernel's Im2col view names the kernel's own extents, and the launcher runs the kernel as written where they are not
 // positive, where the pixels are no whole images, or where TMA cannot read
 // the view. (The outputs are checked without this file's own check lines.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
@@ -208,7 +210,87 @@ __global__ void conv_taps_flat(const bf16 *in, const bf16 *w, bf16 *out, int N,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// OUT-LABEL: static void conv_kcrs_migrated_launch(
+// OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{
+// OUT-NEXT: in, N, H, W, C, R, S, H, W, (R / 2), (S / 2), 1, 1, 1, 1};
+// OUT: // The weights' column runs the channels outermost, (c * R + r) * S + s:
+// OUT-NEXT: // the tiled form reads them from a copy in the order of the im2col
+// OUT-NEXT: // matrix's columns, (r * S + s) * C + c.
+// OUT-NEXT: const tawa::FilterCopy<const __nv_bfloat16> tawa_w(
+// OUT-NEXT: tawa::Matrix<const __nv_bfloat16>{w, K, C * R * S, C * R * S},
+// OUT-NEXT: /*k_major=*/true, C, R * S, tawa_stream);
+// OUT-NEXT: if (tawa_w.error() != cudaSuccess) {
+// OUT-NEXT: conv_kcrs<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(
+// OUT-NEXT: in, w, out, N, H, W, C, K, R, S);
+// OUT-NEXT: return;
+// OUT-NEXT: }
+// OUT-NEXT: conv_kcrs_tiled<<<
+// OUT: tawa_x, tawa_w.matrix(),
+// R x S "same" with PyTorch's weights, K x C x R x S: the column k runs
+// the channels outermost, c = k / (R * S), r = (k / S) % R, s = k % S.
+__global__ void conv_kcrs(const bf16 *in, const bf16 *w, bf16 *out, int N,
+                          int H, int W, int C, int K, int R, int S) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < C * R * S; t += TILE) {
+    int kk = t + tx;
+    int c = kk / (R * S), r = (kk / S) % R, s = kk % S;
+    int ih = oh - R / 2 + r, iw = ow - S / 2 + s;
+    As[ty][tx] = m < N * H * W && kk < C * R * S && ih >= 0 && ih < H &&
+                         iw >= 0 && iw < W
+                     ? in[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] =
+        kload < K && kk < C * R * S ? w[kload * (C * R * S) + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// OUT-LABEL: static void conv_crsk_migrated_launch(
+// OUT: const tawa::FilterCopy<const __nv_bfloat16> tawa_w(
+// OUT-NEXT: tawa::Matrix<const __nv_bfloat16>{w, 9 * C, K, K}, /*k_major=*/false, C,
+// OUT-NEXT: 3 * 3, tawa_stream);
+// 3 x 3 "same", weights C x 3 x 3 x K (the channels outermost, the
+// output channels innermost), the tap decode written with '%' first.
+__global__ void conv_crsk(const bf16 *in, const bf16 *w, bf16 *out, int N,
+                          int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx, kw = t + ty;
+    int tap = kk % 9, c = kk / 9;
+    int ih = oh + tap / 3 - 1, iw = ow + tap % 3 - 1;
+    As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H &&
+                         iw >= 0 && iw < W
+                     ? in[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] = kw < 9 * C && k < K ? w[kw * K + k] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[j][tx]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 // Every form is rewritten: the producers of the eight kernels (the wide,
-// narrow, ping-pong and cluster ones) of each of the five load the
+// narrow, ping-pong and cluster ones) of each of the seven load the
 // activations by im2col.
-// COUNT: 40
+// COUNT: 56

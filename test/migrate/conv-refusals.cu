@@ -9,31 +9,34 @@
 #define TILE 32
 using bf16 = __nv_bfloat16;
 
-// Channels outermost (KCRS weights, k = c * 9 + r * 3 + s).
-__global__ void kcrs(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+// A channel tile outermost, then the taps: the columns of one iteration
+// are channels of one tap, but the loops visit the taps innermost.
+__global__ void channels_first(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
   __shared__ bf16 As[TILE][TILE];
   __shared__ bf16 Ws[TILE][TILE];
   int tx = threadIdx.x, ty = threadIdx.y;
   int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
   int n = m / (H * W), oh = (m / W) % H, ow = m % W;
   float acc = 0.f;
-// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution (its staging copy at line [[#@LINE+6]] gathers through '/' and '%' of the loop's index), and the statement at line [[#@LINE+6]] breaks it: the staging copy must read in[((n * H + ih) * W + iw) * C + c] of the NHWC activations: the column k decoded channels innermost
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[#@LINE+3]] breaks it: expected a staging copy
 #pragma tawa tile
-  for (int t = 0; t < 9 * C; t += TILE) {
-    int kk = t + tx;
-    int c = kk / 9, r = (kk % 9) / 3, s = kk % 3;
-    int ih = oh + r - 1, iw = ow + s - 1;
-    As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c] : bf16();
-    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
-    __syncthreads();
-    for (int j = 0; j < TILE; ++j)
-      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
-    __syncthreads();
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    for (int r = 0; r < 3; ++r) {
+      for (int s = 0; s < 3; ++s) {
+        int ih = oh + r - 1, iw = ow + s - 1;
+        As[ty][tx] = m < N * H * W && c0 + tx < C && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c0 + tx] : bf16();
+        Ws[ty][tx] = kload < K && c0 + tx < C ? w[((kload * 3 + r) * 3 + s) * C + c0 + tx] : bf16();
+        __syncthreads();
+        for (int j = 0; j < TILE; ++j)
+          acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+        __syncthreads();
+      }
+    }
   }
   if (m < N * H * W && k < K)
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
-// CHECK: note: kernel 'kcrs' is left unchanged
+// CHECK: note: kernel 'channels_first' is left unchanged
 // An upper bound one past the image.
 __global__ void off_by_one(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
   __shared__ bf16 As[TILE][TILE];
@@ -93,7 +96,7 @@ __global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, i
   int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
   int n = m / (H * W), oh = (m / W) % H, ow = m % W;
   float acc = 0.f;
-// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: {{.*}} breaks it: the product does not read the weights w[col][k] (stored K x R x S x C, K the output channels) or w[k][col] (R x S x C x K) of a staged tile, with the staging copy's index and bounds checks 'col < K && k < R * S * C' (docs/migration.md, 'Convolutions') [tawa-unsupported]
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: {{.*}} breaks it: the product does not read the weights w[col][k] (stored K x R x S x C or K x C x R x S, K the output channels) or w[k][col] (R x S x C x K or C x R x S x K) of a staged tile, with the staging copy's index and bounds checks 'col < K && k < R * S * C' (docs/migration.md, 'Convolutions') [tawa-unsupported]
 #pragma tawa tile
   for (int rs = 0; rs < 9; ++rs) {
     int r = rs / 3, s = rs % 3;

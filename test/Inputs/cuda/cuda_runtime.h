@@ -42,6 +42,8 @@ TAWA_STUB_BUILTIN(tawa_stub_blockDim_t, blockDim)
 TAWA_STUB_BUILTIN(tawa_stub_gridDim_t, gridDim)
 
 extern "C" cudaError_t cudaGetLastError();
+extern "C" cudaError_t cudaMallocAsync(void **, size_t, cudaStream_t);
+extern "C" cudaError_t cudaFreeAsync(void *, cudaStream_t);
 extern "C" cudaError_t cudaPeekAtLastError();
 extern "C" const char *cudaGetErrorString(cudaError_t);
 extern "C" int __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0,
