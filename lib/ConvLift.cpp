@@ -475,13 +475,25 @@ private:
     const char *Expected =
         "expected after the loop 'if (m < rows && col < K) out[m * ldo + "
         "col] = acc;' (the stored value may scale, add a bias and apply an "
-        "activation, as docs/migration.md says)";
+        "activation, as docs/migration.md says, through float locals set "
+        "once)";
+    // Float locals first, read as their initializers.
+    while (!After.empty() && isa<DeclStmt>(After.front())) {
+      for (const Decl *D : cast<DeclStmt>(After.front())->decls())
+        if (!epilogueLocal(dyn_cast<VarDecl>(D)))
+          return fail(D->getLocation(), Expected);
+      After = After.drop_front();
+    }
     if (After.size() != 1)
       return fail(After.empty() ? Loop->getEndLoc() : After[1]->getBeginLoc(),
                   Expected);
     auto *If = dyn_cast<IfStmt>(After[0]);
+    const Stmt *Then =
+        If && !If->getElse() ? afterLocals(If->getThen(), Expected) : nullptr;
+    if (If && !If->getElse() && !Then)
+      return false;
     const Expr *L = nullptr, *V = nullptr;
-    if (!If || If->getElse() || !assignment(single(If->getThen()), L, V))
+    if (!Then || !assignment(single(Then), L, V))
       return fail(After[0]->getBeginLoc(), Expected);
     StoreAt = After[0]->getBeginLoc();
     std::optional<GlobalAccess> GA = global(L);

@@ -388,6 +388,51 @@ bool GemmLoopReader::advancesInLoop(const CompoundStmt *Body) {
   return true;
 }
 
+bool GemmLoopReader::epilogueLocal(const VarDecl *VD) {
+  if (!VD ||
+      !VD->getType().getCanonicalType()->isSpecificBuiltinType(
+          BuiltinType::Float) ||
+      !VD->hasInit() || VD->getType()->isReferenceType() ||
+      isModified(VD, Kernel->getBody()))
+    return false;
+  FloatLocals[VD] = VD->getInit();
+  return true;
+}
+
+const Stmt *GemmLoopReader::afterLocals(const Stmt *S, const char *Expected) {
+  auto *CS = dyn_cast_or_null<CompoundStmt>(S);
+  if (!CS)
+    return S;
+  const Stmt *Last = nullptr;
+  for (const Stmt *X : CS->body()) {
+    if (Last)
+      return fail(X->getBeginLoc(), Expected), nullptr;
+    auto *DS = dyn_cast<DeclStmt>(X);
+    if (!DS) {
+      Last = X;
+      continue;
+    }
+    for (const Decl *D : DS->decls())
+      if (!epilogueLocal(dyn_cast<VarDecl>(D)))
+        return fail(D->getLocation(), Expected), nullptr;
+  }
+  if (!Last)
+    fail(S->getBeginLoc(), Expected);
+  return Last;
+}
+
+const Expr *GemmLoopReader::throughLocals(const Expr *E, QualType Keep) const {
+  for (E = unconverted(E, Keep); E;) {
+    auto *R = dyn_cast<DeclRefExpr>(E);
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    auto It = VD ? FloatLocals.find(VD) : FloatLocals.end();
+    if (It == FloatLocals.end())
+      break;
+    E = unconverted(It->second, Keep);
+  }
+  return E;
+}
+
 bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
   const char *Expected =
       "expected the stored value 'acc', 'alpha * acc', plus optionally "
@@ -396,10 +441,10 @@ bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
       "under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of "
       "docs/migration.md (alpha, beta float parameters), "
       "converted to C's type with rounding to nearest";
-  V = unconverted(V, G.C->getType()->getPointeeType());
+  V = throughLocals(V, G.C->getType()->getPointeeType());
   if (std::optional<ActivationMatch> A = activationOf(V, Ctx)) {
     G.Act = A->Kind;
-    V = unconverted(A->Arg);
+    V = throughLocals(A->Arg);
   }
   std::vector<const Expr *> Terms;
   sumTerms(V, Terms);
@@ -417,14 +462,15 @@ bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
   return true;
 }
 
-void GemmLoopReader::sumTerms(const Expr *E, std::vector<const Expr *> &Out) {
-  auto *B = dyn_cast<BinaryOperator>(unconverted(E));
+void GemmLoopReader::sumTerms(const Expr *E,
+                              std::vector<const Expr *> &Out) const {
+  auto *B = dyn_cast<BinaryOperator>(throughLocals(E));
   if (B && B->getOpcode() == BO_Add) {
     sumTerms(B->getLHS(), Out);
     sumTerms(B->getRHS(), Out);
     return;
   }
-  Out.push_back(unconverted(E));
+  Out.push_back(throughLocals(E));
 }
 
 const ParmVarDecl *GemmLoopReader::floatParam(const Expr *E) const {
@@ -443,14 +489,14 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
   if (auto *M = dyn_cast<BinaryOperator>(X); M && M->getOpcode() == BO_Mul)
     for (auto [S, Y] : {std::pair(M->getLHS(), M->getRHS()),
                         std::pair(M->getRHS(), M->getLHS())}) {
-      const ParmVarDecl *Scale = floatParam(S);
+      const ParmVarDecl *Scale = floatParam(throughLocals(S));
       if (!Scale)
         continue;
-      if (isAccumulator(unconverted(Y))) {
+      if (isAccumulator(throughLocals(Y))) {
         G.Alpha = Scale;
         return 'a';
       }
-      std::optional<GlobalAccess> Old = global(unconverted(Y));
+      std::optional<GlobalAccess> Old = global(throughLocals(Y));
       std::optional<Poly> I = Old ? Ev.eval(Old->Index) : std::nullopt;
       if (I && oldValue(*Old, *I, LC)) {
         G.Beta = Scale;

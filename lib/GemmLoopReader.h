@@ -57,6 +57,20 @@ protected:
   bool value(const clang::Expr *V, const Poly &LC);
   /// Whether `X` reads the accumulator of the element stored.
   virtual bool isAccumulator(const clang::Expr *X) { return refersTo(X, Acc); }
+  /// Records `VD`, a float local of the epilogue (`float v = acc +
+  /// bias[col];`), whose uses in the stored value read as its initializer:
+  /// where it is a float (not a 16-bit type, whose rounding the tiled form
+  /// would not repeat) with an initializer and is never changed. False
+  /// otherwise.
+  bool epilogueLocal(const clang::VarDecl *VD);
+  /// The statement `S` stores after its float locals (epilogueLocal): `S`
+  /// itself, or a block of local declarations and one statement; null with
+  /// the failure `Expected` at `S` for anything else.
+  const clang::Stmt *afterLocals(const clang::Stmt *S, const char *Expected);
+  /// `E` without value-keeping conversions (unconverted, `Keep`) and with
+  /// the epilogue's float locals read as their initializers.
+  const clang::Expr *throughLocals(const clang::Expr *E,
+                                   clang::QualType Keep = {}) const;
   /// The bias is indexed by the store's column, Col (a row of N values), or
   /// row, Row, holds bf16, fp16 or float.
   bool biasAgrees();
@@ -119,6 +133,8 @@ protected:
   Poly BiasIndex;                      ///< its index, with its pointer's offset
   clang::SourceLocation FloorBound;    ///< a `K / TILE` loop bound
   bool LoopCountsElements = false;     ///< t += TILE, else ++t over tiles
+  /// The epilogue's float locals and their initializers (epilogueLocal).
+  llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> FloatLocals;
   bool FloatTileCount = false;         ///< the bound is ceil(K / (float)TILE)
   std::vector<InLoopStep> Steps;
 
@@ -139,9 +155,10 @@ private:
   /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
   const clang::BinaryOperator *tileBound(const clang::Expr *E,
                                          bool &PlusOne) const;
-  /// The terms of a chain of `+`, left to right.
-  static void sumTerms(const clang::Expr *E,
-                       std::vector<const clang::Expr *> &Out);
+  /// The terms of a chain of `+`, left to right, through the epilogue's
+  /// float locals.
+  void sumTerms(const clang::Expr *E,
+                std::vector<const clang::Expr *> &Out) const;
   /// The kernel's float parameter `E` names (a scale), or null.
   const clang::ParmVarDecl *floatParam(const clang::Expr *E) const;
   /// The caller's variable that `VD` stands for where `VD` is a parameter

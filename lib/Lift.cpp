@@ -704,12 +704,15 @@ private:
     const char *Expected =
         "expected one store after the loop: 'if (row < M && col < N) "
         "C[row * N + col] = acc;' (or alpha * acc, or alpha * acc + beta * "
-        "C[row * N + col]), after integer index declarations";
+        "C[row * N + col]), after integer index declarations and float "
+        "locals set once ('float v = alpha * acc;')";
     // Index variables declared after the loop (`int c = ...;`), bound to
-    // their values.
+    // their values; float locals, read as their initializers.
     while (!Stmts.empty() && isa<DeclStmt>(Stmts.front())) {
       for (const Decl *D : cast<DeclStmt>(Stmts.front())->decls()) {
         auto *VD = dyn_cast<VarDecl>(D);
+        if (epilogueLocal(VD))
+          continue;
         if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit())
           return fail(D->getLocation(), Expected);
         if (!unchangedIndex(VD, Kernel->getBody()) ||
@@ -723,12 +726,14 @@ private:
     Guard Bounds;
     const Expr *Cond = nullptr;
     if (auto *If = dyn_cast_or_null<IfStmt>(Store)) {
-      if (If->getElse() || !single(If->getThen()))
-        return fail(StoreAt, Expected);
+      const Stmt *Then =
+          If->getElse() ? nullptr : afterLocals(If->getThen(), Expected);
+      if (!Then || !single(Then))
+        return If->getElse() || Then ? fail(StoreAt, Expected) : false;
       if (!guard(Cond = If->getCond(), Bounds))
         return false;
       StoreGuarded = true;
-      Store = single(If->getThen());
+      Store = single(Then);
     }
     const Expr *L = nullptr, *R = nullptr;
     // `C[i] += v`: C's old value is the sum's first term (a float C, no

@@ -183,3 +183,54 @@ __global__ void c_input_half(const bf16 *A, const bf16 *B, float *C, const __hal
   if (row < M && col < N)
     C[row * N + col] = alpha * acc + beta * __half2float(Cin[row * N + col]);
 }
+// Float locals set once, before the guarded store or in its block, read as
+// their initializers: the stored value is the same expression written out.
+// CHECK-LABEL: /// 'local_terms' in the tile vocabulary: C = max(alpha * A * B + a bias per
+// CHECK: tawa::store(C, m0, n0,
+// CHECK-NEXT: tawa::relu(alpha * acc + tawa::load<1, 256>(bias, 0, n0)));
+__global__ void local_terms(const bf16 *A, const bf16 *B, const float *bias, bf16 *C, int M, int N, int K, float alpha) {
+  BODY
+#pragma tawa tile
+  LOOP
+  float scaled = alpha * acc;
+  if (row < M && col < N) {
+    const float v = scaled + bias[col];
+    C[row * N + col] = __float2bfloat16_rn(v > 0.0f ? v : 0.0f);
+  }
+}
+// CHECK-LABEL: /// 'local_beta' in the tile vocabulary: C = alpha * A * B + beta * C
+// CHECK: tawa::store(C, m0, n0, alpha * acc + beta * tawa::load<128, 256>(C, m0, n0));
+__global__ void local_beta(const bf16 *A, const bf16 *B, float *C, int M, int N, int K, float alpha, float beta) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N) {
+    float old = C[row * N + col];
+    float v = alpha * acc + beta * old;
+    C[row * N + col] = v;
+  }
+}
+// A local of a 16-bit type rounds where the value written out would not:
+// refused at it. So is a float local changed after its declaration.
+// DIAG: epilogue.cu:[[@LINE+5]]:3: warning: {{.*}}breaks it: expected one store after the loop
+// DIAG: note: kernel 'local_half' is left unchanged
+__global__ void local_half(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N) {
+    __half v = __float2half_rn(acc);
+    C[row * N + col] = __half2float(v);
+  }
+}
+// DIAG: epilogue.cu:[[@LINE+5]]:3: warning: {{.*}}breaks it: expected one store after the loop
+// DIAG: note: kernel 'local_changed' is left unchanged
+__global__ void local_changed(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  float v = acc;
+  v += 1.0f;
+  if (row < M && col < N)
+    C[row * N + col] = v;
+}
