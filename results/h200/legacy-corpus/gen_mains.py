@@ -69,6 +69,9 @@ K['trap_blockdim_index'] = trap('trap_blockdim_index_run', False)
 K['trap_nested_if_store'] = trap('trap_nested_if_store_run', False)
 K['trap_relu_int_zero'] = trap('trap_relu_int_zero_run', False)
 K['trap_separate_Cin'] = trap('trap_separate_Cin_run', False)
+K['local_before_store'] = trap('local_before_store_run', False)
+K['store_through_local'] = trap('store_through_local_run', False)
+K['store_local_relu'] = trap('store_local_relu_run', False)
 
 K['colmajor_lda_tilecount'] = dict(
     decl='void hgemm_cm_launch(int M, int N, int K, float alpha, const __half *A, int lda,\n'
