@@ -56,7 +56,8 @@ public:
     Ev.BlockDim[0] = Ev.BlockDim[1] = G.Tile;
     Ev.BlockDim[2] = 1;
     if (!prologue(Around->Before) || !loopBody() || !store(Around->After) ||
-        !operands() || !activations() || !biasAgrees() || !elementTypes())
+        !operands() || !activations() || !wholeTiles() || !biasAgrees() ||
+        !elementTypes())
       return std::nullopt;
     launches();
     return G;
@@ -614,8 +615,11 @@ private:
     Conditions Got;
     for (const Poly &X : St.Checks)
       Got.push_back(staged(St, R, X));
-    if (!sameConditions(Got, Expected))
+    // Without the column's check, the kernel is one for whole tiles of K.
+    if (!sameConditions(Got, Expected) &&
+        !sameConditions(Got, {ColsBound - Col - One}))
       return false;
+    UncheckedK |= Got.size() == 1;
     const Poly L = staged(St, R, St.L);
     for (bool KMajor : {true, false}) {
       const Poly &Rest = KMajor ? KK : Col;
@@ -949,6 +953,15 @@ private:
     for (const Poly &Ch : Expected)
       if (Required(Ch))
         Want.push_back(Ch);
+    // Without the column's check (`k < R * S * C`, or the channel's), the
+    // kernel is one for whole tiles of K: the launcher runs it as written
+    // for any other (launches()).
+    if (!sameConditions(Got, Want) &&
+        llvm::is_contained(Want, kCheck(St.At.P2)) &&
+        !llvm::is_contained(Got, kCheck(St.At.P2))) {
+      llvm::erase(Want, kCheck(St.At.P2));
+      UncheckedK = sameConditions(Got, Want);
+    }
     if (!sameConditions(Got, Want))
       return fail(St.Loc,
                   "the staging copy must check exactly the element's bounds: "
@@ -1096,10 +1109,36 @@ private:
     return Out;
   }
 
+  /// A staging copy without the column's check reads past K's end where K
+  /// (or the channels, under loops over the taps) is no whole number of
+  /// tiles: there the launcher runs the kernel as written; a constant one
+  /// is refused.
+  bool wholeTiles() {
+    if (!UncheckedK)
+      return true;
+    const Poly &Whole = Nested ? ChannelBound : KBound;
+    if (std::optional<int64_t> V = Whole.constantValue()) {
+      if (*V % G.Tile == 0)
+        return true;
+      return fail(Channels->getForLoc(),
+                  "a staging copy does not check the column against " +
+                      std::to_string(*V) + ", which is no multiple of " +
+                      std::to_string(G.Tile) +
+                      ": the kernel reads past the filter's end");
+    }
+    const std::string W = text(Whole);
+    const bool Name =
+        llvm::all_of(W, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+    LaunchChecks.push_back((Name ? W : "(" + W + ")") + " % " +
+                           std::to_string(G.Tile) + " != 0");
+    return true;
+  }
+
   /// The launches proved: blocks of TILE x TILE threads, one per tile of
   /// the output, extents positive, the pixels whole images.
   void launches() {
     const std::string T = std::to_string(G.Tile);
+
     G.Block = T + " x " + T + " threads";
     G.BlockDiffers = "tawa_block.x != " + T + " || tawa_block.y != " + T +
                      " || tawa_block.z != 1";
@@ -1138,6 +1177,9 @@ private:
     Poly R, RBound, S, SBound;
   } Taps;
   bool Nested = false;
+  /// A staging copy leaves out the column's bounds check (a kernel for K,
+  /// or the channels, a multiple of TILE).
+  bool UncheckedK = false;
   /// The declarations in the bodies of the loops over the taps, and the
   /// body each is in.
   std::vector<std::pair<const DeclStmt *, const Stmt *>> OuterDecls;

@@ -290,7 +290,61 @@ __global__ void conv_crsk(const bf16 *in, const bf16 *w, bf16 *out, int N,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// OUT-LABEL: static void no_k_bound_migrated_launch(
+// OUT: W <= 0 || C <= 0 || (9 * C) % 32 != 0 ||
+// No check of the column against R * S * C: a kernel for R * S * C a
+// multiple of TILE, which the launcher runs as written for any other.
+__global__ void no_k_bound(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx;
+    int c = kk % C, rs = kk / C, r = rs / 3, s = rs % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    As[ty][tx] = m < N * H * W && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c] : bf16();
+    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// OUT-LABEL: static void nested_migrated_launch(
+// OUT: W <= 0 || C <= 0 || C % 32 != 0 || !tawa::im2col_tma_loadable(tawa_x) ||
+// Loops over the taps and a channel tile whose staging copies do not check
+// the channel against C (a kernel for C a multiple of TILE).
+__global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int rs = 0; rs < 9; ++rs) {
+    int r = rs / 3, s = rs % 3;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      int ih = oh + r - 1, iw = ow + s - 1;
+      As[ty][tx] = m < N * H * W && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c0 + tx] : bf16();
+      Ws[ty][tx] = kload < K ? w[(kload * 9 + rs) * C + c0 + tx] : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+      __syncthreads();
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 // Every form is rewritten: the producers of the eight kernels (the wide,
-// narrow, ping-pong and cluster ones) of each of the seven load the
+// narrow, ping-pong and cluster ones) of each of the nine load the
 // activations by im2col.
-// COUNT: 56
+// COUNT: 72

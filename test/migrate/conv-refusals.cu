@@ -62,22 +62,24 @@ __global__ void off_by_one(const bf16 *in, const bf16 *w, bf16 *out, int N, int 
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 // CHECK: note: kernel 'off_by_one' is left unchanged
-// No check of the column against R * S * C.
-__global__ void no_k_bound(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+// No check of the column against R * S * C, and R * S * C a constant that
+// is no multiple of TILE (C = 20): the kernel reads past the filter's end.
+#define C20 20
+__global__ void no_k_bound_const(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int K) {
   __shared__ bf16 As[TILE][TILE];
   __shared__ bf16 Ws[TILE][TILE];
   int tx = threadIdx.x, ty = threadIdx.y;
   int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
   int n = m / (H * W), oh = (m / W) % H, ow = m % W;
   float acc = 0.f;
-// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: {{.*}} breaks it: the staging copy must check exactly the element's bounds: 'm < rows' (or 'n < N'), 'k < R * S * C', '0 <= ih < H' and '0 <= iw < W' (docs/migration.md, 'Convolutions') [tawa-unsupported]
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: {{.*}} breaks it: a staging copy does not check the column against 180, which is no multiple of 32: the kernel reads past the filter's end (docs/migration.md, 'Convolutions') [tawa-unsupported]
 #pragma tawa tile
-  for (int t = 0; t < 9 * C; t += TILE) {
+  for (int t = 0; t < 9 * C20; t += TILE) {
     int kk = t + tx;
-    int c = kk % C, rs = kk / C, r = rs / 3, s = rs % 3;
+    int c = kk % C20, rs = kk / C20, r = rs / 3, s = rs % 3;
     int ih = oh + r - 1, iw = ow + s - 1;
-    As[ty][tx] = m < N * H * W && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c] : bf16();
-    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    As[ty][tx] = m < N * H * W && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C20 + c] : bf16();
+    Ws[ty][tx] = kload < K ? w[kload * 9 * C20 + kk] : bf16();
     __syncthreads();
     for (int j = 0; j < TILE; ++j)
       acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
@@ -86,31 +88,4 @@ __global__ void no_k_bound(const bf16 *in, const bf16 *w, bf16 *out, int N, int 
   if (m < N * H * W && k < K)
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
-// CHECK: note: kernel 'no_k_bound' is left unchanged
-// Loops over the taps and a channel tile whose staging copies do not check
-// the channel against C (a kernel for C a multiple of TILE).
-__global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
-  __shared__ bf16 As[TILE][TILE];
-  __shared__ bf16 Ws[TILE][TILE];
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
-  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
-  float acc = 0.f;
-// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: {{.*}} breaks it: the product does not read the weights w[col][k] (stored K x R x S x C or K x C x R x S, K the output channels) or w[k][col] (R x S x C x K or C x R x S x K) of a staged tile, with the staging copy's index and bounds checks 'col < K && k < R * S * C' (docs/migration.md, 'Convolutions') [tawa-unsupported]
-#pragma tawa tile
-  for (int rs = 0; rs < 9; ++rs) {
-    int r = rs / 3, s = rs % 3;
-    for (int c0 = 0; c0 < C; c0 += TILE) {
-      int ih = oh + r - 1, iw = ow + s - 1;
-      As[ty][tx] = m < N * H * W && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c0 + tx] : bf16();
-      Ws[ty][tx] = kload < K ? w[(kload * 9 + rs) * C + c0 + tx] : bf16();
-      __syncthreads();
-      for (int j = 0; j < TILE; ++j)
-        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
-      __syncthreads();
-    }
-  }
-  if (m < N * H * W && k < K)
-    out[m * K + k] = __float2bfloat16_rn(acc);
-}
-// CHECK: note: kernel 'nested' is left unchanged
+// CHECK: note: kernel 'no_k_bound_const' is left unchanged
