@@ -436,7 +436,8 @@ const Expr *GemmLoopReader::throughLocals(const Expr *E, QualType Keep) const {
 bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
   const char *Expected =
       "expected the stored value 'acc', 'alpha * acc', plus optionally "
-      "'beta * C[index]' (or 'beta * Cin[index]', a C input of C's type) and "
+      "'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or "
+      "float) and "
       "a bias 'bias[col]' or 'bias[row]', optionally "
       "under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of "
       "docs/migration.md (alpha, beta float parameters), "
@@ -528,11 +529,14 @@ bool GemmLoopReader::oldValue(const GlobalAccess &Old, const Poly &I,
     return true;
   if (Old.Ptr == G.A.Data || Old.Ptr == G.B.Data || (G.CIn && G.CIn != Old.Ptr))
     return false;
-  const QualType T = Old.Ptr->getType()->getPointeeType().getUnqualifiedType();
-  if (!Ctx.hasSameType(T,
-                       G.C->getType()->getPointeeType().getUnqualifiedType()))
+  // bf16, fp16 or float: the value read widens to float exactly, as the
+  // tiled form's load does.
+  std::optional<ElementType> E =
+      elementOf(Old.Ptr->getType()->getPointeeType());
+  if (!E)
     return false;
   G.CIn = Old.Ptr;
+  G.CInElem = *E;
   return true;
 }
 

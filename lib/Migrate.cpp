@@ -82,7 +82,9 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
               "tawa::Matrix<{3}> {4}",
               Elem, A, B, Out, C, G.Conv ? "Im2col" : "Matrix");
   if (G.CIn)
-    Params += formatv(", tawa::Matrix<const {0}> {1}", Out, name(G.CIn)).str();
+    Params += formatv(", tawa::Matrix<const {0}> {1}", cxxElement(G.CInElem),
+                      name(G.CIn))
+                  .str();
   if (G.Bias)
     Params += formatv(", tawa::Matrix<const {0}> {1}", cxxElement(G.Bias->Elem),
                       name(G.Bias->Data))
@@ -264,12 +266,13 @@ std::string parameterText(const FunctionDecl *Kernel, const ParmVarDecl *P,
 /// `, tawa::Matrix<const T>{Cin, ...}`: the view of C's input where the
 /// kernel reads C's old value from another matrix (LiftedGemm::CIn), with
 /// C's extents, leading dimension and batch; else nothing.
-std::string cInView(const LiftedGemm &G, const std::string &Out) {
+std::string cInView(const LiftedGemm &G) {
   if (!G.CIn)
     return "";
   return formatv(
              ", tawa::Matrix<const {0}>{{{1}, tawa_rows, tawa_cols, {2}{3}}",
-             Out, name(G.CIn), G.Ldc.Name, batchArgs(G.CBatchStride))
+             cxxElement(G.CInElem), name(G.CIn), G.Ldc.Name,
+             batchArgs(G.CBatchStride))
       .str();
 }
 
@@ -457,7 +460,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
-                 cInView(G, Out) + biasView(G), namedConstants(G), Names.Callee,
+                 cInView(G) + biasView(G), namedConstants(G), Names.Callee,
                  Im2colDecl, launcherHead(Kernel, Names), FilterCopy)
       .str();
 }

@@ -182,9 +182,11 @@ struct LiftedGemm {
   /// 'b' the bias), under the activation Act.
   const clang::ParmVarDecl *Alpha = nullptr, *Beta = nullptr;
   /// Where the old value 'c' is read from another matrix than C, at C's
-  /// index and of C's element type (`beta * Cin[i]`: the C input of
-  /// cuBLAS's D = alpha A B + beta C), that matrix; else null.
+  /// index (`beta * Cin[i]`: the C input of cuBLAS's D = alpha A B + beta
+  /// C), that matrix, and its element type (bf16, fp16 or float, read
+  /// converted to float, exactly); else null.
   const clang::ParmVarDecl *CIn = nullptr;
+  ElementType CInElem{};
   std::optional<LiftedBias> Bias;
   Activation Act = Activation::None;
   std::string Terms;

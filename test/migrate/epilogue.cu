@@ -71,7 +71,7 @@ __global__ void relu_scale(const bf16 *A, const bf16 *B, float *C, int M, int N,
 __global__ void two_biases(const bf16 *A, const bf16 *B, const float *b1, const float *b2, float *C, int M, int N, int K) {
   BODY
 #pragma tawa tile
-  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of C's type) and a bias 'bias[col]' or 'bias[row]', optionally under ReLU 'fmaxf(v, 0.0f)'
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]', optionally under ReLU 'fmaxf(v, 0.0f)'
   LOOP
   if (row < M && col < N)
     C[row * N + col] = acc + b1[col] + b2[row];
@@ -173,9 +173,13 @@ __global__ void c_input(const bf16 *A, const bf16 *B, float *C, const float *Cin
   if (row < M && col < N)
     C[row * N + col] = alpha * acc + beta * Cin[row * N + col];
 }
-// A C input of another element type than C's is refused.
-// DIAG: epilogue.cu:[[@LINE+5]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of C's type)
-// DIAG: note: kernel 'c_input_half' is left unchanged
+// A C input of another element type than C's: its tile widens to float,
+// as the kernel's __half2float does.
+// CHECK-LABEL: /// 'c_input_half' in the tile vocabulary: C = alpha * A * B + beta * Cin (C's
+// CHECK: tawa::Matrix<float> C,
+// CHECK-NEXT: tawa::Matrix<const __half> Cin, float alpha,
+// CHECK: alpha * acc + beta * tawa::load<128, 256>(Cin, m0, n0));
+// CHECK: tawa::Matrix<const __half>{Cin, tawa_rows, tawa_cols, N}, alpha, beta);
 __global__ void c_input_half(const bf16 *A, const bf16 *B, float *C, const __half *Cin, int M, int N, int K, float alpha, float beta) {
   BODY
 #pragma tawa tile

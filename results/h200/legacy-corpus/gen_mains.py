@@ -73,6 +73,18 @@ K['local_before_store'] = trap('local_before_store_run', False)
 K['store_through_local'] = trap('store_through_local_run', False)
 K['store_local_relu'] = trap('store_local_relu_run', False)
 
+# trap()'s signature with an fp16 C input.
+K['separate_Cin_half'] = dict(
+    decl='void separate_Cin_half_run(%s);' % TRAP_SIG.replace('const float *Cin', 'const __half *Cin'),
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  __half *Cin = dev_random<__half>(m * n, 5);
+  float *bias = dev_random<float>(n, 3);
+  separate_Cin_half_run(A, B, C, Cin, bias, M, N, K, 1.5f, -0.5f);
+  return finish(C, m * n, out);
+''')
+
 K['colmajor_lda_tilecount'] = dict(
     decl='void hgemm_cm_launch(int M, int N, int K, float alpha, const __half *A, int lda,\n'
          '                     const __half *B, int ldb, float beta, float *C, int ldc,\n'

@@ -47,6 +47,7 @@ declare -A SHAPES=(
   [local_before_store]="$RAGGED"
   [store_through_local]="$RAGGED"
   [store_local_relu]="$RAGGED"
+  [separate_Cin_half]="$RAGGED"
   [accumulate_into_C]="$RAGGED"
   [trap_blockdim_index]="$RAGGED"
   [trap_nested_if_store]="$RAGGED"
