@@ -276,14 +276,8 @@ std::string cInView(const LiftedGemm &G) {
       .str();
 }
 
-/// The launcher of an instantiation of a kernel template is an explicit
-/// specialization of one function template over the kernel template's own
-/// parameters, so that a launch's call of it keeps the template arguments
-/// it was written with (`k_migrated_launch<BM, BN>(...)`): a constant named
-/// only there stays used. Its name, or "" for a kernel that is no
-/// instantiation, or one of a template with a parameter pack or declared
-/// more than once (whose declarations may split the parameters' names and
-/// default arguments).
+} // namespace
+
 std::string launcherTemplate(const FunctionDecl *Kernel) {
   const FunctionTemplateDecl *T = Kernel->isTemplateInstantiation()
                                       ? Kernel->getPrimaryTemplate()
@@ -291,8 +285,16 @@ std::string launcherTemplate(const FunctionDecl *Kernel) {
   if (!T || T->getTemplateParameters()->hasParameterPack() ||
       T->getMostRecentDecl()->getPreviousDecl())
     return "";
+  // The template's own definition forwards its parameters by name.
+  if (llvm::any_of(*T->getTemplateParameters(),
+                   [](const NamedDecl *P) { return !P->getIdentifier(); }) ||
+      llvm::any_of(T->getTemplatedDecl()->parameters(),
+                   [](const ParmVarDecl *P) { return !P->getIdentifier(); }))
+    return "";
   return T->getNameAsString() + "_migrated_launch";
 }
+
+namespace {
 
 /// The launcher's name: `<Base>_migrated_launch`, or for an instantiation
 /// `<template>_migrated_launch<args>` (launcherTemplate).
@@ -322,21 +324,29 @@ std::string launcherTemplateDecl(const FunctionDecl *Kernel,
                                  const LangOptions &LO) {
   const FunctionTemplateDecl *T = Kernel->getPrimaryTemplate();
   const FunctionDecl *Pattern = T->getTemplatedDecl();
-  std::string Params;
-  for (const ParmVarDecl *P : Pattern->parameters())
+  std::string Params, Args, TemplateArgs;
+  for (const ParmVarDecl *P : Pattern->parameters()) {
     Params += ", " + parameterText(Pattern, P, SM, LO);
+    Args += (Args.empty() ? "" : ", ") + name(P);
+  }
+  for (const NamedDecl *P : *T->getTemplateParameters())
+    TemplateArgs += (TemplateArgs.empty() ? "" : ", ") + P->getNameAsString();
   return formatv(
              R"(
 /// The launchers of the instantiations of '{0}' that the file launches, one
 /// explicit specialization each; a launch calls it with the template
-/// arguments it was written with.
+/// arguments it was written with. Any other instantiation (an explicit
+/// specialization of '{0}', a launch in a function template instantiated
+/// elsewhere) runs as written.
 {1}
 static void {2}(dim3 tawa_grid, dim3 tawa_block, size_t tawa_shared,
-                cudaStream_t tawa_stream{3});
+                cudaStream_t tawa_stream{3}) {{
+  {0}<{4}><<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({5});
+}
 )",
              T->getName(),
              sourceText(T->getTemplateParameters()->getSourceRange(), SM, LO),
-             launcherTemplate(Kernel), Params)
+             launcherTemplate(Kernel), Params, TemplateArgs, Args)
       .str();
 }
 

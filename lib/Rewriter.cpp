@@ -31,6 +31,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/PPCallbacks.h"
 #include "clang/Lex/Preprocessor.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -175,9 +176,49 @@ public:
   }
   bool shouldVisitTemplateInstantiations() const { return false; }
 
+  /// Collects, besides what the traversal finds, the launches of the main
+  /// file inside instantiations of function templates
+  /// (InstantiatedLaunches).
+  void collect(TranslationUnitDecl *TU) {
+    TraverseDecl(TU);
+    struct All : RecursiveASTVisitor<All> {
+      explicit All(Collector &C)
+          : C(C), Seen(C.Launches.begin(), C.Launches.end()) {}
+      bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+        if (C.SM.isInMainFile(C.SM.getExpansionLoc(E->getBeginLoc())) &&
+            !Seen.contains(E))
+          C.InstantiatedLaunches.push_back(E);
+        return true;
+      }
+      bool shouldVisitTemplateInstantiations() const { return true; }
+      Collector &C;
+      llvm::SmallPtrSet<const CUDAKernelCallExpr *, 16> Seen;
+    } A(*this);
+    A.TraverseDecl(TU);
+  }
+
+  /// Launches and InstantiatedLaunches in source order: the launches in
+  /// instantiations of a function template take the place of its own.
+  std::vector<const CUDAKernelCallExpr *> allLaunches() const {
+    std::vector<const CUDAKernelCallExpr *> All(Launches.begin(),
+                                                Launches.end());
+    All.insert(All.end(), InstantiatedLaunches.begin(),
+               InstantiatedLaunches.end());
+    llvm::stable_sort(All, [&](const CUDAKernelCallExpr *X,
+                               const CUDAKernelCallExpr *Y) {
+      return SM.isBeforeInTranslationUnit(SM.getExpansionLoc(X->getBeginLoc()),
+                                          SM.getExpansionLoc(Y->getBeginLoc()));
+    });
+    return All;
+  }
+
   std::vector<FunctionDecl *> Functions;
   std::vector<CompoundStmt *> Compounds;
   std::vector<CUDAKernelCallExpr *> Launches;
+  /// The launches written in function templates, as each instantiation of
+  /// one makes them: `k<BS><<<...>>>` in `run<BS>` is `k<32><<<...>>>` in
+  /// `run<32>`, with the text and locations of the template's launch.
+  std::vector<CUDAKernelCallExpr *> InstantiatedLaunches;
   std::vector<DeclRefExpr *> KernelRefs;
 
 private:
@@ -201,7 +242,7 @@ public:
       return;
     }
     Collector C(SM);
-    C.TraverseDecl(Ctx.getTranslationUnitDecl());
+    C.collect(Ctx.getTranslationUnitDecl());
     // Kernels already taken, with the pragma that took each.
     std::vector<std::pair<const FunctionDecl *, SourceLocation>> Taken;
     for (const TilePragma &P : Pragmas) {
@@ -292,8 +333,7 @@ private:
           const std::vector<std::pair<const FunctionDecl *, SourceLocation>>
               &Taken) {
     SourceManager &SM = Ctx.getSourceManager();
-    const std::vector<const CUDAKernelCallExpr *> AllLaunches(
-        C.Launches.begin(), C.Launches.end());
+    const std::vector<const CUDAKernelCallExpr *> AllLaunches = C.allLaunches();
     for (const FunctionDecl *FD : C.Functions) {
       auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());
       const bool Template = FD->isTemplated();
@@ -731,8 +771,8 @@ private:
   bool rewriteTemplate(ASTContext &Ctx, const TilePragma &Pragma,
                        const FunctionDecl *Kernel, const ForStmt *Loop,
                        Collector &C) {
-    std::vector<const CUDAKernelCallExpr *> All(C.Launches.begin(),
-                                                C.Launches.end());
+    SourceManager &SM = Ctx.getSourceManager();
+    const std::vector<const CUDAKernelCallExpr *> All = C.allLaunches();
     std::vector<KernelInstance> Is = kernelInstances(Kernel, Loop, All, Ctx);
     if (Is.empty()) {
       if (!classifyLegacyLoop(Kernel, Loop))
@@ -740,13 +780,14 @@ private:
       if (const CUDAKernelCallExpr *L = dependentLaunch(Kernel, All)) {
         Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
                     "kernel template '" + Kernel->getName() +
-                        "' is launched only from function templates, whose "
-                        "one launch text stands for all of their "
-                        "instantiations: tawa-rewrite lifts each "
-                        "instantiation that a launch with constant template "
-                        "arguments makes, in a function that is not a "
-                        "template ('" +
-                        Kernel->getName() + "<...><<<...>>>(...)')");
+                        "' is launched only from function templates that "
+                        "the file does not instantiate: tawa-rewrite lifts "
+                        "each instantiation of the kernel that a launch of "
+                        "the file makes, with constant template arguments "
+                        "('" +
+                        Kernel->getName() +
+                        "<...><<<...>>>(...)', in a function or an "
+                        "instantiated function template)");
         Diags.note(L->getBeginLoc(), "launched here, in a function template");
         finishTemplateReport(Ctx, Kernel, Loop, Pragma);
         return true;
@@ -764,6 +805,29 @@ private:
     }
     std::vector<Migration> Ms;
     std::optional<LegacyLoop> First;
+    if (const CUDAKernelCallExpr *L = launchOfInstantiations(C, Is);
+        L && !canCallFromTemplates(Loop, Is)) {
+      Diags.error(Kernel->getLocation(), DiagCategory::Unsupported,
+                  "kernel template '" + Kernel->getName() +
+                      "' is launched from a function template, whose one "
+                      "launch text stands for all of its instantiations: "
+                      "that launch can call one launcher template, which " +
+                      (callsTileVocabulary(Loop)
+                           ? std::string("a kernel template in the tile "
+                                         "vocabulary does not get (each "
+                                         "instantiation becomes a kernel of "
+                                         "its own)")
+                           : std::string("a kernel template declared more "
+                                         "than once, over a parameter "
+                                         "pack or with an unnamed "
+                                         "parameter does not get")) +
+                      "; launch it with constant template arguments from a "
+                      "function that is not a template");
+      Diags.note(SM.getExpansionLoc(L->getBeginLoc()),
+                 "launched here, in a function template");
+      finishTemplateReport(Ctx, Kernel, Loop, Pragma);
+      return true;
+    }
     if (callsTileVocabulary(Loop))
       return instantiateTemplate(Ctx, Pragma, Kernel, Loop, Is);
     for (const KernelInstance &I : Is) {
@@ -880,6 +944,31 @@ private:
              I.Base, LO);
     Result.Rewritten += Is.size();
     return true;
+  }
+
+  /// A launch of instantiations `Is` inside an instantiation of a function
+  /// template (Collector::InstantiatedLaunches), or null.
+  static const CUDAKernelCallExpr *
+  launchOfInstantiations(const Collector &C,
+                         llvm::ArrayRef<KernelInstance> Is) {
+    for (const KernelInstance &I : Is)
+      for (const CUDAKernelCallExpr *L : I.Launches)
+        if (llvm::is_contained(C.InstantiatedLaunches, L))
+          return L;
+    return nullptr;
+  }
+
+  /// Whether a launch of a kernel template written in a function template
+  /// can become one call for all of its instantiations `Is`: the
+  /// migrated launchers of `Is` are explicit specializations of one
+  /// function template (launcherTemplate), which the launch calls with the
+  /// template arguments it was written with.
+  static bool canCallFromTemplates(const ForStmt *Loop,
+                                   llvm::ArrayRef<KernelInstance> Is) {
+    return !callsTileVocabulary(Loop) &&
+           llvm::all_of(Is, [](const KernelInstance &I) {
+             return !launcherTemplate(I.Kernel).empty();
+           });
   }
 
   /// A launch of kernel template `Kernel` among `Launches` whose callee is

@@ -43,6 +43,16 @@ struct MigratedNames {
 /// The names of a kernel that is not a template instantiation.
 MigratedNames migratedNames(const clang::FunctionDecl *Kernel);
 
+/// The launcher of an instantiation of a kernel template is an explicit
+/// specialization of one function template over the kernel template's own
+/// parameters, so that a launch's call of it keeps the template arguments
+/// it was written with (`k_migrated_launch<BM, BN>(...)`): a constant named
+/// only there stays used. Its name, or "" for a kernel that is no
+/// instantiation, or one of a template with a parameter pack or declared
+/// more than once (whose declarations may split the parameters' names and
+/// default arguments).
+std::string launcherTemplate(const clang::FunctionDecl *Kernel);
+
 /// The tiled kernel and the launcher, to insert after the kernel (starts
 /// and ends with a newline). For an instantiation of a kernel template the
 /// launcher is an explicit specialization of a function template over the

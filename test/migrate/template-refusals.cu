@@ -135,9 +135,9 @@ void run_in_macro(int M, int N, int K, const float *A, const float *B,
   LAUNCH(in_macro<16>, A, B, C, M, N, K);
 }
 
-// Launched only from a function template: that launch's text stands for every
-// instantiation of the function template, whose arguments it does not fix.
-// CHECK: template-refusals.cu:[[@LINE+2]]:17: warning: kernel template 'from_template' is launched only from function templates, whose one launch text stands for all of their instantiations: tawa-rewrite lifts each instantiation that a launch with constant template arguments makes, in a function that is not a template ('from_template<...><<<...>>>(...)') [tawa-unsupported]
+// Launched only from a function template that the file does not instantiate:
+// no launch fixes the template's arguments.
+// CHECK: template-refusals.cu:[[@LINE+2]]:17: warning: kernel template 'from_template' is launched only from function templates that the file does not instantiate: tawa-rewrite lifts each instantiation of the kernel that a launch of the file makes, with constant template arguments ('from_template<...><<<...>>>(...)', in a function or an instantiated function template) [tawa-unsupported]
 template <int BS>
 __global__ void from_template(const float *A, const float *B, float *C, int M,
                               int N, int K) {
@@ -164,8 +164,4 @@ __global__ void from_template(const float *A, const float *B, float *C, int M,
 template <int BS>
 void run_from_template(int M, int N, int K, const float *A, const float *B, float *C) {
   from_template<BS><<<dim3(N / BS, M / BS), dim3(BS, BS)>>>(A, B, C, M, N, K);
-}
-void run_from_template_16(int M, int N, int K, const float *A, const float *B,
-                          float *C) {
-  run_from_template<16>(M, N, K, A, B, C);
 }

@@ -56,7 +56,10 @@ __global__ void tiled(int M, int N, int K, const float *A, const float *B,
 // CHECK-NEXT: static void tiled_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
 // CHECK-NEXT: size_t tawa_shared, cudaStream_t tawa_stream,
 // CHECK-NEXT: int M, int N, int K, const float *A,
-// CHECK-NEXT: const float *B, float *C);
+// CHECK-NEXT: const float *B, float *C) {
+// CHECK-NEXT: tiled<BS>
+// CHECK-NEXT: <<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(M, N, K, A, B, C);
+// CHECK-NEXT: }
 // CHECK: template <>
 // CHECK-NEXT: void tiled_migrated_launch<32>(dim3 tawa_grid, dim3 tawa_block,
 // CHECK: float *C) {
@@ -98,7 +101,9 @@ __global__ void typed(const T *A, const T *B, T *C, int M, int N, int K) {
 // CHECK-NEXT: static void typed_migrated_launch(dim3 tawa_grid, dim3 tawa_block,
 // CHECK-NEXT: size_t tawa_shared, cudaStream_t tawa_stream,
 // CHECK-NEXT: const T *A, const T *B, T *C, int M, int N,
-// CHECK-NEXT: int K);
+// CHECK-NEXT: int K) {
+// CHECK-NEXT: typed<T>
+// CHECK-NEXT: <<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(A, B, C, M, N, K);
 // CHECK: template <>
 // CHECK-NEXT: void typed_migrated_launch<float>(
 // CHECK: const float *A, const float *B, float *C,
@@ -167,3 +172,76 @@ void run_declared(int M, int N, int K, const float *A, const float *B,
   // CHECK: declared_32_migrated_launch(dim3((N + 31) / 32, (M + 31) / 32), 1024, 0, 0,
   declared<32><<<dim3((N + 31) / 32, (M + 31) / 32), 1024>>>(M, N, K, A, B, C);
 }
+
+// Launched from a function template, as libraries dispatch on tile sizes: the
+// launch's one text, which each instantiation of the function template makes
+// with its own arguments (an implicit instantiation, an explicit one), calls
+// the launcher template with the arguments as written. The launcher
+// template's own definition launches the kernel as written: an instantiation
+// that is not lifted (an explicit specialization of the kernel, with a body
+// of its own) runs through it.
+// CHECK-LABEL: __global__ void dispatched(
+template <int BS>
+__global__ void dispatched(int M, int N, int K, const float *A, const float *B,
+                           float *C) {
+  __shared__ float As[BS * BS];
+  __shared__ float Bs[BS * BS];
+  const int r = threadIdx.x / BS, c = threadIdx.x % BS;
+  A += blockIdx.y * BS * K;
+  B += blockIdx.x * BS;
+  C += blockIdx.y * BS * N + blockIdx.x * BS;
+  float acc = 0.0f;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += BS) {
+    As[r * BS + c] = A[r * K + c];
+    Bs[r * BS + c] = B[r * N + c];
+    __syncthreads();
+    A += BS;
+    B += BS * N;
+    for (int k = 0; k < BS; ++k)
+      acc += As[r * BS + k] * Bs[k * BS + c];
+    __syncthreads();
+  }
+  C[r * N + c] = acc;
+}
+// CHECK: __global__ void dispatched_32_tiled(
+// CHECK: template <int BS>
+// CHECK-NEXT: static void
+// CHECK-NEXT: dispatched_migrated_launch(dim3 tawa_grid, dim3 tawa_block, size_t tawa_shared,
+// CHECK-NEXT: cudaStream_t tawa_stream, int M, int N, int K,
+// CHECK-NEXT: const float *A, const float *B, float *C) {
+// CHECK-NEXT: dispatched<BS>
+// CHECK-NEXT: <<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(M, N, K, A, B, C);
+// CHECK-NEXT: }
+// CHECK: void dispatched_migrated_launch<32>(
+// CHECK: __global__ void dispatched_16_tiled(
+// CHECK: void dispatched_migrated_launch<16>(
+// CHECK-NOT: dispatched_8
+// CHECK-NOT: dispatched_migrated_launch<8>
+template <>
+__global__ void dispatched<8>(int M, int N, int K, const float *A,
+                              const float *B, float *C) {
+  const int row = blockIdx.y * 8 + threadIdx.x / 8;
+  const int col = blockIdx.x * 8 + threadIdx.x % 8;
+  float acc = 0.0f;
+  for (int k = 0; k < K; ++k)
+    acc += A[row * K + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+
+// CHECK-LABEL: void run_dispatched(
+template <int BS>
+void run_dispatched(int M, int N, int K, const float *A, const float *B,
+                    float *C, cudaStream_t s) {
+  // CHECK: dispatched_migrated_launch<BS>(dim3(N / BS, M / BS), BS * BS, 0, s, M, N, K,
+  // CHECK-NEXT: A, B, C);
+  dispatched<BS><<<dim3(N / BS, M / BS), BS * BS, 0, s>>>(M, N, K, A, B, C);
+}
+template void run_dispatched<32>(int M, int N, int K, const float *A,
+                                 const float *B, float *C, cudaStream_t s);
+void run_all(int M, int N, int K, const float *A, const float *B, float *C) {
+  run_dispatched<16>(M, N, K, A, B, C, 0);
+  run_dispatched<8>(M, N, K, A, B, C, 0);
+}
+// WS: void dispatched_migrated_launch<32>(
+// WS: void dispatched_migrated_launch<16>(

@@ -9,7 +9,7 @@
 // RUN: %tawa-rewrite %s -o %t2.cu -- %cuda-stub 2>&1 | count 0
 // RUN: grep -v '^ *// [A-Z-]*:' %t2.cu | FileCheck %s --check-prefix=WS
 // RUN: %tawa-rewrite %s --explain -o %t5.cu -- %cuda-stub 2>/dev/null | FileCheck %s --check-prefix=EXPLAIN
-// EXPLAIN: kernel gemm_t: tile loop at tile-templates.cu:[[# @LINE + 27]]:3
+// EXPLAIN: kernel gemm_t: tile loop at tile-templates.cu:[[# @LINE + 35]]:3
 // EXPLAIN-NEXT: result: rewritten per instantiation, in copies of the kernel template (what --migrate writes), explained below
 // EXPLAIN: kernel gemm_t_nv_bfloat16_64_128: the copy of kernel template 'gemm_t' for one instantiation
 // EXPLAIN-NEXT: result: rewritten into a warp-specialized kernel
@@ -20,6 +20,13 @@
 // RUN: cp %t3.cu %t4.cu
 // RUN: not %tawa-rewrite -i %t4.cu --werror -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: cmp %t3.cu %t4.cu
+// One launched from an instantiated function template is refused too: the
+// launch's one text cannot call the copies, one kernel per instantiation.
+// RUN: sed -e 's/gemm_t<__nv_bfloat16, 64, 128><<</gemm_t<T, 64, 128><<</' -e 's/^cudaError_t run(/template <typename T> cudaError_t run(/' %s > %t6.cu
+// RUN: echo 'template cudaError_t run<__nv_bfloat16>(tawa::Matrix<const __nv_bfloat16>, tawa::Matrix<const __nv_bfloat16>, tawa::Matrix<__nv_bfloat16>, tawa::Matrix<const __half>, tawa::Matrix<__half>, cudaStream_t);' >> %t6.cu
+// RUN: cp %t6.cu %t7.cu
+// RUN: not %tawa-rewrite -i %t7.cu --werror -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=INSTANTIATED
+// RUN: cmp %t6.cu %t7.cu
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <tawa/tile.h>
@@ -28,7 +35,8 @@
 // CHECK-NEXT: __global__ void gemm_t(tawa::Matrix<const T> A,
 // CHECK-NOT: #pragma tawa
 // CHECK: tawa::store(C, m0, n0, acc);
-// REFUSED: tile-templates.cu.tmp4.cu:[[# @LINE + 3]]:17: error: kernel template 'gemm_t' is launched only from function templates, whose one launch text stands for all of their instantiations
+// REFUSED: tile-templates.cu.tmp4.cu:[[# @LINE + 4]]:17: error: kernel template 'gemm_t' is launched only from function templates that the file does not instantiate
+// INSTANTIATED: tile-templates.cu.tmp7.cu:[[# @LINE + 3]]:17: error: kernel template 'gemm_t' is launched from a function template, whose one launch text stands for all of its instantiations: that launch can call one launcher template, which a kernel template in the tile vocabulary does not get
 // C = A * B^T in CTA tiles of BM x BN, elements of type T.
 template <typename T, int BM, int BN = 256>
 __global__ void gemm_t(tawa::Matrix<const T> A, tawa::Matrix<const T> B,

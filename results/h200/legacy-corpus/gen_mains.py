@@ -85,6 +85,22 @@ K['separate_Cin_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['dispatch_from_function_template'] = dict(
+    decl='cudaError_t gemm_dispatch(int block_size, const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                          float *C, int M, int N, int K);',
+    main=r'''int main(int argc, char **argv) {
+  if (argc != 6) { fprintf(stderr, "usage: %s M N K block_size(16|32) out.f32\n", argv[0]); return 1; }
+  const int M = atoi(argv[1]), N = atoi(argv[2]), K = atoi(argv[3]), bs = atoi(argv[4]);
+  const char *out = argv[5];
+  const size_t m = M, n = N, k = K;
+''',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  if (gemm_dispatch(bs, A, B, C, M, N, K) != cudaSuccess) { fprintf(stderr, "launch failed\\n"); return 1; }
+  return finish(C, m * n, out);
+''')
+
 K['colmajor_lda_tilecount'] = dict(
     decl='void hgemm_cm_launch(int M, int N, int K, float alpha, const __half *A, int lda,\n'
          '                     const __half *B, int ldb, float beta, float *C, int ldc,\n'

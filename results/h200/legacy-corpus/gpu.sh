@@ -53,6 +53,7 @@ declare -A SHAPES=(
   [trap_nested_if_store]="$RAGGED"
   [trap_le_bounds]="$RAGGED"
   [trap_relu_int_zero]="$RAGGED"
+  [dispatch_from_function_template]="7:5:3:16 257:136:264:32 1000:1000:520:16 1001:999:517:32 1024:1024:1024:16"  # M:N:K:block_size
   # No bounds checks: multiples of the original's tiles only. 128^3 is below
   # the rewrite's 2^24-flop threshold (fallback); the last shape is a multiple
   # of the original's tiles but not of the 128x256x64 warp-specialized tile.
