@@ -273,16 +273,32 @@ private:
     if (!O)
       return false;
     StoreOffset = *O;
-    if (CLoad && (CLoad->Ptr != G.C || CLoad->Offset != StoreOffset ||
+    if (CLoad && (CLoad->Offset != StoreOffset ||
                   CLoad->BatchStride != G.CBatchStride || CLoad->Ld != G.Ldc ||
-                  CLoad->ColMajor != StoreColMajor))
-      return fail(C->getBeginLoc(), "the C fragment must be loaded from where "
-                                    "it is stored, with the same leading "
-                                    "dimension and layout");
+                  CLoad->ColMajor != StoreColMajor || !cInput(CLoad->Ptr)))
+      return fail(C->getBeginLoc(),
+                  "the C fragment must be loaded from where it is stored, or "
+                  "from a float C input at the same place (D = alpha * A * B "
+                  "+ beta * C, the CUDA samples' simple_wmma_gemm), with the "
+                  "same leading dimension and layout");
     if (LoopGuarded && !G.Guarded)
       return fail(StoreAt, "the loads are bounds-checked, so the store must "
                            "be too: " +
                                std::string(Expected));
+    return true;
+  }
+
+  /// Whether the C fragment may be loaded from `P`: C itself, or a float
+  /// matrix other than A and B read at C's index (G.CIn; a C input of
+  /// cuBLAS's D = alpha A B + beta C).
+  bool cInput(const ParmVarDecl *P) {
+    if (P == G.C)
+      return true;
+    if (!P || P == G.A.Data || P == G.B.Data ||
+        elementOf(P->getType()->getPointeeType()) != ElementType::F32)
+      return false;
+    G.CIn = P;
+    G.CInElem = ElementType::F32;
     return true;
   }
 

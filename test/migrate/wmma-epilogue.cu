@@ -162,11 +162,59 @@ __global__ void fragment_gelu(const half *A, const half *B, float *C, int N,
 }
 // CHECK: tawa::store(C, m0, n0, tawa::gelu(acc));
 
+// D = alpha * A * B + beta * C with C an input beside the output D (the CUDA
+// samples' simple_wmma_gemm): the C fragment loaded from C at D's element.
+// CHECK-LABEL: __global__ void fragment_c_input(
+__global__ void fragment_c_input(const half *A, const half *B, const float *Cin,
+                                 float *C, int N, int K, float alpha,
+                                 float beta) {
+  GEMM_FRAGMENTS
+#pragma tawa tile
+  GEMM_LOOP
+  wmma::load_matrix_sync(cf, Cin + row * N + col, N, wmma::mem_row_major);
+  for (int i = 0; i < cf.num_elements; i++)
+    cf.x[i] = alpha * acc.x[i] + beta * cf.x[i];
+  wmma::store_matrix_sync(C + row * N + col, cf, N, wmma::mem_row_major);
+}
+// CHECK: tawa::Matrix<float> C,
+// CHECK-NEXT: tawa::Matrix<const float> Cin,
+// CHECK: tawa::store(C, m0, n0,
+// CHECK-NEXT: alpha * acc + beta * tawa::load<128, 256>(Cin, m0, n0));
+// CHECK: tawa::Matrix<const float>{Cin, tawa_rows, tawa_cols, N}, alpha, beta);
+
+// Refused: the C input is loaded one row below where C is stored.
+__global__ void c_input_elsewhere(const half *A, const half *B,
+                                  const float *Cin, float *C, int N, int K,
+                                  float alpha, float beta) {
+  GEMM_FRAGMENTS
+  // DIAG: wmma-epilogue.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the C fragment must be loaded from where it is stored, or from a float C input at the same place (D = alpha * A * B + beta * C, the CUDA samples' simple_wmma_gemm), with the same leading dimension and layout
+#pragma tawa tile
+  GEMM_LOOP
+  wmma::load_matrix_sync(cf, Cin + (row + 1) * N + col, N, wmma::mem_row_major);
+  for (int i = 0; i < cf.num_elements; i++)
+    cf.x[i] = alpha * acc.x[i] + beta * cf.x[i];
+  wmma::store_matrix_sync(C + row * N + col, cf, N, wmma::mem_row_major);
+}
+
+// Refused: the C input's leading dimension differs from C's.
+__global__ void c_input_other_ld(const half *A, const half *B,
+                                 const float *Cin, float *C, int N, int K,
+                                 int ldin, float alpha, float beta) {
+  GEMM_FRAGMENTS
+  // DIAG: wmma-epilogue.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the C fragment must be loaded from where it is stored, or from a float C input
+#pragma tawa tile
+  GEMM_LOOP
+  wmma::load_matrix_sync(cf, Cin + row * ldin + col, ldin, wmma::mem_row_major);
+  for (int i = 0; i < cf.num_elements; i++)
+    cf.x[i] = alpha * acc.x[i] + beta * cf.x[i];
+  wmma::store_matrix_sync(C + row * N + col, cf, N, wmma::mem_row_major);
+}
+
 // Refused: the C fragment is loaded one row below where it is stored.
 __global__ void c_elsewhere(const half *A, const half *B, float *C, int N,
                             int K, float alpha, float beta) {
   GEMM_FRAGMENTS
-  // DIAG: wmma-epilogue.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the C fragment must be loaded from where it is stored, with the same leading dimension and layout
+  // DIAG: wmma-epilogue.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: the C fragment must be loaded from where it is stored, or from a float C input at the same place
 #pragma tawa tile
   GEMM_LOOP
   wmma::load_matrix_sync(cf, C + (row + 1) * N + col, N, wmma::mem_row_major);
@@ -251,4 +299,4 @@ __global__ void c_unloaded(const half *A, const half *B, float *C, int N,
   wmma::store_matrix_sync(C + row * N + col, cf, N, wmma::mem_row_major);
 }
 
-// DIAG2-COUNT-7: warning: this loop does not match a liftable pattern
+// DIAG2-COUNT-9: warning: this loop does not match a liftable pattern

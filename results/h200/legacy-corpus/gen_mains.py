@@ -262,6 +262,17 @@ K['wmma_4warps_alpha_colC'] = dict(
   return finish(c, m * n, out);
 ''')
 
+K['wmma_global_c_input'] = dict(
+    decl='void wmma_global_run(half *a, half *b, float *c, float *d, int M, int N, int K, float alpha,\n'
+         '                     float beta);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(n * k, 2);  // B column-major K x N: N columns of K
+  float *Cin = dev_random<float>(m * n, 4);
+  float *D = dev_nan<float>(m * n);
+  wmma_global_run(A, B, Cin, D, M, N, K, 1.5f, -0.5f);
+  return finish(D, m * n, out);
+''')
+
 K['wmma_one_warp_bf16_colB'] = dict(
     decl='void launch_wmma_tile(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,\n'
          '                      int N, int K);',
