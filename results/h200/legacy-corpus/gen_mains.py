@@ -262,6 +262,16 @@ K['wmma_4warps_alpha_colC'] = dict(
   return finish(c, m * n, out);
 ''')
 
+K['warptile_bf16'] = dict(
+    decl='void warptile_run(int M, int N, int K, float alpha, const __nv_bfloat16 *A,\n'
+         '                  const __nv_bfloat16 *B, float beta, float *C);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);
+  warptile_run(M, N, K, 1.5f, A, B, -0.5f, C);
+  return finish(C, m * n, out);
+''')
+
 K['wmma_global_c_input'] = dict(
     decl='void wmma_global_run(half *a, half *b, float *c, float *d, int M, int N, int K, float alpha,\n'
          '                     float beta);',
