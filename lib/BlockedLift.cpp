@@ -1857,7 +1857,8 @@ private:
     S.LC = *LC + Out.Offset;
     // The value's terms, checked the same for every store.
     const std::string Terms = G.Terms;
-    const ParmVarDecl *Alpha = G.Alpha, *Beta = G.Beta, *CIn = G.CIn;
+    const VarDecl *Alpha = G.Alpha, *Beta = G.Beta;
+    const ParmVarDecl *CIn = G.CIn;
     std::optional<LiftedBias> Bias = G.Bias;
     const Activation Act = G.Act;
     G.Terms.clear();

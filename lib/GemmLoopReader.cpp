@@ -474,9 +474,60 @@ void GemmLoopReader::sumTerms(const Expr *E,
   Out.push_back(throughLocals(E));
 }
 
-const ParmVarDecl *GemmLoopReader::floatParam(const Expr *E) const {
+/// Whether `E` reads only the arithmetic parameters of `Kernel` and
+/// literals, through arithmetic, casts, conditionals and calls of functions
+/// of the system headers with arithmetic arguments (GemmLoopReader::
+/// uniformScale).
+static bool uniformValue(const Expr *E, const FunctionDecl *Kernel) {
+  E = E->IgnoreParens();
+  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID() ||
+      !(E->getType()->isArithmeticType()))
+    return false;
+  if (isa<IntegerLiteral, FloatingLiteral>(E))
+    return true;
+  if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+    auto *P = dyn_cast<ParmVarDecl>(R->getDecl());
+    return P && llvm::is_contained(Kernel->parameters(), P);
+  }
+  if (auto *C = dyn_cast<CastExpr>(E))
+    return uniformValue(C->getSubExpr(), Kernel);
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) &&
+           uniformValue(U->getSubExpr(), Kernel);
+  if (auto *B = dyn_cast<BinaryOperator>(E))
+    return (B->isMultiplicativeOp() || B->isAdditiveOp() ||
+            B->isComparisonOp()) &&
+           uniformValue(B->getLHS(), Kernel) &&
+           uniformValue(B->getRHS(), Kernel);
+  if (auto *C = dyn_cast<ConditionalOperator>(E))
+    return uniformValue(C->getCond(), Kernel) &&
+           uniformValue(C->getTrueExpr(), Kernel) &&
+           uniformValue(C->getFalseExpr(), Kernel);
+  if (auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    return F && fromSystemHeader(F) &&
+           llvm::all_of(C->arguments(),
+                        [&](const Expr *A) { return uniformValue(A, Kernel); });
+  }
+  return false;
+}
+
+bool GemmLoopReader::uniformScale(const VarDecl *VD) {
+  if (!VD || isa<ParmVarDecl>(VD) ||
+      !VD->getType().getCanonicalType()->isSpecificBuiltinType(
+          BuiltinType::Float) ||
+      !VD->hasInit() || isModified(VD, Kernel->getBody()) ||
+      !uniformValue(VD->getInit(), Kernel))
+    return false;
+  UniformScales.insert(VD);
+  return true;
+}
+
+const VarDecl *GemmLoopReader::floatParam(const Expr *E) const {
   auto *R = dyn_cast<DeclRefExpr>(unconverted(E));
   auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+  if (VD && UniformScales.contains(VD))
+    return VD;
   auto *P = VD ? dyn_cast<ParmVarDecl>(standsFor(VD)) : nullptr;
   return P && P->getType()->isSpecificBuiltinType(BuiltinType::Float) &&
                  llvm::is_contained(Kernel->parameters(), P)
@@ -490,7 +541,7 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
   if (auto *M = dyn_cast<BinaryOperator>(X); M && M->getOpcode() == BO_Mul)
     for (auto [S, Y] : {std::pair(M->getLHS(), M->getRHS()),
                         std::pair(M->getRHS(), M->getLHS())}) {
-      const ParmVarDecl *Scale = floatParam(throughLocals(S));
+      const VarDecl *Scale = floatParam(throughLocals(S));
       if (!Scale)
         continue;
       if (isAccumulator(throughLocals(Y))) {

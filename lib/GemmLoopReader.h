@@ -11,6 +11,8 @@
 
 #include "LiftSupport.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+
 namespace tawa {
 
 /// A bounds check `X < P && Y < Q` (P, Q extents), as pairs.
@@ -63,6 +65,16 @@ protected:
   /// would not repeat) with an initializer and is never changed. False
   /// otherwise.
   bool epilogueLocal(const clang::VarDecl *VD);
+  /// Records `VD`, a float local declared before the loop that the loop
+  /// does not read, as a scale the store may apply (`const float scale =
+  /// 1.0f / sqrtf((float)K);`): where it is never changed and its
+  /// initializer, outside any macro, reads only the kernel's arithmetic
+  /// parameters and literals, through arithmetic, casts, conditionals and
+  /// calls of functions of the system headers (sqrtf, ...) with arithmetic
+  /// arguments. Every thread of every block computes the same value from
+  /// it; the tiled form declares it alike, so the device computes it as it
+  /// did. False otherwise.
+  bool uniformScale(const clang::VarDecl *VD);
   /// The statement `S` stores after its float locals (epilogueLocal): `S`
   /// itself, or a block of local declarations and one statement; null with
   /// the failure `Expected` at `S` for anything else.
@@ -135,6 +147,8 @@ protected:
   bool LoopCountsElements = false;     ///< t += TILE, else ++t over tiles
   /// The epilogue's float locals and their initializers (epilogueLocal).
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> FloatLocals;
+  /// The uniform scales declared before the loop (uniformScale).
+  llvm::SmallPtrSet<const clang::VarDecl *, 2> UniformScales;
   bool FloatTileCount = false;         ///< the bound is ceil(K / (float)TILE)
   std::vector<InLoopStep> Steps;
 
@@ -159,8 +173,9 @@ private:
   /// float locals.
   void sumTerms(const clang::Expr *E,
                 std::vector<const clang::Expr *> &Out) const;
-  /// The kernel's float parameter `E` names (a scale), or null.
-  const clang::ParmVarDecl *floatParam(const clang::Expr *E) const;
+  /// The scale `E` names: a float parameter of the kernel, or a uniform
+  /// scale (uniformScale); null for anything else.
+  const clang::VarDecl *floatParam(const clang::Expr *E) const;
   /// The caller's variable that `VD` stands for where `VD` is a parameter
   /// of a `__device__` helper being followed (BlockedLift.cpp), else `VD`.
   virtual const clang::VarDecl *standsFor(const clang::VarDecl *VD) const {

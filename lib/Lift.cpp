@@ -123,17 +123,23 @@ private:
     QualType T = VD->getType();
     if (T->isPointerType() && VD->hasInit())
       return pointerDeclaration(VD);
+    // A float the loop does not read is no accumulator: a scale the store
+    // applies, computed from the kernel's parameters alone.
+    if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() &&
+        !isZero(VD->getInit()) && !mentions(Loop, VD)) {
+      if (uniformScale(VD))
+        return true;
+      return fail(VD->getLocation(),
+                  "expected before the loop only integer index "
+                  "declarations, the __shared__ tiles and the float "
+                  "accumulator set to 0; '" +
+                      VD->getName().str() +
+                      "' is another float value (a scale of the store is a "
+                      "float parameter, 'alpha * acc', or a float computed "
+                      "from the kernel's scalar parameters alone, 'const "
+                      "float scale = 1.0f / sqrtf((float)K);')");
+    }
     if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() && !Acc) {
-      // A float the loop does not read is no accumulator (a scale the store
-      // applies, say).
-      if (!isZero(VD->getInit()) && !mentions(Loop, VD))
-        return fail(VD->getLocation(),
-                    "expected before the loop only integer index "
-                    "declarations, the __shared__ tiles and the float "
-                    "accumulator set to 0; '" +
-                        VD->getName().str() +
-                        "' is another float value (a scale of the store is "
-                        "a kernel parameter: 'alpha * acc')");
       if (!isZero(VD->getInit()))
         return fail(VD->getLocation(),
                     "the accumulator must start at 0 (the tile vocabulary's "

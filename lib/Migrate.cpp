@@ -5,7 +5,9 @@
 
 #include "clang/AST/Decl.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,7 +22,52 @@ namespace {
 // (results/README.md); K: 128 bytes (64 bf16/fp16 or 32 fp32 elements).
 constexpr int kBM = 128, kBN = 256;
 
-std::string name(const ParmVarDecl *P) { return P->getName().str(); }
+std::string name(const VarDecl *P) { return P->getName().str(); }
+
+/// The scales of the stored value (G.Alpha, G.Beta) that are locals of the
+/// kernel rather than parameters (uniform scales, GemmLoopReader.h).
+std::vector<const VarDecl *> localScales(const LiftedGemm &G) {
+  std::vector<const VarDecl *> Out;
+  for (const VarDecl *V : {G.Alpha, G.Beta})
+    if (V && !isa<ParmVarDecl>(V) && !llvm::is_contained(Out, V))
+      Out.push_back(V);
+  return Out;
+}
+
+/// The parameters of `Kernel` that the initializers of the local scales of
+/// `G` read, in the kernel's order: the tiled form takes them and computes
+/// the scales as the kernel does.
+std::vector<const ParmVarDecl *> scaleInputs(const FunctionDecl *Kernel,
+                                             const LiftedGemm &G) {
+  struct Reads : RecursiveASTVisitor<Reads> {
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (auto *P = dyn_cast<ParmVarDecl>(E->getDecl()))
+        Params.insert(P);
+      return true;
+    }
+    llvm::SmallPtrSet<const ParmVarDecl *, 4> Params;
+  } R;
+  for (const VarDecl *V : localScales(G))
+    R.TraverseStmt(const_cast<Expr *>(V->getInit()));
+  std::vector<const ParmVarDecl *> Out;
+  for (const ParmVarDecl *P : Kernel->parameters())
+    if (R.Params.contains(P))
+      Out.push_back(P);
+  return Out;
+}
+
+/// The scalars a launcher passes to the tiled kernel after the matrices:
+/// the float scales that are parameters, then the inputs of those that are
+/// locals (scaleInputs).
+std::string scalarArgs(const FunctionDecl *Kernel, const LiftedGemm &G) {
+  std::string Out;
+  for (const VarDecl *V : {G.Alpha, G.Beta})
+    if (V && isa<ParmVarDecl>(V))
+      Out += ", " + name(V);
+  for (const ParmVarDecl *P : scaleInputs(Kernel, G))
+    Out += ", " + name(P);
+  return Out;
+}
 
 /// `, batches, batch_stride` of a Matrix view: the launch's grid.z matrices
 /// `Stride` elements apart, or nothing for a single matrix.
@@ -58,9 +105,12 @@ std::string freshName(const FunctionDecl *Kernel, std::string N) {
 
 std::string launcherName(const FunctionDecl *Kernel,
                          const MigratedNames &Names);
+std::string parameterText(const FunctionDecl *Kernel, const ParmVarDecl *P,
+                          const SourceManager &SM, const LangOptions &LO);
 
 std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
-                        const MigratedNames &Names) {
+                        const MigratedNames &Names, const SourceManager &SM,
+                        const LangOptions &LO) {
   const std::string K = Names.Base, Elem = cxxElement(G.Elem),
                     Out = cxxElement(G.Out);
   const std::string A = name(G.A.Data), B = name(G.B.Data), C = name(G.C);
@@ -89,10 +139,17 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
     Params += formatv(", tawa::Matrix<const {0}> {1}", cxxElement(G.Bias->Elem),
                       name(G.Bias->Data))
                   .str();
-  if (G.Alpha)
-    Params += ", float " + name(G.Alpha);
-  if (G.Beta)
-    Params += ", float " + name(G.Beta);
+  for (const VarDecl *V : {G.Alpha, G.Beta})
+    if (V && isa<ParmVarDecl>(V))
+      Params += ", float " + name(V);
+  // A scale the kernel computes before its loop is computed alike, from
+  // the same parameters.
+  std::string Scales;
+  for (const ParmVarDecl *P : scaleInputs(Kernel, G))
+    Params += ", " + parameterText(Kernel, P, SM, LO);
+  for (const VarDecl *V : localScales(G))
+    Scales += "\n  const float " + name(V) + " = " +
+              sourceText(V->getInit()->getSourceRange(), SM, LO) + ";";
   // fp32 operands lift only under precision(tf32) or precision(3xtf32),
   // which the tiled kernel carries.
   const bool Tf32 = G.Elem == ElementType::F32;
@@ -155,7 +212,7 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
 /// '{22}' in the tile vocabulary: {19} over the window of C that the launch
 /// of '{22}' covers, in {3} x {4} tiles. Launched by {23}.
 __global__ void {0}_tiled({1}) {{
-  const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4}{20};
+  const int {5} = blockIdx.y * {3}, {6} = blockIdx.x * {4}{20};{24}
   tawa::Accumulator<float, {3}, {4}> {7};
 #pragma tawa tile{21}
   for (int {8} = 0; {8} < {9}.{10}; {8} += {2}) {{
@@ -173,7 +230,7 @@ __global__ void {0}_tiled({1}) {{
                  !Tf32                                    ? ""
                  : G.Precision == MmaPrecision::ThreeTf32 ? " precision(3xtf32)"
                                                           : " precision(tf32)",
-                 Names.Callee, launcherName(Kernel, Names))
+                 Names.Callee, launcherName(Kernel, Names), Scales)
       .str();
 }
 
@@ -399,11 +456,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     FilterCopy.pop_back(); // the launch follows on the next line
     BView = "tawa_w.matrix()";
   }
-  std::string Scalars;
-  if (G.Alpha)
-    Scalars += ", " + name(G.Alpha);
-  if (G.Beta)
-    Scalars += ", " + name(G.Beta);
+  const std::string Scalars = scalarArgs(Kernel, G);
   const std::string Where = G.Extents.empty() ? "" : ", where " + G.Extents;
   // The rows of the matrix the tiled form writes: C^T's for a
   // column-major C.
@@ -488,7 +541,7 @@ std::string migratedKernelText(const FunctionDecl *Kernel, const LiftedGemm &G,
   const std::string Decl = FirstInstance && !launcherTemplate(Kernel).empty()
                                ? launcherTemplateDecl(Kernel, SM, LO)
                                : "";
-  return tiledKernel(Kernel, G, Names) + Decl +
+  return tiledKernel(Kernel, G, Names, SM, LO) + Decl +
          launcher(Kernel, G, Names, SM, LO);
 }
 

@@ -179,8 +179,11 @@ struct LiftedGemm {
   /// The stored value: the sum of its terms in the order written (Terms:
   /// 'a' the accumulator, times Alpha where set; 'c' C's old value, times
   /// Beta where set (a float C only without: `acc + C[i]`, `C[i] += acc`);
-  /// 'b' the bias), under the activation Act.
-  const clang::ParmVarDecl *Alpha = nullptr, *Beta = nullptr;
+  /// 'b' the bias), under the activation Act. Alpha and Beta are float
+  /// parameters of the kernel, or Alpha a float local computed before the
+  /// loop from its scalar parameters alone (`1.0f / sqrtf((float)K)`),
+  /// which the tiled form computes alike.
+  const clang::VarDecl *Alpha = nullptr, *Beta = nullptr;
   /// Where the old value 'c' is read from another matrix than C, at C's
   /// index (`beta * Cin[i]`: the C input of cuBLAS's D = alpha A B + beta
   /// C), that matrix, and its element type (bf16, fp16 or float, read

@@ -214,6 +214,44 @@ __global__ void local_beta(const bf16 *A, const bf16 *B, float *C, int M, int N,
     C[row * N + col] = v;
   }
 }
+// A scale computed before the loop from the kernel's scalar parameters alone
+// (the 1/sqrt(d) of attention scores): the tiled form takes those parameters
+// and computes it alike, on the device, so it has the kernel's value.
+// CHECK-LABEL: /// 'local_scale' in the tile vocabulary: C = alpha * A * B
+// CHECK: tawa::Matrix<float> C, int K) {
+// CHECK: const float scale = 1.0f / sqrtf((float)K);
+// CHECK: tawa::store(C, m0, n0, scale * acc);
+// CHECK: tawa::Matrix<float>{C, tawa_rows, tawa_cols, N}, K);
+__global__ void local_scale(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  const float scale = 1.0f / sqrtf((float)K);
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = acc * scale;
+}
+// Refused: a scale read from memory, and one changed after its declaration.
+// DIAG: epilogue.cu:[[@LINE+6]]:3: warning: {{.*}}breaks it: expected before the loop only integer index declarations, the __shared__ tiles and the float accumulator set to 0; 'scale' is another float value
+// DIAG: note: kernel 'scale_from_memory' is left unchanged
+__global__ void scale_from_memory(const bf16 *A, const bf16 *B, float *C, const float *scales, int M, int N, int K) {
+  const float scale = scales[0];
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = acc * scale;
+}
+// DIAG: epilogue.cu:[[@LINE+7]]:3: warning: {{.*}}breaks it: expected before the loop only integer index declarations, the __shared__ tiles and the float accumulator set to 0; 'scale' is another float value
+// DIAG: note: kernel 'scale_changed' is left unchanged
+__global__ void scale_changed(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  float scale = 1.0f / sqrtf((float)K);
+  BODY
+  scale *= 2.0f;
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = acc * scale;
+}
 // A local of a 16-bit type rounds where the value written out would not:
 // refused at it. So is a float local changed after its declaration.
 // DIAG: epilogue.cu:[[@LINE+5]]:3: warning: {{.*}}breaks it: expected one store after the loop

@@ -233,10 +233,10 @@ __global__ void scale_declared_first(const bf16 *A, const bf16 *B, float *C,
                                      int M, int N, int K) {
   TILES(bf16)
   INDICES
-  const float scale = 0.125f;
+  const float scale = 1.0f / (float)(threadIdx.x + 1);
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected before the loop only integer index declarations, the __shared__ tiles and the float accumulator set to 0; 'scale' is another float value (a scale of the store is a kernel parameter: 'alpha * acc') [tawa-unsupported]
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected before the loop only integer index declarations, the __shared__ tiles and the float accumulator set to 0; 'scale' is another float value (a scale of the store is a float parameter, 'alpha * acc', or a float computed from the kernel's scalar parameters alone, 'const float scale = 1.0f / sqrtf((float)K);') [tawa-unsupported]
   for (int t = 0; t < K; t += TILE) {
     As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();

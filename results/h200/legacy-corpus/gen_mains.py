@@ -70,6 +70,15 @@ K['trap_nested_if_store'] = trap('trap_nested_if_store_run', False)
 K['trap_relu_int_zero'] = trap('trap_relu_int_zero_run', False)
 K['trap_separate_Cin'] = trap('trap_separate_Cin_run', False)
 K['local_before_store'] = trap('local_before_store_run', False)
+K['local_scale_rowmajor'] = trap('local_scale_rowmajor_run', False)
+K['local_scale_colmajorC'] = dict(
+    decl='void scores_cm_run(const __half *Q, const __half *Kt, float *S, int M, int N, int D);',
+    body='''  __half *Q = dev_random<__half>(m * k, 1);
+  __half *Kt = dev_random<__half>(k * n, 2);
+  float *S = dev_nan<float>(m * n);  // column-major M x N
+  scores_cm_run(Q, Kt, S, M, N, K);
+  return finish(S, m * n, out);
+''')
 K['store_through_local'] = trap('store_through_local_run', False)
 K['store_local_relu'] = trap('store_local_relu_run', False)
 
