@@ -55,6 +55,13 @@ private:
       return F->getValueAsApproximateDouble();
     if (auto *I = dyn_cast<IntegerLiteral>(E))
       return double(I->getValue().getSExtValue());
+    // Integer arithmetic as C does it: `1 / 2` is 0.
+    if (E->getType()->isIntegerType()) {
+      Expr::EvalResult R;
+      if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx))
+        return double(R.Val.getInt().getSExtValue());
+      return std::nullopt;
+    }
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_Minus)
       if (std::optional<double> V = constant(U->getSubExpr()))
         return -*V;
@@ -96,11 +103,19 @@ private:
     return B && B->getOpcode() == K ? B : nullptr;
   }
 
-  /// `fmaxf(x, 0)` (fmax, max, either order) or `x > 0 ? x : 0`.
+  /// `fmaxf(x, 0)` (fmax, max, either order) or `x > 0 ? x : 0`. The
+  /// function is CUDA's, declared at global scope in a system header, which
+  /// returns the other argument for a NaN as fmaxf does; `std::max(a, b)`
+  /// is `a < b ? b : a`, which keeps a NaN `a`, and is not matched.
   const Expr *relu(const Expr *E) const {
-    if (auto *C = dyn_cast<CallExpr>(E); C && C->getNumArgs() == 2 &&
-                                         C->getDirectCallee() &&
-                                         C->getDirectCallee()->getIdentifier())
+    if (auto *C = dyn_cast<CallExpr>(E);
+        C && C->getNumArgs() == 2 && C->getDirectCallee() &&
+        C->getDirectCallee()->getIdentifier() &&
+        fromSystemHeader(C->getDirectCallee()) &&
+        C->getDirectCallee()
+            ->getDeclContext()
+            ->getRedeclContext()
+            ->isTranslationUnit())
       if (llvm::is_contained({"fmaxf", "fmax", "max"},
                              C->getDirectCallee()->getName()))
         for (int I : {0, 1})

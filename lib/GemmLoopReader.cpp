@@ -4,6 +4,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -249,7 +250,19 @@ const Expr *GemmLoopReader::ceilBound(const Expr *E, int64_t &Tile,
   if (!Num || !T || *T <= 1 || *T > 4096)
     return nullptr;
   Tile = *T;
-  InFloat = D->getType()->isSpecificBuiltinType(BuiltinType::Float);
+  // The count is exact only where the quotient and its numerator are
+  // doubles made from the integer at once: ceilf rounds a double argument
+  // to float, and a float numerator or quotient rounds K past 2^24.
+  struct FloatIn : RecursiveASTVisitor<FloatIn> {
+    bool Found = false;
+    bool VisitExpr(Expr *E) {
+      Found |= E->getType()->isSpecificBuiltinType(BuiltinType::Float);
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<BinaryOperator *>(D));
+  const bool Exact = C->getDirectCallee()->getName() == "ceil" && !F.Found;
+  InFloat = !Exact;
   return Num;
 }
 

@@ -429,6 +429,36 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   const std::string Im2colDecl =
       G.Conv ? "\n  const auto tawa_x = " + im2colView(G) + ";" : "";
   std::string ExtentsDiffer = G.ExtentsDiffer;
+  // The kernel's indices may be 32-bit: where an operand spans 2^31
+  // elements or more they could wrap, which the tiled form's would not. A
+  // kernel that reads C's old value and is not batched, launched with
+  // several grid layers, updates each element once per layer.
+  auto span = [](const std::string &Rows, const std::string &Ld,
+                 const std::string &Stride) {
+    return "1LL * " + Rows + " * " + Ld +
+           (Stride.empty() ? ""
+                           : " + 1LL * (tawa_grid.z - 1) * (" + Stride + ")") +
+           " > 2147483647LL";
+  };
+  std::vector<std::string> Wrap;
+  if (!G.Conv)
+    Wrap.push_back(span(G.A.KMajor ? M : Kx, G.A.Ld.Name, G.A.BatchStride));
+  Wrap.push_back(span(G.B.KMajor ? N : Kx, G.B.Ld.Name, G.B.BatchStride));
+  Wrap.push_back(span(M, G.Ldc.Name, G.CBatchStride));
+  if (G.CBatchStride.empty() && G.Terms.find('c') != std::string::npos)
+    Wrap.push_back("tawa_grid.z != 1");
+  const std::string Guard =
+      formatv(R"(
+  // Where the kernel's 32-bit indices could wrap{0}, it runs as written.
+  if ({1}) {{
+    {2}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({3});
+    return;
+  })",
+              G.CBatchStride.empty() && G.Terms.find('c') != std::string::npos
+                  ? ", or several grid layers would each update C"
+                  : "",
+              llvm::join(Wrap, " || "), Names.Callee, Args)
+          .str();
   if (G.Conv)
     ExtentsDiffer += std::string(ExtentsDiffer.empty() ? "" : " || ") +
                      "!tawa::im2col_tma_loadable(tawa_x)";
@@ -524,7 +554,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
                  cInView(G) + biasView(G), namedConstants(G), Names.Callee,
-                 Im2colDecl, launcherHead(Kernel, Names), FilterCopy)
+                 Im2colDecl, launcherHead(Kernel, Names), Guard + FilterCopy)
       .str();
 }
 

@@ -134,8 +134,42 @@ __global__ void silu_sign(const bf16 *A, const bf16 *B, float *C, int M, int N, 
     C[row * N + col] = acc / (1.0f + expf(acc));
 }
 // DIAG: note: kernel 'silu_sign' is left unchanged
+// Refused: GELU's one half written as integers, 1 / 2, which C computes as 0
+// (the kernel stores zeros), and in the square root of the erf's scale.
+__global__ void gelu_int_half(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = (1 / 2) * acc * (1.0f + erff(acc * 0.70710678f));
+}
+// DIAG: note: kernel 'gelu_int_half' is left unchanged
+__global__ void gelu_int_sqrt(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = 0.5f * acc * (1.0f + erff(acc * sqrtf(1 / 2)));
+}
+// DIAG: note: kernel 'gelu_int_sqrt' is left unchanged
+// Refused: a max that is not CUDA's fmaxf-like one (std::max(a, b) is a < b ?
+// b : a, which keeps a NaN a where fmaxf returns b).
+namespace mine {
+__device__ float max(float a, float b) { return a < b ? b : a; }
+} // namespace mine
+__global__ void relu_other_max(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: {{.*}}
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = mine::max(acc, 0.0f);
+}
+// DIAG: note: kernel 'relu_other_max' is left unchanged
 
-// The three refused kernels keep their pragma; the rewrite refuses them again.
-// DIAG2-COUNT-3: warning: this loop does not match a liftable pattern
+// The six refused kernels keep their pragma; the rewrite refuses them again.
+// DIAG2-COUNT-6: warning: this loop does not match a liftable pattern
 // WS: bias_gelu_tiled(
 // WS: silu_inline_tiled(
