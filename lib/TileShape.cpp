@@ -1,5 +1,6 @@
 //===- TileShape.cpp - merging the kernel's tiles into a larger CTA tile --===//
 #include "tawa/TileShape.h"
+#include "LiftSupport.h"
 
 #include "tawa/ArefGraph.h"
 #include "tawa/Plan.h"
@@ -8,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 using namespace clang;
@@ -101,9 +103,24 @@ std::optional<Linear> linear(const Expr *E, StringRef D, ASTContext &Ctx,
   }
 }
 
+/// Whether `F` is a math function of CUDA's headers, which computes its
+/// result from its arguments alone (`sqrtf`, `expf`, ...).
+static bool isMathFunction(const FunctionDecl *F) {
+  static const llvm::StringSet<> Names = {
+      "sqrtf",  "sqrt",   "rsqrtf",     "rsqrt",      "expf",       "exp",
+      "exp2f",  "exp2",   "logf",       "log",        "log2f",      "log2",
+      "powf",   "pow",    "fabsf",      "fabs",       "fminf",      "fmin",
+      "fmaxf",  "fmax",   "floorf",     "floor",      "ceilf",      "ceil",
+      "truncf", "roundf", "erff",       "tanhf",      "__fdividef", "__expf",
+      "__logf", "__powf", "__fsqrt_rn", "__frsqrt_rn"};
+  return F->getIdentifier() && Names.contains(F->getName()) &&
+         fromSystemHeader(F);
+}
+
 /// Finds what may change state: a call of a function that is not
-/// constexpr, an assignment, an increment. The reads of blockIdx and gridDim
-/// are calls in the semantic form of their pseudo-objects, which it skips.
+/// constexpr nor a math function, an assignment, an increment. The reads
+/// of blockIdx and gridDim are calls in the semantic form of their
+/// pseudo-objects, which it skips.
 class EffectFinder : public RecursiveASTVisitor<EffectFinder> {
 public:
   bool Found = false;
@@ -112,7 +129,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     const FunctionDecl *F = C->getDirectCallee();
-    Found |= !F || !F->isConstexpr();
+    Found |= !F || !(F->isConstexpr() || isMathFunction(F));
     return !Found;
   }
   bool VisitBinaryOperator(BinaryOperator *B) {

@@ -6,6 +6,12 @@
 // file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
+// The rewrite of the migrated file: a scale computed before the loop from
+// parameters with a math function is a value declaration, which the narrow
+// twins' walk may run once per tile.
+// RUN: %tawa-rewrite %t.cu -o %t2.cu -- %cuda-stub 2>/dev/null; test -f %t2.cu
+// RUN: FileCheck %s --check-prefix=WS < %t2.cu
+// WS: local_scale_tiled_narrow64_pingpong(
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #define TILE 32
