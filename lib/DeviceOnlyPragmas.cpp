@@ -5,6 +5,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Lex/Token.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 using namespace clang;
 
@@ -118,6 +119,10 @@ void DeviceOnlyPragmaFinder::Endif(SourceLocation Loc, SourceLocation) {
     Open.pop_back();
     if (Closed.ReadsArch && !SM.isInSystemHeader(Closed.Loc))
       ArchConditionals.push_back({Closed.Loc, Loc});
+    else if (Closed.ReadsArch && !inToolkit(directoryOf(Loc))) {
+      SystemConditionals.push_back({{Closed.Loc, Loc}, directoryOf(Loc)});
+      ArchConditionals.push_back({Closed.Loc, Loc});
+    }
   }
 }
 
@@ -132,8 +137,6 @@ void DeviceOnlyPragmaFinder::SourceRangeSkipped(SourceRange Range,
   if (!Owner || !Owner->ReadsArch)
     return;
   SourceLocation Begin = SM.getExpansionLoc(Range.getBegin());
-  if (SM.isInSystemHeader(Begin))
-    return;
   bool Invalid = false;
   StringRef Text = Lexer::getSourceText(
       CharSourceRange::getCharRange(Begin, SM.getExpansionLoc(Range.getEnd())),
@@ -141,6 +144,14 @@ void DeviceOnlyPragmaFinder::SourceRangeSkipped(SourceRange Range,
   if (Invalid)
     return;
   const Conditional &C = *Owner;
+  if (SM.isInSystemHeader(Begin)) {
+    if (inToolkit(directoryOf(Begin)))
+      return;
+    for (const std::string &Name : macroDirectives(Text))
+      if (ArchMacros.try_emplace(Name, C.Loc).second)
+        SystemMacros.emplace_back(Name, C.Loc, directoryOf(Begin));
+    return;
+  }
   for (const std::string &Name : macroDirectives(Text))
     ArchMacros.try_emplace(Name, C.Loc);
   for (size_t Offset : tawaPragmaLines(Text)) {
@@ -154,6 +165,50 @@ void DeviceOnlyPragmaFinder::SourceRangeSkipped(SourceRange Range,
             "statements, or let the host see the region: '#if "
             "!defined(__CUDA_ARCH__) || (<condition>)'");
   }
+}
+
+std::string DeviceOnlyPragmaFinder::directoryOf(SourceLocation Loc) const {
+  return llvm::sys::path::parent_path(SM.getFilename(SM.getExpansionLoc(Loc)))
+      .str();
+}
+
+bool DeviceOnlyPragmaFinder::inToolkit(StringRef Dir) const {
+  return llvm::any_of(ToolkitDirs, [&](const std::string &T) {
+    return Dir == T || (Dir.starts_with(T) && Dir.size() > T.size() &&
+                        llvm::sys::path::is_separator(Dir[T.size()]));
+  });
+}
+
+void DeviceOnlyPragmaFinder::FileChanged(SourceLocation Loc,
+                                         FileChangeReason Reason,
+                                         SrcMgr::CharacteristicKind, FileID) {
+  if (Reason != EnterFile || Loc.isInvalid())
+    return;
+  const StringRef Name = SM.getFilename(SM.getExpansionLoc(Loc));
+  const StringRef File = llvm::sys::path::filename(Name);
+  const bool Tawa =
+      Name.ends_with("tawa/tile.h") || Name.ends_with("tawa/runtime.cuh");
+  if ((!Tawa &&
+       !llvm::is_contained({"cuda_runtime.h", "cuda_runtime_api.h", "cuda.h",
+                            "__clang_cuda_runtime_wrapper.h"},
+                           File)) ||
+      inToolkit(llvm::sys::path::parent_path(Name)))
+    return;
+  ToolkitDirs.push_back(llvm::sys::path::parent_path(Name).str());
+  // What a system header of that directory added before it was known to
+  // be the toolkit's is taken back.
+  llvm::erase_if(SystemConditionals, [&](const auto &C) {
+    if (!inToolkit(C.second))
+      return false;
+    llvm::erase(ArchConditionals, C.first);
+    return true;
+  });
+  llvm::erase_if(SystemMacros, [&](const auto &M) {
+    if (!inToolkit(std::get<2>(M)))
+      return false;
+    ArchMacros.erase(std::get<0>(M));
+    return true;
+  });
 }
 
 } // namespace tawa

@@ -30,11 +30,18 @@ namespace tawa {
 
 /// Register on the Preprocessor before the main file is lexed. Regions of
 /// system headers and regions skipped under conditions that do not read a
-/// `__CUDA_ARCH` macro (`#if 0`, feature switches) are not reported.
+/// `__CUDA_ARCH` macro (`#if 0`, feature switches) are not reported. The
+/// conditionals and macros of system headers count, but for those of the
+/// CUDA toolkit and of clang's CUDA wrappers (the directories, and below,
+/// of cuda_runtime.h, cuda_runtime_api.h, cuda.h and
+/// __clang_cuda_runtime_wrapper.h) and of tawa's own (tawa/tile.h,
+/// tawa/runtime.cuh): a vendored library included as a system header is the
+/// project's own code for the device compilation.
 class DeviceOnlyPragmaFinder : public clang::PPCallbacks {
 public:
-  /// Each conditional that reads a __CUDA_ARCH macro, outside system
-  /// headers, is added to `ArchConditionals`, from its #if to its #endif;
+  /// Each conditional that reads a __CUDA_ARCH macro, outside the
+  /// toolkit's headers, is added to `ArchConditionals`, from its #if to its
+  /// #endif;
   /// each macro that a region skipped under one defines or undefines, to
   /// `ArchMacros`, with the conditional's location.
   DeviceOnlyPragmaFinder(
@@ -60,6 +67,9 @@ public:
   void Endif(clang::SourceLocation Loc, clang::SourceLocation) override;
   void SourceRangeSkipped(clang::SourceRange Range,
                           clang::SourceLocation EndifLoc) override;
+  void FileChanged(clang::SourceLocation Loc, FileChangeReason Reason,
+                   clang::SrcMgr::CharacteristicKind FileType,
+                   clang::FileID PrevFID) override;
 
 private:
   /// One open conditional: its directives' text so far ("#if X", then
@@ -85,6 +95,17 @@ private:
   /// that region belongs to this one while JustClosed holds.
   Conditional Closed;
   bool JustClosed = false;
+  /// The directories of the toolkit's headers found so far, and what system
+  /// headers outside them added, with the directory of each: a toolkit
+  /// header may be entered after others of its directory, whose additions
+  /// are then taken back.
+  std::vector<std::string> ToolkitDirs;
+  std::vector<std::pair<clang::SourceRange, std::string>> SystemConditionals;
+  std::vector<std::tuple<std::string, clang::SourceLocation, std::string>>
+      SystemMacros;
+  /// The directory of the file of `Loc`.
+  std::string directoryOf(clang::SourceLocation Loc) const;
+  bool inToolkit(llvm::StringRef Dir) const;
 };
 
 } // namespace tawa
