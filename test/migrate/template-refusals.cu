@@ -165,3 +165,43 @@ template <int BS>
 void run_from_template(int M, int N, int K, const float *A, const float *B, float *C) {
   from_template<BS><<<dim3(N / BS, M / BS), dim3(BS, BS)>>>(A, B, C, M, N, K);
 }
+
+// Launched from an instantiated function template, a kernel template declared
+// before its definition: its launchers are one per instantiation, named after
+// the arguments (the declarations may split the parameters' names and default
+// arguments), which the function template's one launch text cannot call.
+// CHECK: template-refusals.cu:[[@LINE+5]]:17: warning: kernel template 'declared_twice' is launched from a function template, whose one launch text stands for all of its instantiations: that launch can call one launcher template, which a kernel template declared more than once, over a parameter pack or with an unnamed parameter does not get; launch it with constant template arguments from a function that is not a template [tawa-unsupported]
+template <int BS>
+__global__ void declared_twice(const float *A, const float *B, float *C, int M,
+                               int N, int K);
+template <int BS>
+__global__ void declared_twice(const float *A, const float *B, float *C, int M,
+                               int N, int K) {
+  __shared__ float As[BS][BS];
+  __shared__ float Bs[BS][BS];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * BS + ty, col = blockIdx.x * BS + tx;
+  float acc = 0.0f;
+#pragma tawa tile precision(tf32)
+  for (int t = 0; t < K; t += BS) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : 0.0f;
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < BS; ++k)
+      acc += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+// CHECK: note: launched here, in a function template
+// CHECK: note: kernel 'declared_twice' is left unchanged
+template <int BS>
+void run_declared_twice(int M, int N, int K, const float *A, const float *B,
+                        float *C) {
+  declared_twice<BS><<<dim3(N / BS, M / BS), dim3(BS, BS)>>>(A, B, C, M, N, K);
+}
+void run_declared_twice_16(int M, int N, int K, const float *A, const float *B,
+                           float *C) {
+  run_declared_twice<16>(M, N, K, A, B, C);
+}
