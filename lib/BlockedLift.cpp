@@ -1,5 +1,6 @@
 //===- BlockedLift.cpp - lifting a register-blocked GEMM loop -------------===//
 #include "tawa/BlockedLift.h"
+#include "DynamicTiles.h"
 #include "GemmLoopReader.h"
 
 #include "clang/AST/ASTContext.h"
@@ -221,21 +222,27 @@ private:
   /// The __shared__ tiles declared before the loop: one or two constant
   /// dimensions of bf16 or fp16.
   bool sharedTiles(llvm::ArrayRef<Stmt *> Before) {
+    Dynamic = dynamicTiles(Kernel, Before, Ctx);
+    if (Dynamic.Failure)
+      return fail(Dynamic.Failure->Loc, Dynamic.Failure->Message);
     for (const Stmt *S : Before)
       if (auto *DS = dyn_cast<DeclStmt>(S))
         for (const Decl *D : DS->decls()) {
           auto *VD = dyn_cast<VarDecl>(D);
-          if (!VD || !VD->hasAttr<CUDASharedAttr>())
+          if (VD && Dynamic.find(VD)) {
+            if (!dynamicTile(*Dynamic.find(VD)))
+              return false;
             continue;
-          if (std::optional<LiftFailure> Dynamic = dynamicSharedTile(VD))
-            return fail(Dynamic->Loc, Dynamic->Message);
+          }
+          if (!VD || !VD->hasAttr<CUDASharedAttr>() || VD == Dynamic.Base)
+            continue;
+          if (std::optional<LiftFailure> Refusal = dynamicSharedTile(VD))
+            return fail(Refusal->Loc, Refusal->Message);
           auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
           auto *Inner =
               Outer ? Ctx.getAsConstantArrayType(Outer->getElementType())
                     : nullptr;
           const QualType E = Ctx.getBaseElementType(VD->getType());
-          if (elementOf(E) == ElementType::F32 && !Tf32)
-            return fail(VD->getLocation(), SgemmMessage);
           if (!Outer || (Inner && Inner->getElementType()->isArrayType()) ||
               !elementOf(E))
             return fail(VD->getLocation(),
@@ -245,18 +252,47 @@ private:
           T.Var = VD;
           T.Rows = Inner ? int64_t(Outer->getSize().getZExtValue()) : 1;
           T.Cols = int64_t((Inner ? Inner : Outer)->getSize().getZExtValue());
-          if (T.Rows * T.Cols > (int64_t(1) << 18))
-            return fail(VD->getLocation(),
-                        "the __shared__ tile is larger than shared memory");
-          T.Slot.assign(size_t(T.Rows * T.Cols), -1);
-          Tiles.push_back(T);
-          Shared.push_back(VD);
+          if (!addTile(std::move(T)))
+            return false;
         }
     if (Tiles.size() != 2 && !Tiles.empty())
       return fail(Loop->getForLoc(),
                   "expected two __shared__ tiles declared before the loop "
                   "(or none, where wmma fragments load from global memory)");
     return true;
+  }
+
+  /// A tile of Rows x Cols elements, for the staging and the product.
+  bool addTile(SharedTile T) {
+    if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
+      return fail(T.Var->getLocation(), SgemmMessage);
+    if (T.Rows * T.Cols > (int64_t(1) << 18))
+      return fail(T.Var->getLocation(),
+                  "the __shared__ tile is larger than shared memory");
+    T.Slot.assign(size_t(T.Rows * T.Cols), -1);
+    Shared.push_back(T.Var);
+    Tiles.push_back(std::move(T));
+    return true;
+  }
+
+  /// A one-dimensional tile in dynamic shared memory (DynamicTiles.h), of
+  /// the elements up to the next tile; the last one's runs to the end of
+  /// the largest shared memory of a block (227 KiB, CUDA C++ Programming
+  /// Guide, "Compute Capability 9.0"), for the indices to be checked
+  /// against.
+  bool dynamicTile(const DynamicTile &D) {
+    const QualType E = tileElementType(D.Var, Ctx);
+    if (!elementOf(E))
+      return fail(D.Var->getLocation(),
+                  "expected a tile of __nv_bfloat16 or __half");
+    const int64_t Size = Ctx.getTypeSizeInChars(E).getQuantity();
+    SharedTile T;
+    T.Var = D.Var;
+    T.Cols = D.Extent ? D.Extent : (227 * 1024 - D.Offset) / Size;
+    if (T.Cols <= 0)
+      return fail(D.Var->getLocation(),
+                  "the tile starts past the end of shared memory");
+    return addTile(std::move(T));
   }
 
   /// The loop body's top-level statements, split by its two barriers into
@@ -492,7 +528,8 @@ private:
       auto *VD = dyn_cast<VarDecl>(D);
       if (!VD)
         return fail(D->getLocation(), expected(P));
-      if (VD->hasAttr<CUDASharedAttr>()) {
+      if (VD->hasAttr<CUDASharedAttr>() ||
+          (P == Phase::Prologue && Dynamic.find(VD))) {
         if (P != Phase::Prologue)
           return fail(VD->getLocation(), expected(P));
         continue;
@@ -1162,13 +1199,12 @@ private:
     }
     const SharedTile &X = Tiles[size_t(T.first)];
     std::optional<GlobalAccess> GA =
-        global(unconverted(Read, Ctx.getBaseElementType(X.Var->getType())));
-    if (!GA || Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType())
-                       .getCanonicalType()
-                       .getUnqualifiedType() !=
-                   Ctx.getBaseElementType(X.Var->getType())
-                       .getCanonicalType()
-                       .getUnqualifiedType())
+        global(unconverted(Read, tileElementType(X.Var, Ctx)));
+    if (!GA ||
+        Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType())
+                .getCanonicalType()
+                .getUnqualifiedType() !=
+            tileElementType(X.Var, Ctx).getCanonicalType().getUnqualifiedType())
       return fail(At, expected(Phase::Stage));
     StagedElement S;
     S.Ptr = GA->Ptr;
@@ -1274,8 +1310,7 @@ private:
       return std::nullopt;
     const SharedTile &X = Tiles[size_t(T->first)];
     const int64_t Size =
-        Ctx.getTypeSizeInChars(Ctx.getBaseElementType(X.Var->getType()))
-            .getQuantity();
+        Ctx.getTypeSizeInChars(tileElementType(X.Var, Ctx)).getQuantity();
     if (R.Bytes % Size)
       return std::nullopt;
     T->second += *I * (R.Bytes / Size);
@@ -1298,7 +1333,7 @@ private:
     if (!T || !P || Src->Bytes != Dst.Bytes || Src->V != Dst.V)
       return Why.Message.empty() ? fail(L->getBeginLoc(), Expected) : false;
     const SharedTile &X = Tiles[size_t(T->first)];
-    const QualType E = Ctx.getBaseElementType(X.Var->getType());
+    const QualType E = tileElementType(X.Var, Ctx);
     const QualType SrcE = P->first->getType()->getPointeeType();
     const int64_t Size = Ctx.getTypeSizeInChars(E).getQuantity();
     if (SrcE.getCanonicalType().getUnqualifiedType() !=
@@ -1645,8 +1680,7 @@ private:
     // CUDA C++ Programming Guide, "Warp Matrix Functions": ldm a multiple
     // of 16 bytes, the pointer 256-bit aligned (relative to the tile).
     const int64_t Bytes =
-        Ctx.getTypeSizeInChars(Ctx.getBaseElementType(X.Var->getType()))
-            .getQuantity();
+        Ctx.getTypeSizeInChars(tileElementType(X.Var, Ctx)).getQuantity();
     if (!Ld || *Ld <= 0 || (*Ld * Bytes) % 16 || (T.second * Bytes) % 32)
       return fail(C->getArg(2)->getBeginLoc(),
                   "a fragment in shared memory needs a constant leading "
@@ -2173,6 +2207,7 @@ private:
   int64_t &Followed; ///< statements followed by every attempt of a loop
   BlockShape Block;
   std::vector<SharedTile> Tiles;
+  DynamicTiles Dynamic; ///< the tiles in dynamic shared memory
   std::vector<StagedElement> Staged;
   std::vector<Stmt *> Seg[3];
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;

@@ -1,6 +1,7 @@
 //===- GemmLoopReader.cpp - reading a shared-memory GEMM loop -------------===//
 #include "GemmLoopReader.h"
 #include "ActivationForm.h"
+#include "DynamicTiles.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
@@ -629,7 +630,7 @@ bool GemmLoopReader::elementTypes() {
                 "A and B must have one element type, __nv_bfloat16 or "
                 "__half");
   for (const VarDecl *S : Shared) {
-    QualType E = Ctx.getBaseElementType(S->getType());
+    QualType E = tileElementType(S, Ctx);
     if (elementOf(E) != EA)
       return fail(S->getLocation(), "the tiles and the matrices they stage "
                                     "must have one element type");

@@ -1,5 +1,6 @@
 //===- Lift.cpp - lifting a hand-written shared-memory GEMM loop ----------===//
 #include "tawa/Lift.h"
+#include "DynamicTiles.h"
 #include "GemmLoopReader.h"
 
 #include "clang/AST/ASTContext.h"
@@ -31,6 +32,9 @@ public:
     // TILE): blockDim is known in the indices.
     if (!tileLoopHeader())
       return std::nullopt;
+    Dynamic = dynamicTiles(Kernel, Around->Before, Ctx);
+    if (Dynamic.Failure)
+      return fail(Dynamic.Failure->Loc, Dynamic.Failure->Message);
     Ev.BlockDim[0] = Ev.BlockDim[1] = G.Tile;
     Ev.BlockDim[2] = 1;
     if (!readsThreadIdx(Kernel->getBody(), 'y')) {
@@ -95,8 +99,12 @@ private:
   }
 
   bool declaration(const VarDecl *VD) {
-    if (std::optional<LiftFailure> Dynamic = dynamicSharedTile(VD))
-      return fail(Dynamic->Loc, Dynamic->Message);
+    if (VD == Dynamic.Base)
+      return true;
+    if (const DynamicTile *T = Dynamic.find(VD))
+      return dynamicTile(*T);
+    if (std::optional<LiftFailure> Refusal = dynamicSharedTile(VD))
+      return fail(Refusal->Loc, Refusal->Message);
     if (VD->hasAttr<CUDASharedAttr>()) {
       auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
       auto *Inner =
@@ -164,6 +172,21 @@ private:
       return unchangedIndex(VD, Kernel->getBody()) &&
              bindIndex(VD, /*Opaque=*/true);
     return false;
+  }
+
+  /// A tile in dynamic shared memory (DynamicTiles.h): one-dimensional,
+  /// of TILE * TILE elements before the next tile starts.
+  bool dynamicTile(const DynamicTile &T) {
+    const int64_t Elements = int64_t(G.Tile) * G.Tile;
+    if (T.Extent != 0 && T.Extent < Elements)
+      return fail(T.Var->getLocation(),
+                  "the tile '" + T.Var->getName().str() +
+                      "' has TILE * TILE = " + std::to_string(Elements) +
+                      " elements, but the next "
+                      "tile starts " +
+                      std::to_string(T.Extent) + " elements after it");
+    Shared.push_back(T.Var);
+    return true;
   }
 
   /// The launches proved: blocks of TILE x TILE threads (or TILE * TILE
@@ -255,7 +278,7 @@ private:
       return A;
     }
     auto *Flat = Ctx.getAsConstantArrayType(VD->getType());
-    if (!Flat || Flat->getElementType()->isArrayType())
+    if (!Dynamic.find(VD) && (!Flat || Flat->getElementType()->isArrayType()))
       return std::nullopt;
     std::optional<Poly> P = eval(Outer->getIdx(), "the tile's index");
     if (!P)
@@ -333,8 +356,7 @@ private:
     if (!A && !Why.Message.empty())
       return false;
     std::optional<GlobalAccess> GA =
-        A ? global(
-                unconverted(Read, Ctx.getBaseElementType(A->Array->getType())))
+        A ? global(unconverted(Read, tileElementType(A->Array, Ctx)))
           : std::nullopt;
     if (!A || !GA)
       return fail(S->getBeginLoc(), Expected);
@@ -918,6 +940,7 @@ private:
   SourceLocation StoreAt;
   std::vector<Staging> Stagings, PrologueStagings;
   std::vector<const VarDecl *> Buffered; ///< double-buffered tiles
+  DynamicTiles Dynamic;                  ///< the tiles in dynamic shared memory
   std::vector<const ValueDecl *> CurrentVars, NextVars;
   bool PrologueBarrier = false;
   std::array<const Expr *, 2> Factors{};

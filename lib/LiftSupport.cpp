@@ -847,11 +847,11 @@ std::optional<LiftFailure> dynamicSharedTile(const VarDecl *VD) {
     return std::nullopt;
   return LiftFailure{
       VD->getLocation(),
-      "tiles in dynamic shared memory ('extern __shared__ T " +
+      "the tiles in dynamic shared memory ('extern __shared__ T " +
           VD->getName().str() +
-          "[];' and pointers into it) are not lifted: declare each tile as a "
-          "__shared__ array of constant extents, '__shared__ T "
-          "As[TILE][TILE];'"};
+          "[];') must be pointers into it at constant offsets, each indexed "
+          "as a tile of its own: 'T *As = " +
+          VD->getName().str() + ", *Bs = As + TILE * TILE;'"};
 }
 
 const CallExpr *systemCall(const Expr *E,

@@ -56,8 +56,9 @@ std::optional<ElementType> elementOf(clang::QualType T);
 const clang::CallExpr *systemCall(const clang::Expr *E,
                                   std::initializer_list<const char *> Names,
                                   unsigned Args = 1);
-/// The refusal of tiles in dynamic shared memory, at `VD` where it is an
-/// `extern __shared__` array of unknown extent; nullopt otherwise.
+/// The refusal of an `extern __shared__` array of unknown extent `VD` used
+/// other than through tile pointers (DynamicTiles.h); nullopt where VD is no
+/// such array.
 std::optional<LiftFailure> dynamicSharedTile(const clang::VarDecl *VD);
 /// The for loop `S` is, itself or under loop hints (`#pragma unroll`,
 /// `#pragma nounroll`), or null.

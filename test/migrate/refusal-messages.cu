@@ -382,24 +382,24 @@ __global__ void templated(const bf16 *A, const bf16 *B, float *C, int M, int N,
 }
 // CHECK: note: kernel 'templated' is left unchanged
 
-// Tiles in dynamic shared memory: the verdict names the shared-memory form
-// and the extern array, not a product from global memory.
-// CHECK: refusal-messages.cu:[[@LINE+9]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: tiles in dynamic shared memory ('extern __shared__ T smem[];' and pointers into it) are not lifted: declare each tile as a __shared__ array of constant extents, '__shared__ T As[TILE][TILE];' [tawa-unsupported]
+// Tiles in dynamic shared memory indexed through the extern array itself:
+// the verdict names the shared-memory form and the pointers expected, not a
+// product from global memory.
+// CHECK: refusal-messages.cu:[[@LINE+8]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the tiles in dynamic shared memory ('extern __shared__ T smem[];') must be pointers into it at constant offsets, each indexed as a tile of its own: 'T *As = smem, *Bs = As + TILE * TILE;' [tawa-unsupported]
 __global__ void dynamic_tiles(const bf16 *A, const bf16 *B, float *C, int M,
                               int N, int K) {
   extern __shared__ bf16 smem[];
-  bf16 *As = smem, *Bs = smem + TILE * TILE;
   int tx = threadIdx.x, ty = threadIdx.y;
   int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
   float acc = 0.0f;
 #pragma tawa tile
   for (int t = 0; t < K; t += TILE) {
-    As[ty * TILE + tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
-    Bs[ty * TILE + tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    smem[ty * TILE + tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    smem[TILE * TILE + ty * TILE + tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
     __syncthreads();
     for (int k = 0; k < TILE; ++k)
-      acc += __bfloat162float(As[ty * TILE + k]) *
-             __bfloat162float(Bs[k * TILE + tx]);
+      acc += __bfloat162float(smem[ty * TILE + k]) *
+             __bfloat162float(smem[TILE * TILE + k * TILE + tx]);
     __syncthreads();
   }
   if (row < M && col < N)

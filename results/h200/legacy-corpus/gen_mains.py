@@ -174,6 +174,27 @@ K['k3_smem_block_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['dynamic_smem_classic_bf16'] = dict(
+    decl='void gemm_dynamic_smem_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                           float *C, int M, int N, int K, float alpha,\n'
+         '                           float beta);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read (beta)
+  gemm_dynamic_smem_run(A, B, C, M, N, K, 1.5f, -0.5f);
+  return finish(C, m * n, out);
+''')
+
+K['dynamic_smem_blocked_half'] = dict(
+    decl='void blocktile_dynamic_run(int M, int N, int K, const __half *A,\n'
+         '                           const __half *B, __half *C);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  blocktile_dynamic_run(M, N, K, A, B, C);
+  return finish(C, m * n, out);
+''')
+
 K['k4_1d_blocktiling_bf16'] = dict(
     decl='void runSgemm1DBlocktiling(int M, int N, int K, float alpha, const __nv_bfloat16 *A,\n'
          '                           const __nv_bfloat16 *B, float beta, float *C);',
