@@ -81,6 +81,9 @@ private:
                     : nullptr;
     if (countingLoop(Loop, 1))
       return nestedHeader();
+    if (std::optional<CountingLoop> C = countingLoop(Loop, 0);
+        C && endsInTapLoop(Loop->getBody()))
+      return channelsFirstHeader(*C);
     if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
         Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), T) || !Inc ||
         Inc->getOpcode() != BO_AddAssign || !refersTo(Inc->getLHS(), T) ||
@@ -194,6 +197,56 @@ private:
     // found in the staging copy (activations()).
     Taps = {Poly::symbol(Outer->Var), Outer->Bound, Poly(), Poly()};
     return channelLoop(Second, *C);
+  }
+
+  /// Whether `Body` is index declarations and then a loop of step 1 (one
+  /// over the taps), the form nextLoop reads.
+  bool endsInTapLoop(const Stmt *Body) const {
+    const Stmt *Last = Body;
+    if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
+      if (CS->body_empty() ||
+          !llvm::all_of(llvm::make_range(CS->body_begin(), CS->body_end() - 1),
+                        [](const Stmt *X) { return isa<DeclStmt>(X); }))
+        return false;
+      Last = CS->body_back();
+    }
+    return countingLoop(hintedLoop(Last), 1).has_value();
+  }
+
+  /// The K loop as a channel tile walked before the taps: `for (c0 < C; c0
+  /// += TILE) for (r < R) for (s < S)`, or `for (c0 ...) for (rs < R * S)`.
+  /// Its iterations stage the same elements (tap, c0 + j) as nestedHeader's
+  /// loops, each once, in another order; the sum of their products is the
+  /// same up to the order of the additions, which the tiled kernel chooses
+  /// anyway.
+  bool channelsFirstHeader(const CountingLoop &C) {
+    const char *Expected =
+        "expected the loops over the channels and the filter taps 'for (int "
+        "c0 = 0; c0 < C; c0 += TILE) for (int r = 0; r < R; ++r) for (int s "
+        "= 0; s < S; ++s)' (or one loop over the R * S taps), each body index "
+        "declarations and the next loop";
+    Ev.addSymbol(C.Var);
+    const ForStmt *First = nextLoop(Loop->getBody(), Expected);
+    std::optional<CountingLoop> R =
+        First ? countingLoop(First, 1) : std::nullopt;
+    if (!R)
+      return Why.Message.empty() ? fail(Loop->getForLoc(), Expected) : false;
+    Ev.addSymbol(R->Var);
+    const ForStmt *Staging = First;
+    Taps = {Poly::symbol(R->Var), R->Bound, Poly(), Poly()};
+    if (endsInTapLoop(First->getBody())) {
+      const ForStmt *Second = nextLoop(First->getBody(), Expected);
+      std::optional<CountingLoop> S =
+          Second ? countingLoop(Second, 1) : std::nullopt;
+      if (!S)
+        return Why.Message.empty() ? fail(First->getForLoc(), Expected) : false;
+      Ev.addSymbol(S->Var);
+      Taps = {Poly::symbol(R->Var), R->Bound, Poly::symbol(S->Var), S->Bound};
+      Staging = Second;
+    }
+    channelLoop(Loop, C);
+    Channels = Staging;
+    return true;
   }
 
   bool channelLoop(const ForStmt *F, const CountingLoop &C) {

@@ -269,6 +269,40 @@ __global__ void conv_unchecked(const bf16 *in, const bf16 *w, bf16 *out,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// 3 x 3 "same" with a channel tile walked before the taps: each tile of
+// channels meets the nine taps in turn; weights K x 3 x 3 x C.
+__global__ void conv_channels_first(const bf16 *in, const bf16 *w, bf16 *out,
+                                    int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    for (int r = 0; r < 3; ++r) {
+      for (int s = 0; s < 3; ++s) {
+        int ih = oh + r - 1, iw = ow + s - 1;
+        As[ty][tx] = m < N * H * W && c0 + tx < C && ih >= 0 && ih < H &&
+                             iw >= 0 && iw < W
+                         ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                         : bf16();
+        Ws[ty][tx] = kload < K && c0 + tx < C
+                         ? w[((kload * 3 + r) * 3 + s) * C + c0 + tx]
+                         : bf16();
+        __syncthreads();
+        for (int j = 0; j < TILE; ++j)
+          acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+        __syncthreads();
+      }
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 static dim3 tiles(int rows, int cols) {
   return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
 }
@@ -349,6 +383,15 @@ int legacy_conv_taps_flat(const void *x, const void *w, void *y, int n, int h,
                    static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), n, h, wd, c, k, r, s, p, q);
+  return cudaGetLastError();
+}
+
+int legacy_conv_channels_first(const void *x, const void *w, void *y, int n,
+                               int h, int wd, int c, int k, void *stream) {
+  conv_channels_first<<<tiles(n * h * wd, k), dim3(TILE, TILE), 0,
+                        static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
   return cudaGetLastError();
 }
 }

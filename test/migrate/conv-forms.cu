@@ -3,7 +3,8 @@
 // padding given, the pixel bound checked as 'n < N', an if/else staging copy,
 // a bias and ReLU; no padding (no lower bounds checks), an output extent
 // that is an expression of the input's ('H - 2'), weights stored R x S x C
-// x K; dilation; loops over the taps and a channel tile; the column's
+// x K; dilation; loops over the taps and a channel tile, or a channel tile
+// walked before the taps; the column's
 // channel outermost (weights K x C x R x S, PyTorch's order, and C x R x S x
 // K), read from a copy permuted to the im2col matrix's order. Each tiled
 // kernel's Im2col view names the kernel's own extents, and the launcher runs the kernel as written where they are not
@@ -210,6 +211,80 @@ __global__ void conv_taps_flat(const bf16 *in, const bf16 *w, bf16 *out, int N,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// A channel tile walked before the taps, the taps as loops over r and s or
+// as one loop over rs: the same elements (tap, c0 + j), each once, in
+// another order.
+// OUT-LABEL: static void conv_channels_first_migrated_launch(
+// OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{in, N, H, W, C, 3, 3, H,
+// OUT-NEXT: W, 1, 1, 1, 1, 1, 1};
+// OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{w, K, 9 * C, 9 * C},
+__global__ void conv_channels_first(const bf16 *in, const bf16 *w, bf16 *out,
+                                    int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    int c = c0 + tx;
+    for (int r = 0; r < 3; ++r) {
+      int ih = oh + r - 1;
+      for (int s = 0; s < 3; ++s) {
+        int iw = ow + s - 1;
+        As[ty][tx] = m < N * H * W && c < C && ih >= 0 && ih < H && iw >= 0 &&
+                             iw < W
+                         ? in[((n * H + ih) * W + iw) * C + c]
+                         : bf16();
+        Ws[ty][tx] = kload < K && c < C
+                         ? w[((kload * 3 + r) * 3 + s) * C + c]
+                         : bf16();
+        __syncthreads();
+        for (int j = 0; j < TILE; ++j)
+          acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+        __syncthreads();
+      }
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// OUT-LABEL: static void conv_channels_first_rs_migrated_launch(
+// OUT: in, N, H, W, C, R, S, P, Q, (R / 2), (S / 2), 2, 2, 1, 1};
+// OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{w, C * R * S, K, K},
+__global__ void conv_channels_first_rs(const bf16 *in, const bf16 *w,
+                                       bf16 *out, int N, int H, int W, int C,
+                                       int K, int R, int S, int P, int Q) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    for (int rs = 0; rs < R * S; ++rs) {
+      int r = rs / S, s = rs % S;
+      int ih = 2 * p - R / 2 + r, iw = 2 * q - S / 2 + s;
+      As[ty][tx] = m < N * P * Q && c0 + tx < C && ih >= 0 && ih < H &&
+                           iw >= 0 && iw < W
+                       ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                       : bf16();
+      Ws[ty][tx] =
+          c0 + ty < C && k < K ? w[(rs * C + c0 + ty) * K + k] : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[j][tx]);
+      __syncthreads();
+    }
+  }
+  if (m < N * P * Q && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 // OUT-LABEL: static void conv_kcrs_migrated_launch(
 // OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{
 // OUT-NEXT: in, N, H, W, C, R, S, H, W, (R / 2), (S / 2), 1, 1, 1, 1};
@@ -345,6 +420,6 @@ __global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, i
 }
 
 // Every form is rewritten: the producers of the eight kernels (the wide,
-// narrow, ping-pong and cluster ones) of each of the nine load the
+// narrow, ping-pong and cluster ones) of each of the eleven load the
 // activations by im2col.
-// COUNT: 72
+// COUNT: 88

@@ -9,23 +9,24 @@
 #define TILE 32
 using bf16 = __nv_bfloat16;
 
-// A channel tile outermost, then the taps: the columns of one iteration
-// are channels of one tap, but the loops visit the taps innermost.
-__global__ void channels_first(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+// A channel tile walked before the taps whose weights take the taps
+// transposed ((s, r) for the activations' (r, s)): no element of the im2col
+// matrix.
+__global__ void channels_first_swapped(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
   __shared__ bf16 As[TILE][TILE];
   __shared__ bf16 Ws[TILE][TILE];
   int tx = threadIdx.x, ty = threadIdx.y;
   int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
   int n = m / (H * W), oh = (m / W) % H, ow = m % W;
   float acc = 0.f;
-// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[#@LINE+3]] breaks it: expected a staging copy
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: {{.*}} breaks it: the product does not read the weights w[col][k] (stored K x R x S x C or K x C x R x S, K the output channels) or w[k][col] (R x S x C x K or C x R x S x K) of a staged tile
 #pragma tawa tile
   for (int c0 = 0; c0 < C; c0 += TILE) {
     for (int r = 0; r < 3; ++r) {
       for (int s = 0; s < 3; ++s) {
         int ih = oh + r - 1, iw = ow + s - 1;
         As[ty][tx] = m < N * H * W && c0 + tx < C && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c0 + tx] : bf16();
-        Ws[ty][tx] = kload < K && c0 + tx < C ? w[((kload * 3 + r) * 3 + s) * C + c0 + tx] : bf16();
+        Ws[ty][tx] = kload < K && c0 + tx < C ? w[((kload * 3 + s) * 3 + r) * C + c0 + tx] : bf16();
         __syncthreads();
         for (int j = 0; j < TILE; ++j)
           acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
@@ -36,7 +37,34 @@ __global__ void channels_first(const bf16 *in, const bf16 *w, bf16 *out, int N, 
   if (m < N * H * W && k < K)
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
-// CHECK: note: kernel 'channels_first' is left unchanged
+// CHECK: note: kernel 'channels_first_swapped' is left unchanged
+// A channel tile walked before the taps whose loop over the taps skips
+// every other one.
+__global__ void channels_first_skips(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: {{.*}} breaks it: expected a staging copy
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    for (int rs = 0; rs < 9; rs += 2) {
+      int r = rs / 3, s = rs % 3;
+      int ih = oh + r - 1, iw = ow + s - 1;
+      As[ty][tx] = m < N * H * W && c0 + tx < C && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c0 + tx] : bf16();
+      Ws[ty][tx] = kload < K && c0 + tx < C ? w[(kload * 9 + rs) * C + c0 + tx] : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+      __syncthreads();
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'channels_first_skips' is left unchanged
 // An upper bound one past the image.
 __global__ void off_by_one(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
   __shared__ bf16 As[TILE][TILE];
