@@ -585,6 +585,11 @@ private:
           return false;
         continue;
       }
+      // A scale the stores apply, computed from the kernel's parameters
+      // alone (`const float scale = 1.0f / sqrtf((float)K);`).
+      if (P == Phase::Prologue && VD->hasInit() && !allZero(VD->getInit()) &&
+          !mentions(Loop, VD) && uniformScale(VD))
+        continue;
       if (!local(VD, P))
         return false;
     }

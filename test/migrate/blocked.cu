@@ -312,5 +312,32 @@ __global__ void control(int M, int N, int K, const bf16 *A, const bf16 *B,
 }
 // CHECK: if (tawa_block.x != 64 || tawa_block.y != 1 || tawa_block.z != 1 ||
 
+// A scale computed before the loop from the kernel's parameters alone: the
+// tiled form declares it the same way.
+// CHECK-LABEL: __global__ void scaled(
+// CHECK: __global__ void scaled_tiled(tawa::Matrix<const __nv_bfloat16> A,
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16> B,
+// CHECK-NEXT: tawa::Matrix<float> C, int K) {
+// CHECK: const float scale = 1.0f / sqrtf((float)K);
+// CHECK: tawa::store(C, m0, n0, scale * acc);
+__global__ void scaled(int M, int N, int K, const bf16 *A, const bf16 *B,
+                       float *C) {
+  SETUP
+  const float scale = 1.0f / sqrtf((float)K);
+  float acc[TM * TN] = {0.0f};
+#pragma tawa tile
+  for (int t = 0; t < K; t += BK) {
+    STAGE_A(8)
+    STAGE_B
+    __syncthreads();
+    ADVANCE
+    PRODUCT
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j)
+      C[(threadRow * TM + i) * N + threadCol * TN + j] = scale * acc[i * TN + j];
+}
+
 // DIAG-NOT: warning
 // DIAG2-NOT: warning
