@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 #include <set>
@@ -182,6 +183,7 @@ public:
     if (!Around)
       return std::nullopt;
     const llvm::ArrayRef<Stmt *> Before = Around->Before, After = Around->After;
+    Epilogue = After;
     Ev.BlockDim[0] = Block.X;
     Ev.BlockDim[1] = Block.Y;
     Ev.BlockDim[2] = 1;
@@ -264,6 +266,14 @@ private:
 
   /// A tile of Rows x Cols elements, for the staging and the product.
   bool addTile(SharedTile T) {
+    if (!mentions(Loop, T.Var))
+      return fail(T.Var->getLocation(),
+                  "the __shared__ array '" + T.Var->getName().str() +
+                      "' is not used in the loop: results staged through "
+                      "shared memory after the loop (wmma::store_matrix_sync "
+                      "to shared memory, then an epilogue over it) are not "
+                      "lifted; store C from the accumulators or their "
+                      "fragments");
     if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
       return fail(T.Var->getLocation(), SgemmMessage);
     if (T.Rows * T.Cols > (int64_t(1) << 18))
@@ -273,6 +283,70 @@ private:
     Shared.push_back(T.Var);
     Tiles.push_back(std::move(T));
     return true;
+  }
+
+  /// Whether `VD` is a float local of the epilogue that the stores read as
+  /// its initializer (`float v = acc[i] + bias[col];`, epilogueLocal):
+  /// never changed, and no float local that its initializer names is
+  /// written after the loop, so the initializer has the same value where
+  /// a store reads it.
+  bool valueLocal(const VarDecl *VD) {
+    if (!VD->hasInit() || VD->getType()->isArrayType() ||
+        isModified(VD, Kernel->getBody()))
+      return false;
+    struct Reads : RecursiveASTVisitor<Reads> {
+      std::vector<const VarDecl *> Locals;
+      bool VisitDeclRefExpr(DeclRefExpr *R) {
+        if (auto *V = dyn_cast<VarDecl>(R->getDecl()); V && V->isLocalVarDecl())
+          Locals.push_back(V);
+        return true;
+      }
+    } R;
+    R.TraverseStmt(const_cast<Expr *>(VD->getInit()));
+    for (const VarDecl *V : R.Locals)
+      if (!V->getType()->isIntegerType() &&
+          llvm::any_of(Epilogue, [&](const Stmt *S) { return writes(S, V); }))
+        return false;
+    return epilogueLocal(VD);
+  }
+
+  /// Whether `S` assigns, advances or takes the address of `V` or of an
+  /// element or member of it.
+  static bool writes(const Stmt *S, const VarDecl *V) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      const VarDecl *V;
+      bool Found = false;
+      bool target(const Expr *E) {
+        for (E = E->IgnoreParenImpCasts();;) {
+          if (auto *A = dyn_cast<ArraySubscriptExpr>(E))
+            E = A->getBase()->IgnoreParenImpCasts();
+          else if (auto *M = dyn_cast<MemberExpr>(E))
+            E = M->getBase()->IgnoreParenImpCasts();
+          else
+            break;
+        }
+        auto *R = dyn_cast<DeclRefExpr>(E);
+        return R && R->getDecl() == V;
+      }
+      bool VisitBinaryOperator(BinaryOperator *B) {
+        Found |= B->isAssignmentOp() && target(B->getLHS());
+        return !Found;
+      }
+      bool VisitUnaryOperator(UnaryOperator *U) {
+        Found |= (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf) &&
+                 target(U->getSubExpr());
+        return !Found;
+      }
+      bool VisitCallExpr(CallExpr *C) {
+        // A call may write through a reference or pointer argument.
+        for (const Expr *A : C->arguments())
+          Found |= target(A) && !A->getType()->isArithmeticType();
+        return !Found;
+      }
+    } F;
+    F.V = V;
+    F.TraverseStmt(const_cast<Stmt *>(S));
+    return F.Found;
   }
 
   /// A one-dimensional tile in dynamic shared memory (DynamicTiles.h), of
@@ -585,6 +659,8 @@ private:
           return false;
         continue;
       }
+      if (P == Phase::Epilogue && valueLocal(VD))
+        continue;
       // A scale the stores apply, computed from the kernel's parameters
       // alone (`const float scale = 1.0f / sqrtf((float)K);`).
       if (P == Phase::Prologue && VD->hasInit() && !allZero(VD->getInit()) &&
@@ -2213,6 +2289,7 @@ private:
   BlockShape Block;
   std::vector<SharedTile> Tiles;
   DynamicTiles Dynamic; ///< the tiles in dynamic shared memory
+  llvm::ArrayRef<Stmt *> Epilogue; ///< the statements after the loop
   std::vector<StagedElement> Staged;
   std::vector<Stmt *> Seg[3];
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;

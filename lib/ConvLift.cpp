@@ -312,6 +312,11 @@ private:
       return true;
     }
     QualType T = VD->getType();
+    // A scale the store applies, computed from the kernel's parameters
+    // alone (`const float scale = 1.0f / sqrtf((float)(R * S * C));`).
+    if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() &&
+        !isZero(VD->getInit()) && !mentions(Loop, VD) && uniformScale(VD))
+      return true;
     if (T->isSpecificBuiltinType(BuiltinType::Float) && VD->hasInit() && !Acc) {
       if (!isZero(VD->getInit()))
         return fail(VD->getLocation(), "the accumulator must start at 0");

@@ -488,50 +488,8 @@ void GemmLoopReader::sumTerms(const Expr *E,
   Out.push_back(throughLocals(E));
 }
 
-/// Whether `E` reads only the arithmetic parameters of `Kernel` and
-/// literals, through arithmetic, casts, conditionals and calls of functions
-/// of the system headers with arithmetic arguments (GemmLoopReader::
-/// uniformScale).
-static bool uniformValue(const Expr *E, const FunctionDecl *Kernel) {
-  E = E->IgnoreParens();
-  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID() ||
-      !(E->getType()->isArithmeticType()))
-    return false;
-  if (isa<IntegerLiteral, FloatingLiteral>(E))
-    return true;
-  if (auto *R = dyn_cast<DeclRefExpr>(E)) {
-    auto *P = dyn_cast<ParmVarDecl>(R->getDecl());
-    return P && llvm::is_contained(Kernel->parameters(), P);
-  }
-  if (auto *C = dyn_cast<CastExpr>(E))
-    return uniformValue(C->getSubExpr(), Kernel);
-  if (auto *U = dyn_cast<UnaryOperator>(E))
-    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) &&
-           uniformValue(U->getSubExpr(), Kernel);
-  if (auto *B = dyn_cast<BinaryOperator>(E))
-    return (B->isMultiplicativeOp() || B->isAdditiveOp() ||
-            B->isComparisonOp()) &&
-           uniformValue(B->getLHS(), Kernel) &&
-           uniformValue(B->getRHS(), Kernel);
-  if (auto *C = dyn_cast<ConditionalOperator>(E))
-    return uniformValue(C->getCond(), Kernel) &&
-           uniformValue(C->getTrueExpr(), Kernel) &&
-           uniformValue(C->getFalseExpr(), Kernel);
-  if (auto *C = dyn_cast<CallExpr>(E)) {
-    const FunctionDecl *F = C->getDirectCallee();
-    return F && fromSystemHeader(F) &&
-           llvm::all_of(C->arguments(),
-                        [&](const Expr *A) { return uniformValue(A, Kernel); });
-  }
-  return false;
-}
-
 bool GemmLoopReader::uniformScale(const VarDecl *VD) {
-  if (!VD || isa<ParmVarDecl>(VD) ||
-      !VD->getType().getCanonicalType()->isSpecificBuiltinType(
-          BuiltinType::Float) ||
-      !VD->hasInit() || isModified(VD, Kernel->getBody()) ||
-      !uniformValue(VD->getInit(), Kernel))
+  if (!isUniformScale(VD, Kernel))
     return false;
   UniformScales.insert(VD);
   return true;
@@ -572,10 +530,12 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
   std::optional<GlobalAccess> Bias = global(X);
   std::optional<Poly> I = Bias ? Ev.eval(Bias->Index) : std::nullopt;
   // C's old value unscaled (beta = 1), where C is float: the sum is then
-  // the kernel's own, in float.
+  // the kernel's own, in float. A C input apart from C (a residual,
+  // `acc + res[i]`) is read widened to float whatever C's type.
   if (I &&
-      G.C->getType()->getPointeeType()->isSpecificBuiltinType(
-          BuiltinType::Float) &&
+      (Bias->Ptr != G.C ||
+       G.C->getType()->getPointeeType()->isSpecificBuiltinType(
+           BuiltinType::Float)) &&
       oldValue(*Bias, *I, LC))
     return 'c';
   if (!I || Bias->Ptr == G.C)

@@ -259,6 +259,51 @@ bool refersTo(const Expr *E, const VarDecl *VD) {
   return R && R->getDecl() == VD;
 }
 
+/// Whether `E` reads only the arithmetic parameters of `Kernel` and
+/// literals, through arithmetic, casts, conditionals and calls of functions
+/// of the system headers with arithmetic arguments (isUniformScale).
+static bool uniformValue(const Expr *E, const FunctionDecl *Kernel) {
+  E = E->IgnoreParens();
+  if (E->getBeginLoc().isMacroID() || E->getEndLoc().isMacroID() ||
+      !(E->getType()->isArithmeticType()))
+    return false;
+  if (isa<IntegerLiteral, FloatingLiteral>(E))
+    return true;
+  if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+    auto *P = dyn_cast<ParmVarDecl>(R->getDecl());
+    return P && llvm::is_contained(Kernel->parameters(), P);
+  }
+  if (auto *C = dyn_cast<CastExpr>(E))
+    return uniformValue(C->getSubExpr(), Kernel);
+  if (auto *U = dyn_cast<UnaryOperator>(E))
+    return (U->getOpcode() == UO_Minus || U->getOpcode() == UO_Plus) &&
+           uniformValue(U->getSubExpr(), Kernel);
+  if (auto *B = dyn_cast<BinaryOperator>(E))
+    return (B->isMultiplicativeOp() || B->isAdditiveOp() ||
+            B->isComparisonOp()) &&
+           uniformValue(B->getLHS(), Kernel) &&
+           uniformValue(B->getRHS(), Kernel);
+  if (auto *C = dyn_cast<ConditionalOperator>(E))
+    return uniformValue(C->getCond(), Kernel) &&
+           uniformValue(C->getTrueExpr(), Kernel) &&
+           uniformValue(C->getFalseExpr(), Kernel);
+  if (auto *C = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *F = C->getDirectCallee();
+    return F && fromSystemHeader(F) &&
+           llvm::all_of(C->arguments(),
+                        [&](const Expr *A) { return uniformValue(A, Kernel); });
+  }
+  return false;
+}
+
+bool isUniformScale(const VarDecl *VD, const FunctionDecl *Kernel) {
+  return VD && !isa<ParmVarDecl>(VD) &&
+         VD->getType().getCanonicalType()->isSpecificBuiltinType(
+             BuiltinType::Float) &&
+         VD->hasInit() && !isModified(VD, Kernel->getBody()) &&
+         uniformValue(VD->getInit(), Kernel);
+}
+
 LifterBase::LifterBase(const FunctionDecl *Kernel, const ForStmt *Loop,
                        ASTContext &Ctx, LiftFailure &Why,
                        const NamedExtents *Named)

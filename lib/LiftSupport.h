@@ -69,6 +69,13 @@ clang::CompoundStmt::const_body_iterator
 loopStatement(const clang::CompoundStmt *Body, const clang::ForStmt *Loop);
 /// Whether `VD` is written anywhere in `S`.
 bool isModified(const clang::VarDecl *VD, const clang::Stmt *S);
+/// Whether `VD` is a uniform scale of `Kernel`: a float local, never
+/// changed, whose initializer reads only the kernel's arithmetic parameters
+/// and literals, outside macros, through arithmetic, casts, conditionals and
+/// calls of system-header functions (`1.0f / sqrtf((float)K)`): every
+/// thread computes the same value from the launch's arguments.
+bool isUniformScale(const clang::VarDecl *VD,
+                    const clang::FunctionDecl *Kernel);
 /// Whether `S`, or a `__device__` helper it calls (deviceHelpers), reads
 /// threadIdx.<Dim> (Dim one of x, y, z).
 bool readsThreadIdx(const clang::Stmt *S, char Dim);

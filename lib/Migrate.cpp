@@ -443,6 +443,10 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   std::vector<std::string> Wrap;
   if (!G.Conv)
     Wrap.push_back(span(G.A.KMajor ? M : Kx, G.A.Ld.Name, G.A.BatchStride));
+  else // the activations, N x H x W x C
+    Wrap.push_back("1LL * " + factor(G.Conv->N) + " * " + factor(G.Conv->H) +
+                   " * " + factor(G.Conv->W) + " * " + factor(G.Conv->C) +
+                   " > 2147483647LL");
   Wrap.push_back(span(G.B.KMajor ? N : Kx, G.B.Ld.Name, G.B.BatchStride));
   Wrap.push_back(span(M, G.Ldc.Name, G.CBatchStride));
   if (G.CBatchStride.empty() && G.Terms.find('c') != std::string::npos)

@@ -81,6 +81,12 @@ private:
     if (VD->getType()->isIntegerType() && VD->hasInit())
       return unchangedIndex(VD, Kernel->getBody()) &&
              bindIndex(VD, /*Opaque=*/false);
+    // A scale the store applies, computed from the kernel's parameters
+    // alone (`const float scale = 1.0f / sqrtf((float)K);`).
+    if (!mentions(Loop, VD) && isUniformScale(VD, Kernel)) {
+      Scales.push_back(VD);
+      return true;
+    }
     return false;
   }
 
@@ -401,7 +407,7 @@ private:
       E = bare(Add->getLHS());
     }
     for (const Expr *T : Terms) {
-      const ParmVarDecl *Scale = nullptr;
+      const VarDecl *Scale = nullptr;
       const VarDecl *F = scaledElement(T, I, Scale);
       const char Kind = F == Zeroed ? 'a' : CLoad && F == CLoad->Frag ? 'c' : 0;
       if (!Kind || G.Terms.find(Kind) != std::string::npos ||
@@ -431,9 +437,10 @@ private:
   }
 
   /// The fragment F of `F.x[I]`, `s * F.x[I]` or `F.x[I] * s`, s a float
-  /// parameter (set in Scale), or null.
-  static const VarDecl *scaledElement(const Expr *E, const VarDecl *I,
-                                      const ParmVarDecl *&Scale) {
+  /// parameter or a uniform scale declared before the loop (set in Scale),
+  /// or null.
+  const VarDecl *scaledElement(const Expr *E, const VarDecl *I,
+                               const VarDecl *&Scale) const {
     E = bare(E);
     if (const VarDecl *F = fragmentElement(E, I))
       return F;
@@ -443,8 +450,10 @@ private:
     for (auto [S, Y] : {std::pair(M->getLHS(), M->getRHS()),
                         std::pair(M->getRHS(), M->getLHS())}) {
       auto *R = dyn_cast<DeclRefExpr>(bare(S));
-      auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+      auto *P = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
       const VarDecl *F = fragmentElement(Y, I);
+      if (P && !isa<ParmVarDecl>(P) && !llvm::is_contained(Scales, P))
+        P = nullptr;
       if (P && F && P->getType()->isSpecificBuiltinType(BuiltinType::Float)) {
         Scale = P;
         return F;
@@ -645,6 +654,7 @@ private:
 
   LiftedGemm G;
   llvm::DenseMap<const VarDecl *, Fragment> Frags;
+  std::vector<const VarDecl *> Scales; ///< uniform scales (isUniformScale)
   const VarDecl *Zeroed = nullptr;
   Load LoadA, LoadB;
   const CallExpr *Mma = nullptr;

@@ -339,5 +339,29 @@ __global__ void scaled(int M, int N, int K, const bf16 *A, const bf16 *B,
       C[(threadRow * TM + i) * N + threadCol * TN + j] = scale * acc[i * TN + j];
 }
 
+// A float local of the epilogue, set once from the accumulator and a bias,
+// then stored under ReLU: read as its initializer.
+// CHECK-LABEL: __global__ void local_bias_relu(
+// CHECK: tawa::store(C, m0, n0, tawa::relu(acc + tawa::load<1, 256>(bias, 0, n0)));
+__global__ void local_bias_relu(int M, int N, int K, const bf16 *A,
+                                const bf16 *B, const float *bias, float *C) {
+  SETUP
+  float acc[TM * TN] = {0.0f};
+#pragma tawa tile
+  for (int t = 0; t < K; t += BK) {
+    STAGE_A(8)
+    STAGE_B
+    __syncthreads();
+    ADVANCE
+    PRODUCT
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j) {
+      float v = acc[i * TN + j] + bias[blockIdx.x * BN + threadCol * TN + j];
+      C[(threadRow * TM + i) * N + threadCol * TN + j] = fmaxf(v, 0.0f);
+    }
+}
+
 // DIAG-NOT: warning
 // DIAG2-NOT: warning

@@ -285,6 +285,40 @@ __global__ void conv_channels_first_rs(const bf16 *in, const bf16 *w,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// A scale computed before the loop from the kernel's parameters alone.
+// OUT-LABEL: __global__ void conv_scaled_tiled(
+// OUT: tawa::Matrix<__nv_bfloat16> out, int C) {
+// OUT: const float scale = 1.0f / sqrtf((float)(9 * C));
+// OUT: tawa::store(out, m0, n0, scale * acc);
+__global__ void conv_scaled(const bf16 *in, const bf16 *w, bf16 *out, int N,
+                            int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  int kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  const float scale = 1.0f / sqrtf((float)(9 * C));
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    int kk = t + tx;
+    int c = kk % C, rs = kk / C;
+    int ih = oh + rs / 3 - 1, iw = ow + rs % 3 - 1;
+    As[ty][tx] = m < N * H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 &&
+                         iw < W
+                     ? in[((n * H + ih) * W + iw) * C + c]
+                     : bf16();
+    Ws[ty][tx] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(scale * acc);
+}
+
 // OUT-LABEL: static void conv_kcrs_migrated_launch(
 // OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{
 // OUT-NEXT: in, N, H, W, C, R, S, H, W, (R / 2), (S / 2), 1, 1, 1, 1};
@@ -420,6 +454,6 @@ __global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, i
 }
 
 // Every form is rewritten: the producers of the eight kernels (the wide,
-// narrow, ping-pong and cluster ones) of each of the eleven load the
+// narrow, ping-pong and cluster ones) of each of the twelve load the
 // activations by im2col.
-// COUNT: 88
+// COUNT: 96

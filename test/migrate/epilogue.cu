@@ -193,6 +193,21 @@ __global__ void c_input_half(const bf16 *A, const bf16 *B, float *C, const __hal
   if (row < M && col < N)
     C[row * N + col] = alpha * acc + beta * __half2float(Cin[row * N + col]);
 }
+// A residual beside a bias, unscaled, into a bf16 C: the terms are summed in
+// float and rounded once, as the tiled form's store does.
+// CHECK-LABEL: /// 'residual_bf16' in the tile vocabulary: C = A * B + a bias per column +
+// CHECK: tawa::Matrix<__nv_bfloat16> C,
+// CHECK-NEXT: tawa::Matrix<const __nv_bfloat16> res,
+// CHECK: acc + tawa::load<1, 256>(bias, 0, n0) +
+// CHECK-NEXT: tawa::load<128, 256>(res, m0, n0));
+// CHECK: tawa::Matrix<const __nv_bfloat16>{res, tawa_rows, tawa_cols, N},
+__global__ void residual_bf16(const bf16 *A, const bf16 *B, bf16 *C, const float *bias, const bf16 *res, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16_rn(acc + bias[col] + __bfloat162float(res[row * N + col]));
+}
 // Float locals set once, before the guarded store or in its block, read as
 // their initializers: the stored value is the same expression written out.
 // CHECK-LABEL: /// 'local_terms' in the tile vocabulary: C = max(alpha * A * B + a bias per
