@@ -195,6 +195,29 @@ K['dynamic_smem_blocked_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['bias_residual_bf16'] = dict(
+    decl='void proj(const __nv_bfloat16 *x, const __nv_bfloat16 *W, const __nv_bfloat16 *b,\n'
+         '          const __nv_bfloat16 *residual, __nv_bfloat16 *out, int M, int N, int K);',
+    body='''  __nv_bfloat16 *x = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *W = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *b = dev_random<__nv_bfloat16>(n, 3);
+  __nv_bfloat16 *residual = dev_random<__nv_bfloat16>(m * n, 5);
+  __nv_bfloat16 *y = dev_nan<__nv_bfloat16>(m * n);
+  proj(x, W, b, residual, y, M, N, K);
+  return finish(y, m * n, out);
+''')
+
+K['blocktile_local_bias_relu'] = dict(
+    decl='void run1DBlocktiling(int M, int N, int K, const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                      const float *bias, __nv_bfloat16 *C);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  run1DBlocktiling(M, N, K, A, B, bias, C);
+  return finish(C, m * n, out);
+''')
+
 K['k4_1d_blocktiling_bf16'] = dict(
     decl='void runSgemm1DBlocktiling(int M, int N, int K, float alpha, const __nv_bfloat16 *A,\n'
          '                           const __nv_bfloat16 *B, float beta, float *C);',
