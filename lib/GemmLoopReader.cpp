@@ -14,6 +14,25 @@ using namespace clang;
 
 namespace tawa {
 
+/// Whether `E` reads blockDim, itself or through the initializers of the
+/// locals it names (`const int T = blockDim.x;`).
+static bool readsBlockDim(const Expr *E, int Depth = 0) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    int Depth;
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      auto *VD = dyn_cast<VarDecl>(R->getDecl());
+      Found |= R->getDecl()->getName() == "blockDim" ||
+               (VD && VD->isLocalVarDecl() && VD->hasInit() && Depth < 8 &&
+                readsBlockDim(VD->getInit(), Depth + 1));
+      return !Found;
+    }
+  } F;
+  F.Depth = Depth;
+  F.TraverseStmt(const_cast<Expr *>(E));
+  return F.Found;
+}
+
 bool GemmLoopReader::tileLoopHeader() {
   const char *Expected = "expected 'for (int t = 0; t < K; t += TILE)' or "
                          "'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)'";
@@ -41,6 +60,14 @@ bool GemmLoopReader::tileLoopHeader() {
            C && C->getOpcode() == BO_AddAssign && refersTo(C->getLHS(), T))
     if (std::optional<Poly> P = Ev.eval(C->getRHS()))
       Step = P->constantValue();
+  // A step the launch sets (`t += blockDim.x`): tiles sized at run time.
+  if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
+      !Step && C && readsBlockDim(C->getRHS()))
+    return fail(C->getRHS()->getBeginLoc(),
+                "the tile loop's step is the launch's block size: the tiles "
+                "must have a size known at compile time, TILE in 't += "
+                "TILE' a constant (a #define, a constexpr or a template "
+                "parameter) that the launch's block matches");
   // A step no tile has (and that an int cannot hold) is refused.
   if (!Step || *Step <= 0 || *Step > 4096)
     return fail(Loop->getInc()->getBeginLoc(), Expected);

@@ -406,3 +406,28 @@ __global__ void dynamic_tiles(const bf16 *A, const bf16 *B, float *C, int M,
     C[row * N + col] = acc;
 }
 // CHECK: note: kernel 'dynamic_tiles' is left unchanged
+
+// Tiles sized by the launch: the verdict names the step and asks for a
+// constant tile.
+// CHECK: refusal-messages.cu:[[@LINE+10]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the tile loop's step is the launch's block size: the tiles must have a size known at compile time, TILE in 't += TILE' a constant (a #define, a constexpr or a template parameter) that the launch's block matches [tawa-unsupported]
+__global__ void launch_sized(const bf16 *A, const bf16 *B, float *C, int M,
+                             int N, int K) {
+  extern __shared__ bf16 smem[];
+  const int T = blockDim.x;
+  bf16 *As = smem, *Bs = smem + T * T;
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * T + ty, col = blockIdx.x * T + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += T) {
+    As[ty * T + tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+    Bs[ty * T + tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+    __syncthreads();
+    for (int k = 0; k < T; ++k)
+      acc += __bfloat162float(As[ty * T + k]) * __bfloat162float(Bs[k * T + tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+// CHECK: note: kernel 'launch_sized' is left unchanged
