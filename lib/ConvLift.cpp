@@ -55,6 +55,14 @@ public:
       return std::nullopt;
     Ev.BlockDim[0] = Ev.BlockDim[1] = G.Tile;
     Ev.BlockDim[2] = 1;
+    // A block of TILE * TILE threads in one dimension, split by TILE into
+    // a row and a column, where the kernel never reads threadIdx.y (as
+    // Lift.cpp's one-dimensional blocks).
+    if (!readsThreadIdx(Kernel->getBody(), 'y')) {
+      Ev.FlatTile = G.Tile;
+      Ev.BlockDim[0] = int64_t(G.Tile) * G.Tile;
+      Ev.BlockDim[1] = 1;
+    }
     if (!prologue(Around->Before) || !loopBody() || !store(Around->After) ||
         !operands() || !activations() || !wholeTiles() || !biasAgrees() ||
         !elementTypes())
@@ -1192,14 +1200,22 @@ private:
     return true;
   }
 
-  /// The launches proved: blocks of TILE x TILE threads, one per tile of
-  /// the output, extents positive, the pixels whole images.
+  /// The launches proved: blocks of TILE x TILE threads (or TILE * TILE in
+  /// one dimension), one per tile of the output, extents positive, the
+  /// pixels whole images.
   void launches() {
     const std::string T = std::to_string(G.Tile);
 
-    G.Block = T + " x " + T + " threads";
-    G.BlockDiffers = "tawa_block.x != " + T + " || tawa_block.y != " + T +
-                     " || tawa_block.z != 1";
+    if (Ev.FlatTile) {
+      const std::string TT = std::to_string(G.Tile * G.Tile);
+      G.Block = TT + " threads (one-dimensional)";
+      G.BlockDiffers = "tawa_block.x != " + TT +
+                       " || tawa_block.y != 1 || tawa_block.z != 1";
+    } else {
+      G.Block = T + " x " + T + " threads";
+      G.BlockDiffers = "tawa_block.x != " + T + " || tawa_block.y != " + T +
+                       " || tawa_block.z != 1";
+    }
     G.RowsCovered = std::string("tawa_grid.") + RowAxis + " * " + T;
     G.ColsCovered =
         std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') + " * " + T;

@@ -48,6 +48,7 @@ CHECK = {
     # Written for channels a multiple of 32: no other C is checked.
     "conv_unchecked": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
     "conv_channels_first": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (2, 7, 9, 40, 32)],
+    "conv_flat_block": [(2, 10, 12, 64, 96), (1, 9, 9, 32, 16), (2, 18, 14, 128, 64)],
 }
 TIME = {
     "conv3x3_same": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (8, 112, 112, 128, 128)],
@@ -59,6 +60,7 @@ TIME = {
     "conv_kcrs": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (32, 14, 14, 256, 256)],
     "conv_unchecked": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
     "conv_channels_first": [(32, 56, 56, 64, 64), (32, 14, 14, 256, 256)],
+    "conv_flat_block": [(32, 30, 30, 256, 256)],
 }
 
 
@@ -70,7 +72,7 @@ def dims(kernel, s):
         n, h, w, c, k, r, sw = s
         return n, h, w, c, k, r, sw, 2, r // 2, 1
     n, h, w, c, k = s
-    if kernel == "conv_valid_hwio":
+    if kernel in ("conv_valid_hwio", "conv_flat_block"):
         return n, h, w, c, k, 3, 3, 1, 0, 1
     if kernel == "conv_dilated":
         return n, h, w, c, k, 3, 3, 1, 2, 2

@@ -303,6 +303,38 @@ __global__ void conv_channels_first(const bf16 *in, const bf16 *w, bf16 *out,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// 3 x 3 "valid" (no padding) with a block of TILE * TILE threads in one
+// dimension, split by TILE into the tile's row and column; weights K x 3 x
+// 3 x C.
+__global__ void conv_flat_block(const bf16 *in, const bf16 *w, bf16 *out,
+                                int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int ty = threadIdx.x / TILE, tx = threadIdx.x % TILE;
+  const int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  const int kload = blockIdx.x * TILE + ty;
+  const int n = m / ((H - 2) * (W - 2));
+  const int p = (m / (W - 2)) % (H - 2), q = m % (W - 2);
+  float acc = 0.f;
+#pragma tawa tile
+  for (int rs = 0; rs < 9; ++rs) {
+    const int ih = p + rs / 3, iw = q + rs % 3;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      As[ty][tx] = m < N * (H - 2) * (W - 2) && c0 + tx < C && ih < H && iw < W
+                       ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                       : bf16();
+      Ws[ty][tx] = kload < K && c0 + tx < C ? w[(kload * 9 + rs) * C + c0 + tx]
+                                            : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+      __syncthreads();
+    }
+  }
+  if (m < N * (H - 2) * (W - 2) && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 static dim3 tiles(int rows, int cols) {
   return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
 }
@@ -390,6 +422,15 @@ int legacy_conv_channels_first(const void *x, const void *w, void *y, int n,
                                int h, int wd, int c, int k, void *stream) {
   conv_channels_first<<<tiles(n * h * wd, k), dim3(TILE, TILE), 0,
                         static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_flat_block(const void *x, const void *w, void *y, int n, int h,
+                           int wd, int c, int k, void *stream) {
+  conv_flat_block<<<tiles(n * (h - 2) * (wd - 2), k), TILE * TILE, 0,
+                    static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), n, h, wd, c, k);
   return cudaGetLastError();

@@ -4,7 +4,7 @@
 // a bias and ReLU; no padding (no lower bounds checks), an output extent
 // that is an expression of the input's ('H - 2'), weights stored R x S x C
 // x K; dilation; loops over the taps and a channel tile, or a channel tile
-// walked before the taps; the column's
+// walked before the taps; a one-dimensional block; the column's
 // channel outermost (weights K x C x R x S, PyTorch's order, and C x R x S x
 // K), read from a copy permuted to the im2col matrix's order. Each tiled
 // kernel's Im2col view names the kernel's own extents, and the launcher runs the kernel as written where they are not
@@ -319,6 +319,39 @@ __global__ void conv_scaled(const bf16 *in, const bf16 *w, bf16 *out, int N,
     out[m * K + k] = __float2bfloat16_rn(scale * acc);
 }
 
+// A block of TILE * TILE threads in one dimension, split by TILE into the
+// tile's row and column ("valid", no padding).
+// OUT-LABEL: static void conv_flat_block_migrated_launch(
+// OUT: if (tawa_block.x != 1024 || tawa_block.y != 1 || tawa_block.z != 1 ||
+__global__ void conv_flat_block(const bf16 *in, const bf16 *w, bf16 *out,
+                                int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int ty = threadIdx.x / TILE, tx = threadIdx.x % TILE;
+  const int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  const int kload = blockIdx.x * TILE + ty;
+  const int n = m / ((H - 2) * (W - 2));
+  const int p = (m / (W - 2)) % (H - 2), q = m % (W - 2);
+  float acc = 0.f;
+#pragma tawa tile
+  for (int rs = 0; rs < 9; ++rs) {
+    const int ih = p + rs / 3, iw = q + rs % 3;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      As[ty][tx] = m < N * (H - 2) * (W - 2) && c0 + tx < C && ih < H && iw < W
+                       ? in[((n * H + ih) * W + iw) * C + c0 + tx]
+                       : bf16();
+      Ws[ty][tx] = kload < K && c0 + tx < C ? w[(kload * 9 + rs) * C + c0 + tx]
+                                            : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+      __syncthreads();
+    }
+  }
+  if (m < N * (H - 2) * (W - 2) && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 // OUT-LABEL: static void conv_kcrs_migrated_launch(
 // OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{
 // OUT-NEXT: in, N, H, W, C, R, S, H, W, (R / 2), (S / 2), 1, 1, 1, 1};
@@ -454,6 +487,6 @@ __global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, i
 }
 
 // Every form is rewritten: the producers of the eight kernels (the wide,
-// narrow, ping-pong and cluster ones) of each of the twelve load the
+// narrow, ping-pong and cluster ones) of each of the thirteen load the
 // activations by im2col.
-// COUNT: 96
+// COUNT: 104
