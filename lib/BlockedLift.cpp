@@ -106,6 +106,11 @@ struct VectorTemp {
   /// The bounds checks around the statements that set its members: the
   /// store back must be under the same ones.
   std::optional<Guard> SetUnder;
+  /// Where the vector is read as elements of another type through a pointer
+  /// to it (`const __half *h = reinterpret_cast<const __half *>(&v);`, eight
+  /// 16-bit elements in a float4): that type, whose elements Count counts;
+  /// null where the members are the elements.
+  QualType View;
 };
 
 /// A 16-, 8- or 4-byte vector access `*P`, `P[i]` (vectorAccess).
@@ -119,6 +124,8 @@ struct VectorRef {
 /// One thread of the block, followed through the kernel.
 struct ThreadState {
   llvm::DenseMap<const VarDecl *, VectorTemp> Vectors;
+  /// Pointers to the elements of a vector temporary (VectorTemp::View).
+  llvm::DenseMap<const VarDecl *, const VarDecl *> Views;
   int64_t Id[2] = {0, 0};
   llvm::DenseMap<const VarDecl *, Poly> Ints;
   llvm::DenseMap<const VarDecl *, std::pair<const ParmVarDecl *, Poly>> Ptrs;
@@ -636,6 +643,8 @@ private:
         continue;
       }
       if (T->isPointerType() && VD->hasInit()) {
+        if (P == Phase::Stage && viewDeclaration(VD))
+          continue;
         if (!pointerDeclaration(VD))
           return false;
         continue;
@@ -726,18 +735,27 @@ private:
                                 ->field_begin()
                                 ->getType()
                                 .getCanonicalType();
+    const QualType Element = Ptr ? Ptr->first->getType()
+                                       ->getPointeeType()
+                                       .getCanonicalType()
+                                       .getUnqualifiedType()
+                                 : QualType();
+    // A staging copy may read 16-bit elements through a pointer to the
+    // vector (viewDeclaration) rather than its members.
+    const bool Viewed = Ptr && Element != Member && P == Phase::Stage &&
+                        elementOf(Element) &&
+                        elementOf(Element) != ElementType::F32;
     if (!Ptr ||
         Src->V != VD->getType().getCanonicalType().getUnqualifiedType() ||
-        Ptr->first->getType()
-                ->getPointeeType()
-                .getCanonicalType()
-                .getUnqualifiedType() != Member)
+        (Element != Member && !Viewed))
       return fail(Init ? Init->getBeginLoc() : VD->getLocation(), Expected);
     const int64_t Bytes = Src->Bytes;
     VectorTemp V;
     V.Ptr = Ptr->first;
     V.Offset = Ptr->second;
-    V.Count = Bytes / Ctx.getTypeSizeInChars(Member).getQuantity();
+    if (Viewed)
+      V.View = Element;
+    V.Count = Bytes / Ctx.getTypeSizeInChars(Element).getQuantity();
     V.Set.assign(size_t(V.Count), false);
     Cur->Vectors[VD] = std::move(V);
     return true;
@@ -761,10 +779,55 @@ private:
     if (!VD)
       return std::nullopt;
     const VectorTemp &V = Cur->Vectors.find(VD)->second;
-    if (I >= V.Count || V.Set[size_t(I)] || V.StoredBack)
+    if (I >= V.Count || V.Set[size_t(I)] || V.StoredBack || !V.View.isNull())
       return std::nullopt;
     return GlobalAccess{V.Ptr, zeroIndex(M->getBeginLoc()),
                         V.Offset + Poly::constant(I)};
+  }
+
+  /// `h[e]` of a pointer to the elements of a vector temporary (a view,
+  /// viewDeclaration) that still holds what it was loaded with: that
+  /// element of the matrix, e constant for the thread and inside the
+  /// vector.
+  std::optional<GlobalAccess>
+  viewElement(const ArraySubscriptExpr *S) const override {
+    auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    auto View = VD && Cur ? Cur->Views.find(VD) : decltype(Cur->Views.end())();
+    if (!VD || !Cur || View == Cur->Views.end())
+      return std::nullopt;
+    auto V = Cur->Vectors.find(View->second);
+    std::optional<int64_t> I = Ev.constant(S->getIdx());
+    if (V == Cur->Vectors.end() || V->second.View.isNull() ||
+        V->second.StoredBack || !I || *I < 0 || *I >= V->second.Count)
+      return std::nullopt;
+    return GlobalAccess{V->second.Ptr, zeroIndex(S->getBeginLoc()),
+                        V->second.Offset + Poly::constant(*I)};
+  }
+
+  /// `const T *h = reinterpret_cast<const T *>(&v);` in the staging copies,
+  /// v a vector temporary loaded from a matrix of T (VectorTemp::View), h
+  /// never changed: h[e] reads element e of what v holds.
+  bool viewDeclaration(const VarDecl *VD) {
+    auto *C = dyn_cast<ExplicitCastExpr>(VD->getInit()->IgnoreParenImpCasts());
+    auto *U =
+        C ? dyn_cast<UnaryOperator>(C->getSubExpr()->IgnoreParenImpCasts())
+          : nullptr;
+    auto *R =
+        U && U->getOpcode() == UO_AddrOf
+            ? dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts())
+            : nullptr;
+    auto *Vec = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    auto V = Vec ? Cur->Vectors.find(Vec) : Cur->Vectors.end();
+    if (V == Cur->Vectors.end() || V->second.View.isNull() ||
+        VD->getType()
+                ->getPointeeType()
+                .getCanonicalType()
+                .getUnqualifiedType() != V->second.View ||
+        isModified(VD, Kernel->getBody()))
+      return false;
+    Cur->Views[VD] = Vec;
+    return true;
   }
 
   /// `v.x = value;` in the epilogue, v loaded from C: a store of that

@@ -444,6 +444,8 @@ std::optional<GlobalAccess> LifterBase::global(const Expr *E) const {
   // An element of a pointer of another width (a float4 of floats) is no
   // one element of the matrix.
   if (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
+    if (std::optional<GlobalAccess> V = viewElement(S))
+      return V;
     auto P = pointer(S->getBase());
     if (!P || lanes(S->getBase(), P->first) != 1)
       return std::nullopt;

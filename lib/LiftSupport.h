@@ -205,6 +205,13 @@ protected:
   vectorElement(const clang::MemberExpr *) const {
     return std::nullopt;
   }
+  /// The matrix element that `h[e]` reads, where h points to the elements
+  /// of a vector temporary (BlockedLift.cpp: `const __half *h =
+  /// reinterpret_cast<const __half *>(&v);`); none by default.
+  virtual std::optional<GlobalAccess>
+  viewElement(const clang::ArraySubscriptExpr *) const {
+    return std::nullopt;
+  }
   /// `p += i;` or `p = p + i;` of a pointer before the loop.
   bool advance(const clang::Stmt *S);
   /// `T *p = q + i;` before the loop; false, with the failure, where the

@@ -218,6 +218,15 @@ K['blocktile_local_bias_relu'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['vec_transposed_half_view'] = dict(
+    decl='void runHgemmVectorizeT(int M, int N, int K, const __half *A, const __half *B, float *C);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  runHgemmVectorizeT(M, N, K, A, B, C);
+  return finish(C, m * n, out);
+''')
+
 K['k4_1d_blocktiling_bf16'] = dict(
     decl='void runSgemm1DBlocktiling(int M, int N, int K, float alpha, const __nv_bfloat16 *A,\n'
          '                           const __nv_bfloat16 *B, float beta, float *C);',
