@@ -294,9 +294,10 @@ private:
 
   /// Whether `VD` is a float local of the epilogue that the stores read as
   /// its initializer (`float v = acc[i] + bias[col];`, epilogueLocal):
-  /// never changed, and no float local that its initializer names is
-  /// written after the loop, so the initializer has the same value where
-  /// a store reads it.
+  /// never changed, and no local that its initializer names (an
+  /// accumulator, an index) is written after the loop, but for the
+  /// variables of the loops around the declaration, so the initializer has
+  /// the same value where a store reads it.
   bool valueLocal(const VarDecl *VD) {
     if (!VD->hasInit() || VD->getType()->isArrayType() ||
         isModified(VD, Kernel->getBody()))
@@ -311,10 +312,38 @@ private:
     } R;
     R.TraverseStmt(const_cast<Expr *>(VD->getInit()));
     for (const VarDecl *V : R.Locals)
-      if (!V->getType()->isIntegerType() &&
+      if (!enclosingCounter(V, VD) &&
           llvm::any_of(Epilogue, [&](const Stmt *S) { return writes(S, V); }))
         return false;
     return epilogueLocal(VD);
+  }
+
+  /// Whether `V` is the variable of a loop after the K loop whose body
+  /// declares `Local` and does not write `V`: it changes only between the
+  /// iterations, so it has one value from the declaration to the end of
+  /// the body, where Local's uses are.
+  bool enclosingCounter(const VarDecl *V, const VarDecl *Local) const {
+    struct Loops : RecursiveASTVisitor<Loops> {
+      std::vector<const ForStmt *> Found;
+      bool VisitForStmt(ForStmt *F) {
+        Found.push_back(F);
+        return true;
+      }
+    } L;
+    for (const Stmt *S : Epilogue)
+      L.TraverseStmt(const_cast<Stmt *>(S));
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const ForStmt *F : L.Found) {
+      auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+      const SourceRange Body = F->getBody()->getSourceRange();
+      if (Init && Init->isSingleDecl() && Init->getSingleDecl() == V &&
+          !SM.isBeforeInTranslationUnit(Local->getLocation(),
+                                        Body.getBegin()) &&
+          !SM.isBeforeInTranslationUnit(Body.getEnd(), Local->getLocation()) &&
+          !writes(F->getBody(), V))
+        return true;
+    }
+    return false;
   }
 
   /// Whether `S` assigns, advances or takes the address of `V` or of an

@@ -424,3 +424,29 @@ __global__ void unsigned_wrap(int M, int N, int K, const bf16 *A,
   STORE
 }
 // CHECK: note: kernel 'unsigned_wrap' is left unchanged
+
+// A float local of the epilogue whose initializer reads an index that
+// changes before the store: it holds the accumulator of the element before
+// (acc[i - 1] stored at row i), not the one stored.
+__global__ void stale_local(int M, int N, int K, const bf16 *A, const bf16 *B,
+                            float *C) {
+  SETUP
+  float acc[TM * TN] = {0.0f};
+#pragma tawa tile
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: copies an accumulator; expected accumulators updated in place, 'acc[i] += x * y' (following a block of 64 threads) [tawa-unsupported]
+  for (int t = 0; t < K; t += BK) {
+    STAGE_A(8)
+    STAGE_B
+    __syncthreads();
+    ADVANCE
+    PRODUCT
+    __syncthreads();
+  }
+  int prev = 0;
+  for (int i = 0; i < TM; ++i) {
+    float v = acc[prev * TN];
+    prev = i;
+    C[(threadRow * TM + i) * N + threadCol * TN] = v;
+  }
+}
+// CHECK: note: kernel 'stale_local' is left unchanged
