@@ -28,12 +28,38 @@ struct StagedElement {
   SourceLocation At;
 };
 
+/// An accumulator element a thread put into a __shared__ array of results
+/// after the loop: the thread, the entry of its sums (the products the
+/// element gained) and the part of the epilogue, between barriers, that
+/// wrote it.
+struct HeldResult {
+  int32_t Thread = -1, SumId = -1, Part = -1;
+  /// Written by a warp's fragment store, so by any of its lanes.
+  bool Collective = false;
+  int64_t Seq = 0; ///< when, among the writes and reads of results
+};
+
+/// A read of an element of an array of results: the tile and element, the
+/// part of the epilogue, the reading thread, when, and where.
+struct HeldRef {
+  int32_t Tile = -1;
+  int64_t Index = 0;
+  int32_t Part = 0, Reader = 0;
+  int64_t Seq = 0;
+  SourceLocation At;
+};
+
 /// A __shared__ tile: its extents (Rows 1 for one dimension) and, for one
-/// iteration, the StagedElement each element holds (-1: none).
+/// iteration, the StagedElement each element holds (-1: none). A float
+/// array the loop does not use is one of results staged after the loop
+/// (`wmma::store_matrix_sync(Cs + offset, acc, 16, ...)` or `Cs[i][j] =
+/// acc[k]`, read back after a barrier); Held says what each element holds.
 struct SharedTile {
   const VarDecl *Var = nullptr;
   int64_t Rows = 1, Cols = 0;
   std::vector<int32_t> Slot;
+  bool Results = false;
+  std::vector<HeldResult> Held;
 };
 
 /// A product of two matrix elements, each an index into the staged
@@ -151,6 +177,8 @@ struct StoreRecord {
   SourceLocation At;
   Poly Row, Col; ///< set by decompose()
   int64_t R = 0, C = 0;
+  /// The element of an array of results read, where the value reads one.
+  std::optional<HeldRef> Held;
 };
 
 /// What the part of the kernel being followed may do.
@@ -205,7 +233,7 @@ public:
         !forThreads(Seg[2], Phase::Tail, Quick))
       return std::nullopt;
     Reached = 2;
-    if (!forThreads(After, Phase::Epilogue, Quick))
+    if (!epilogue(Quick) || (!Quick && !resolveHeld()))
       return std::nullopt;
     Reached = 3;
     if (Stores.empty())
@@ -226,6 +254,41 @@ public:
   }
 
 private:
+  /// The statements after the loop, followed by every thread part by part:
+  /// the barriers at their top level split them, so that what one part
+  /// stages in an array of results the next ones may read.
+  bool epilogue(bool Quick) {
+    std::vector<std::vector<Stmt *>> Parts(1);
+    BlockFences.assign(1, 0);
+    for (Stmt *S : Epilogue) {
+      const bool Block = isBarrier(S);
+      if (Block || isWarpBarrier(S)) {
+        Parts.emplace_back();
+        BlockFences.push_back(BlockFences.back() + (Block ? 1 : 0));
+      } else {
+        Parts.back().push_back(S);
+      }
+    }
+    for (size_t I = 0; I < Parts.size(); ++I) {
+      EpiloguePart = int32_t(I);
+      if (!forThreads(Parts[I], Phase::Epilogue, Quick))
+        return false;
+    }
+    return true;
+  }
+
+  /// `__syncwarp();` (or with the full mask, 0xffffffff).
+  static bool isWarpBarrier(const Stmt *S) {
+    auto *C = dyn_cast<CallExpr>(S);
+    if (!C || !C->getDirectCallee() ||
+        C->getDirectCallee()->getName() != "__syncwarp" || C->getNumArgs() > 1)
+      return false;
+    if (C->getNumArgs() == 0 || isa<CXXDefaultArgExpr>(C->getArg(0)))
+      return true;
+    auto *Mask = dyn_cast<IntegerLiteral>(bare(C->getArg(0)));
+    return Mask && Mask->getValue() == 0xffffffffu;
+  }
+
   //===--- the tiles and the loop body's parts ---------------------------===//
 
   /// The __shared__ tiles declared before the loop: one or two constant
@@ -234,7 +297,9 @@ private:
     Dynamic = dynamicTiles(Kernel, Before, Ctx);
     if (Dynamic.Failure)
       return fail(Dynamic.Failure->Loc, Dynamic.Failure->Message);
-    for (const Stmt *S : Before)
+    std::vector<const Stmt *> Declared(Before.begin(), Before.end());
+    Declared.insert(Declared.end(), Epilogue.begin(), Epilogue.end());
+    for (const Stmt *S : Declared)
       if (auto *DS = dyn_cast<DeclStmt>(S))
         for (const Decl *D : DS->decls()) {
           auto *VD = dyn_cast<VarDecl>(D);
@@ -264,32 +329,52 @@ private:
           if (!addTile(std::move(T)))
             return false;
         }
-    if (Tiles.size() != 2 && !Tiles.empty())
+    if (stagingTiles() != 2 && stagingTiles() != 0)
       return fail(Loop->getForLoc(),
                   "expected two __shared__ tiles declared before the loop "
                   "(or none, where wmma fragments load from global memory)");
     return true;
   }
 
-  /// A tile of Rows x Cols elements, for the staging and the product.
+  /// A tile of Rows x Cols elements, for the staging and the product, or
+  /// for results staged after the loop where the loop does not use it.
   bool addTile(SharedTile T) {
-    if (!mentions(Loop, T.Var))
-      return fail(T.Var->getLocation(),
-                  "the __shared__ array '" + T.Var->getName().str() +
-                      "' is not used in the loop: results staged through "
-                      "shared memory after the loop (wmma::store_matrix_sync "
-                      "to shared memory, then an epilogue over it) are not "
-                      "lifted; store C from the accumulators or their "
-                      "fragments");
-    if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
-      return fail(T.Var->getLocation(), SgemmMessage);
     if (T.Rows * T.Cols > (int64_t(1) << 18))
       return fail(T.Var->getLocation(),
                   "the __shared__ tile is larger than shared memory");
+    if (!mentions(Loop, T.Var))
+      return resultsTile(std::move(T));
+    if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
+      return fail(T.Var->getLocation(), SgemmMessage);
     T.Slot.assign(size_t(T.Rows * T.Cols), -1);
     Shared.push_back(T.Var);
     Tiles.push_back(std::move(T));
     return true;
+  }
+
+  /// A static float array the loop does not use: the epilogue stages the
+  /// accumulators through it (SharedTile::Results).
+  bool resultsTile(SharedTile T) {
+    if (Dynamic.find(T.Var) || !Ctx.getBaseElementType(T.Var->getType())
+                                    ->isSpecificBuiltinType(BuiltinType::Float))
+      return fail(T.Var->getLocation(),
+                  "the __shared__ array '" + T.Var->getName().str() +
+                      "' is not used in the loop: results staged through "
+                      "shared memory after the loop are read from a static "
+                      "__shared__ float array, written with "
+                      "'wmma::store_matrix_sync(Cs + offset, acc, ld, "
+                      "wmma::mem_row_major)' or 'Cs[i][j] = acc[k]' and read "
+                      "after '__syncthreads();'");
+    T.Results = true;
+    T.Held.assign(size_t(T.Rows * T.Cols), HeldResult{});
+    Tiles.push_back(std::move(T));
+    return true;
+  }
+
+  /// The tiles the loop stages A and B into.
+  size_t stagingTiles() const {
+    return size_t(
+        llvm::count_if(Tiles, [](const SharedTile &T) { return !T.Results; }));
   }
 
   /// Whether `VD` is a float local of the epilogue that the stores read as
@@ -311,11 +396,31 @@ private:
       }
     } R;
     R.TraverseStmt(const_cast<Expr *>(VD->getInit()));
-    for (const VarDecl *V : R.Locals)
+    for (const VarDecl *V : R.Locals) {
+      const int32_t T = tileOf(V);
+      if (T >= 0 && Tiles[size_t(T)].Results)
+        continue; // each element written once; heldReads
       if (!enclosingCounter(V, VD) &&
           llvm::any_of(Epilogue, [&](const Stmt *S) { return writes(S, V); }))
         return false;
-    return epilogueLocal(VD);
+    }
+    return heldReads(VD->getInit()) && epilogueLocal(VD);
+  }
+
+  /// Records the reads of arrays of results in `E`, for resolveHeld to
+  /// check where they are: a local initialized with one is read again
+  /// where a store reads the local, later.
+  bool heldReads(const Expr *E) {
+    if (auto T = tileElement(E, false); T && Tiles[size_t(T->first)].Results) {
+      heldRead(*T, E);
+      LocalReads.push_back(*StoredHeld);
+      StoredHeld.reset();
+      return true;
+    }
+    for (const Stmt *Child : E->children())
+      if (auto *X = dyn_cast_or_null<Expr>(Child); X && !heldReads(X))
+        return false;
+    return true;
   }
 
   /// Whether `V` is the variable of a loop after the K loop whose body
@@ -434,11 +539,11 @@ private:
     }
     // Without tiles, no barriers: the whole body loads fragments from
     // global memory and multiplies them.
-    if (Part == 0 && Tiles.empty()) {
+    if (Part == 0 && stagingTiles() == 0) {
       std::swap(Seg[0], Seg[1]);
       return true;
     }
-    if (Part < 2 && !Tiles.empty())
+    if (Part < 2 && stagingTiles() != 0)
       return fail(Body->getEndLoc(),
                   std::string(Part == 0 ? "the loop body has no "
                                         : "the loop body has one ") +
@@ -446,7 +551,7 @@ private:
                       "between the staging copies and the product, one "
                       "after the product, before the next iteration "
                       "overwrites the tiles");
-    if (Part != 2 || Tiles.empty())
+    if (Part != 2 || stagingTiles() == 0)
       return fail(Body->getEndLoc(), Expected);
     return true;
   }
@@ -640,7 +745,9 @@ private:
         return fail(D->getLocation(), expected(P));
       if (VD->hasAttr<CUDASharedAttr>() ||
           (P == Phase::Prologue && Dynamic.find(VD))) {
-        if (P != Phase::Prologue)
+        const int32_t T = tileOf(VD);
+        if (P != Phase::Prologue &&
+            !(P == Phase::Epilogue && T >= 0 && Tiles[size_t(T)].Results))
           return fail(VD->getLocation(), expected(P));
         continue;
       }
@@ -1139,6 +1246,8 @@ private:
 
   bool assignTo(const Expr *L, const Expr *R, Phase P) {
     if (auto T = tileElement(L, true)) {
+      if (P == Phase::Epilogue && Tiles[size_t(T->first)].Results)
+        return resultStore(*T, R, L);
       if (P != Phase::Stage)
         return fail(L->getBeginLoc(),
                     "the __shared__ tiles may be written only before the "
@@ -1534,11 +1643,20 @@ private:
     E = bare(E);
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return tileElement(U->getSubExpr(), true);
-    // A one-dimensional tile decays to a pointer to its first element.
+    // A one-dimensional tile decays to a pointer to its first element, a
+    // row of a two-dimensional one to a pointer to the row's first.
     if (auto *R = dyn_cast<DeclRefExpr>(E);
         R && tileOf(R->getDecl()) >= 0 &&
         Tiles[size_t(tileOf(R->getDecl()))].Rows == 1)
       return std::pair(tileOf(R->getDecl()), int64_t(0));
+    if (auto *S = dyn_cast<ArraySubscriptExpr>(E);
+        S && S->getType()->isArrayType()) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
+      const int32_t T = R ? tileOf(R->getDecl()) : -1;
+      std::optional<int64_t> Row = constantIndex(S->getIdx());
+      if (T >= 0 && Row && *Row >= 0 && *Row < Tiles[size_t(T)].Rows)
+        return std::pair(T, *Row * Tiles[size_t(T)].Cols);
+    }
     auto *B = dyn_cast<BinaryOperator>(E);
     if (!B || B->getOpcode() != BO_Add)
       return std::nullopt;
@@ -1549,8 +1667,11 @@ private:
     if (!I)
       return std::nullopt;
     std::optional<std::pair<int32_t, int64_t>> At;
-    if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
-        R && tileOf(R->getDecl()) >= 0) {
+    if (auto *Inner = dyn_cast<BinaryOperator>(bare(Base));
+        Inner && Inner->getOpcode() == BO_Add) {
+      At = tilePointer(Inner); // (tile + i) + j
+    } else if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
+               R && tileOf(R->getDecl()) >= 0) {
       // A two-dimensional tile decays to a pointer to its first row.
       const SharedTile &X = Tiles[size_t(tileOf(R->getDecl()))];
       At = std::pair(tileOf(R->getDecl()), int64_t(0));
@@ -1939,6 +2060,11 @@ private:
     auto F = fragment(C->getArg(1));
     if (!F)
       return false;
+    if (auto T = tilePointer(C->getArg(0));
+        T && Tiles[size_t(T->first)].Results)
+      return resultsFragmentStore(C, *F, *T, P);
+    if (!Why.Message.empty())
+      return false;
     auto *Layout = dyn_cast<DeclRefExpr>(bare(C->getArg(3)));
     auto Ptr = pointer(C->getArg(0));
     std::optional<Poly> Ld = eval(C->getArg(2), "the leading dimension");
@@ -1969,6 +2095,170 @@ private:
       return sameAsLeader(C, Mine);
     Cur->FragStores.push_back(Mine);
     return expandStore(C, F->second, Mine);
+  }
+
+  /// `wmma::store_matrix_sync(Cs + offset, acc, ld, layout)` into an array
+  /// of results: the warp leader puts each element of the fragment, with
+  /// the products it gained, into the array; the other lanes must store
+  /// what it stored.
+  bool resultsFragmentStore(const CallExpr *C,
+                            const std::pair<Location, Fragment> &F,
+                            std::pair<int32_t, int64_t> T, Phase P) {
+    const SharedTile &X = Tiles[size_t(T.first)];
+    auto *Layout = dyn_cast<DeclRefExpr>(bare(C->getArg(3)));
+    const StringRef Order = Layout ? Layout->getDecl()->getName() : "";
+    std::optional<int64_t> Ld = constantIndex(C->getArg(2));
+    const FragVal &V = atFragment(F.first);
+    auto Before = Cur->FragsBefore.find(F.first.Var);
+    // CUDA C++ Programming Guide, "Warp Matrix Functions": ldm a multiple
+    // of 16 bytes (4 floats), the pointer 256-bit aligned (8 floats).
+    if (P != Phase::Epilogue || !Guards.empty() || !Ld || *Ld <= 0 || *Ld % 4 ||
+        T.second % 8 ||
+        (Order != "mem_row_major" && Order != "mem_col_major") ||
+        F.second.Use != Fragment::Acc || V.K != FragVal::Sum ||
+        Before == Cur->FragsBefore.end() ||
+        Before->second[size_t(F.first.Index)].K != FragVal::Zero)
+      return resultsFailure(
+          C->getBeginLoc(),
+          "expected after the loop, without bounds checks, "
+          "'wmma::store_matrix_sync(Cs + offset, acc, ld, "
+          "wmma::mem_row_major)' (or mem_col_major) of an "
+          "accumulator set to 0 before it into the __shared__ array "
+          "'" +
+              X.Var->getName().str() +
+              "', ld a constant multiple of 4 and offset of 8");
+    FragmentStore Mine{Poly::constant(T.second), Poly::constant(*Ld), V.Id};
+    if (!leader())
+      return sameAsLeader(C, Mine);
+    Cur->FragStores.push_back(Mine);
+    const Fragment &Shape = F.second;
+    for (int64_t R = 0; R < Shape.M; ++R)
+      for (int64_t Col = 0; Col < Shape.N; ++Col) {
+        const int64_t At =
+            T.second + offsetOf(Order == "mem_row_major", *Ld, R, Col);
+        if (At >= X.Rows * X.Cols)
+          return resultsFailure(C->getBeginLoc(),
+                                "the fragment reaches outside '" +
+                                    X.Var->getName().str() + "'");
+        Cur->Sums.push_back(fragmentElement(Shape, V.Id, R, Col));
+        if (!hold(T.first, At, int32_t(Cur->Sums.size() - 1), C, true))
+          return false;
+      }
+    return true;
+  }
+
+  /// The products element (R, Col) of the fragment sum `SumId` gained.
+  std::vector<Product> fragmentElement(const Fragment &Shape, int32_t SumId,
+                                       int64_t R, int64_t Col) const {
+    std::vector<Product> Ps;
+    for (const auto &[IA, IB] : Cur->FragSums[size_t(SumId)]) {
+      const FragmentLoad &A = Cur->Loads[size_t(IA)],
+                         &B = Cur->Loads[size_t(IB)];
+      for (int64_t K = 0; K < Shape.K; ++K)
+        Ps.push_back({A.Elems[size_t(R * Shape.K + K)],
+                      B.Elems[size_t(K * Shape.N + Col)]});
+    }
+    return Ps;
+  }
+
+  /// `Cs[i][j] = acc[k];` after the loop: an accumulator put as it is into
+  /// an array of results.
+  bool resultStore(std::pair<int32_t, int64_t> T, const Expr *R,
+                   const Expr *L) {
+    std::optional<Location> From = location(bare(R), false);
+    const FVal *F = From ? &at(*From) : nullptr;
+    auto Before = From ? Cur->Before.find(From->Var) : Cur->Before.end();
+    if (!Guards.empty() || !F || F->K != FVal::Sum ||
+        Before == Cur->Before.end() ||
+        Before->second[size_t(From->Index)].K != FVal::Zero)
+      return resultsFailure(
+          L->getBeginLoc(),
+          "expected an accumulator set to 0 before the loop put as "
+          "it is into the __shared__ array '" +
+              Tiles[size_t(T.first)].Var->getName().str() +
+              "', 'Cs[i][j] = acc[k];', without bounds checks");
+    return hold(T.first, T.second, F->SumId, L, false);
+  }
+
+  /// Element `At` of the array of results `T` holds the followed thread's
+  /// sum `SumId` (from a fragment store of its warp where `Collective`).
+  bool hold(int32_t T, int64_t At, int32_t SumId, const Expr *Where,
+            bool Collective) {
+    SharedTile &X = Tiles[size_t(T)];
+    HeldResult &H = X.Held[size_t(At)];
+    if (H.Thread >= 0)
+      return resultsFailure(
+          Where->getBeginLoc(),
+          "two stores after the loop write element " + std::to_string(At) +
+              " of '" + X.Var->getName().str() +
+              "': each element of staged results is written once");
+    H = HeldResult{int32_t(Cur - Threads.data()), SumId, EpiloguePart,
+                   Collective, ++HeldSeq};
+    return true;
+  }
+
+  /// A failure at an array of results: it names the store that breaks the
+  /// pattern, so it outranks attempts of other blocks that fail before
+  /// their stores, and a stored value that reads the element reports it.
+  Failed resultsFailure(SourceLocation At, const std::string &Message) {
+    Reached = std::max(Reached, 3);
+    ResultsWhy = LiftFailure{At, Message};
+    return fail(At, Message);
+  }
+
+  /// A read of an array of results by the followed thread: checked, and
+  /// taken for the accumulator element it holds, once every thread has
+  /// been followed through the epilogue (resolveHeld).
+  bool heldRead(std::pair<int32_t, int64_t> T, const Expr *X) {
+    StoredHeld = HeldRef{T.first,      T.second,
+                         EpiloguePart, int32_t(Cur - Threads.data()),
+                         ++HeldSeq,    X->getBeginLoc()};
+    return true;
+  }
+
+  /// The element a read names was written, before the read: in an earlier
+  /// part of the epilogue, past a block barrier or, for the warp that
+  /// wrote it, a warp barrier; or earlier in this part by the reading
+  /// thread's own element store.
+  bool visible(const HeldRef &R) {
+    const SharedTile &Tile = Tiles[size_t(R.Tile)];
+    const HeldResult &H = Tile.Held[size_t(R.Index)];
+    const std::string Name = Tile.Var->getName().str();
+    if (H.Thread < 0)
+      return resultsFailure(R.At, "reads an element of '" + Name +
+                                      "' that no store after the loop "
+                                      "writes");
+    const bool Fenced =
+        BlockFences[size_t(R.Part)] > BlockFences[size_t(H.Part)] ||
+        (H.Part < R.Part && H.Thread / 32 == R.Reader / 32) ||
+        (H.Part == R.Part && !H.Collective && H.Thread == R.Reader &&
+         H.Seq < R.Seq);
+    if (!Fenced)
+      return resultsFailure(
+          R.At, "reads an element of '" + Name +
+                    "' that is not written before the read: by another "
+                    "thread with no '__syncthreads();' between (or "
+                    "'__syncwarp();' in one warp), or after it");
+    return true;
+  }
+
+  /// Checks every read of an array of results, and makes each store that
+  /// reads one a store of the accumulator element it holds.
+  bool resolveHeld() {
+    for (const HeldRef &R : LocalReads)
+      if (!visible(R))
+        return false;
+    for (StoreRecord &S : Stores) {
+      if (!S.Held)
+        continue;
+      if (!visible(*S.Held))
+        return false;
+      const HeldResult &H =
+          Tiles[size_t(S.Held->Tile)].Held[size_t(S.Held->Index)];
+      S.Thread = size_t(H.Thread);
+      S.SumId = H.SumId;
+    }
+    return true;
   }
 
   /// Every lane of a warp made as many wmma calls and stores as its first
@@ -2012,7 +2302,6 @@ private:
   /// products its element gained.
   bool expandStore(const CallExpr *C, const Fragment &Shape,
                    const FragmentStore &S) {
-    const auto &Pairs = Cur->FragSums[size_t(S.SumId)];
     for (int64_t R = 0; R < Shape.M; ++R)
       for (int64_t Col = 0; Col < Shape.N; ++Col) {
         StoreRecord E;
@@ -2025,15 +2314,7 @@ private:
           return false;
         E.LC = *U;
         E.SumId = int32_t(Cur->Sums.size());
-        std::vector<Product> Ps;
-        for (const auto &[IA, IB] : Pairs) {
-          const FragmentLoad &A = Cur->Loads[size_t(IA)],
-                             &B = Cur->Loads[size_t(IB)];
-          for (int64_t K = 0; K < Shape.K; ++K)
-            Ps.push_back({A.Elems[size_t(R * Shape.K + K)],
-                          B.Elems[size_t(K * Shape.N + Col)]});
-        }
-        Cur->Sums.push_back(std::move(Ps));
+        Cur->Sums.push_back(fragmentElement(Shape, S.SumId, R, Col));
         Stores.push_back(std::move(E));
       }
     return true;
@@ -2073,19 +2354,31 @@ private:
     G.Bias.reset();
     G.Act = Activation::None;
     Stored.reset();
+    StoredHeld.reset();
+    ResultsWhy.reset();
     NotZeroed = nullptr;
-    if (!GemmLoopReader::value(R, S.LC))
+    const bool Valued = GemmLoopReader::value(R, S.LC);
+    if (!Valued && ResultsWhy)
+      return fail(ResultsWhy->Loc, ResultsWhy->Message);
+    if (!Valued)
       return NotZeroed ? fail(NotZeroed->getLocation(),
                               "the accumulator '" + NotZeroed->getName().str() +
                                   "' must be set to 0 before the loop (the "
                                   "tile vocabulary's accumulators start at "
                                   "0)")
                        : false;
-    if (!Stored)
+    if (!Stored && !StoredHeld)
       return fail(R->getBeginLoc(), "expected the stored value to read an "
                                     "accumulator");
-    S.From = *Stored;
-    S.SumId = at(*Stored).SumId;
+    if (Stored && StoredHeld)
+      return fail(R->getBeginLoc(), "expected the stored value to read one "
+                                    "accumulator");
+    if (StoredHeld) {
+      S.Held = StoredHeld; // resolveHeld
+    } else {
+      S.From = *Stored;
+      S.SumId = at(*Stored).SumId;
+    }
     if (!Stores.empty() && (Terms != G.Terms || Alpha != G.Alpha ||
                             Beta != G.Beta || CIn != G.CIn || Act != G.Act ||
                             Bias.has_value() != G.Bias.has_value() ||
@@ -2108,6 +2401,12 @@ private:
   bool isAccumulator(const Expr *X) override {
     if (!Cur)
       return false;
+    if (auto T = tileElement(X, true))
+      return Tiles[size_t(T->first)].Results && heldRead(*T, X);
+    if (!Why.Message.empty()) {
+      ResultsWhy = Why; // the value's own message would hide it
+      return false;
+    }
     std::optional<Location> L = location(X, false);
     if (!L)
       return false;
@@ -2270,9 +2569,9 @@ private:
     if (!KA || KA != KB || SA.Ptr != G.A.Data || SB.Ptr != G.B.Data ||
         SA.BatchStride != G.A.BatchStride || SB.BatchStride != G.B.BatchStride)
       return std::nullopt;
-    if (S.Guarded && !guardOf(SA, S.Row, G.M, *KA))
+    if (S.Guarded && stagingChecked() && !guardOf(SA, S.Row, G.M, *KA))
       return std::nullopt;
-    if (S.Guarded && !guardOf(SB, S.Col, G.N, *KA))
+    if (S.Guarded && stagingChecked() && !guardOf(SB, S.Col, G.N, *KA))
       return std::nullopt;
     return KA;
   }
@@ -2307,15 +2606,25 @@ private:
     return false;
   }
 
-  /// The staging copies and the stores are all bounds-checked, or none is.
+  /// Whether some staging copy (or fragment load) is bounds-checked.
+  bool stagingChecked() const {
+    return llvm::any_of(Staged,
+                        [](const StagedElement &S) { return S.Guarded; });
+  }
+
+  /// The staging copies and the stores are all bounds-checked, or none is;
+  /// or the stores alone are (wmma loads have no bounds checks), and the
+  /// tiled form runs only where the extents are multiples of the block's
+  /// window, where the kernel's loads stay inside the matrices.
   bool guardsAgree() {
     const bool Checked = Stores.front().Guarded;
     G.Guarded = Checked;
     for (const StoreRecord &S : Stores)
       if (S.Guarded != Checked)
         return fail(S.At, "some stores are bounds-checked and some not");
+    UncheckedLoads = Checked && !stagingChecked();
     for (const StagedElement &S : Staged)
-      if (S.Guarded != Checked)
+      if (!UncheckedLoads && S.Guarded != Checked)
         return fail(S.At, Checked ? "the stores are bounds-checked, so the "
                                     "staging copies must be too"
                                   : "the staging copies are bounds-checked, "
@@ -2367,11 +2676,18 @@ private:
         std::string("tawa_grid.") + RowAxis + " * " + std::to_string(WindowM);
     G.ColsCovered = std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') +
                     " * " + std::to_string(WindowN);
+    const std::string T = std::to_string(G.Tile);
     if (!G.Guarded) {
       G.M = G.N = Extent();
-      const std::string T = std::to_string(G.Tile);
       G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
       G.Extents = G.K.words() + " is a multiple of " + T;
+    } else if (UncheckedLoads) {
+      const std::string BM = std::to_string(WindowM),
+                        BN = std::to_string(WindowN);
+      G.ExtentsDiffer = G.M.Name + " % " + BM + " != 0 || " + G.N.Name + " % " +
+                        BN + " != 0 || " + G.K.Name + " % " + T + " != 0";
+      G.Extents = G.M.words() + ", " + G.N.words() + " and " + G.K.words() +
+                  " are multiples of " + BM + ", " + BN + " and " + T;
     }
     limitFloatTileCount();
   }
@@ -2401,6 +2717,18 @@ private:
   const VarDecl *NotZeroed = nullptr; ///< an accumulator not set to 0
   char RowAxis = 0;
   int64_t WindowM = 0, WindowN = 0;
+  int32_t EpiloguePart = 0; ///< the part of the epilogue followed
+  /// For each part of the epilogue, the block barriers before it.
+  std::vector<int32_t> BlockFences;
+  /// The stores are bounds-checked, the loads not (guardsAgree).
+  bool UncheckedLoads = false;
+  /// The element of an array of results the stored value reads.
+  std::optional<HeldRef> StoredHeld;
+  /// The reads of arrays of results in initializers of epilogue locals.
+  std::vector<HeldRef> LocalReads;
+  int64_t HeldSeq = 0; ///< counts the writes and reads of results
+  /// Why a read of an array of results in the stored value failed.
+  std::optional<LiftFailure> ResultsWhy;
 };
 
 /// The blocks to try, largest first: X x 1 where the kernel never reads
@@ -2468,6 +2796,21 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
       break; // the same failure for every block
   }
   return std::nullopt;
+}
+
+bool stagesResultsAfterLoop(const FunctionDecl *Kernel, const ForStmt *Loop) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const ForStmt *Loop;
+    bool Found = false;
+    bool VisitVarDecl(VarDecl *VD) {
+      Found |= VD->hasAttr<CUDASharedAttr>() && VD->getType()->isArrayType() &&
+               !VD->hasExternalStorage() && !mentions(Loop, VD);
+      return !Found;
+    }
+  } F;
+  F.Loop = Loop;
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
 }
 
 } // namespace tawa

@@ -63,6 +63,8 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
       if (std::optional<LiftedGemm> B =
               liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named, Tf32))
         return B;
+    if (!G && stagesResultsAfterLoop(Kernel, Loop))
+      Why = Blocked;
     // Loops over a convolution's filter taps and a channel tile: its
     // reason stands where its header read as one.
     LiftFailure Conv;
@@ -86,7 +88,8 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
       if (std::optional<LiftedGemm> B =
               liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named))
         return B;
-    if (!G && wmmaBeyondOneFragment(Kernel))
+    if (!G &&
+        (wmmaBeyondOneFragment(Kernel) || stagesResultsAfterLoop(Kernel, Loop)))
       Why = Blocked;
     return G;
   }

@@ -52,6 +52,20 @@
 // warp must make the calls of its first lane, with the same pointers and
 // fragments, and that lane's stores are proved element by element.
 //
+// Results may reach C through a static __shared__ float array the loop
+// does not use: after the loop, `wmma::store_matrix_sync(Cs + offset, acc,
+// ld, wmma::mem_row_major)` (or mem_col_major; unguarded, warp-collective)
+// or `Cs[i][j] = acc[k];` puts accumulator elements, each element of the
+// array written once; the barriers at the top level of the code after the
+// loop split it into parts, and a store of C may read an element written in
+// an earlier part (after `__syncthreads();`, or `__syncwarp();` for the
+// warp that wrote it) or by its own thread's element store. Such a read
+// stands for the accumulator element, so C's stores are proved as above.
+// Where the stores are bounds-checked and the loads are not (wmma loads
+// cannot be), the launcher runs the tiled form only where M, N and K are
+// multiples of the window and the K step, where the loads stay inside the
+// matrices.
+//
 // Before any front end reads a kernel, LiftSupport.h's unliftableConstruct
 // refuses what none of them follows (static storage, side effects in
 // initializers, narrow integers, functions named like CUDA's).
@@ -71,6 +85,12 @@ std::optional<LiftedGemm>
 liftBlockedGemm(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
                 clang::ASTContext &Ctx, LiftFailure &Why,
                 const NamedExtents *Named = nullptr, bool Tf32 = false);
+
+/// Whether `Kernel` declares a static __shared__ array that `Loop` does not
+/// use: results staged after the loop, which only the front end above
+/// follows, so that its refusal is the one to report.
+bool stagesResultsAfterLoop(const clang::FunctionDecl *Kernel,
+                            const clang::ForStmt *Loop);
 
 } // namespace tawa
 

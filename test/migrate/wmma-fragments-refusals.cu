@@ -139,28 +139,3 @@ __global__ void column_major_store(const half *A, const half *B, float *C,
 }
 // CHECK: note: kernel 'column_major_store' is left unchanged
 
-// Results staged through shared memory after the loop, then an epilogue over
-// them: the verdict names the array the loop does not use.
-__global__ void staged_epilogue(const half *A, const half *B, const float *bias,
-                                float *C, int M, int N, int K) {
-  __shared__ float Cs[4][16 * 16];
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int row0 = blockIdx.y * 16, col0 = (blockIdx.x * 4 + warp) * 16;
-  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
-  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
-  wmma::fill_fragment(acc, 0.0f);
-#pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the __shared__ array 'Cs' is not used in the loop: results staged through shared memory after the loop (wmma::store_matrix_sync to shared memory, then an epilogue over it) are not lifted; store C from the accumulators or their fragments [tawa-unsupported]
-  for (int k = 0; k < K; k += 16) {
-    wmma::load_matrix_sync(a, A + row0 * K + k, K);
-    wmma::load_matrix_sync(b, B + k * N + col0, N);
-    wmma::mma_sync(acc, a, b, acc);
-  }
-  wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
-  __syncthreads();
-  for (int i = lane; i < 16 * 16; i += 32)
-    C[(row0 + i / 16) * N + col0 + i % 16] =
-        fmaxf(Cs[warp][i] + bias[col0 + i % 16], 0.0f);
-}
-// CHECK: note: kernel 'staged_epilogue' is left unchanged

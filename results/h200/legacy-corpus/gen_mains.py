@@ -312,6 +312,27 @@ K['transposed_As_bias_relu_bf16'] = dict(
   return finish(y, m * n, out);
 ''')
 
+K['wmma_staged_epilogue_bf16'] = dict(
+    decl='void wmma_bias_relu(const half *A, const half *B, const float *bias, __nv_bfloat16 *C, int M,\n'
+         '                    int N, int K);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  wmma_bias_relu(A, B, bias, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['blocked_staged_store_half'] = dict(
+    decl='void launch_hgemm_staged_store(int M, int N, int K, float alpha, const __half *A, const __half *B,\n'
+         '                               __half *C);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  launch_hgemm_staged_store(M, N, K, 1.5f, A, B, C);
+  return finish(C, m * n, out);
+''')
+
 K['wmma_4warps_alpha_colC'] = dict(
     decl='void run_wmma_scaled(const half *a, const half *b, float *c, int M, int N, int K,\n'
          '                     float alpha);',

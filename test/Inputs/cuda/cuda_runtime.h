@@ -56,6 +56,7 @@ extern "C" cudaError_t cudaLaunchKernel(const void *, dim3, dim3, void **, size_
 template <class T> cudaError_t cudaFuncSetAttribute(T *, cudaFuncAttribute, int);
 __device__ const int warpSize = 32;
 __device__ void __syncthreads();
+__device__ void __syncwarp(unsigned mask = 0xffffffffu);
 __device__ void __trap();
 extern "C" __device__ int printf(const char *, ...);
 // Device math of tile.h's element-wise ops and row reductions.
