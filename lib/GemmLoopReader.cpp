@@ -350,7 +350,7 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
       P = Less->getLHS();
       Op = BO_LT;
     }
-    std::optional<Extent> Bound = Op == BO_LT ? extentOf(P) : std::nullopt;
+    std::optional<Extent> Bound = Op == BO_LT ? boundOf(P) : std::nullopt;
     if (std::optional<Poly> XP = Bound ? Ev.eval(X) : std::nullopt) {
       Out.push_back({*XP, *Bound});
       return true;
@@ -358,7 +358,8 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
   }
   fail(E->getBeginLoc(), "expected a bounds check 'row < M && col < K' (or "
                          "'row <= M - 1' of a signed row) of integer "
-                         "parameters or named constants");
+                         "parameters or named constants, or products of int "
+                         "parameters ('row < N * H * W')");
   return false;
 }
 

@@ -13,6 +13,8 @@
 
 #include <functional>
 #include <map>
+#include <mutex>
+#include <set>
 
 using namespace clang;
 
@@ -335,6 +337,45 @@ const Extent *LifterBase::extentOfSymbol(Symbol S) const {
     if (X.Sym == S)
       return &X;
   return nullptr;
+}
+
+std::optional<Extent> LifterBase::boundOf(const Expr *E) const {
+  if (std::optional<Extent> X = extentOf(E))
+    return X;
+  std::optional<Poly> P = Ev.eval(E);
+  const auto &Terms = P ? P->terms() : std::map<Poly::Monomial, int64_t>();
+  if (Terms.size() != 1 || Terms.begin()->first.size() < 2 ||
+      Terms.begin()->second != 1)
+    return std::nullopt;
+  std::vector<const Extent *> Factors;
+  for (Symbol S : Terms.begin()->first) {
+    const Extent *X = extentOfSymbol(S);
+    if (!X || !X->Param ||
+        !Ctx.hasSameUnqualifiedType(X->Param->getType(), Ctx.IntTy))
+      return std::nullopt;
+    Factors.push_back(X);
+  }
+  // In the order of the kernel's parameters, so the text is the same on
+  // every run.
+  llvm::sort(Factors, [](const Extent *A, const Extent *B) {
+    return A->Param->getFunctionScopeIndex() <
+           B->Param->getFunctionScopeIndex();
+  });
+  std::vector<std::string> Names;
+  for (const Extent *X : Factors)
+    Names.push_back(X->Name);
+  // The launcher writes the product as the kernel computes it, in int;
+  // its symbol is one per product, shared by every lifter.
+  static std::mutex Lock;
+  static std::set<std::string> Products;
+  Extent X;
+  X.Name = X.Spelled = llvm::join(Names, " * ");
+  {
+    std::lock_guard<std::mutex> Hold(Lock);
+    X.Sym = &*Products.insert(X.Name).first;
+  }
+  X.Loc = Factors.front()->Loc;
+  return X;
 }
 
 std::optional<Extent> LifterBase::extentOf(const Expr *E) const {

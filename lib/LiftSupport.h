@@ -222,6 +222,10 @@ protected:
   const std::vector<Extent> &extents() const { return Extents; }
   /// The extent E stands for (itself, or a variable set to it), or none.
   std::optional<Extent> extentOf(const clang::Expr *E) const;
+  /// The bound of a bounds check `x < E`: extentOf(E), or a product of
+  /// int parameters (`N * H * W`, the pixels of a 1x1 convolution's
+  /// output; `batch * seq`), named in the launcher by that product.
+  std::optional<Extent> boundOf(const clang::Expr *E) const;
   /// The extent whose symbol is `S`, or null.
   const Extent *extentOfSymbol(Symbol S) const;
   /// Whether each extent of `G` fits tawa::Matrix's `int`: a parameter of

@@ -216,7 +216,7 @@ private:
     if (B && B->getOpcode() == BO_LAnd)
       return bounds(B->getLHS(), Out) && bounds(B->getRHS(), Out);
     std::optional<Extent> P =
-        B && B->getOpcode() == BO_LT ? extentOf(B->getRHS()) : std::nullopt;
+        B && B->getOpcode() == BO_LT ? boundOf(B->getRHS()) : std::nullopt;
     std::optional<Poly> X = P ? Ev.eval(B->getLHS()) : std::nullopt;
     if (!X)
       return false;
