@@ -310,10 +310,16 @@ LifterBase::LifterBase(const FunctionDecl *Kernel, const ForStmt *Loop,
                        ASTContext &Ctx, LiftFailure &Why,
                        const NamedExtents *Named)
     : Kernel(Kernel), Loop(Loop), Ctx(Ctx), Why(Why) {
+  // A parameter of another integer type than int is named converted, as
+  // tawa::Matrix's extents are int; the launcher runs the tiled form only
+  // where its value fits (Migrate.cpp, narrowedRanges).
   for (const ParmVarDecl *P : Kernel->parameters())
-    if (P->getType()->isIntegerType())
+    if (P->getType()->isIntegerType()) {
+      const std::string Name = P->getName().str();
+      const bool Int = Ctx.hasSameUnqualifiedType(P->getType(), Ctx.IntTy);
       Extents.push_back(
-          {P, P->getName().str(), P->getName().str(), P->getLocation(), {}, P});
+          {P, Int ? Name : "int(" + Name + ")", Name, P->getLocation(), {}, P});
+    }
   if (!Named)
     return;
   const size_t Params = Extents.size();
@@ -393,11 +399,13 @@ bool LifterBase::intExtents(const LiftedGemm &G) {
   for (const Extent *X : {&G.M, &G.N, &G.K, &G.A.Ld, &G.B.Ld, &G.Ldc}) {
     if (!*X)
       continue;
-    if (X->Param && !Ctx.hasSameUnqualifiedType(X->Param->getType(), Ctx.IntTy))
-      return fail(X->Loc, "the extents and leading dimensions must be 'int' "
-                          "parameters, as tawa::Matrix's are; '" +
-                              X->Spelled + "' is '" +
-                              X->Param->getType().getAsString() + "'");
+    const QualType T = X->Param ? X->Param->getType() : QualType();
+    if (X->Param &&
+        (T->isBooleanType() || T->isCharType() || Ctx.getIntWidth(T) < 32))
+      return fail(X->Loc, "the extents and leading dimensions must be "
+                          "integer parameters of 32 bits or more, converted "
+                          "to tawa::Matrix's int where they fit; '" +
+                              X->Spelled + "' is '" + T.getAsString() + "'");
     if (X->Value && (*X->Value < 1 || *X->Value > INT32_MAX))
       return fail(X->Loc, "the extents and leading dimensions must be "
                           "positive 'int' values, as tawa::Matrix's are; '" +

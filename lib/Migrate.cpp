@@ -407,6 +407,21 @@ static void {2}(dim3 tawa_grid, dim3 tawa_block, size_t tawa_shared,
       .str();
 }
 
+/// The checks that each integer parameter of another type than int that
+/// the tiled form's launch converts to int (`int(K)`, named so in `Used`)
+/// holds a value in [1, INT_MAX]: elsewhere the kernel runs as written.
+std::string narrowedRanges(const FunctionDecl *Kernel,
+                           const std::string &Used) {
+  std::vector<std::string> Checks;
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    const std::string N = name(P);
+    if (P->getType()->isIntegerType() &&
+        Used.find("int(" + N + ")") != std::string::npos)
+      Checks.push_back(N + " < 1 || " + N + " > 2147483647");
+  }
+  return llvm::join(Checks, " || ");
+}
+
 std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                      const MigratedNames &Names, const SourceManager &SM,
                      const LangOptions &LO) {
@@ -519,6 +534,13 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                       .str()
                 : "tawa_cols_covered < 2147483647LL ? int(tawa_cols_covered) "
                   ": 0";
+  const std::string Ranges = narrowedRanges(
+      Kernel, AView + BView + Kx + M + N + G.Ldc.Name + Im2colDecl +
+                  ExtentsDiffer + Guard + FilterCopy + cInView(G) +
+                  biasView(G) + G.RowsCovered + G.ColsCovered +
+                  batchArgs(G.CBatchStride));
+  if (!Ranges.empty())
+    ExtentsDiffer += (ExtentsDiffer.empty() ? "" : " || ") + Ranges;
   const std::string Extents =
       ExtentsDiffer.empty() ? "" : " || " + ExtentsDiffer;
   return formatv(R"(

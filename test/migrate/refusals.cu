@@ -266,12 +266,13 @@ __global__ void half_product(const bf16 *A, const bf16 *B, bf16 *C, int M,
 }
 // CHECK: note: kernel 'half_product' is left unchanged
 
-__global__ void wide_extent(const bf16 *A, const bf16 *B, bf16 *C, int M,
-                            int N, unsigned long K) {
+// An extent narrower than int (extents of 32 bits or more are converted).
+__global__ void narrow_extent(const bf16 *A, const bf16 *B, bf16 *C, int M,
+                              int N, unsigned short K) {
   PROLOGUE(bf16)
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}: the extents and leading dimensions must be 'int' parameters, as tawa::Matrix's are; 'K' is 'unsigned long'
+  // CHECK: refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}: the extents and leading dimensions must be integer parameters of 32 bits or more, converted to tawa::Matrix's int where they fit; 'K' is 'unsigned short'
   for (int t = 0; t < K; t += TILE) {
     As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
@@ -283,8 +284,8 @@ __global__ void wide_extent(const bf16 *A, const bf16 *B, bf16 *C, int M,
   if (row < M && col < N)
     C[row * N + col] = __float2bfloat16_rn(acc);
 }
-// CHECK: note: the extents and leading dimensions must be 'int'
-// CHECK: note: kernel 'wide_extent' is left unchanged
+// CHECK: note: the extents and leading dimensions must be integer parameters
+// CHECK: note: kernel 'narrow_extent' is left unchanged
 
 // A conversion that changes the value: the stored accumulator truncated to
 // an integer.

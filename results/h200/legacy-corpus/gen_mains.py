@@ -312,6 +312,27 @@ K['transposed_As_bias_relu_bf16'] = dict(
   return finish(y, m * n, out);
 ''')
 
+K['unsigned_extents_half'] = dict(
+    decl='void hgemm_unsigned_launch(const __half *A, const __half *B, float *C, unsigned M, unsigned N,\n'
+         '                           unsigned K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  hgemm_unsigned_launch(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['conv1x1_pixels_bf16'] = dict(
+    decl='void conv1x1(const __nv_bfloat16 *in, const __nv_bfloat16 *wt, __nv_bfloat16 *out, int N, int H,\n'
+         '             int W, int C, int K);',
+    body='''  // M pixels as one image of M x 1, K input channels, N filters (K x C).
+  __nv_bfloat16 *in = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *wt = dev_random<__nv_bfloat16>(n * k, 2);
+  __nv_bfloat16 *y = dev_nan<__nv_bfloat16>(m * n);
+  conv1x1(in, wt, y, 1, M, 1, K, N);
+  return finish(y, m * n, out);
+''')
+
 K['wmma_staged_epilogue_bf16'] = dict(
     decl='void wmma_bias_relu(const half *A, const half *B, const float *bias, __nv_bfloat16 *C, int M,\n'
          '                    int N, int K);',

@@ -77,6 +77,8 @@ declare -A SHAPES=(
   [wmma_one_warp_bf16_colB]="128:128:128 256:512:384 1024:1024:1024 400:304:208"   # 16|M,N,K
   [wmma_staged_epilogue_bf16]="128:128:128 256:512:384 1024:1024:1024 384:320:208" # 64|M,N 16|K
   [blocked_staged_store_half]="$RAGGED"
+  [unsigned_extents_half]="$RAGGED"
+  [conv1x1_pixels_bf16]="$RAGGED"
 )
 
 KERNELS=()
