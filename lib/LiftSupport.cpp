@@ -655,6 +655,7 @@ namespace {
 /// The names the lifting front ends give a meaning to.
 bool recognisedName(StringRef N) {
   return llvm::is_contained({"__syncthreads",
+                             "__syncwarp",
                              "fmaf",
                              "__fmaf_rn",
                              "fmaxf",
@@ -820,6 +821,38 @@ std::optional<LiftFailure> unliftableConstruct(const FunctionDecl *Kernel,
     if (!F.Found)
       F.TraverseStmt(H->getBody());
   return F.Found;
+}
+
+std::optional<LiftFailure> structMatrix(const ForStmt *Loop) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const VarDecl *Found = nullptr;
+    static bool holdsPointer(QualType T) {
+      const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+      return RD && RD->hasDefinition() && !fromSystemHeader(RD) &&
+             llvm::any_of(RD->fields(), [](const FieldDecl *F) {
+               return F->getType()->isPointerType();
+             });
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      auto *VD = dyn_cast<VarDecl>(R->getDecl());
+      if (VD && !Found && holdsPointer(VD->getType()))
+        Found = VD;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<ForStmt *>(Loop));
+  if (!F.Found)
+    return std::nullopt;
+  const std::string Name = F.Found->getName().str(),
+                    Type =
+                        F.Found->getType().getUnqualifiedType().getAsString();
+  return LiftFailure{
+      F.Found->getLocation(),
+      "'" + Name + "' is a struct ('" + Type +
+          "') holding a pointer: the front ends read each matrix from a "
+          "pointer parameter of the kernel and its extents from integer "
+          "parameters or constants; pass the struct's pointer and extents "
+          "as parameters (no lifting front end follows it)"};
 }
 
 std::optional<LiftFailure>

@@ -119,6 +119,14 @@ std::vector<const clang::FunctionDecl *> deviceHelpers(const clang::Stmt *Body);
 std::optional<LiftFailure>
 unliftableConstruct(const clang::FunctionDecl *Kernel, clang::ASTContext &Ctx);
 
+/// Where `Loop` reads a variable of a struct type of the program that holds
+/// a pointer (the CUDA C++ Programming Guide's `Matrix` of width, height,
+/// stride and elements, passed by value and cut into sub-matrices by
+/// helpers): the front ends read a matrix from a pointer parameter and its
+/// extents from integer parameters or constants, so the refusal says so at
+/// the first such variable. Nullopt where the loop reads none.
+std::optional<LiftFailure> structMatrix(const clang::ForStmt *Loop);
+
 /// Where `Kernel` reads what differs between the host compilation that
 /// tawa-rewrite reads and the device compilation that runs it: its own text
 /// (or that of a `__device__` helper it calls) overlapping a conditional of

@@ -108,6 +108,10 @@ std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
                                const ForStmt *Loop, ASTContext &Ctx,
                                const MainFileRecord &File, LiftFailure &Why,
                                bool Tf32) {
+  if (std::optional<LiftFailure> F = structMatrix(Loop)) {
+    Why = *F;
+    return std::nullopt;
+  }
   if (std::optional<LiftFailure> F = unliftableConstruct(Kernel, Ctx)) {
     Why = *F;
     return std::nullopt;

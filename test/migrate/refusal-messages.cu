@@ -431,3 +431,43 @@ __global__ void launch_sized(const bf16 *A, const bf16 *B, float *C, int M,
     C[row * N + col] = acc;
 }
 // CHECK: note: kernel 'launch_sized' is left unchanged
+
+// The CUDA C++ Programming Guide's shared-memory kernel: matrices passed as
+// a struct of width, height, stride and elements, cut into sub-matrices by
+// helpers. The verdict names the struct and asks for pointer and extent
+// parameters.
+typedef struct {
+  int width;
+  int height;
+  int stride;
+  __half *elements;
+} Matrix;
+__device__ Matrix GetSubMatrix(Matrix A, int row, int col) {
+  Matrix Asub;
+  Asub.width = 16;
+  Asub.height = 16;
+  Asub.stride = A.stride;
+  Asub.elements = &A.elements[A.stride * 16 * row + 16 * col];
+  return Asub;
+}
+__global__ void guide_struct(Matrix A, Matrix B, Matrix C) {
+  Matrix Csub = GetSubMatrix(C, blockIdx.y, blockIdx.x);
+  float Cvalue = 0;
+  int row = threadIdx.y, col = threadIdx.x;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: 'A' is a struct ('Matrix') holding a pointer: the front ends read each matrix from a pointer parameter of the kernel and its extents from integer parameters or constants; pass the struct's pointer and extents as parameters (no lifting front end follows it) [tawa-unsupported]
+  for (int m = 0; m < A.width / 16; ++m) {
+    Matrix Asub = GetSubMatrix(A, blockIdx.y, m);
+    Matrix Bsub = GetSubMatrix(B, m, blockIdx.x);
+    __shared__ __half As[16][16];
+    __shared__ __half Bs[16][16];
+    As[row][col] = Asub.elements[row * Asub.stride + col];
+    Bs[row][col] = Bsub.elements[row * Bsub.stride + col];
+    __syncthreads();
+    for (int e = 0; e < 16; ++e)
+      Cvalue += __half2float(As[row][e]) * __half2float(Bs[e][col]);
+    __syncthreads();
+  }
+  Csub.elements[row * Csub.stride + col] = __float2half_rn(Cvalue);
+}
+// CHECK: note: kernel 'guide_struct' is left unchanged
