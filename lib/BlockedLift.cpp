@@ -1664,19 +1664,24 @@ private:
     if (!Base->getType()->isPointerType())
       std::swap(Base, Off);
     std::optional<int64_t> I = constantIndex(Off);
-    if (!I)
+    // Pointer arithmetic counts the pointee: a whole row where the base
+    // points to a row of a two-dimensional tile (the tile decayed, or a
+    // sum with it, `(As + i) + j`).
+    const QualType Pointee = Base->getType()->getPointeeType();
+    const ConstantArrayType *Row =
+        Pointee.isNull() ? nullptr : Ctx.getAsConstantArrayType(Pointee);
+    if (!I || (Pointee.isNull() || (!Row && Pointee->isArrayType())) ||
+        (Row && Row->getElementType()->isArrayType()))
       return std::nullopt;
+    if (Row)
+      *I *= int64_t(Row->getSize().getZExtValue());
     std::optional<std::pair<int32_t, int64_t>> At;
     if (auto *Inner = dyn_cast<BinaryOperator>(bare(Base));
         Inner && Inner->getOpcode() == BO_Add) {
       At = tilePointer(Inner); // (tile + i) + j
     } else if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
                R && tileOf(R->getDecl()) >= 0) {
-      // A two-dimensional tile decays to a pointer to its first row.
-      const SharedTile &X = Tiles[size_t(tileOf(R->getDecl()))];
       At = std::pair(tileOf(R->getDecl()), int64_t(0));
-      if (X.Rows > 1)
-        *I *= X.Cols;
     } else if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(Base))) {
       auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
       std::optional<int64_t> Row = constantIndex(S->getIdx());

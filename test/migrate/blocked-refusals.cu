@@ -450,3 +450,42 @@ __global__ void stale_local(int M, int N, int K, const bf16 *A, const bf16 *B,
   }
 }
 // CHECK: note: kernel 'stale_local' is left unchanged
+
+// A pointer to a row of a two-dimensional tile advanced again: (As + r) + c
+// points at row r + c, not at As[r][c], so copies of different threads
+// land on the same row.
+__global__ void row_pointer_sum(const bf16 *A, const bf16 *B, float *C, int M,
+                                int N, int K) {
+  __shared__ bf16 As[72][16];
+  __shared__ bf16 Bs[16][64];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int row0 = blockIdx.y * 64, col0 = blockIdx.x * 64;
+  float acc[4][4] = {};
+#pragma tawa tile
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: two staging copies write the same element of 'As' in one iteration (following a block of {{[0-9]+}} threads) [tawa-unsupported]
+  for (int t = 0; t < K; t += 16) {
+    {
+      const int r = threadIdx.x / 2, c = (threadIdx.x % 2) * 8;
+      if (threadIdx.x < 128)
+        *reinterpret_cast<float4 *>((As + r) + c) =
+            *reinterpret_cast<const float4 *>(&A[(row0 + r) * K + t + c]);
+    }
+    {
+      const int r = (threadIdx.x % 128) / 8, c = (threadIdx.x % 8) * 8;
+      if (threadIdx.x >= 128)
+        *reinterpret_cast<float4 *>(&Bs[r][c]) =
+            *reinterpret_cast<const float4 *>(&B[(t + r) * N + col0 + c]);
+    }
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += __bfloat162float(As[ty * 4 + i][k]) *
+                       __bfloat162float(Bs[k][tx * 4 + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
+}
+// CHECK: note: kernel 'row_pointer_sum' is left unchanged
