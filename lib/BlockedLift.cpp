@@ -54,12 +54,26 @@ struct HeldRef {
 /// array the loop does not use is one of results staged after the loop
 /// (`wmma::store_matrix_sync(Cs + offset, acc, 16, ...)` or `Cs[i][j] =
 /// acc[k]`, read back after a barrier); Held says what each element holds.
+///
+/// A double-buffered tile `X[2][R][C]` (Buffers 2) is indexed as one array
+/// of 2 R rows; in the loop, buffer 0 stands for buffer i % 2, which
+/// iteration i reads, and buffer 1 for (i + 1) % 2, which it stages
+/// (GemmLoopReader::isCurrent, isNext). Where the loop stages the next
+/// iteration's tiles (BlockedLifter::Rotated), Slot holds what iteration i
+/// reads, First what the code before the loop staged, and LastRead and
+/// FirstWrite the parts of the loop body, between barriers, that read and
+/// write the tile.
 struct SharedTile {
   const VarDecl *Var = nullptr;
-  int64_t Rows = 1, Cols = 0;
-  std::vector<int32_t> Slot;
+  int64_t Rows = 1, Cols = 0, Buffers = 1;
+  std::vector<int32_t> Slot, First;
   bool Results = false;
   std::vector<HeldResult> Held;
+  size_t LastRead = 0, FirstWrite = SIZE_MAX;
+  bool Read = false;
+  /// The elements of one buffer, and of the whole tile.
+  int64_t buffer() const { return Rows * Cols; }
+  int64_t size() const { return Buffers * Rows * Cols; }
 };
 
 /// A product of two matrix elements, each an index into the staged
@@ -71,12 +85,15 @@ struct Product {
 
 /// The value of one element of a thread's local variable (float, bf16 or
 /// fp16): unset, zero, its value at the start of the iteration (Carried),
-/// an element of a __shared__ tile (Staged), or the value at the start of
-/// the iteration plus products (Sum).
+/// an element of a __shared__ tile (Staged), the value at the start of
+/// the iteration plus products (Sum), or an element of a matrix read into
+/// a register to be staged into a tile (Loaded).
 struct FVal {
-  enum Kind : uint8_t { Unset, Zero, Carried, Staged, Sum } K = Unset;
-  int32_t Tile = -1;  ///< Staged: the tile
-  int64_t Index = 0;  ///< Staged: the element; Sum: the location's index
+  enum Kind : uint8_t { Unset, Zero, Carried, Staged, Sum, Loaded } K = Unset;
+  int32_t Tile = -1; ///< Staged: the tile
+  /// Staged: the element (-1 where not yet known); Sum: the location's
+  /// index; Loaded: the entry of the thread's Fetched.
+  int64_t Index = 0;
   int32_t SumId = -1; ///< Sum: the thread's list of products
   const VarDecl *Var = nullptr; ///< Sum: the location's variable
 };
@@ -158,6 +175,8 @@ struct ThreadState {
   /// Floats: the values now; Before: those before the loop.
   llvm::DenseMap<const VarDecl *, std::vector<FVal>> Floats, Before;
   std::vector<std::vector<Product>> Sums;
+  /// The matrix elements read into registers (FVal::Loaded).
+  std::vector<StagedElement> Fetched;
   /// The wmma fragments, likewise, and what they hold.
   llvm::DenseMap<const VarDecl *, std::vector<FragVal>> Frags, FragsBefore;
   std::vector<FragmentLoad> Loads;
@@ -182,7 +201,9 @@ struct StoreRecord {
 };
 
 /// What the part of the kernel being followed may do.
-enum class Phase { Prologue, Stage, Product, Tail, Epilogue };
+/// Rotated: the body of a loop that stages the next iteration's tiles
+/// (BlockedLifter::Rotated).
+enum class Phase { Prologue, Stage, Product, Tail, Epilogue, Rotated };
 
 /// The block a lifting attempt assumes, X x Y threads.
 struct BlockShape {
@@ -222,15 +243,13 @@ public:
     Ev.BlockDim[0] = Block.X;
     Ev.BlockDim[1] = Block.Y;
     Ev.BlockDim[2] = 1;
-    if (!tileLoopHeader() || !sharedTiles(Before) || !segments())
+    if (!tileLoopHeader() || !sharedTiles(Before))
+      return std::nullopt;
+    Rotated = rotatedForm(Before);
+    if (!(Rotated ? rotatedSegments(Before) : segments()))
       return std::nullopt;
     startThreads();
-    if (!forThreads(Before, Phase::Prologue, false) || !enterLoop() ||
-        !forThreads(Seg[0], Phase::Stage, false))
-      return std::nullopt;
-    Reached = 1;
-    if (!forThreads(Seg[1], Phase::Product, Quick) ||
-        !forThreads(Seg[2], Phase::Tail, Quick))
+    if (!(Rotated ? rotatedLoop(Before, Quick) : plainLoop(Before, Quick)))
       return std::nullopt;
     Reached = 2;
     if (!epilogue(Quick) || (!Quick && !resolveHeld()))
@@ -254,6 +273,175 @@ public:
   }
 
 private:
+  /// The code before the loop, and the loop body of the staging copies, a
+  /// barrier, the product and a barrier: every thread through the staging,
+  /// then (all or, with `Quick`, the last) through the rest.
+  bool plainLoop(llvm::ArrayRef<Stmt *> Before, bool Quick) {
+    if (!forThreads(Before, Phase::Prologue, false) || !enterLoop() ||
+        !forThreads(Seg[0], Phase::Stage, false))
+      return false;
+    Reached = 1;
+    return forThreads(Seg[1], Phase::Product, Quick) &&
+           forThreads(Seg[2], Phase::Tail, Quick);
+  }
+
+  //===--- loops that stage the next iteration's tiles --------------------===//
+  //
+  // The code before the loop stages the first tiles (into buffer 0 of a
+  // double-buffered tile), then meets at a barrier; iteration i multiplies
+  // the tiles it reads and stages those of iteration i + 1, directly or
+  // through registers it loaded earlier in the iteration, into the other
+  // buffer or, past a barrier after the product, into the same one; the body
+  // ends with a barrier. The copies that iteration i makes, read at counter
+  // t, are iteration (i + 1)'s at counter t + step: taken back a step, they
+  // are what the kernel with the copies at the top of the body (the plain
+  // form) stages, and those at t = 0 must be what the code before the loop
+  // stages. A prefetch under `if (<the loop's condition one step on>)` is
+  // skipped only in the last iteration, whose copies no product reads.
+  // The threads are followed twice through the body: all of them to record
+  // the copies, then (all or the last) to read the tiles.
+
+  /// Whether the loop stages the next iteration's tiles: a tile is double-
+  /// buffered, or the code before the loop writes one.
+  bool rotatedForm(llvm::ArrayRef<Stmt *> Before) const {
+    for (const SharedTile &T : Tiles) {
+      if (T.Results)
+        continue;
+      if (T.Buffers > 1)
+        return true;
+      for (const Stmt *S : Before)
+        if (!isa<DeclStmt>(S) && mentions(S, T.Var))
+          return true;
+    }
+    return false;
+  }
+
+  /// The loop body's top-level statements, split at its barriers, the last
+  /// of them; the code before the loop split at its one barrier.
+  bool rotatedSegments(llvm::ArrayRef<Stmt *> Before) {
+    auto Barrier = llvm::find_if(Before, [](Stmt *S) { return isBarrier(S); });
+    auto Second = Barrier == Before.end()
+                      ? Barrier
+                      : std::find_if(Barrier + 1, Before.end(),
+                                     [](Stmt *S) { return isBarrier(S); });
+    if (Barrier == Before.end() || Second != Before.end())
+      return fail(Barrier == Before.end() ? Loop->getForLoc()
+                                          : (*Second)->getBeginLoc(),
+                  "expected the first tiles staged before the loop, then "
+                  "one '__syncthreads();'");
+    PrologueSplit = size_t(Barrier - Before.begin());
+    auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
+    const char *Expected =
+        "expected the loop body of a kernel that stages the next "
+        "iteration's tiles to end with '__syncthreads();'";
+    if (!Body || Body->body_empty() || !isBarrier(Body->body_back()))
+      return fail(Body ? Body->getEndLoc() : Loop->getForLoc(), Expected);
+    if (!Walkers.empty())
+      return fail(Loop->getForLoc(),
+                  "a kernel that stages the next iteration's tiles must "
+                  "count its loop from 0");
+    RotSeg.assign(1, {});
+    for (Stmt *S : Body->body()) {
+      if (isBarrier(S)) {
+        RotSeg.emplace_back();
+        continue;
+      }
+      if (advancedPointer(S))
+        return fail(S->getBeginLoc(),
+                    "a kernel that stages the next iteration's tiles must "
+                    "index its matrices by the loop's counter, not advance "
+                    "pointers in the loop");
+      RotSeg.back().push_back(S);
+    }
+    RotSeg.pop_back(); // empty: after the last barrier
+    return true;
+  }
+
+  bool rotatedLoop(llvm::ArrayRef<Stmt *> Before, bool Quick) {
+    PrologueStaging = true;
+    if (!forThreads(Before.take_front(PrologueSplit), Phase::Prologue, false))
+      return false;
+    // A block of another shape mostly fails here.
+    Reached = 1;
+    PrologueStaging = false;
+    if (!forThreads(Before.drop_front(PrologueSplit + 1), Phase::Prologue,
+                    false) ||
+        !enterLoop())
+      return false;
+    Looping = true;
+    const std::vector<ThreadState> Start = Threads;
+    Recording = true;
+    if (!rotatedBody(false) || !firstTilesAgree())
+      return false;
+    Threads = Start;
+    Recording = false;
+    if (!rotatedBody(Quick) || !readsBeforeWrites())
+      return false;
+    Looping = false;
+    return true;
+  }
+
+  bool rotatedBody(bool Quick) {
+    for (CurSeg = 0; CurSeg < RotSeg.size(); ++CurSeg)
+      if (!forThreads(RotSeg[CurSeg], Phase::Rotated, Quick))
+        return false;
+    return true;
+  }
+
+  /// What the loop stages for iteration 0 is what the code before it
+  /// staged.
+  bool firstTilesAgree() {
+    const Poly Zero;
+    auto AtZero = [&](const Poly &P) { return P.substitute(Counter, Zero); };
+    for (const SharedTile &T : Tiles) {
+      if (T.Results)
+        continue;
+      for (int64_t E = 0; E < T.buffer(); ++E) {
+        const int32_t A = T.Slot[size_t(E)], F = T.First[size_t(E)];
+        if (A < 0 && F < 0)
+          continue;
+        const StagedElement *L = A >= 0 ? &Staged[size_t(A)] : nullptr;
+        const StagedElement *P = F >= 0 ? &FirstStaged[size_t(F)] : nullptr;
+        bool Same = L && P && L->Ptr == P->Ptr && AtZero(L->L) == P->L &&
+                    L->Guarded == P->Guarded &&
+                    L->BatchStride == P->BatchStride &&
+                    L->Bounds.size() == P->Bounds.size();
+        for (size_t I = 0; Same && I < L->Bounds.size(); ++I)
+          Same = L->Bounds[I].second == P->Bounds[I].second &&
+                 AtZero(L->Bounds[I].first) == P->Bounds[I].first;
+        if (!Same)
+          return fail(P ? P->At : L->At,
+                      "the copies before the loop must stage what the "
+                      "loop's copies stage for its first iteration: element " +
+                          std::to_string(E / T.Cols) + ", " +
+                          std::to_string(E % T.Cols) + " of '" +
+                          T.Var->getName().str() + "' differs");
+      }
+    }
+    return true;
+  }
+
+  /// A tile with one buffer is read before a barrier that precedes the
+  /// copies of the next iteration's tiles into it.
+  bool readsBeforeWrites() {
+    for (const SharedTile &T : Tiles)
+      if (!T.Results && T.Buffers == 1 && T.Read && T.LastRead >= T.FirstWrite)
+        return fail(Loop->getForLoc(),
+                    "the loop writes the next iteration's elements of '" +
+                        T.Var->getName().str() +
+                        "' before a barrier that follows its reads of the "
+                        "iteration's: stage into a second buffer, or put "
+                        "'__syncthreads();' between the product and the "
+                        "copies");
+    return true;
+  }
+
+  /// Whether phase `P` may stage tiles and load registers to stage.
+  bool staging(Phase P) const {
+    return P == Phase::Stage || P == Phase::Rotated ||
+           (P == Phase::Prologue && PrologueStaging);
+  }
+
   /// The statements after the loop, followed by every thread part by part:
   /// the barriers at their top level split them, so that what one part
   /// stages in an array of results the next ones may read.
@@ -316,14 +504,25 @@ private:
           auto *Inner =
               Outer ? Ctx.getAsConstantArrayType(Outer->getElementType())
                     : nullptr;
+          // X[2][R][C]: two buffers of R x C.
+          auto *Third =
+              Inner ? Ctx.getAsConstantArrayType(Inner->getElementType())
+                    : nullptr;
+          const bool Buffered = Third && Outer->getSize() == 2;
+          if (Buffered) {
+            Outer = Inner;
+            Inner = Third;
+          }
           const QualType E = Ctx.getBaseElementType(VD->getType());
           if (!Outer || (Inner && Inner->getElementType()->isArrayType()) ||
               !elementOf(E))
             return fail(VD->getLocation(),
                         "expected a __shared__ tile of __nv_bfloat16 or "
-                        "__half, of one or two constant dimensions");
+                        "__half, of one or two constant dimensions (or "
+                        "X[2][R][C], two buffers)");
           SharedTile T;
           T.Var = VD;
+          T.Buffers = Buffered ? 2 : 1;
           T.Rows = Inner ? int64_t(Outer->getSize().getZExtValue()) : 1;
           T.Cols = int64_t((Inner ? Inner : Outer)->getSize().getZExtValue());
           if (!addTile(std::move(T)))
@@ -339,14 +538,15 @@ private:
   /// A tile of Rows x Cols elements, for the staging and the product, or
   /// for results staged after the loop where the loop does not use it.
   bool addTile(SharedTile T) {
-    if (T.Rows * T.Cols > (int64_t(1) << 18))
+    if (T.size() > (int64_t(1) << 18))
       return fail(T.Var->getLocation(),
                   "the __shared__ tile is larger than shared memory");
-    if (!mentions(Loop, T.Var))
+    if (!mentions(Loop, T.Var) && T.Buffers == 1)
       return resultsTile(std::move(T));
     if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
       return fail(T.Var->getLocation(), SgemmMessage);
-    T.Slot.assign(size_t(T.Rows * T.Cols), -1);
+    T.Slot.assign(size_t(T.size()), -1);
+    T.First.assign(size_t(T.buffer()), -1);
     Shared.push_back(T.Var);
     Tiles.push_back(std::move(T));
     return true;
@@ -634,6 +834,10 @@ private:
       for (auto &[Var, Vals] : T.Floats)
         for (FVal &V : Vals)
           V = FVal{FVal::Carried};
+      // A vector loaded before the loop holds what it did in the first
+      // iteration only.
+      for (auto &[Var, V] : T.Vectors)
+        V = VectorTemp{};
       T.FragsBefore = T.Frags;
       for (auto &[Var, Vals] : T.Frags)
         for (FragVal &V : Vals)
@@ -727,6 +931,12 @@ private:
              "constant bounds";
     case Phase::Tail:
       return "expected after the second barrier only pointer advances";
+    case Phase::Rotated:
+      return "expected in the loop body, which stages the next iteration's "
+             "tiles: the product over the tiles the iteration reads, and "
+             "copies of the next tiles (under 'if (<the loop's condition one "
+             "step on>)' or not) into registers, then into the tiles, or into "
+             "buffer (i + 1) % 2, in loops of constant bounds";
     case Phase::Epilogue:
       return "expected after the loop the stores 'C[index] = acc[i]' (or "
              "alpha * acc[i] + beta * C[index], a bias, ReLU), under "
@@ -756,6 +966,16 @@ private:
         return fail(VD->getInit()->getBeginLoc(),
                     "the initializer of '" + VD->getName().str() +
                         "' has side effects that are not followed");
+      // `int cur = t % 2, nxt = cur ^ 1;`: a buffer of double-buffered tiles.
+      if (T->isIntegerType() && VD->hasInit() && Looping &&
+          (isCurrent(VD->getInit()) || isNext(VD->getInit()))) {
+        if (isModified(VD, Loop->getBody()))
+          return fail(VD->getLocation(), "the buffer index '" +
+                                             VD->getName().str() +
+                                             "' is changed in the loop");
+        (isCurrent(VD->getInit()) ? CurrentVars : NextVars).push_back(VD);
+        continue;
+      }
       if (T->isIntegerType() && VD->hasInit()) {
         bool Wrapped = false;
         std::optional<int64_t> C = Ev.constant(VD->getInit(), &Wrapped);
@@ -779,7 +999,7 @@ private:
         continue;
       }
       if (T->isPointerType() && VD->hasInit()) {
-        if (P == Phase::Stage && viewDeclaration(VD))
+        if (staging(P) && viewDeclaration(VD))
           continue;
         if (!pointerDeclaration(VD))
           return false;
@@ -862,9 +1082,9 @@ private:
     auto Old = Cur->Vectors.find(VD);
     if (Old != Cur->Vectors.end() && !storedBack(VD))
       return false;
-    std::optional<VectorRef> Src =
-        Init && (P == Phase::Stage || P == Phase::Epilogue) ? vectorAccess(Init)
-                                                            : std::nullopt;
+    std::optional<VectorRef> Src = Init && (staging(P) || P == Phase::Epilogue)
+                                       ? vectorAccess(Init)
+                                       : std::nullopt;
     auto Ptr = Src ? vectorPlace(*Src) : std::nullopt;
     const QualType Member = VD->getType()
                                 ->getAsCXXRecordDecl()
@@ -878,7 +1098,7 @@ private:
                                  : QualType();
     // A staging copy may read 16-bit elements through a pointer to the
     // vector (viewDeclaration) rather than its members.
-    const bool Viewed = Ptr && Element != Member && P == Phase::Stage &&
+    const bool Viewed = Ptr && Element != Member && staging(P) &&
                         elementOf(Element) &&
                         elementOf(Element) != ElementType::F32;
     if (!Ptr ||
@@ -1174,7 +1394,20 @@ private:
         return exec(If->getThen(), P);
       return !If->getElse() || exec(If->getElse(), P);
     }
-    if (P == Phase::Stage)
+    if (P == Phase::Rotated && !If->getElse() &&
+        prefetchCondition(If->getCond())) {
+      ++InPrefetch;
+      const bool Ok = exec(If->getThen(), P);
+      --InPrefetch;
+      return Ok;
+    }
+    if (P == Phase::Rotated && !If->getElse())
+      return fail(If->getCond()->getBeginLoc(),
+                  "expected the copies of the next iteration's tiles under "
+                  "the loop's condition one step on, 'if (t + step < "
+                  "bound)' or 'if (t < bound - step)', with the loop's own "
+                  "bound: they may be skipped in the last iteration only");
+    if (staging(P))
       return guardedStaging(If);
     if (P != Phase::Epilogue || If->getElse())
       return fail(If->getBeginLoc(), expected(P));
@@ -1192,6 +1425,14 @@ private:
     if (!If->getElse() || !assignment(single(If->getThen()), L, R) ||
         !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
       return fail(If->getBeginLoc(), expected(Phase::Stage));
+    // `if (guard) reg = matrix[index]; else reg = 0;`
+    if (std::optional<Location> X =
+            Rotated ? location(L, false) : std::nullopt) {
+      std::optional<Location> Y = location(L2, false);
+      if (!Y || Y->Var != X->Var || Y->Index != X->Index)
+        return fail(If->getBeginLoc(), expected(Phase::Stage));
+      return load(*X, R, If->getCond(), If->getBeginLoc());
+    }
     auto T1 = tileElement(L, true);
     auto T2 = T1 ? tileElement(L2, true) : std::nullopt;
     if (!T2 || T1->first != T2->first || T1->second != T2->second)
@@ -1248,10 +1489,13 @@ private:
     if (auto T = tileElement(L, true)) {
       if (P == Phase::Epilogue && Tiles[size_t(T->first)].Results)
         return resultStore(*T, R, L);
-      if (P != Phase::Stage)
+      if (!staging(P))
         return fail(L->getBeginLoc(),
-                    "the __shared__ tiles may be written only before the "
-                    "first barrier of the loop body");
+                    Rotated ? "the __shared__ tiles may be written only by "
+                              "the copies of the first tiles before the "
+                              "loop's barrier, and in the loop"
+                            : "the __shared__ tiles may be written only "
+                              "before the first barrier of the loop body");
       return stage(*T, R, nullptr, L->getBeginLoc());
     }
     if (!Why.Message.empty())
@@ -1261,8 +1505,8 @@ private:
       auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
       if (P == Phase::Epilogue && V && Cur->Vectors.count(V))
         return storeBack(*Dst, V, L);
-      return P == Phase::Stage ? vectorStage(*Dst, R, L)
-                               : fail(L->getBeginLoc(), expected(P));
+      return staging(P) ? vectorStage(*Dst, R, L)
+                        : fail(L->getBeginLoc(), expected(P));
     }
     if (auto *M = dyn_cast<MemberExpr>(bare(L)); M && vectorMember(M).first)
       return setVectorMember(M, R, P);
@@ -1416,30 +1660,43 @@ private:
   //===--- the tiles
   //-------------------------------------------------------===//
 
-  /// The tile and element of `tile[i]` or `tile[i][j]`, indices constant
-  /// for the thread; nullopt where E is none (with a failure where it is a
-  /// tile's element whose index is not known, when `Report`).
+  /// The tile and element of `tile[i]` or `tile[i][j]` (`tile[b][i][j]` of
+  /// a double-buffered tile), indices constant for the thread and b a
+  /// buffer (bufferIndex); nullopt where E is none (with a failure where it
+  /// is a tile's element whose index is not known, when `Report`).
   std::optional<std::pair<int32_t, int64_t>> tileElement(const Expr *E,
                                                          bool Report) {
-    auto *Outer = dyn_cast<ArraySubscriptExpr>(bare(E));
-    if (!Outer)
-      return std::nullopt;
-    auto *Inner = dyn_cast<ArraySubscriptExpr>(bare(Outer->getBase()));
-    auto *R = dyn_cast<DeclRefExpr>(
-        bare(Inner ? Inner->getBase() : Outer->getBase()));
-    const int32_t T = R ? tileOf(R->getDecl()) : -1;
+    std::vector<const ArraySubscriptExpr *> Subs;
+    const Expr *Base = bare(E);
+    while (auto *S = dyn_cast<ArraySubscriptExpr>(Base)) {
+      Subs.insert(Subs.begin(), S);
+      Base = bare(S->getBase());
+    }
+    auto *R = dyn_cast<DeclRefExpr>(Base);
+    const int32_t T = R && !Subs.empty() ? tileOf(R->getDecl()) : -1;
     if (T < 0)
       return std::nullopt;
     const SharedTile &X = Tiles[size_t(T)];
-    if ((X.Rows > 1 || Inner) && !(X.Rows > 1 && Inner)) {
+    const size_t Want = (X.Buffers > 1 ? 1 : 0) + (X.Rows > 1 ? 2 : 1);
+    if (Subs.size() != Want) {
       if (!Report)
         return std::nullopt;
       return fail(E->getBeginLoc(), "expected the __shared__ tile '" +
                                         X.Var->getName().str() +
                                         "' indexed by its declared dimensions");
     }
-    std::optional<int64_t> I = constantIndex(Inner ? Inner->getIdx() : nullptr);
-    std::optional<int64_t> J = constantIndex(Outer->getIdx());
+    std::optional<int64_t> B = 0;
+    if (X.Buffers > 1) {
+      B = bufferIndex(Subs.front()->getIdx());
+      if (!B && !Report)
+        return std::nullopt;
+      if (!B)
+        return fail(Subs.front()->getIdx()->getBeginLoc(), bufferMessage(X));
+      Subs.erase(Subs.begin());
+    }
+    std::optional<int64_t> I =
+        constantIndex(Subs.size() > 1 ? Subs.front()->getIdx() : nullptr);
+    std::optional<int64_t> J = constantIndex(Subs.back()->getIdx());
     if (!I || !J || *I < 0 || *I >= X.Rows || *J < 0 || *J >= X.Cols) {
       if (!Report)
         return std::nullopt;
@@ -1451,7 +1708,25 @@ private:
                       (I && J ? std::string("it is out of bounds")
                               : "it uses " + Ev.Why));
     }
-    return std::pair(T, *I * X.Cols + *J);
+    return std::pair(T, (*B * X.Rows + *I) * X.Cols + *J);
+  }
+
+  /// The buffer of a double-buffered tile that `E` selects: in the loop, 0
+  /// for the one iteration i reads (i % 2, GemmLoopReader::isCurrent), 1
+  /// for the one it stages (isNext); before it, a constant 0 or 1.
+  std::optional<int64_t> bufferIndex(const Expr *E) const {
+    if (Looping)
+      return isCurrent(E) ? 0
+             : isNext(E)  ? std::optional<int64_t>(1)
+                          : std::nullopt;
+    std::optional<int64_t> B = Ev.constant(E);
+    return B && (*B == 0 || *B == 1) ? B : std::nullopt;
+  }
+  static std::string bufferMessage(const SharedTile &X) {
+    return "expected the buffer of '" + X.Var->getName().str() +
+           "' selected by the iteration: i % 2 (or i & 1) of iteration i, "
+           "the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1), the one it "
+           "stages for the next; a constant before the loop";
   }
 
   std::optional<int64_t> constantIndex(const Expr *E) const {
@@ -1469,9 +1744,39 @@ private:
   }
 
   /// Stages `Read` (`guard ? matrix[index] : 0` or `matrix[index]`, or under
-  /// `Cond`) into element `T` of a tile.
+  /// `Cond`, or a register that holds one, FVal::Loaded) into element `T`
+  /// of a tile.
   bool stage(std::pair<int32_t, int64_t> T, const Expr *Read, const Expr *Cond,
              SourceLocation At) {
+    const SharedTile &X = Tiles[size_t(T.first)];
+    if (std::optional<Location> L = location(Read, false);
+        L && at(*L).K == FVal::Loaded) {
+      if (Cond || !sameType(Ctx.getBaseElementType(L->Var->getType()),
+                            tileElementType(X.Var, Ctx)))
+        return fail(At, "a register loaded from a matrix must be staged "
+                        "as it is, into a tile of the matrix's type");
+      StagedElement S = Cur->Fetched[size_t(at(*L).Index)];
+      S.At = At;
+      return record(T, std::move(S));
+    }
+    if (std::optional<Location> L = location(Read, false))
+      return fail(At, "the register '" + L->Var->getName().str() +
+                          "' does not hold a matrix element loaded in this "
+                          "iteration");
+    std::optional<StagedElement> S =
+        fetch(Read, Cond, tileElementType(X.Var, Ctx), At);
+    return S && record(T, std::move(*S));
+  }
+
+  static bool sameType(QualType A, QualType B) {
+    return A.getCanonicalType().getUnqualifiedType() ==
+           B.getCanonicalType().getUnqualifiedType();
+  }
+
+  /// The matrix element that `Read` (`guard ? matrix[index] : 0` or
+  /// `matrix[index]`, or under `Cond`) reads, of type `Type`.
+  std::optional<StagedElement> fetch(const Expr *Read, const Expr *Cond,
+                                     QualType Type, SourceLocation At) {
     if (auto *C = dyn_cast<ConditionalOperator>(bare(Read)); C && !Cond) {
       if (!isZero(C->getFalseExpr()))
         return fail(C->getFalseExpr()->getBeginLoc(),
@@ -1479,35 +1784,92 @@ private:
       Cond = C->getCond();
       Read = C->getTrueExpr();
     }
-    const SharedTile &X = Tiles[size_t(T.first)];
-    std::optional<GlobalAccess> GA =
-        global(unconverted(Read, tileElementType(X.Var, Ctx)));
+    std::optional<GlobalAccess> GA = global(unconverted(Read, Type));
     if (!GA ||
-        Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType())
-                .getCanonicalType()
-                .getUnqualifiedType() !=
-            tileElementType(X.Var, Ctx).getCanonicalType().getUnqualifiedType())
+        !sameType(Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType()),
+                  Type))
       return fail(At, expected(Phase::Stage));
     StagedElement S;
     S.Ptr = GA->Ptr;
     S.At = At;
     std::optional<Poly> L = eval(GA->Index, "the matrix index");
     if (!L)
-      return false;
+      return std::nullopt;
     std::optional<Poly> U = unbatched(*L + GA->Offset, S.BatchStride, Read);
     if (!U)
-      return false;
+      return std::nullopt;
     S.L = *U;
     if (Cond) {
       if (!guard(Cond, S.Bounds))
-        return false;
+        return std::nullopt;
       S.Guarded = true;
     }
-    return record(T, std::move(S));
+    return S;
   }
 
+  /// Whether `Read` reads a matrix element (`matrix[index]`, `guard ?
+  /// matrix[index] : 0`), as a value of `Type`.
+  bool readsMatrix(const Expr *Read, QualType Type) const {
+    if (auto *C = dyn_cast<ConditionalOperator>(bare(Read)))
+      Read = C->getTrueExpr();
+    return global(unconverted(Read, Type)).has_value();
+  }
+
+  /// `reg = matrix[index]` (or `guard ? matrix[index] : 0`, or under
+  /// `Cond`): the register holds that element, to be staged (FVal::Loaded).
+  bool load(const Location &Loc, const Expr *Read, const Expr *Cond,
+            SourceLocation At) {
+    std::optional<StagedElement> S =
+        fetch(Read, Cond, Ctx.getBaseElementType(Loc.Var->getType()), At);
+    if (!S)
+      return false;
+    FVal F{FVal::Loaded};
+    F.Index = int64_t(Cur->Fetched.size());
+    Cur->Fetched.push_back(std::move(*S));
+    at(Loc) = F;
+    return true;
+  }
+
+  /// Records that element `T` of a tile holds `S` in the iteration. In a
+  /// loop that stages the next iteration's tiles (Rotated), the code before
+  /// the loop stages buffer 0 (SharedTile::First), and the loop's copies,
+  /// into the buffer it does not read, are taken back a step.
   bool record(std::pair<int32_t, int64_t> T, StagedElement S) {
     SharedTile &X = Tiles[size_t(T.first)];
+    if (Rotated) {
+      if (!Recording && Looping)
+        return true;
+      const bool Next = T.second >= X.buffer();
+      if (!Looping) {
+        if (Next)
+          return fail(S.At, "the copies before the loop must stage buffer 0 "
+                            "of '" +
+                                X.Var->getName().str() +
+                                "', which iteration 0 reads");
+        int32_t &F = X.First[size_t(T.second)];
+        if (F >= 0)
+          return fail(S.At, "two copies before the loop write the same "
+                            "element of '" +
+                                X.Var->getName().str() + "'");
+        F = int32_t(FirstStaged.size());
+        FirstStaged.push_back(std::move(S));
+        return true;
+      }
+      if (X.Buffers > 1 && !Next)
+        return fail(S.At, "the loop must stage the next iteration's "
+                          "elements of '" +
+                              X.Var->getName().str() +
+                              "' into buffer (i + 1) % 2, not the one it "
+                              "reads");
+      if (Next)
+        T.second -= X.buffer();
+      const Poly Back = Poly::symbol(Counter) -
+                        Poly::constant(LoopCountsElements ? G.Tile : 1);
+      S.L = S.L.substitute(Counter, Back);
+      for (auto &B : S.Bounds)
+        B.first = B.first.substitute(Counter, Back);
+      X.FirstWrite = std::min(X.FirstWrite, CurSeg);
+    }
     if (X.Slot[size_t(T.second)] >= 0)
       return fail(S.At, "two staging copies write the same element of '" +
                             X.Var->getName().str() + "' in one iteration");
@@ -1595,8 +1957,10 @@ private:
         Ctx.getTypeSizeInChars(tileElementType(X.Var, Ctx)).getQuantity();
     if (R.Bytes % Size)
       return std::nullopt;
+    const int64_t Buffer = T->second / X.buffer();
     T->second += *I * (R.Bytes / Size);
-    if (T->second < 0 || T->second >= X.Rows * X.Cols)
+    if (T->second < 0 || T->second >= X.size() ||
+        T->second / X.buffer() != Buffer)
       return std::nullopt;
     return T;
   }
@@ -1612,6 +1976,18 @@ private:
     std::optional<VectorRef> Src = vectorAccess(R);
     std::optional<std::pair<int32_t, int64_t>> T = vectorTile(Dst);
     auto P = Src ? vectorPlace(*Src) : std::nullopt;
+    // A vector temporary that still holds what it was loaded with (its
+    // bytes, also where its elements are read through a view).
+    if (auto *Ref = dyn_cast<DeclRefExpr>(bare(R)); Ref && !Src && T) {
+      auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
+      auto V = VD ? Cur->Vectors.find(VD) : Cur->Vectors.end();
+      if (V != Cur->Vectors.end() && V->second.Ptr && !V->second.StoredBack &&
+          llvm::none_of(V->second.Set, [](bool B) { return B; }) &&
+          sameType(VD->getType(), Dst.V)) {
+        P = std::pair(V->second.Ptr, V->second.Offset);
+        Src = Dst;
+      }
+    }
     if (!T || !P || Src->Bytes != Dst.Bytes || Src->V != Dst.V)
       return Why.Message.empty() ? fail(L->getBeginLoc(), Expected) : false;
     const SharedTile &X = Tiles[size_t(T->first)];
@@ -1638,25 +2014,22 @@ private:
   }
 
   /// The tile element a pointer `&tile[i]`, `&tile[i][j]`, `tile + i`,
-  /// `tile[i] + j` or `tile` (one-dimensional) points at.
+  /// `tile[i] + j` or `tile` (one-dimensional) points at (for a double-
+  /// buffered tile, `&tile[b][i][j]`, `tile[b][i] + j`, or `tile[b] + i` of
+  /// one-dimensional buffers), inside one buffer.
   std::optional<std::pair<int32_t, int64_t>> tilePointer(const Expr *E) {
     E = bare(E);
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return tileElement(U->getSubExpr(), true);
     // A one-dimensional tile decays to a pointer to its first element, a
     // row of a two-dimensional one to a pointer to the row's first.
-    if (auto *R = dyn_cast<DeclRefExpr>(E);
-        R && tileOf(R->getDecl()) >= 0 &&
-        Tiles[size_t(tileOf(R->getDecl()))].Rows == 1)
-      return std::pair(tileOf(R->getDecl()), int64_t(0));
-    if (auto *S = dyn_cast<ArraySubscriptExpr>(E);
-        S && S->getType()->isArrayType()) {
-      auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
-      const int32_t T = R ? tileOf(R->getDecl()) : -1;
-      std::optional<int64_t> Row = constantIndex(S->getIdx());
-      if (T >= 0 && Row && *Row >= 0 && *Row < Tiles[size_t(T)].Rows)
-        return std::pair(T, *Row * Tiles[size_t(T)].Cols);
+    if (auto *R = dyn_cast<DeclRefExpr>(E); R && tileOf(R->getDecl()) >= 0) {
+      const SharedTile &X = Tiles[size_t(tileOf(R->getDecl()))];
+      if (X.Rows == 1 && X.Buffers == 1)
+        return std::pair(tileOf(R->getDecl()), int64_t(0));
     }
+    if (auto Row = tileRow(E))
+      return Row;
     auto *B = dyn_cast<BinaryOperator>(E);
     if (!B || B->getOpcode() != BO_Add)
       return std::nullopt;
@@ -1680,22 +2053,51 @@ private:
         Inner && Inner->getOpcode() == BO_Add) {
       At = tilePointer(Inner); // (tile + i) + j
     } else if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
-               R && tileOf(R->getDecl()) >= 0) {
+               R && tileOf(R->getDecl()) >= 0 &&
+               Tiles[size_t(tileOf(R->getDecl()))].Buffers == 1) {
       At = std::pair(tileOf(R->getDecl()), int64_t(0));
-    } else if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(Base))) {
-      auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
-      std::optional<int64_t> Row = constantIndex(S->getIdx());
-      const int32_t T = R ? tileOf(R->getDecl()) : -1;
-      if (T >= 0 && Row && Tiles[size_t(T)].Rows > 1)
-        At = std::pair(T, *Row * Tiles[size_t(T)].Cols);
+    } else {
+      At = tileRow(Base);
     }
     if (!At)
       return std::nullopt;
     const SharedTile &X = Tiles[size_t(At->first)];
+    const int64_t Buffer = At->second / X.buffer();
     At->second += *I;
-    if (At->second < 0 || At->second >= X.Rows * X.Cols)
+    if (At->second < 0 || At->second >= X.size() ||
+        At->second / X.buffer() != Buffer)
       return std::nullopt;
     return At;
+  }
+
+  /// The first element of the row of a tile that `E`, an array, names:
+  /// `tile[i]` of a two-dimensional tile; of a double-buffered one,
+  /// `tile[b][i]`, or `tile[b]` of one-dimensional buffers.
+  std::optional<std::pair<int32_t, int64_t>> tileRow(const Expr *E) {
+    auto *S = dyn_cast<ArraySubscriptExpr>(bare(E));
+    if (!S || !S->getType()->isArrayType())
+      return std::nullopt;
+    const Expr *Base = bare(S->getBase());
+    auto *Buf = dyn_cast<ArraySubscriptExpr>(Base);
+    if (Buf)
+      Base = bare(Buf->getBase());
+    auto *R = dyn_cast<DeclRefExpr>(Base);
+    const int32_t T = R ? tileOf(R->getDecl()) : -1;
+    if (T < 0)
+      return std::nullopt;
+    const SharedTile &X = Tiles[size_t(T)];
+    std::optional<int64_t> B = 0, Row = 0;
+    if (X.Buffers > 1 && X.Rows == 1 && !Buf)
+      B = bufferIndex(S->getIdx());
+    else if (X.Buffers > 1 && X.Rows > 1 && Buf)
+      B = bufferIndex(Buf->getIdx()), Row = constantIndex(S->getIdx());
+    else if (X.Buffers == 1 && X.Rows > 1 && !Buf)
+      Row = constantIndex(S->getIdx());
+    else
+      return std::nullopt;
+    if (!B || !Row || *Row < 0 || *Row >= X.Rows)
+      return std::nullopt;
+    return std::pair(T, (*B * X.Rows + *Row) * X.Cols);
   }
 
   //===--- the registers -------------------------------------------------===//
@@ -1766,6 +2168,9 @@ private:
       if (Same && Same->Var == Loc.Var && Same->Index == Loc.Index)
         return product(Loc, C->getArg(0), C->getArg(1), R, P);
     }
+    if (Rotated && staging(P) &&
+        readsMatrix(R, Ctx.getBaseElementType(Loc.Var->getType())))
+      return load(Loc, R, nullptr, R->getBeginLoc());
     std::optional<FVal> X = fvalue(R, P);
     if (!X)
       return false;
@@ -1779,10 +2184,30 @@ private:
     if (isZero(V))
       return FVal{FVal::Zero};
     if (auto T = tileElement(V, true)) {
-      if (P != Phase::Product)
+      if (P != Phase::Product && P != Phase::Rotated)
         return fail(V->getBeginLoc(),
                     "the __shared__ tiles may be read only between the "
                     "barriers of the loop body");
+      if (P == Phase::Rotated) {
+        SharedTile &X = Tiles[size_t(T->first)];
+        if (InPrefetch)
+          return fail(V->getBeginLoc(),
+                      "the tiles are read under the prefetch's condition, "
+                      "which the last iteration skips");
+        if (T->second >= X.buffer())
+          return fail(V->getBeginLoc(),
+                      "the product must read buffer i % 2 of '" +
+                          X.Var->getName().str() +
+                          "' in iteration i, the one staged for it");
+        X.LastRead = X.Read ? std::max(X.LastRead, CurSeg) : CurSeg;
+        X.Read = true;
+        if (Recording) {
+          FVal F{FVal::Staged};
+          F.Tile = T->first;
+          F.Index = -1;
+          return F;
+        }
+      }
       if (Tiles[size_t(T->first)].Slot[size_t(T->second)] < 0)
         return fail(V->getBeginLoc(),
                     "reads an element of '" +
@@ -1797,7 +2222,8 @@ private:
       return std::nullopt;
     if (std::optional<Location> L = location(V, true)) {
       const FVal &F = at(*L);
-      if (F.K == FVal::Staged || F.K == FVal::Zero)
+      if (F.K == FVal::Staged || F.K == FVal::Zero ||
+          (F.K == FVal::Loaded && staging(P)))
         return F;
       return fail(V->getBeginLoc(),
                   F.K == FVal::Sum
@@ -1826,7 +2252,11 @@ private:
 
   bool product(const Location &Loc, const Expr *X, const Expr *Y,
                const Expr *At, Phase P) {
-    if (P != Phase::Product)
+    if (P == Phase::Rotated && InPrefetch)
+      return fail(At->getBeginLoc(),
+                  "a product under the prefetch's condition is skipped in "
+                  "the last iteration");
+    if (P != Phase::Product && P != Phase::Rotated)
       return fail(At->getBeginLoc(), "products may be accumulated only "
                                      "between the barriers of the loop body");
     if (!Loc.Var->getType()->getBaseElementTypeUnsafe()->isSpecificBuiltinType(
@@ -1841,6 +2271,9 @@ private:
     if (FX->K != FVal::Staged || FY->K != FVal::Staged)
       return fail(At->getBeginLoc(), "expected a product of two elements of "
                                      "the __shared__ tiles");
+    if (P == Phase::Rotated && Recording)
+      return true; // the tiles are read in the second pass
+
     FVal &A = at(Loc);
     if (A.K == FVal::Carried) {
       A = FVal{FVal::Sum};
@@ -2705,6 +3138,17 @@ private:
   llvm::ArrayRef<Stmt *> Epilogue; ///< the statements after the loop
   std::vector<StagedElement> Staged;
   std::vector<Stmt *> Seg[3];
+  /// The loop stages the next iteration's tiles (rotatedForm); its body's
+  /// parts between barriers, the part followed, the copies before the
+  /// loop, and what the threads do now: stage the first tiles before the
+  /// loop, follow the loop, record its copies (else read the tiles), run
+  /// under a prefetch's condition (the depth).
+  bool Rotated = false;
+  std::vector<std::vector<Stmt *>> RotSeg;
+  size_t CurSeg = 0, PrologueSplit = 0;
+  std::vector<StagedElement> FirstStaged;
+  bool PrologueStaging = false, Looping = false, Recording = false;
+  int InPrefetch = 0;
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;
   std::vector<ThreadState> Threads;
   ThreadState *Cur = nullptr;

@@ -363,6 +363,84 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
   return false;
 }
 
+bool GemmLoopReader::isIteration(const Expr *E) const {
+  E = bare(E);
+  if (!LoopCountsElements)
+    return refersTo(E, Counter);
+  auto *D = dyn_cast<BinaryOperator>(E);
+  std::optional<Poly> Den = D ? Ev.eval(D->getRHS()) : std::nullopt;
+  return D && D->getOpcode() == BO_Div && refersTo(D->getLHS(), Counter) &&
+         Den && Den->constantValue() == std::optional<int64_t>(G.Tile);
+}
+
+/// `X % 2` or `X & 1`, X satisfying `Of`.
+template <class F> static bool parity(const Expr *E, F Of) {
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
+  return Lit &&
+         ((B->getOpcode() == BO_Rem && Lit->getValue() == 2) ||
+          (B->getOpcode() == BO_And && Lit->getValue() == 1)) &&
+         Of(B->getLHS());
+}
+
+bool GemmLoopReader::isCurrent(const Expr *E) const {
+  auto *R = dyn_cast<DeclRefExpr>(bare(E));
+  if (R && llvm::is_contained(CurrentVars, R->getDecl()))
+    return true;
+  return parity(E, [&](const Expr *X) { return isIteration(X); });
+}
+
+bool GemmLoopReader::isNext(const Expr *E) const {
+  auto *R = dyn_cast<DeclRefExpr>(bare(E));
+  if (R && llvm::is_contained(NextVars, R->getDecl()))
+    return true;
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getLHS())) : nullptr;
+  auto *LitR = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
+  if (B && B->getOpcode() == BO_Sub && Lit && Lit->getValue() == 1 &&
+      isCurrent(B->getRHS()))
+    return true;
+  if (B && B->getOpcode() == BO_Xor && LitR && LitR->getValue() == 1 &&
+      isCurrent(B->getLHS()))
+    return true;
+  return parity(E, [&](const Expr *X) {
+    auto *Sum = dyn_cast<BinaryOperator>(bare(X));
+    auto *One = Sum ? dyn_cast<IntegerLiteral>(bare(Sum->getRHS())) : nullptr;
+    return Sum && Sum->getOpcode() == BO_Add && One && One->getValue() == 1 &&
+           isIteration(Sum->getLHS());
+  });
+}
+
+bool GemmLoopReader::prefetchCondition(const Expr *E) const {
+  auto *C = dyn_cast<BinaryOperator>(bare(E));
+  auto *LoopCond = cast<BinaryOperator>(Loop->getCond());
+  if (!C || C->getOpcode() != BO_LT)
+    return false;
+  const Poly Step = Poly::constant(LoopCountsElements ? G.Tile : 1);
+  std::optional<Poly> Next = Ev.eval(C->getLHS());
+  const Expr *Bound = C->getRHS();
+  // `counter < bound - step`
+  if (auto *Sub = dyn_cast<BinaryOperator>(bare(Bound));
+      Next && *Next == Poly::symbol(Counter) && Sub &&
+      Sub->getOpcode() == BO_Sub) {
+    std::optional<Poly> By = Ev.eval(Sub->getRHS());
+    if (!By || *By != Step)
+      return false;
+    Bound = Sub->getLHS();
+    Next = *Next + Step;
+  }
+  if (!Next || *Next != Poly::symbol(Counter) + Step)
+    return false;
+  std::optional<Poly> B1 = Ev.eval(Bound);
+  std::optional<Poly> B2 = Ev.eval(LoopCond->getRHS());
+  if (B1 && B2)
+    return *B1 == *B2;
+  llvm::FoldingSetNodeID Got, Want;
+  Bound->IgnoreParenImpCasts()->Profile(Got, Ctx, true);
+  LoopCond->getRHS()->IgnoreParenImpCasts()->Profile(Want, Ctx, true);
+  return Got == Want;
+}
+
 bool GemmLoopReader::isBarrier(const Stmt *S) {
   auto *C = dyn_cast<CallExpr>(S);
   return C && C->getDirectCallee() &&

@@ -90,6 +90,27 @@ protected:
   /// the extents and leading dimensions are `int`. An fp32 SGEMM is refused.
   bool elementTypes();
 
+  // Double buffering: tiles `X[2][...]` of which iteration i reads buffer
+  // i % 2, staged by the code before the loop (i = 0) or by iteration
+  // i - 1, and writes buffer (i + 1) % 2 for iteration i + 1.
+
+  /// The iteration's index: the loop variable of a tile counter, or
+  /// `t / TILE` of an element counter.
+  bool isIteration(const clang::Expr *E) const;
+  /// The buffer iteration i reads: `i % 2`, `i & 1`, or a variable of
+  /// CurrentVars.
+  bool isCurrent(const clang::Expr *E) const;
+  /// The buffer iteration i writes: `(i + 1) % 2`, `(i + 1) & 1`, `1 - cur`,
+  /// `cur ^ 1` (cur as isCurrent says), or a variable of NextVars.
+  bool isNext(const clang::Expr *E) const;
+  /// Whether `E` is the loop's condition one step on: `counter + step <
+  /// bound` or `counter < bound - step`, the bound the loop's own (the same
+  /// polynomial, or the same expression where it is none), so that it
+  /// holds in every iteration but the last.
+  bool prefetchCondition(const clang::Expr *E) const;
+  /// Local variables set to the buffer iteration i reads or writes.
+  std::vector<const clang::ValueDecl *> CurrentVars, NextVars;
+
   /// Whether the front end takes a header of walking offsets (the CUDA
   /// samples' matrixMul) and calls bindWalkers after its prologue.
   bool AcceptsWalkers = false;

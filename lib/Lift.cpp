@@ -481,56 +481,6 @@ private:
   // i - 1 wrote before the barrier that ends it; iteration i writes buffer
   // (i + 1) % 2, which iteration i - 1 read before that barrier.
 
-  /// The iteration's index: the loop variable of a tile counter, or
-  /// `t / TILE` of an element counter.
-  bool isIteration(const Expr *E) const {
-    E = bare(E);
-    if (!LoopCountsElements)
-      return refersTo(E, Counter);
-    auto *D = dyn_cast<BinaryOperator>(E);
-    std::optional<Poly> Den = D ? Ev.eval(D->getRHS()) : std::nullopt;
-    return D && D->getOpcode() == BO_Div && refersTo(D->getLHS(), Counter) &&
-           Den && Den->constantValue() == std::optional<int64_t>(G.Tile);
-  }
-  /// `X % 2` or `X & 1`, X satisfying `Of`.
-  template <class F> static bool parity(const Expr *E, F Of) {
-    auto *B = dyn_cast<BinaryOperator>(bare(E));
-    auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
-    return Lit &&
-           ((B->getOpcode() == BO_Rem && Lit->getValue() == 2) ||
-            (B->getOpcode() == BO_And && Lit->getValue() == 1)) &&
-           Of(B->getLHS());
-  }
-  /// The buffer iteration i reads: i % 2, i & 1, or a variable set to one.
-  bool isCurrent(const Expr *E) const {
-    auto *R = dyn_cast<DeclRefExpr>(bare(E));
-    if (R && llvm::is_contained(CurrentVars, R->getDecl()))
-      return true;
-    return parity(E, [&](const Expr *X) { return isIteration(X); });
-  }
-  /// The buffer iteration i writes: (i + 1) % 2, (i + 1) & 1, 1 - cur,
-  /// cur ^ 1, or a variable set to one.
-  bool isNext(const Expr *E) const {
-    auto *R = dyn_cast<DeclRefExpr>(bare(E));
-    if (R && llvm::is_contained(NextVars, R->getDecl()))
-      return true;
-    auto *B = dyn_cast<BinaryOperator>(bare(E));
-    auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getLHS())) : nullptr;
-    auto *LitR = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
-    if (B && B->getOpcode() == BO_Sub && Lit && Lit->getValue() == 1 &&
-        isCurrent(B->getRHS()))
-      return true;
-    if (B && B->getOpcode() == BO_Xor && LitR && LitR->getValue() == 1 &&
-        isCurrent(B->getLHS()))
-      return true;
-    return parity(E, [&](const Expr *X) {
-      auto *Sum = dyn_cast<BinaryOperator>(bare(X));
-      auto *One = Sum ? dyn_cast<IntegerLiteral>(bare(Sum->getRHS())) : nullptr;
-      return Sum && Sum->getOpcode() == BO_Add && One && One->getValue() == 1 &&
-             isIteration(Sum->getLHS());
-    });
-  }
-
   /// The statements before the loop may also stage buffer 0 of each
   /// double-buffered tile, then meet at a barrier.
   bool prologueStaging(const Stmt *S) {
@@ -609,27 +559,6 @@ private:
     if (auto *A = dyn_cast<AttributedStmt>(Inner))
       Inner = A->getSubStmt();
     return productLoop(dyn_cast<ForStmt>(Inner), Product);
-  }
-
-  /// `counter + step < bound`, the loop's condition for the next iteration.
-  bool prefetchCondition(const Expr *E) {
-    auto *C = dyn_cast<BinaryOperator>(bare(E));
-    auto *LoopCond = cast<BinaryOperator>(Loop->getCond());
-    if (!C || C->getOpcode() != BO_LT)
-      return false;
-    std::optional<Poly> Next = Ev.eval(C->getLHS());
-    const Poly Want =
-        Poly::symbol(Counter) + Poly::constant(LoopCountsElements ? G.Tile : 1);
-    if (!Next || *Next != Want)
-      return false;
-    std::optional<Poly> B1 = Ev.eval(C->getRHS());
-    std::optional<Poly> B2 = Ev.eval(LoopCond->getRHS());
-    if (B1 && B2)
-      return *B1 == *B2;
-    llvm::FoldingSetNodeID Got, Bound;
-    C->getRHS()->IgnoreParenImpCasts()->Profile(Got, Ctx, true);
-    LoopCond->getRHS()->IgnoreParenImpCasts()->Profile(Bound, Ctx, true);
-    return Got == Bound;
   }
 
   /// The loop's staging copies stage the next iteration's tiles: as copies
@@ -941,7 +870,6 @@ private:
   std::vector<Staging> Stagings, PrologueStagings;
   std::vector<const VarDecl *> Buffered; ///< double-buffered tiles
   DynamicTiles Dynamic;                  ///< the tiles in dynamic shared memory
-  std::vector<const ValueDecl *> CurrentVars, NextVars;
   bool PrologueBarrier = false;
   std::array<const Expr *, 2> Factors{};
 };

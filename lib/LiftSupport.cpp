@@ -146,6 +146,13 @@ bool isZero(const Expr *E) {
     return C->getNumArgs() == 0;
   if (auto *L = dyn_cast<InitListExpr>(E))
     return L->getNumInits() == 0;
+  // `const T zero = 0;` read by name: a const local keeps its initializer.
+  if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    return VD && VD->isLocalVarDecl() && VD->getType().isConstQualified() &&
+           !VD->getType()->isReferenceType() && VD->hasInit() &&
+           isZero(VD->getInit());
+  }
   return isa<CXXScalarValueInitExpr>(E);
 }
 

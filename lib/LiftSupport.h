@@ -37,7 +37,8 @@ const clang::Expr *unconverted(const clang::Expr *E,
                                clang::QualType Keep = clang::QualType(),
                                bool Any = false);
 
-/// Whether E is a zero of any type (0, 0.0f, T(), {}).
+/// Whether E is a zero of any type (0, 0.0f, T(), {}, or a const local
+/// initialized with one).
 bool isZero(const clang::Expr *E);
 /// Whether `E` multiplies anywhere in it: `x * y` (of built-in or class
 /// types, __half and __nv_bfloat16 included), or a call of fmaf, fma,

@@ -333,6 +333,37 @@ K['conv1x1_pixels_bf16'] = dict(
   return finish(y, m * n, out);
 ''')
 
+K['prefetch_regs_half'] = dict(
+    decl='void hgemm_prefetch_run(const half *A, const half *B, float *C, int M, int N, int K,\n'
+         '                        cudaStream_t stream);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  hgemm_prefetch_run(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);
+''')
+
+K['double_buffer_vec_bf16'] = dict(
+    decl='void gemm_db_vec_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,\n'
+         '                        int M, int N, int K, float alpha);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  gemm_db_vec_launch(A, B, C, M, N, K, 0.75f);
+  return finish(C, m * n, out);
+''')
+
+K['prefetch_guarded_bias_bf16'] = dict(
+    decl='void linear_relu_prefetch_launch(const __nv_bfloat16 *X, const __nv_bfloat16 *W,\n'
+         '                                 const float *bias, float *Y, int M, int N, int K);',
+    body='''  __nv_bfloat16 *X = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *W = dev_random<__nv_bfloat16>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  float *Y = dev_nan<float>(m * n);
+  linear_relu_prefetch_launch(X, W, bias, Y, M, N, K);
+  return finish(Y, m * n, out);
+''')
+
 K['wmma_staged_epilogue_bf16'] = dict(
     decl='void wmma_bias_relu(const half *A, const half *B, const float *bias, __nv_bfloat16 *C, int M,\n'
          '                    int N, int K);',

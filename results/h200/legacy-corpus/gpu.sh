@@ -79,6 +79,9 @@ declare -A SHAPES=(
   [blocked_staged_store_half]="$RAGGED"
   [unsigned_extents_half]="$RAGGED"
   [conv1x1_pixels_bf16]="$RAGGED"
+  [prefetch_regs_half]="128:128:128 256:512:384 1024:1024:1024 384:384:208"        # 128|M,N 16|K
+  [double_buffer_vec_bf16]="128:128:128 256:512:384 1024:1024:1024 384:256:224"    # 128|M,N 32|K
+  [prefetch_guarded_bias_bf16]="$RAGGED"
 )
 
 KERNELS=()

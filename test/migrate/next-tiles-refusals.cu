@@ -1,0 +1,319 @@
+// Kernels that stage the next iteration's tiles ('next-tiles.cu') with one
+// defect each, which would make the tiled form compute something else: each
+// is refused at the statement that breaks the form, and the file is left
+// exactly as written.
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
+// RUN: diff %s %t.cu
+// COUNT: {{^}}13{{$}}
+#include <cuda_fp16.h>
+
+// Double-buffered 32 x 32 x 16 tiles, 64 threads, 4 x 4 per thread.
+#define HEAD                                                                   \
+  __shared__ __half As[2][32][16];                                             \
+  __shared__ __half Bs[2][16][32];                                             \
+  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;                     \
+  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;                    \
+  float acc[4][4] = {};
+#define COPY(BUF, T)                                                           \
+  for (int i = 0; i < 8; ++i) {                                                \
+    const int e = tid + i * 64;                                                \
+    As[BUF][e / 16][e % 16] = A[(row0 + e / 16) * K + (T) * 16 + e % 16];      \
+    Bs[BUF][e / 32][e % 32] = B[((T) * 16 + e / 32) * N + col0 + e % 32];      \
+  }
+#define PRODUCT(BUF)                                                           \
+  for (int k = 0; k < 16; ++k)                                                 \
+    for (int i = 0; i < 4; ++i)                                                \
+      for (int j = 0; j < 4; ++j)                                              \
+        acc[i][j] += __half2float(As[BUF][ty * 4 + i][k]) *                    \
+                     __half2float(Bs[BUF][k][tx * 4 + j]);
+#define STORE                                                                  \
+  for (int i = 0; i < 4; ++i)                                                  \
+    for (int j = 0; j < 4; ++j)                                                \
+      C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
+#define ARGS const __half *A, const __half *B, float *C, int M, int N, int K
+
+// The prefetch skips the last two iterations' copies: iteration tiles - 1
+// would read a buffer staged for tiles - 3.
+__global__ void skips_two(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    if (t + 2 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-8]]:9: note: expected the copies of the next iteration's tiles under the loop's condition one step on, 'if (t + step < bound)' or 'if (t < bound - step)', with the loop's own bound: they may be skipped in the last iteration only
+
+// The code before the loop stages the second tiles.
+__global__ void wrong_first(ARGS) {
+  HEAD
+  COPY(0, 1)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-14]]:3: note: the copies before the loop must stage what the loop's copies stage for its first iteration: element 0, 0 of 'As' differs
+
+// The loop overwrites the buffer it reads.
+__global__ void writes_current(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    if (t + 1 < tiles) {
+      COPY(cur, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-7]]:7: note: the loop must stage the next iteration's elements of 'As' into buffer (i + 1) % 2, not the one it reads
+
+// The product reads the buffer being staged.
+__global__ void reads_next(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(1 - cur)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-5]]:5: note: the product must read buffer i % 2 of 'As' in iteration i, the one staged for it
+
+// Fixed buffers: the loop stages buffer 1 and reads buffer 0.
+__global__ void fixed_buffers(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(1, t + 1)
+    }
+    PRODUCT(0)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-7]]:12: note: expected the buffer of 'As' selected by the iteration: i % 2 (or i & 1) of iteration i, the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1), the one it stages for the next; a constant before the loop
+
+// A buffer index toggled at the end of each iteration.
+__global__ void toggled_buffer(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(cur)
+    cur ^= 1;
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-8]]:12: note: expected the buffer of 'As'
+
+// The product inside the prefetch's condition skips the last tiles.
+__global__ void product_in_prefetch(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+      PRODUCT(cur)
+    }
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-6]]:7: note: a product under the prefetch's condition is skipped in the last iteration
+
+// No barrier between the first tiles and the loop.
+__global__ void no_first_barrier(ARGS) {
+  HEAD
+  COPY(0, 0)
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-10]]:3: note: expected the first tiles staged before the loop, then one '__syncthreads();'
+
+// No barrier at the end of the body: iteration i + 1 would overwrite what
+// a slower warp still reads.
+__global__ void no_last_barrier(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    __syncthreads();
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(cur)
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-3]]:3: note: expected the loop body of a kernel that stages the next iteration's tiles to end with '__syncthreads();'
+
+// The code before the loop stages buffer 1.
+__global__ void first_into_one(ARGS) {
+  HEAD
+  COPY(1, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-14]]:3: note: the copies before the loop must stage buffer 0 of 'As', which iteration 0 reads
+
+// One buffer, registers loaded before the product and stored after it.
+#define HEAD1                                                                  \
+  __shared__ __half As[32][16];                                                \
+  __shared__ __half Bs[16][32];                                                \
+  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;                     \
+  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;                    \
+  float acc[4][4] = {};                                                        \
+  __half ra[8], rb[8];
+#define LOAD(T)                                                                \
+  for (int i = 0; i < 8; ++i) {                                                \
+    const int e = tid + i * 64;                                                \
+    ra[i] = A[(row0 + e / 16) * K + (T) + e % 16];                             \
+    rb[i] = B[((T) + e / 32) * N + col0 + e % 32];                             \
+  }
+#define SAVE                                                                   \
+  for (int i = 0; i < 8; ++i) {                                                \
+    const int e = tid + i * 64;                                                \
+    As[e / 16][e % 16] = ra[i];                                                \
+    Bs[e / 32][e % 32] = rb[i];                                                \
+  }
+#define PRODUCT1                                                               \
+  for (int k = 0; k < 16; ++k)                                                 \
+    for (int i = 0; i < 4; ++i)                                                \
+      for (int j = 0; j < 4; ++j)                                              \
+        acc[i][j] += __half2float(As[ty * 4 + i][k]) *                         \
+                     __half2float(Bs[k][tx * 4 + j]);
+
+// The registers are stored before the barrier that ends the product: a
+// faster warp overwrites elements a slower one has still to read.
+__global__ void stored_before_barrier(ARGS) {
+  HEAD1
+  LOAD(0)
+  SAVE
+  __syncthreads();
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    if (k0 + 16 < K) {
+      LOAD(k0 + 16)
+    }
+    PRODUCT1
+    if (k0 + 16 < K) {
+      SAVE
+    }
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-12]]:3: note: the loop writes the next iteration's elements of 'As' before a barrier that follows its reads of the iteration's: stage into a second buffer, or put '__syncthreads();' between the product and the copies
+
+// The registers are stored at the top of the next iteration: they hold
+// what the iteration before loaded, which the follower does not carry.
+__global__ void stored_next_iteration(ARGS) {
+  HEAD1
+  LOAD(0)
+  SAVE
+  __syncthreads();
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    if (k0 > 0) {
+      SAVE
+    }
+    __syncthreads();
+    PRODUCT1
+    if (k0 + 16 < K) {
+      LOAD(k0 + 16)
+    }
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-12]]:9: note: expected the copies of the next iteration's tiles under the loop's condition one step on
+
+// The registers are reloaded with the current tiles, not the next ones.
+__global__ void reloads_current(ARGS) {
+  HEAD1
+  LOAD(0)
+  SAVE
+  __syncthreads();
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    if (k0 + 16 < K) {
+      LOAD(k0)
+    }
+    PRODUCT1
+    __syncthreads();
+    if (k0 + 16 < K) {
+      SAVE
+    }
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-16]]:3: note: the copies before the loop must stage what the loop's copies stage for its first iteration: element 0, 0 of 'As' differs
