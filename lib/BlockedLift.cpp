@@ -1426,8 +1426,7 @@ private:
         !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
       return fail(If->getBeginLoc(), expected(Phase::Stage));
     // `if (guard) reg = matrix[index]; else reg = 0;`
-    if (std::optional<Location> X =
-            Rotated ? location(L, false) : std::nullopt) {
+    if (std::optional<Location> X = location(L, false)) {
       std::optional<Location> Y = location(L2, false);
       if (!Y || Y->Var != X->Var || Y->Index != X->Index)
         return fail(If->getBeginLoc(), expected(Phase::Stage));
@@ -1501,10 +1500,17 @@ private:
     if (!Why.Message.empty())
       return false;
     if (std::optional<VectorRef> Dst = vectorAccess(L)) {
+      if (auto Reg = vectorRegister(*Dst))
+        return staging(P) ? loadRegisters(Reg->first, Reg->second, *Dst, R, L)
+                          : fail(L->getBeginLoc(), expected(P));
       auto *Ref = dyn_cast<DeclRefExpr>(bare(R));
       auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
       if (P == Phase::Epilogue && V && Cur->Vectors.count(V))
         return storeBack(*Dst, V, L);
+      if (std::optional<VectorRef> Src = vectorAccess(R);
+          P == Phase::Epilogue && Src)
+        if (auto Reg = vectorRegister(*Src))
+          return storeRegisters(*Dst, Reg->first, Reg->second, L);
       return staging(P) ? vectorStage(*Dst, R, L)
                         : fail(L->getBeginLoc(), expected(P));
     }
@@ -1975,6 +1981,8 @@ private:
         "elements, without a bounds check";
     std::optional<VectorRef> Src = vectorAccess(R);
     std::optional<std::pair<int32_t, int64_t>> T = vectorTile(Dst);
+    if (auto Reg = Src && T ? vectorRegister(*Src) : std::nullopt)
+      return stageRegisters(*T, Reg->first, Reg->second, L);
     auto P = Src ? vectorPlace(*Src) : std::nullopt;
     // A vector temporary that still holds what it was loaded with (its
     // bytes, also where its elements are read through a view).
@@ -2008,6 +2016,94 @@ private:
         return false;
       S.L = *U;
       if (!record({T->first, T->second + I}, std::move(S)))
+        return false;
+    }
+    return true;
+  }
+
+  /// The registers a vector access `*reinterpret_cast<float4 *>(&reg[i])`
+  /// (or `reinterpret_cast<float4 *>(reg)[j]`) spans: the first, an element
+  /// of a local array, and how many; nullopt for anything else.
+  std::optional<std::pair<Location, int64_t>>
+  vectorRegister(const VectorRef &R) {
+    auto *C = dyn_cast<ExplicitCastExpr>(R.Ptr);
+    const Expr *Sub = C ? bare(C->getSubExpr()) : nullptr;
+    std::optional<Location> L;
+    if (auto *U = dyn_cast_or_null<UnaryOperator>(Sub);
+        U && U->getOpcode() == UO_AddrOf)
+      L = location(U->getSubExpr(), false);
+    else if (auto *D = dyn_cast_or_null<DeclRefExpr>(Sub);
+             D && resolved(D->getDecl()) &&
+             Cur->Floats.count(resolved(D->getDecl())))
+      L = Location{resolved(D->getDecl()), 0};
+    if (!L)
+      return std::nullopt;
+    const int64_t Size =
+        Ctx.getTypeSizeInChars(Ctx.getBaseElementType(L->Var->getType()))
+            .getQuantity();
+    std::optional<int64_t> I = R.Index ? Ev.constant(R.Index) : 0;
+    if (!I || R.Bytes % Size)
+      return std::nullopt;
+    const int64_t N = R.Bytes / Size;
+    L->Index += *I * N;
+    if (L->Index < 0 || L->Index + N > int64_t(Cur->Floats[L->Var].size()))
+      return std::nullopt;
+    return std::pair(*L, N);
+  }
+
+  /// `*reinterpret_cast<float4 *>(&reg[i]) = *reinterpret_cast<const float4
+  /// *>(&matrix[j])`: N registers of the matrix's type hold N consecutive
+  /// elements of it, to be staged (FVal::Loaded).
+  bool loadRegisters(const Location &First, int64_t N, const VectorRef &Dst,
+                     const Expr *R, const Expr *L) {
+    std::optional<VectorRef> Src = vectorAccess(R);
+    auto P = Src ? vectorPlace(*Src) : std::nullopt;
+    if (!P || Src->Bytes != Dst.Bytes ||
+        !sameType(P->first->getType()->getPointeeType(),
+                  Ctx.getBaseElementType(First.Var->getType())))
+      return fail(L->getBeginLoc(),
+                  "expected registers loaded with a vector of consecutive "
+                  "elements of a matrix of their type, "
+                  "'*reinterpret_cast<float4 *>(&reg[i]) = "
+                  "*reinterpret_cast<const float4 *>(&matrix[j])'");
+    for (int64_t I = 0; I < N; ++I) {
+      StagedElement S;
+      S.Ptr = P->first;
+      S.At = L->getBeginLoc();
+      std::optional<Poly> U =
+          unbatched(P->second + Poly::constant(I), S.BatchStride, R);
+      if (!U)
+        return false;
+      S.L = *U;
+      FVal F{FVal::Loaded};
+      F.Index = int64_t(Cur->Fetched.size());
+      Cur->Fetched.push_back(std::move(S));
+      at({First.Var, First.Index + I}) = F;
+    }
+    return true;
+  }
+
+  /// `*reinterpret_cast<float4 *>(&tile[i]) = *reinterpret_cast<float4
+  /// *>(&reg[j])`: N registers loaded from a matrix staged into consecutive
+  /// elements of a tile of their type.
+  bool stageRegisters(std::pair<int32_t, int64_t> T, const Location &First,
+                      int64_t N, const Expr *L) {
+    const SharedTile &X = Tiles[size_t(T.first)];
+    if (!sameType(tileElementType(X.Var, Ctx),
+                  Ctx.getBaseElementType(First.Var->getType())) ||
+        T.second % X.Cols + N > X.Cols)
+      return fail(L->getBeginLoc(), "expected registers staged as they are, "
+                                    "into a row of a tile of their type");
+    for (int64_t I = 0; I < N; ++I) {
+      const FVal &F = at({First.Var, First.Index + I});
+      if (F.K != FVal::Loaded)
+        return fail(L->getBeginLoc(),
+                    "the register '" + First.Var->getName().str() +
+                        "' does not hold a matrix element loaded in this "
+                        "iteration");
+      StagedElement S = Cur->Fetched[size_t(F.Index)];
+      S.At = L->getBeginLoc();
+      if (!record({T.first, T.second + I}, std::move(S)))
         return false;
     }
     return true;
@@ -2168,7 +2264,7 @@ private:
       if (Same && Same->Var == Loc.Var && Same->Index == Loc.Index)
         return product(Loc, C->getArg(0), C->getArg(1), R, P);
     }
-    if (Rotated && staging(P) &&
+    if (staging(P) &&
         readsMatrix(R, Ctx.getBaseElementType(Loc.Var->getType())))
       return load(Loc, R, nullptr, R->getBeginLoc());
     std::optional<FVal> X = fvalue(R, P);
@@ -2762,7 +2858,10 @@ private:
   //------------------------------------------------------===//
 
   /// `C[index] = value`, under the bounds checks of the enclosing `if`s.
-  bool store(const GlobalAccess &Out, const Expr *L, const Expr *R) {
+  /// A store of C: `C[i] = R`, or with `Direct`, a copy of that accumulator
+  /// (an element of a vector of them, storeRegisters).
+  bool store(const GlobalAccess &Out, const Expr *L, const Expr *R,
+             const Location *Direct = nullptr) {
     if (G.C && G.C != Out.Ptr)
       return fail(L->getBeginLoc(), "expected every store into one matrix");
     G.C = Out.Ptr;
@@ -2795,7 +2894,10 @@ private:
     StoredHeld.reset();
     ResultsWhy.reset();
     NotZeroed = nullptr;
-    const bool Valued = GemmLoopReader::value(R, S.LC);
+    const bool Valued =
+        Direct ? directValue(*Direct, L) : GemmLoopReader::value(R, S.LC);
+    if (!R)
+      R = cast<Expr>(L);
     if (!Valued && ResultsWhy)
       return fail(ResultsWhy->Loc, ResultsWhy->Message);
     if (!Valued)
@@ -2831,6 +2933,42 @@ private:
       return false;
     S.LC = *U;
     Stores.push_back(std::move(S));
+    return true;
+  }
+
+  /// The value of a store that copies accumulator `Acc` as it is: one that
+  /// gained products in the loop, from 0 before it, of C's type.
+  bool directValue(const Location &Acc, const Expr *L) {
+    auto B = Cur->Before.find(Acc.Var);
+    if (at(Acc).K != FVal::Sum || B == Cur->Before.end() ||
+        !sameType(Ctx.getBaseElementType(Acc.Var->getType()),
+                  G.C->getType()->getPointeeType()))
+      return fail(L->getBeginLoc(),
+                  "expected a vector of accumulators copied as it is into C "
+                  "of their type");
+    if (B->second[size_t(Acc.Index)].K != FVal::Zero) {
+      NotZeroed = Acc.Var;
+      return false;
+    }
+    Stored = Acc;
+    G.Terms = "a";
+    return true;
+  }
+
+  /// `*reinterpret_cast<float4 *>(&C[i]) = *reinterpret_cast<float4
+  /// *>(&acc[j])`: N stores of C, each of one accumulator.
+  bool storeRegisters(const VectorRef &Dst, const Location &First, int64_t N,
+                      const Expr *L) {
+    auto P = vectorPlace(Dst);
+    if (!P)
+      return fail(L->getBeginLoc(), expected(Phase::Epilogue));
+    for (int64_t I = 0; I < N; ++I) {
+      const GlobalAccess Out{P->first, zeroIndex(L->getBeginLoc()),
+                             P->second + Poly::constant(I)};
+      const Location Acc{First.Var, First.Index + I};
+      if (!store(Out, L, nullptr, &Acc))
+        return false;
+    }
     return true;
   }
 

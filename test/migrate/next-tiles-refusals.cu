@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}13{{$}}
+// COUNT: {{^}}15{{$}}
 #include <cuda_fp16.h>
 
 // Double-buffered 32 x 32 x 16 tiles, 64 threads, 4 x 4 per thread.
@@ -317,3 +317,52 @@ __global__ void reloads_current(ARGS) {
   STORE
 }
 // CHECK: next-tiles-refusals.cu:[[@LINE-16]]:3: note: the copies before the loop must stage what the loop's copies stage for its first iteration: element 0, 0 of 'As' differs
+
+// A register overwritten between its load and its copy into the tile.
+__global__ void register_overwritten(ARGS) {
+  HEAD1
+  LOAD(0)
+  SAVE
+  __syncthreads();
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    if (k0 + 16 < K) {
+      LOAD(k0 + 16)
+      ra[3] = __half();
+    }
+    PRODUCT1
+    __syncthreads();
+    if (k0 + 16 < K) {
+      SAVE
+    }
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-6]]:7: note: the register 'ra' does not hold a matrix element loaded in this iteration
+
+// Accumulators copied as float4 into a C of 16-bit elements.
+#define FETCH_FLOAT4(p) (*reinterpret_cast<float4 *>(&(p)))
+__global__ void vector_store_other_type(const __half *A, const __half *B,
+                                        __half *C, int M, int N, int K) {
+  HEAD1
+  LOAD(0)
+  SAVE
+  __syncthreads();
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    if (k0 + 16 < K) {
+      LOAD(k0 + 16)
+    }
+    PRODUCT1
+    __syncthreads();
+    if (k0 + 16 < K) {
+      SAVE
+    }
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    FETCH_FLOAT4(C[(row0 + ty * 4 + i) * N + col0 + tx * 4]) =
+        FETCH_FLOAT4(acc[i][0]);
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-3]]:5: note: expected a vector of accumulators copied as it is into C of their type

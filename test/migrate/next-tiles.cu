@@ -234,6 +234,57 @@ __global__ void checked_prefetch(const __nv_bfloat16 *A,
 // CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K, N, N},
 // CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, N});
 
+// Registers of the matrix's type filled by a float4 load, A written
+// transposed from them element by element, B stored as a float4 from them;
+// C stored as float4 copies of the accumulators.
+#define FETCH_FLOAT4(p) (*reinterpret_cast<float4 *>(&(p)))
+#define LDG_FLOAT4(p) (*reinterpret_cast<const float4 *>(&(p)))
+// CHECK-LABEL: __global__ void register_arrays(
+// CHECK-NOT: #pragma tawa tile
+__global__ void register_arrays(const __half *A, const __half *B, float *C,
+                                int M, int N, int K) {
+  __shared__ __half As[2][16][128];
+  __shared__ __half Bs[2][16][128];
+  const int tid = threadIdx.x, tx = tid % 16, ty = tid / 16;
+  const int by = blockIdx.y * 128, bx = blockIdx.x * 128;
+  const int aRow = tid / 2, aCol = (tid % 2) * 8;
+  const int bRow = tid / 16, bCol = (tid % 16) * 8;
+  __half ldgA[8], ldgB[8];
+  float acc[8][8] = {};
+  FETCH_FLOAT4(ldgA[0]) = LDG_FLOAT4(A[(by + aRow) * K + aCol]);
+  FETCH_FLOAT4(Bs[0][bRow][bCol]) = LDG_FLOAT4(B[bRow * N + bx + bCol]);
+  for (int i = 0; i < 8; ++i)
+    As[0][aCol + i][aRow] = ldgA[i];
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1, nxt = cur ^ 1;
+    if (t + 1 < tiles) {
+      FETCH_FLOAT4(ldgA[0]) = LDG_FLOAT4(A[(by + aRow) * K + (t + 1) * 16 + aCol]);
+      FETCH_FLOAT4(ldgB[0]) = LDG_FLOAT4(B[((t + 1) * 16 + bRow) * N + bx + bCol]);
+    }
+    for (int k = 0; k < 16; ++k)
+      for (int i = 0; i < 8; ++i)
+        for (int j = 0; j < 8; ++j)
+          acc[i][j] += __half2float(As[cur][k][ty * 8 + i]) *
+                       __half2float(Bs[cur][k][tx * 8 + j]);
+    if (t + 1 < tiles) {
+      for (int i = 0; i < 8; ++i)
+        As[nxt][aCol + i][aRow] = ldgA[i];
+      FETCH_FLOAT4(Bs[nxt][bRow][bCol]) = FETCH_FLOAT4(ldgB[0]);
+    }
+    __syncthreads();
+  }
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; j += 4)
+      FETCH_FLOAT4(C[(by + ty * 8 + i) * N + bx + tx * 8 + j]) =
+          FETCH_FLOAT4(acc[i][j]);
+}
+// CHECK: register_arrays_tiled(tawa::Matrix<const __half> A,
+// CHECK: tawa::store(C, m0, n0, acc);
+// CHECK: if (tawa_block.x != 256 || tawa_block.y != 1 || tawa_block.z != 1 ||
+
 // DIAG-NOT: warning:
 
 void launch_all(const __half *Ah, const __half *Bh, float *Cf,
@@ -245,4 +296,5 @@ void launch_all(const __half *Ah, const __half *Bh, float *Cf,
                                                           K);
   checked_prefetch<<<dim3((N + 31) / 32, (M + 31) / 32), dim3(16, 16)>>>(
       Ab, Bb, Cf, M, N, K);
+  register_arrays<<<dim3(N / 128, M / 128), 256>>>(Ah, Bh, Cf, M, N, K);
 }

@@ -364,6 +364,15 @@ K['prefetch_guarded_bias_bf16'] = dict(
   return finish(Y, m * n, out);
 ''')
 
+K['float4_regs_prefetch_half'] = dict(
+    decl='void hgemm_float4_prefetch(const half *A, const half *B, float *C, int M, int N, int K);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  hgemm_float4_prefetch(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 K['wmma_staged_epilogue_bf16'] = dict(
     decl='void wmma_bias_relu(const half *A, const half *B, const float *bias, __nv_bfloat16 *C, int M,\n'
          '                    int N, int K);',

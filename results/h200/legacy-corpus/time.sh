@@ -15,6 +15,7 @@ declare -A SHAPE=(
   [dynamic_smem_blocked_half]="1024 1024 1024" [blocktile_local_bias_relu]="1024 1024 1024"
   [vec_transposed_half_view]="1024 1024 1024" [blocked_staged_store_half]="1024 1024 1024"
   [prefetch_regs_half]="1024 1024 1024" [double_buffer_vec_bf16]="1024 1024 1024"
+  [float4_regs_prefetch_half]="1024 1024 1024"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
