@@ -378,6 +378,11 @@ private:
     if (!rotatedBody(Quick) || !readsBeforeWrites())
       return false;
     Looping = false;
+    // A vector loaded for the next tiles holds what the last iteration
+    // but one loaded: nothing after the loop may read it.
+    for (ThreadState &T : Threads)
+      for (auto &[Var, V] : T.Vectors)
+        V = VectorTemp{};
     return true;
   }
 
@@ -948,6 +953,8 @@ private:
 
   bool declare(const DeclStmt *DS, Phase P) {
     for (const Decl *D : DS->decls()) {
+      if (auto *VD = dyn_cast<VarDecl>(D); VD && InPrefetch)
+        PrefetchLocals.insert(VD);
       if (isa<UsingDirectiveDecl, UsingDecl, TypedefNameDecl>(D))
         continue;
       auto *VD = dyn_cast<VarDecl>(D);
@@ -1247,7 +1254,11 @@ private:
       return fail(VD->getLocation(), expected(P));
     std::vector<FVal> &Vals = Cur->Floats[VD];
     Vals.assign(size_t(*N), FVal{});
-    if (!VD->hasInit())
+    // `__half r[8];` runs a trivial default constructor: no value.
+    auto *Default = dyn_cast_or_null<CXXConstructExpr>(VD->getInit());
+    if (!VD->hasInit() || (Default && Default->getNumArgs() == 0 &&
+                           !Default->requiresZeroInitialization() &&
+                           Default->getConstructor()->isTrivial()))
       return true;
     if (allZero(VD->getInit())) {
       Vals.assign(size_t(*N), FVal{FVal::Zero});
@@ -1303,6 +1314,8 @@ private:
     std::optional<Poly> Start = Ev.eval(V->getInit());
     if (!Start || !Start->constantValue())
       return fail(F->getForLoc(), Expected);
+    if (InPrefetch)
+      PrefetchLocals.insert(V);
     Ev.Bindings[V] = *Start;
     for (int Count = 0;; ++Count) {
       std::optional<bool> Go = constantCondition(F->getCond());
@@ -1382,8 +1395,24 @@ private:
     }
     if (!V || !V->getType()->isIntegerType() || !To || isa<ParmVarDecl>(V))
       return false;
+    if (!prefetchWrite(V, E))
+      return false;
     Ev.Bindings[V] = *To;
     return true;
+  }
+
+  /// Whether a write of `V` may stand where it is: under a prefetch's
+  /// condition, which the last iteration skips, only the locals declared
+  /// under it, and registers loaded from the matrices (`Loaded`), may be
+  /// written; else fails at `At`.
+  bool prefetchWrite(const VarDecl *V, const Expr *At, bool Loaded = false) {
+    if (!InPrefetch || Loaded || PrefetchLocals.contains(V))
+      return true;
+    return fail(At->getBeginLoc(),
+                "'" + V->getName().str() +
+                    "' is written under the prefetch's condition, which the "
+                    "last iteration skips: only the copies of the next tiles "
+                    "and the loads of the registers they copy may stand there");
   }
 
   /// An `if`: a condition constant for the thread picks a branch; a staging
@@ -1481,7 +1510,7 @@ private:
       return false;
     if (integerUpdate(E))
       return true;
-    return fail(E->getBeginLoc(), expected(P));
+    return Why.Message.empty() ? fail(E->getBeginLoc(), expected(P)) : false;
   }
 
   bool assignTo(const Expr *L, const Expr *R, Phase P) {
@@ -1534,9 +1563,10 @@ private:
     if (!Int || isa<ParmVarDecl>(Int) || !Int->getType()->isIntegerType())
       return fail(L->getBeginLoc(), expected(P));
     std::optional<Poly> V = eval(R, "the value");
-    if (V)
-      Ev.Bindings[Int] = *V;
-    return V.has_value();
+    if (!V || !prefetchWrite(Int, L))
+      return false;
+    Ev.Bindings[Int] = *V;
+    return true;
   }
 
   //===--- __device__ helpers --------------------------------------------===//
@@ -2268,7 +2298,7 @@ private:
         readsMatrix(R, Ctx.getBaseElementType(Loc.Var->getType())))
       return load(Loc, R, nullptr, R->getBeginLoc());
     std::optional<FVal> X = fvalue(R, P);
-    if (!X)
+    if (!X || !prefetchWrite(Loc.Var, R, X->K == FVal::Loaded))
       return false;
     at(Loc) = *X;
     return true;
@@ -2461,11 +2491,16 @@ private:
     if (!F)
       return false;
     const Fragment &Shape = F->second;
-    if (Shape.Use == Fragment::Acc || P != Phase::Product)
+    if (Shape.Use == Fragment::Acc ||
+        (P != Phase::Product && P != Phase::Rotated))
       return fail(C->getBeginLoc(),
                   "expected A and B fragments loaded between the barriers "
                   "of the loop body (or anywhere in a loop body without "
                   "barriers)");
+    if (P == Phase::Rotated && InPrefetch)
+      return fail(C->getBeginLoc(),
+                  "the tiles are read under the prefetch's condition, which "
+                  "the last iteration skips");
     FragmentLoad L;
     L.RowMajor = Shape.RowMajor;
     std::optional<Poly> Ld = eval(C->getArg(2), "the leading dimension");
@@ -2514,12 +2549,21 @@ private:
                   "a fragment in shared memory needs a constant leading "
                   "dimension of a multiple of 16 bytes and a start 32 bytes "
                   "into the tile times a whole number");
+    if (Rotated && Looping) {
+      SharedTile &W = Tiles[size_t(T.first)];
+      W.LastRead = W.Read ? std::max(W.LastRead, CurSeg) : CurSeg;
+      W.Read = true;
+    }
+    // In a loop that stages the next tiles, buffer 0 is the one read.
     for (int64_t R = 0; R < Rows; ++R)
       for (int64_t Col = 0; Col < Cols; ++Col) {
         const int64_t At = T.second + offsetOf(L.RowMajor, *Ld, R, Col);
         if (At < 0 || At >= X.Rows * X.Cols)
           return fail(C->getBeginLoc(), "the fragment reaches outside '" +
-                                            X.Var->getName().str() + "'");
+                                            X.Var->getName().str() +
+                                            "' (or the buffer it reads)");
+        if (Rotated && Recording)
+          continue; // the tiles are read in the second pass
         const int32_t Slot = X.Slot[size_t(At)];
         if (Slot < 0)
           return fail(C->getBeginLoc(),
@@ -2561,7 +2605,8 @@ private:
     if (!S)
       return false;
     const FragVal FA = atFragment(A->first), FB = atFragment(B->first);
-    if (P != Phase::Product || D->second.Use != Fragment::Acc ||
+    if ((P != Phase::Product && P != Phase::Rotated) ||
+        (P == Phase::Rotated && InPrefetch) || D->second.Use != Fragment::Acc ||
         S->first.Var != D->first.Var || S->first.Index != D->first.Index ||
         A->second.Use != Fragment::A || B->second.Use != Fragment::B ||
         A->second.M != D->second.M || B->second.N != D->second.N ||
@@ -2571,6 +2616,8 @@ private:
       return fail(C->getBeginLoc(),
                   "expected 'wmma::mma_sync(acc, a, b, acc)' between the "
                   "barriers, a and b loaded in this iteration");
+    if (P == Phase::Rotated && Recording)
+      return true; // the tiles are read in the second pass
     FragVal &Acc = atFragment(D->first);
     if (Acc.K == FragVal::Carried) {
       Acc = FragVal{FragVal::Sum, int32_t(Cur->FragSums.size()), D->first.Var,
@@ -3287,6 +3334,8 @@ private:
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   int InPrefetch = 0;
+  /// The locals declared under a prefetch's condition.
+  llvm::SmallPtrSet<const VarDecl *, 8> PrefetchLocals;
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;
   std::vector<ThreadState> Threads;
   ThreadState *Cur = nullptr;

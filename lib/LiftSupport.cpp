@@ -142,8 +142,11 @@ bool isZero(const Expr *E) {
     return I->getValue().isZero();
   if (auto *F = dyn_cast<FloatingLiteral>(E))
     return F->getValue().isZero();
+  // `T()` or `T{}` zero-initializes a class whose default constructor is
+  // trivial; a constructor of the class's own may store anything.
   if (auto *C = dyn_cast<CXXConstructExpr>(E))
-    return C->getNumArgs() == 0;
+    return C->getNumArgs() == 0 && C->requiresZeroInitialization() &&
+           C->getConstructor()->isTrivial();
   if (auto *L = dyn_cast<InitListExpr>(E))
     return L->getNumInits() == 0;
   // `const T zero = 0;` read by name: a const local keeps its initializer.

@@ -306,12 +306,20 @@ std::string namedConstants(const LiftedGemm &G) {
 /// its type with the template's arguments substituted.
 std::string parameterText(const FunctionDecl *Kernel, const ParmVarDecl *P,
                           const SourceManager &SM, const LangOptions &LO) {
-  if (Kernel->isTemplateInstantiation()) {
+  // An instantiation's parameters, and those a macro writes (`__global__
+  // void k(ARGS)`, whose text is the macro's name for each), are printed.
+  if (Kernel->isTemplateInstantiation() || P->getBeginLoc().isMacroID() ||
+      P->getEndLoc().isMacroID()) {
     std::string Text;
     llvm::raw_string_ostream OS(Text);
     PrintingPolicy Policy(LO);
     Policy.SuppressTagKeyword = true;
     P->getType().print(OS, Policy, P->getName());
+    if (!Kernel->isTemplateInstantiation() && P->hasDefaultArg() &&
+        !P->hasUnparsedDefaultArg() && !P->hasUninstantiatedDefaultArg()) {
+      OS << " = ";
+      P->getDefaultArg()->printPretty(OS, nullptr, Policy);
+    }
     return Text;
   }
   SourceRange R = P->hasDefaultArg()

@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}15{{$}}
+// COUNT: {{^}}18{{$}}
 #include <cuda_fp16.h>
 
 // Double-buffered 32 x 32 x 16 tiles, 64 threads, 4 x 4 per thread.
@@ -328,8 +328,8 @@ __global__ void register_overwritten(ARGS) {
   for (int k0 = 0; k0 < K; k0 += 16) {
     if (k0 + 16 < K) {
       LOAD(k0 + 16)
-      ra[3] = __half();
     }
+    ra[3] = __half();
     PRODUCT1
     __syncthreads();
     if (k0 + 16 < K) {
@@ -366,3 +366,95 @@ __global__ void vector_store_other_type(const __half *A, const __half *B,
         FETCH_FLOAT4(acc[i][0]);
 }
 // CHECK: next-tiles-refusals.cu:[[@LINE-3]]:5: note: expected a vector of accumulators copied as it is into C of their type
+
+// A loop-body local set under the prefetch's condition changes the product
+// of the last iteration, which skips it.
+__global__ void local_set_in_prefetch(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    int kk = 8;
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+      kk = 16;
+    }
+    for (int k = 0; k < kk; ++k)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += __half2float(As[cur][ty * 4 + i][k]) *
+                       __half2float(Bs[cur][k][tx * 4 + j]);
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-11]]:7: note: 'kk' is written under the prefetch's condition, which the last iteration skips: only the copies of the next tiles and the loads of the registers they copy may stand there
+
+// A register cache of the product swapped back under the prefetch's
+// condition: the last iteration multiplies the swapped one.
+__global__ void register_set_in_prefetch(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
+    for (int k = 0; k < 16; ++k) {
+      float ar[4], br[4];
+      for (int i = 0; i < 4; ++i)
+        ar[i] = __half2float(As[cur][ty * 4 + i][k]);
+      for (int j = 0; j < 4; ++j)
+        br[j] = __half2float(Bs[cur][k][tx * 4 + j]);
+      const float keep = ar[0];
+      ar[0] = ar[1];
+      if (t + 1 < tiles)
+        ar[0] = keep;
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += ar[i] * br[j];
+    }
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-12]]:17: note: 'ar' is written under the prefetch's condition
+
+// Padding that a constructor of the kernel's own type sets to 1, not 0.
+struct One : __half {
+  __device__ One() { x = 0x3c00; }
+};
+__global__ void padding_not_zero(ARGS) {
+  __shared__ __half As[32][16];
+  __shared__ __half Bs[16][32];
+  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;
+  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
+  float acc[4][4] = {};
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int i = 0; i < 8; ++i) {
+      const int e = tid + i * 64;
+      const int ka = k0 + e % 16, kb = k0 + e / 32;
+      As[e / 16][e % 16] =
+          row0 + e / 16 < M && ka < K ? A[(row0 + e / 16) * K + ka] : One();
+      Bs[e / 32][e % 32] =
+          kb < K && col0 + e % 32 < N ? B[kb * N + col0 + e % 32] : One();
+    }
+    __syncthreads();
+    PRODUCT1
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const int r = row0 + ty * 4 + i, c = col0 + tx * 4 + j;
+      if (r < M && c < N)
+        C[r * N + c] = acc[i][j];
+    }
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-15]]:71: note: elements outside the matrix must read as 0

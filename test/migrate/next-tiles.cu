@@ -2,7 +2,8 @@
 // tiles while multiplying the current ones: the first tiles staged before
 // the loop, then a barrier; in the loop, the product over the tiles the
 // iteration reads, and the copies of the next tiles, directly into buffer
-// (i + 1) % 2 of double-buffered tiles `X[2][R][C]`, or through registers
+// (i + 1) % 2 of double-buffered tiles `X[2][R][C]` (also read by WMMA
+// fragment loads), or through registers
 // loaded before the product and stored after it (past a barrier where the
 // tile has one buffer); the body ends with a barrier. Taken back one step,
 // the loop's copies are those of the plain form, and those before the loop
@@ -12,6 +13,7 @@
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <mma.h>
 
 // Double-buffered tiles staged directly: 256 threads, 64 x 64 x 16 tiles,
 // a 4 x 4 micro-tile each; a tile counter, `t & 1` and `cur ^ 1`.
@@ -177,12 +179,13 @@ __global__ void vector_prefetch_double(const __nv_bfloat16 *A,
 
 // Bounds-checked copies (any M, N, K): a 16 x 16 block, 2 x 2 per thread,
 // registers set under if/else, the prefetch under `t < tiles - 1`, the
-// product before it.
+// product before it; the parameters written by a macro, which the
+// launcher's signature spells out.
+#define CHECKED_PARAMS                                                         \
+  const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M, int N, int K
 // CHECK-LABEL: __global__ void checked_prefetch(
 // CHECK-NOT: #pragma tawa tile
-__global__ void checked_prefetch(const __nv_bfloat16 *A,
-                                 const __nv_bfloat16 *B, float *C, int M,
-                                 int N, int K) {
+__global__ void checked_prefetch(CHECKED_PARAMS) {
   __shared__ __nv_bfloat16 As[32][16];
   __shared__ __nv_bfloat16 Bs[16][32];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -230,6 +233,11 @@ __global__ void checked_prefetch(const __nv_bfloat16 *A,
 }
 // CHECK: __global__ void checked_prefetch_tiled(
 // CHECK: 16 x 16 threads
+// CHECK: static void checked_prefetch_migrated_launch(
+// CHECK: cudaStream_t tawa_stream,
+// CHECK-NEXT: const __nv_bfloat16 *A,
+// CHECK-NEXT: const __nv_bfloat16 *B, float *C,
+// CHECK-NEXT: int M, int N, int K) {
 // CHECK: tawa::Matrix<const __nv_bfloat16>{A, M, K, K},
 // CHECK-NEXT: tawa::Matrix<const __nv_bfloat16>{B, K, N, N},
 // CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, N});
@@ -285,6 +293,57 @@ __global__ void register_arrays(const __half *A, const __half *B, float *C,
 // CHECK: tawa::store(C, m0, n0, acc);
 // CHECK: if (tawa_block.x != 256 || tawa_block.y != 1 || tawa_block.z != 1 ||
 
+// WMMA fragments loaded from double-buffered, padded tiles: 4 warps of
+// 2 x 2 fragments, 64 x 64 x 32 tiles.
+// CHECK-LABEL: __global__ void wmma_double_buffered(
+// CHECK-NOT: #pragma tawa tile
+__global__ void wmma_double_buffered(const __half *A, const __half *B,
+                                     float *C, int M, int N, int K) {
+  using namespace nvcuda;
+  __shared__ __half As[2][64][40];
+  __shared__ __half Bs[2][32][72];
+  const int tid = threadIdx.x, warp = tid / 32;
+  const int wm = warp / 2, wn = warp % 2;
+  const int row0 = blockIdx.y * 64, col0 = blockIdx.x * 64;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      wmma::fill_fragment(acc[i][j], 0.0f);
+  for (int e = tid; e < 64 * 32; e += 128) {
+    As[0][e / 32][e % 32] = A[(row0 + e / 32) * K + e % 32];
+    Bs[0][e / 64][e % 64] = B[(e / 64) * N + col0 + e % 64];
+  }
+  __syncthreads();
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 32) {
+    const int cur = (k0 / 32) & 1;
+    if (k0 + 32 < K)
+      for (int e = tid; e < 64 * 32; e += 128) {
+        As[cur ^ 1][e / 32][e % 32] = A[(row0 + e / 32) * K + k0 + 32 + e % 32];
+        Bs[cur ^ 1][e / 64][e % 64] = B[(k0 + 32 + e / 64) * N + col0 + e % 64];
+      }
+    for (int kk = 0; kk < 32; kk += 16) {
+      wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> a[2];
+      wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> b[2];
+      for (int i = 0; i < 2; ++i)
+        wmma::load_matrix_sync(a[i], &As[cur][wm * 32 + i * 16][kk], 40);
+      for (int j = 0; j < 2; ++j)
+        wmma::load_matrix_sync(b[j], &Bs[cur][kk][wn * 32 + j * 16], 72);
+      for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+          wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      wmma::store_matrix_sync(C + (row0 + wm * 32 + i * 16) * N + col0 +
+                                  wn * 32 + j * 16,
+                              acc[i][j], N, wmma::mem_row_major);
+}
+// CHECK: wmma_double_buffered_tiled(tawa::Matrix<const __half> A,
+// CHECK: if (tawa_block.x != 128 || tawa_block.y != 1 || tawa_block.z != 1 ||
+
 // DIAG-NOT: warning:
 
 void launch_all(const __half *Ah, const __half *Bh, float *Cf,
@@ -297,4 +356,5 @@ void launch_all(const __half *Ah, const __half *Bh, float *Cf,
   checked_prefetch<<<dim3((N + 31) / 32, (M + 31) / 32), dim3(16, 16)>>>(
       Ab, Bb, Cf, M, N, K);
   register_arrays<<<dim3(N / 128, M / 128), 256>>>(Ah, Bh, Cf, M, N, K);
+  wmma_double_buffered<<<dim3(N / 64, M / 64), 128>>>(Ah, Bh, Cf, M, N, K);
 }

@@ -373,6 +373,16 @@ K['float4_regs_prefetch_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_double_buffer_half'] = dict(
+    decl='void wmma_gemm_db_launch(const half *A, const half *B, float *C, int M, int N, int K,\n'
+         '                         cudaStream_t stream);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  wmma_gemm_db_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);
+''')
+
 K['wmma_staged_epilogue_bf16'] = dict(
     decl='void wmma_bias_relu(const half *A, const half *B, const float *bias, __nv_bfloat16 *C, int M,\n'
          '                    int N, int K);',

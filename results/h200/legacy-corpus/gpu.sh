@@ -83,6 +83,7 @@ declare -A SHAPES=(
   [double_buffer_vec_bf16]="128:128:128 256:512:384 1024:1024:1024 384:256:224"    # 128|M,N 32|K
   [prefetch_guarded_bias_bf16]="$RAGGED"
   [float4_regs_prefetch_half]="128:128:128 256:512:384 1024:1024:1024 384:256:208" # 128|M,N 16|K
+  [wmma_double_buffer_half]="128:128:128 256:512:384 1024:1024:1024 384:256:224"   # 128|M,N 32|K
 )
 
 KERNELS=()

@@ -31,7 +31,6 @@ __global__ void Hgemm(const half *__restrict__ A, const half *__restrict__ B,
   FETCH_FLOAT4(Bs[0][B_TILE_ROW][B_TILE_COL]) = CONST_FLOAT4(b[B_TILE_ROW * N + B_TILE_COL]);
   __syncthreads();
 
-  int write_stage_idx = 1;
 #pragma tawa tile
   for (int tile_idx = 0; tile_idx < K; tile_idx += BLOCK_SIZE_K) {
     const int load_stage_idx = (tile_idx / BLOCK_SIZE_K) % 2;
