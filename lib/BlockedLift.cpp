@@ -1537,7 +1537,8 @@ private:
       if (P == Phase::Epilogue && V && Cur->Vectors.count(V))
         return storeBack(*Dst, V, L);
       if (std::optional<VectorRef> Src = vectorAccess(R);
-          P == Phase::Epilogue && Src)
+          P == Phase::Epilogue && Src && Src->V == Dst->V &&
+          Src->Bytes == Dst->Bytes)
         if (auto Reg = vectorRegister(*Src))
           return storeRegisters(*Dst, Reg->first, Reg->second, L);
       return staging(P) ? vectorStage(*Dst, R, L)
@@ -2012,7 +2013,9 @@ private:
     std::optional<VectorRef> Src = vectorAccess(R);
     std::optional<std::pair<int32_t, int64_t>> T = vectorTile(Dst);
     if (auto Reg = Src && T ? vectorRegister(*Src) : std::nullopt)
-      return stageRegisters(*T, Reg->first, Reg->second, L);
+      return Src->V == Dst.V && Src->Bytes == Dst.Bytes
+                 ? stageRegisters(*T, Reg->first, Reg->second, L)
+                 : fail(L->getBeginLoc(), Expected);
     auto P = Src ? vectorPlace(*Src) : std::nullopt;
     // A vector temporary that still holds what it was loaded with (its
     // bytes, also where its elements are read through a view).
@@ -2088,7 +2091,8 @@ private:
                      const Expr *R, const Expr *L) {
     std::optional<VectorRef> Src = vectorAccess(R);
     auto P = Src ? vectorPlace(*Src) : std::nullopt;
-    if (!P || Src->Bytes != Dst.Bytes ||
+    // The same type on both sides: a copy of bytes, not a conversion.
+    if (!P || Src->Bytes != Dst.Bytes || Src->V != Dst.V ||
         !sameType(P->first->getType()->getPointeeType(),
                   Ctx.getBaseElementType(First.Var->getType())))
       return fail(L->getBeginLoc(),

@@ -315,12 +315,7 @@ std::string parameterText(const FunctionDecl *Kernel, const ParmVarDecl *P,
     PrintingPolicy Policy(LO);
     Policy.SuppressTagKeyword = true;
     P->getType().print(OS, Policy, P->getName());
-    if (!Kernel->isTemplateInstantiation() && P->hasDefaultArg() &&
-        !P->hasUnparsedDefaultArg() && !P->hasUninstantiatedDefaultArg()) {
-      OS << " = ";
-      P->getDefaultArg()->printPretty(OS, nullptr, Policy);
-    }
-    return Text;
+    return Text; // a kernel with default arguments is not lifted
   }
   SourceRange R = P->hasDefaultArg()
                       ? SourceRange(P->getBeginLoc(), P->getLocation())

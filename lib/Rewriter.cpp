@@ -96,6 +96,30 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
   return std::nullopt;
 }
 
+/// Why the launcher of a lifted `Kernel` could not forward its parameters
+/// (it passes each by name to the kernel as written and to the tiled
+/// form, and its own locals are named tawa_*), or nullopt.
+std::optional<LiftFailure> unforwardableParameter(const FunctionDecl *Kernel) {
+  for (const ParmVarDecl *P : Kernel->parameters()) {
+    const std::string N = P->getName().str();
+    if (N.empty())
+      return LiftFailure{P->getLocation(),
+                         "a parameter of the kernel has no name: its launcher "
+                         "forwards each parameter by name; name it"};
+    if (P->hasDefaultArg())
+      return LiftFailure{P->getLocation(),
+                         "the parameter '" + N +
+                             "' has a default argument, which the kernel's "
+                             "launcher cannot forward; pass it at the launch"};
+    if (llvm::StringRef(N).starts_with("tawa_"))
+      return LiftFailure{P->getLocation(),
+                         "the parameter '" + N +
+                             "' starts with 'tawa_', as the launcher's own "
+                             "names do; rename it"};
+  }
+  return std::nullopt;
+}
+
 /// The lifting of a hand-written loop of pattern `L`; nullopt, with why in
 /// `Why`, where it does not lift or `L` has none. A kernel written for
 /// fixed extents is tried again with its named constants as symbols
@@ -108,6 +132,10 @@ std::optional<LiftedGemm> lift(const LegacyLoop &L, const FunctionDecl *Kernel,
                                const ForStmt *Loop, ASTContext &Ctx,
                                const MainFileRecord &File, LiftFailure &Why,
                                bool Tf32) {
+  if (std::optional<LiftFailure> F = unforwardableParameter(Kernel)) {
+    Why = *F;
+    return std::nullopt;
+  }
   if (std::optional<LiftFailure> F = structMatrix(Loop)) {
     Why = *F;
     return std::nullopt;

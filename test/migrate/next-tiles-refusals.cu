@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}18{{$}}
+// COUNT: {{^}}20{{$}}
 #include <cuda_fp16.h>
 
 // Double-buffered 32 x 32 x 16 tiles, 64 threads, 4 x 4 per thread.
@@ -458,3 +458,52 @@ __global__ void padding_not_zero(ARGS) {
     }
 }
 // CHECK: next-tiles-refusals.cu:[[@LINE-15]]:71: note: elements outside the matrix must read as 0
+
+// Register vectors that convert their value: an int read as a float's
+// value into registers, a float's value stored into C as an int.
+#define VHEAD                                                                  \
+  __shared__ __half As[32][16];                                                \
+  __shared__ __half Bs[16][32];                                                \
+  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;                     \
+  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;                    \
+  float acc[4][4] = {};                                                        \
+  __half ra[8], rb[8];
+#define VSTAGE                                                                 \
+  *reinterpret_cast<float4 *>(&rb[0]) = *reinterpret_cast<const float4 *>(    \
+      &B[(k0 + tid / 4) * N + col0 + (tid % 4) * 8]);                          \
+  *reinterpret_cast<float4 *>(&As[tid / 2][(tid % 2) * 8]) =                   \
+      *reinterpret_cast<float4 *>(&ra[0]);                                     \
+  *reinterpret_cast<float4 *>(&Bs[tid / 4][(tid % 4) * 8]) =                   \
+      *reinterpret_cast<float4 *>(&rb[0]);                                     \
+  __syncthreads();
+__global__ void converting_load(ARGS) {
+  VHEAD
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int q = 0; q < 4; ++q)
+      *reinterpret_cast<float *>(&ra[2 * q]) = *reinterpret_cast<const int *>(
+          &A[(row0 + tid / 2) * K + k0 + (tid % 2) * 8 + 2 * q]);
+    VSTAGE
+    PRODUCT1
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-8]]:7: note: expected registers loaded with a vector of consecutive elements of a matrix of their type
+
+__global__ void converting_store(ARGS) {
+  VHEAD
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    *reinterpret_cast<float4 *>(&ra[0]) = *reinterpret_cast<const float4 *>(
+        &A[(row0 + tid / 2) * K + k0 + (tid % 2) * 8]);
+    VSTAGE
+    PRODUCT1
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      *reinterpret_cast<int *>(&C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j]) =
+          *reinterpret_cast<float *>(&acc[i][j]);
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-3]]:7: note: expected after the loop the stores
