@@ -130,13 +130,16 @@ public:
   /// `Cluster` that of this kernel (NarrowTiles::Cluster). `FewRows`: their
   /// few-rows twins, at the same index (null: none); a narrow kernel whose
   /// twins leave it no launch (every row count goes to one of them) is not
-  /// written. Only the kernel without a suffix has the copy of the kernel as
-  /// written.
-  std::string run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {},
-                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Twins = {},
-                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Clusters = {},
-                  KernelEmitter *Cluster = nullptr,
-                  llvm::ArrayRef<std::unique_ptr<KernelEmitter>> FewRows = {}) {
+  /// written. `FewClusters`: the few-rows twins' cluster twins, at the same
+  /// index (null: none). Only the kernel without a suffix has the copy of
+  /// the kernel as written.
+  std::string
+  run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {},
+      llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Twins = {},
+      llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Clusters = {},
+      KernelEmitter *Cluster = nullptr,
+      llvm::ArrayRef<std::unique_ptr<KernelEmitter>> FewRows = {},
+      llvm::ArrayRef<std::unique_ptr<KernelEmitter>> FewClusters = {}) {
     if (K == Base)
       reference();
     storage();
@@ -172,7 +175,12 @@ public:
                                 Twin, ClusterTwin, FewTwin, FewLimit});
       if (Few) {
         NarrowLaunch &L = NarrowLaunches.back();
+        if (I < FewClusters.size() && FewClusters[I]) {
+          Out += FewClusters[I]->run() + "\n";
+          L.FewCluster = FewClusters[I]->K + "_launch";
+        }
         L.RowParts = Few->P.Merge.RowParts;
+        L.FewWalk = Few->schedule();
         L.PartRows = Few->Plan.BM;
         L.TileRows = Few->P.Merge.KernelBM;
         L.RowOffset = Few->P.Merge.RowOffset;
@@ -202,6 +210,7 @@ private:
   std::string fewRowsArgument() const;
   void clusterChoice();
   void narrowDispatch();
+  std::string schedule() const;
 
   /// Whether this is a few-rows twin (NarrowTiles::FewRows): CTA tiles of
   /// the first rows of the kernel's.
@@ -277,8 +286,9 @@ private:
     if (P.Merge.narrow())
       W.line(formatv("const int part = schedule.part({0});", Unit).str());
     if (P.Merge.RowParts > 1)
-      W.line(
-          formatv("const int row_part = schedule.row_part({0});", Unit).str());
+      W.line(formatv("const int row_part = schedule.row_part({0}{1});", Unit,
+                     Clustered ? ", rank" : "")
+                 .str());
   }
   void tileLoop(const char *Comment, const char *Increment = "");
   void kLoop();
@@ -323,6 +333,9 @@ private:
     /// rows of each and of the whole tile, and the store's row offset.
     int RowParts = 1, PartRows = 0, TileRows = 0;
     long long RowOffset = 0;
+    std::string FewCluster; ///< Few's cluster twin's launcher, or empty
+    /// With row parts, Few's walk over them (a TileSchedule expression).
+    std::string FewWalk;
   };
   /// Whether a narrow kernel's few-rows twin walks every row part of its
   /// tiles, so the launcher may run it for any rows.
@@ -718,6 +731,25 @@ void KernelEmitter::producer() {
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
     const std::string Dst = T.Var + stepOffset(L);
+    if (Clustered && L == Mma.B && T.MnMajor && T.Cols < 64 * Plan.Cluster) {
+      // One 64-column box, fewer than the CTAs: each loads whole swizzle
+      // atoms of its K rows.
+      const int Part = T.Rows / Plan.Cluster;
+      W.line(formatv("// {0} is shared across the cluster: rank r loads its K "
+                     "rows [{1} r, {1} r + {1}) into every CTA.",
+                     T.Var, Part)
+                 .str());
+      W.line(formatv("tawa::rt::tma_load_{0}d_multicast(slot.{1} + rank * {2} "
+                     "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
+                     "rank * {2}{8}, /*cta_mask=*/0b{9});",
+                     T.Batch ? 3 : 2, Dst, Part, T.Cols, tensorMapName(P, L),
+                     R.Name, mnOriginOf(L),
+                     parenthesized(coord(T.kOrigin()), T.kOrigin()),
+                     T.Batch ? ", " + coord(T.Batch) : "",
+                     std::string(Plan.Cluster, '1'))
+                 .str());
+      continue;
+    }
     if (Clustered && L == Mma.B && T.MnMajor) {
       W.line(formatv("// {0} is shared across the cluster: rank r loads its "
                      "64-column boxes [{1} r / {2}, {1} (r + 1) / {2}) into "
@@ -1094,11 +1126,27 @@ std::string KernelEmitter::rowPartsChoice(bool Trips) {
                  "twins' whole tiles (tawa/TileShape.h).",
                  L.PartRows)
              .str());
+  // The narrowest kernel's twin may also run a launch of one row of tiles
+  // over row parts.
+  const NarrowLaunch &First = NarrowLaunches.front();
+  std::string OneRow;
+  if (First.RowParts > 1) {
+    W.line(formatv("// A launch whose {0}-column tiles over row parts fill at "
+                   "most a wave of the SMs runs them too; with more than half "
+                   "a wave, in clusters where there are "
+                   "(tawa::rt::choose_row_cluster).",
+                   First.Cols)
+               .str());
+    W.line("const tawa::rt::TileSchedule row_part_walk = " + First.FewWalk +
+           ";");
+    OneRow = std::string(Trips ? "" : ", /*trips=*/0") +
+             ", /*part_tiles=*/row_part_walk.count()";
+  }
   W.line(formatv("bool row_parts = tawa::rt::choose_row_parts(grid, "
                  "/*tile_rows=*/{0}, /*part_rows=*/{1}, {2}.rows, "
-                 "/*row_offset=*/{3}{4});",
+                 "/*row_offset=*/{3}{4}{5});",
                  L.TileRows, L.PartRows, P.Store.Matrix->getName(), L.RowOffset,
-                 Trips ? ", trips" : "")
+                 Trips ? ", trips" : "", OneRow)
              .str());
   return ",\n    row_parts ? tawa::rt::row_part_units(" + Where +
          ") : 0, /*row_part_kernels=*/" + std::to_string(rowPartKernels()) +
@@ -1231,7 +1279,13 @@ void KernelEmitter::narrowDispatch() {
     W.open(formatv("if (narrow == {0})", I).str());
     if (L.RowParts > 1) {
       W.open("if (row_parts)");
-      Launch(L.Few);
+      Launch(L.FewCluster.empty()
+                 ? L.Few
+                 : formatv("(tawa::rt::choose_row_cluster(row_part_walk, "
+                           "{0}, /*row_offset=*/{1}, /*part_rows=*/{2}) ? {3} "
+                           ": {4})",
+                           Rows, L.RowOffset, L.PartRows, L.FewCluster, L.Few)
+                       .str());
       W.close();
     }
     if (!L.Few.empty() && L.Launch.empty())
@@ -1257,6 +1311,50 @@ void KernelEmitter::narrowDispatch() {
   W.open("if (cluster_twin)");
   Launch(ClusterLaunch);
   W.close();
+}
+
+/// The launcher's tile walk: a TileSchedule expression over the original
+/// launch `grid`.
+std::string KernelEmitter::schedule() const {
+  const TileMerge &Merge = P.Merge;
+  // The row parts that store anything (TileMerge::RowParts).
+  const std::string RowParts =
+      Merge.RowParts > 1
+          ? formatv(",\n    /*row_parts=*/{0}, tawa::rt::row_part_units(grid, "
+                    "{0}, {1}, {2}.rows, /*row_offset=*/{3})",
+                    Merge.RowParts, Plan.BM, P.Store.Matrix->getName(),
+                    Merge.RowOffset)
+                .str()
+          : "";
+  if (Merge.Across)
+    return formatv("tawa::rt::TileSchedule::across(grid, /*group=*/{0}, "
+                   "/*along_y=*/{1}, /*cluster=*/{2}, /*merge_y=*/{3}, "
+                   "/*block_cols=*/{4}, /*width=*/{5}{6})",
+                   Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
+                   Plan.Cluster, Merge.Y, Merge.KernelBN, Plan.BN, RowParts)
+        .str();
+  const bool Tail = Merge.merged() || Merge.Parts > 1 || Merge.RowParts > 1;
+  std::string ScheduleTail;
+  if (Clustered || Tail)
+    ScheduleTail += formatv(", /*cluster=*/{0}", Plan.Cluster).str();
+  if (Tail)
+    ScheduleTail +=
+        formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
+  if (Merge.Parts > 1)
+    ScheduleTail +=
+        formatv(", /*parts=*/{0},\n    tawa::rt::narrow_x_units(grid, {1}, "
+                "{0}, {2}, {3}.cols, /*col_offset=*/{4})",
+                Merge.Parts, Merge.X, Plan.BN, P.Store.Matrix->getName(),
+                Merge.ColOffset)
+            .str();
+  else if (Merge.RowParts > 1)
+    ScheduleTail += ", /*parts=*/1, /*x_units=*/0";
+  ScheduleTail += RowParts;
+  return formatv("tawa::rt::TileSchedule(grid, /*group=*/{0}, "
+                 "/*along_y=*/{1}{2})",
+                 Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
+                 ScheduleTail)
+      .str();
 }
 
 /// The host launcher: tensor maps, fallback, schedule, launch.
@@ -1394,9 +1492,9 @@ void KernelEmitter::launcher() {
                .str());
       continue;
     }
-    const int BoxRows = T.MnMajor                 ? T.Rows
-                        : Clustered && L == Mma.B ? T.Rows / Plan.Cluster
-                                                  : T.Rows;
+    const bool Split =
+        Clustered && L == Mma.B && (!T.MnMajor || T.Cols < 64 * Plan.Cluster);
+    const int BoxRows = Split ? T.Rows / Plan.Cluster : T.Rows;
     Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}, {2}, {3}{4})",
                  tensorMapName(P, L), Source(T), BoxRows,
                  T.MnMajor ? 64 : T.Cols, T.Batch ? ", /*batched=*/true" : "")
@@ -1433,48 +1531,12 @@ void KernelEmitter::launcher() {
                    P.Store.Batch ? ", /*batched=*/true" : "")
                .str());
   }
-  const TileMerge &Merge = P.Merge;
-  // The row parts that store anything (TileMerge::RowParts).
-  const std::string RowParts =
-      Merge.RowParts > 1
-          ? formatv(",\n    /*row_parts=*/{0}, tawa::rt::row_part_units(grid, "
-                    "{0}, {1}, {2}.rows, /*row_offset=*/{3})",
-                    Merge.RowParts, Plan.BM, P.Store.Matrix->getName(),
-                    Merge.RowOffset)
-                .str()
-          : "";
-  if (Merge.Across) {
-    W.line(formatv("const tawa::rt::TileSchedule schedule = "
-                   "tawa::rt::TileSchedule::across(grid, /*group=*/{0}, "
-                   "/*along_y=*/{1}, /*cluster=*/{2}, /*merge_y=*/{3}, "
-                   "/*block_cols=*/{4}, /*width=*/{5}{6});",
-                   Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
-                   Plan.Cluster, Merge.Y, Merge.KernelBN, Plan.BN, RowParts)
-               .str());
-  } else {
-    const bool Tail = Merge.merged() || Merge.Parts > 1 || Merge.RowParts > 1;
-    std::string ScheduleTail;
-    if (Clustered || Tail)
-      ScheduleTail += formatv(", /*cluster=*/{0}", Plan.Cluster).str();
-    if (Tail)
-      ScheduleTail +=
-          formatv(", /*merge_x=*/{0}, /*merge_y=*/{1}", Merge.X, Merge.Y).str();
-    if (Merge.Parts > 1)
-      ScheduleTail +=
-          formatv(", /*parts=*/{0},\n    tawa::rt::narrow_x_units(grid, {1}, "
-                  "{0}, {2}, {3}.cols, /*col_offset=*/{4})",
-                  Merge.Parts, Merge.X, Plan.BN, P.Store.Matrix->getName(),
-                  Merge.ColOffset)
-              .str();
-    else if (Merge.RowParts > 1)
-      ScheduleTail += ", /*parts=*/1, /*x_units=*/0";
-    ScheduleTail += RowParts;
-    W.line(formatv("const tawa::rt::TileSchedule schedule(grid, /*group=*/{0}, "
-                   "/*along_y=*/{1}{2});",
-                   Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
-                   ScheduleTail)
-               .str());
-  }
+  const std::string Walk = schedule();
+  StringRef Direct(Walk);
+  if (Direct.consume_front("tawa::rt::TileSchedule("))
+    W.line("const tawa::rt::TileSchedule schedule(" + Direct.str() + ";");
+  else
+    W.line("const tawa::rt::TileSchedule schedule = " + Walk + ";");
   if (Plan.Persistent) {
     W.line("int ctas = 0;");
     W.line(formatv("if (cudaError_t e = tawa::rt::persistent_ctas("
@@ -1524,7 +1586,8 @@ void KernelEmitter::launcher() {
 std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const SourceManager &SM,
                        const LangOptions &LO, const NarrowTiles *Narrow) {
-  std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins, Clusters, Fews;
+  std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins, Clusters, Fews,
+      FewClusters;
   std::unique_ptr<KernelEmitter> Cluster;
   // The emitter of kernel `N` (kept alive by `Narrow`), whose name takes
   // `Suffix`; null for none.
@@ -1549,10 +1612,15 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
     for (const std::optional<NarrowKernel> &N : Narrow->FewRows)
       Fews.push_back(emitter(
           ptr(N), suffix(N, ("_rows" + std::to_string(kFewRows)).c_str())));
+    for (const std::optional<NarrowKernel> &N : Narrow->FewRowsClusters)
+      FewClusters.push_back(emitter(
+          ptr(N),
+          suffix(N,
+                 ("_rows" + std::to_string(kFewRows) + "_cluster").c_str())));
     Cluster = emitter(ptr(Narrow->Cluster), "_cluster");
   }
   return KernelEmitter(P, G, Plan, SM, LO)
-      .run(Narrows, Twins, Clusters, Cluster.get(), Fews);
+      .run(Narrows, Twins, Clusters, Cluster.get(), Fews, FewClusters);
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,

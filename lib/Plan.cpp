@@ -568,17 +568,10 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
                     ") is not supported with schedule(pingpong)");
     return std::nullopt;
   }
-  if (Plan.Cluster > 1 && P.Loads[M.B].MnMajor &&
-      P.Loads[M.B].Cols < 64 * Plan.Cluster) {
-    Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
-                "cluster(" + Twine(Plan.Cluster) +
-                    ") multicasts a K x N tile in whole 64-column TMA boxes, "
-                    "at least one per CTA; tile '" +
-                    P.Loads[M.B].Var + "' has " + Twine(P.Loads[M.B].Cols) +
-                    " columns");
-    Diags.note(P.Loads[M.B].Decl->getLocation(), "the K x N tile");
-    return std::nullopt;
-  }
+  // A K x N B goes to the CTAs in whole 64-column boxes or, where it is one
+  // box, in halves of its K rows, which are whole 8-row swizzle atoms: its
+  // columns are a multiple of 64 and its K rows of 16 (checked with the
+  // layout).
   if (Plan.Cluster > 1) {
     const TileLoad &Shared = P.Loads[M.B];
     for (const Expr *E : {Shared.Row0, Shared.Col0, Shared.Batch})

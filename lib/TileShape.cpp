@@ -563,21 +563,33 @@ static std::string fewRowsText(const NarrowTiles &N) {
   }
   if (Widths.empty())
     return "";
+  const std::string Clusters =
+      !N.FewRowsClusters.empty() && N.FewRowsClusters.front()
+          ? "; the first also as cluster(2) kernels, whose two CTAs take the "
+            "two row parts of a tile and share B's tile through a multicast, "
+            "where its tiles over the row parts fill more than half a wave "
+            "and at most one, in a launch of one row of tiles or whose last "
+            "part stores more than half its rows "
+            "(tawa::rt::choose_row_cluster)"
+          : "";
   return ", and as kernels of " + llvm::join(Widths, ", ") +
          " tiles with one consumer warpgroup, which run where every row "
          "stored lies in the first " +
          std::to_string(kFewRows) + " rows of a tile" +
          (RowParts ? ", or, over every " + std::to_string(kFewRows) +
                          "-row part of the tiles, where the last row of "
-                         "tiles stores few rows or, in a launch of at most "
-                         "two rows of tiles, the K loop is long "
+                         "tiles stores few rows, where the narrowest twin's "
+                         "tiles over them fill at most a wave, or, in a "
+                         "launch of at most "
+                         "two rows of tiles, where the K loop is long "
                          "(tawa::rt::choose_row_parts)"
                    : "") +
          ": their smaller " +
          (Steps ? "tiles keep more of the stored rows' operands in flight, "
                   "and a slot of several K steps reads each operand row in "
                   "longer runs"
-                : "slots keep more of the stored rows' operands in flight");
+                : "slots keep more of the stored rows' operands in flight") +
+         Clusters;
 }
 
 /// "; those of 64 and 128 columns also ping-pong, ...", or nothing.
@@ -653,6 +665,15 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
       N.FewRows.push_back(N.FullRows.back() ? fewRowsTwin(K, Diags)
                                             : std::nullopt);
     }
+  // The cluster twin of the narrowest kernel's few-rows twin over row parts
+  // only: those of wider tiles ran slower in clusters on every launch
+  // measured (results/h200/row-cluster/).
+  if (!N.FewRows.empty() && N.FewRows.front() &&
+      N.FewRows.front()->Program.Merge.RowParts > 1) {
+    std::string Ignored;
+    N.FewRowsClusters.push_back(
+        clusterTwin(N.FewRows.front()->Program, Diags, Ignored));
+  }
   std::string Columns;
   for (const NarrowKernel &K : N.Kernels) {
     const TileMerge &M = K.Program.Merge;

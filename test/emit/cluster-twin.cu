@@ -4,7 +4,7 @@
 // it chose where an operand's rows are an odd number of 16 bytes apart; a
 // twin reads such operands in place, where the wide kernel would copy them
 // to aligned rows. A K x N B is multicast in whole 64-column boxes, 3 boxes
-// split 1 + 2.
+// split 1 + 2, and one box in halves of its K rows.
 // RUN: %tawa-rewrite %s -- %cuda-stub | grep -v CHECK | FileCheck %s
 // RUN: %tawa-rewrite --explain --check %s -- %cuda-stub 2>/dev/null | FileCheck %s --check-prefix=EXPLAIN
 #include <tawa/tile.h>
@@ -97,7 +97,8 @@ __global__ void clause(In A, In B, Out C) {
 // CHECK-NOT:     choose_cluster
 // CHECK:         return cudaPeekAtLastError();
 
-// One 64-column box of a K x N B cannot be shared by two CTAs.
+// One 64-column box of a K x N B: each CTA loads half of its K rows, whole
+// 8-row swizzle atoms, into both.
 __global__ void one_box(In A, In B, Out C) {
   const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 64;
   tawa::Accumulator<float, 128, 64> acc;
@@ -109,6 +110,14 @@ __global__ void one_box(In A, In B, Out C) {
   }
   tawa::store(C, m0, n0, acc);
 }
+
+// CHECK:       one_box_cluster(
+// CHECK:         tawa::rt::tma_load_2d_multicast(slot.b + rank * 32 * 64,
+// CHECK-NEXT:      &B_tensor_map,
+// CHECK-NEXT:      smem.a_b_aref.full_barrier(a_b), n0,
+// CHECK-NEXT:      k0 + rank * 32, /*cta_mask=*/0b11);
+// CHECK:       inline cudaError_t one_box_cluster_launch(
+// CHECK:         tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 32, 64);
 
 // A prologue that does more than declare values gets no twin: a cluster's
 // tile past the grid runs it again for the grid's last row.
@@ -147,7 +156,7 @@ __global__ void b_by_row(In A, In B, Out C) {
 // EXPLAIN:      kernel clause: tile loop at cluster-twin.cu:{{[0-9]+}}:3
 // EXPLAIN:        cluster twin: none -- cluster(1) at the clause
 // EXPLAIN:      kernel one_box: tile loop at cluster-twin.cu:{{[0-9]+}}:3
-// EXPLAIN:        cluster twin: none -- cluster(2) was refused: cluster(2) multicasts a K x N tile in whole 64-column TMA boxes, at least one per CTA; tile 'b' has 64 columns
+// EXPLAIN:        cluster twin: cluster(2) kernels of 64 columns -- {{.*}}
 // EXPLAIN:      kernel prologue_statement: tile loop at cluster-twin.cu:{{[0-9]+}}:3
 // EXPLAIN:        cluster twin: none -- cluster(2), but the code before the loop does more than declare values, and the new walk would not run it once per block
 // EXPLAIN:      kernel b_by_row: tile loop at cluster-twin.cu:{{[0-9]+}}:3

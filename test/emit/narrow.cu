@@ -245,10 +245,18 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    // stores few rows, or the K loop is long (tawa::rt::choose_row_parts), the
 // CHECK-NEXT:    // narrow kernels' few-rows twins run every 64-row part of the tiles that
 // CHECK-NEXT:    // stores anything, in place of the ping-pong twins' whole tiles
-// CHECK-NEXT:    // (tawa/TileShape.h).
-// CHECK-NEXT:    bool row_parts =
-// CHECK-NEXT:        tawa::rt::choose_row_parts(grid, /*tile_rows=*/128, /*part_rows=*/64,
-// CHECK-NEXT:                                   C.rows, /*row_offset=*/0, trips);
+// CHECK-NEXT:    // (tawa/TileShape.h). A launch whose 64-column tiles over row parts fill at
+// CHECK-NEXT:    // most a wave of the SMs runs them too; with more than half a wave, in
+// CHECK-NEXT:    // clusters where there are (tawa::rt::choose_row_cluster).
+// CHECK-NEXT:    const tawa::rt::TileSchedule row_part_walk = tawa::rt::TileSchedule(
+// CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_x=*/1,
+// CHECK-NEXT:        /*merge_y=*/1, /*parts=*/4,
+// CHECK-NEXT:        tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0),
+// CHECK-NEXT:        /*row_parts=*/2,
+// CHECK-NEXT:        tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0));
+// CHECK-NEXT:    bool row_parts = tawa::rt::choose_row_parts(
+// CHECK-NEXT:        grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/0,
+// CHECK-NEXT:        trips, /*part_tiles=*/row_part_walk.count());
 // CHECK-NEXT:    int narrow = -1;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
 // CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
@@ -271,7 +279,11 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    // operands in flight.
 // CHECK-NEXT:    if (narrow == 0) {
 // CHECK-NEXT:      if (row_parts) {
-// CHECK-NEXT:        return wide_narrow64_rows64_launch(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:        return (tawa::rt::choose_row_cluster(row_part_walk, C.rows,
+// CHECK-NEXT:                                             /*row_offset=*/0, /*part_rows=*/64)
+// CHECK-NEXT:                    ? wide_narrow64_rows64_cluster_launch
+// CHECK-NEXT:                    : wide_narrow64_rows64_launch)(grid, block, shared, stream, A,
+// CHECK-NEXT:                                                   B, C);
 // CHECK-NEXT:      }
 // CHECK-NEXT:      return (C.rows > 64 ? wide_narrow64_pingpong_launch
 // CHECK-NEXT:                          : wide_narrow64_rows64_launch)(grid, block, shared,
@@ -331,16 +343,19 @@ void run(In A, In B, Out C) {
 // takes no few_rows. The row parts start 32 rows above the matrix.
 // CHECK:       inline cudaError_t lowered_launch(
 // CHECK:           int trips = 0;
-// CHECK:           bool row_parts =
-// CHECK-NEXT:          tawa::rt::choose_row_parts(grid, /*tile_rows=*/128, /*part_rows=*/64,
-// CHECK-NEXT:                                     C.rows, /*row_offset=*/-32, trips);
+// CHECK:           bool row_parts = tawa::rt::choose_row_parts(
+// CHECK-NEXT:          grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/-32,
+// CHECK-NEXT:          trips, /*part_tiles=*/row_part_walk.count());
 // CHECK:             {64, 128, 192}, C.cols, /*col_offset=*/0, &narrow, /*few_rows=*/0,
 // CHECK-NEXT:        row_parts ? tawa::rt::row_part_units(grid, 2, 64, C.rows,
 // CHECK-NEXT:                                             /*row_offset=*/-32)
 // CHECK:           if (narrow == 0) {
 // CHECK-NEXT:        if (row_parts) {
-// CHECK-NEXT:          return lowered_narrow64_rows64_launch(grid, block, shared, stream, A, B,
-// CHECK-NEXT:                                                C);
+// CHECK-NEXT:        return (tawa::rt::choose_row_cluster(row_part_walk, C.rows,
+// CHECK-NEXT:                                             /*row_offset=*/-32, /*part_rows=*/64)
+// CHECK-NEXT:                    ? lowered_narrow64_rows64_cluster_launch
+// CHECK-NEXT:                    : lowered_narrow64_rows64_launch)(grid, block, shared, stream,
+// CHECK-NEXT:                                                      A, B, C);
 // CHECK-NEXT:        }
 // CHECK-NEXT:        return (C.rows > 64    ? lowered_narrow64_pingpong_launch
 // CHECK-NEXT:                : C.rows <= 32 ? lowered_narrow64_rows64_launch
@@ -349,7 +364,7 @@ void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
 // EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
-// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows or, in a launch of at most two rows of tiles, the K loop is long (tawa::rt::choose_row_parts)
+// EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows, where the narrowest twin's tiles over them fill at most a wave, or, in a launch of at most two rows of tiles, where the K loop is long (tawa::rt::choose_row_parts)
 // EXPLAIN-LABEL: kernel halves:
 // EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-LABEL: kernel none:

@@ -51,19 +51,3 @@ __global__ void leaves(In A, In B, Out C) {
   }
   tawa::store(C, blockIdx.y * 128, blockIdx.x * 256, acc);
 }
-
-// The multicast splits a K x N B in whole 64-column boxes between the CTAs;
-// one box cannot be shared by two.
-__global__ void b_stored_k_by_n(In A, In B, Out C) {
-  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 64;
-  tawa::Accumulator<float, 128, 64> acc;
-// CHECK: cluster.cu:[[@LINE+1]]:19: warning: cluster(2) multicasts a K x N tile in whole 64-column TMA boxes, at least one per CTA; tile 'b' has 64 columns [tawa-unsupported]
-#pragma tawa tile cluster(2)
-  for (int k0 = 0; k0 < A.cols; k0 += 64) {
-    auto a = tawa::load<128, 64>(A, m0, k0);
-    // CHECK: cluster.cu:[[@LINE+1]]:10: note: the K x N tile
-    auto b = tawa::load<64, 64>(B, k0, n0);
-    tawa::mma(acc, a, b);
-  }
-  tawa::store(C, m0, n0, acc);
-}

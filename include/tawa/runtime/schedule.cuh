@@ -64,7 +64,8 @@ struct TileSchedule {
   int parts = 1;
   /// Row parts: CTA tiles per block along y, one above the other (the
   /// few-rows twins' walk over every row of a launch; TileShape.h,
-  /// NarrowTiles::FewRows). Only with cluster 1 and merge_y 1.
+  /// NarrowTiles::FewRows). Only with merge_y 1. With a cluster, its CTAs
+  /// take adjacent row parts (NarrowTiles::FewRowsClusters).
   int row_parts = 1;
 
   /// Computes the walk's divisors (on the host, before the launch) for the
@@ -148,10 +149,13 @@ struct TileSchedule {
     return static_cast<int>(x - per_part.div(x) * per_part.d);
   }
 
-  /// The row part of its block's tile that the t-th unit computes, 0 <=
-  /// row_part < row_parts (0 without row parts).
-  __host__ __device__ int row_part(int t) const {
-    const uint32_t y = unit(t).y;
+  /// The row part of its block's tile that the tile of cluster rank `rank`
+  /// in the t-th unit computes, 0 <= row_part < row_parts (0 without row
+  /// parts); that of the tile tile(t, rank) starts with.
+  __host__ __device__ int row_part(int t, int rank = 0) const {
+    uint32_t y = unit(t).y * static_cast<uint32_t>(cluster) + rank;
+    if (y >= tiles.y)
+      y = tiles.y - 1;
     return static_cast<int>(y - per_row_part.div(y) * per_row_part.d);
   }
 
@@ -472,12 +476,24 @@ inline int few_rows_choice(int choice, long long rows, int sms,
 /// 4096 x 16384 0.75 -> 0.94), 240 x 4096 x 8192 TN and TT 0.73-0.74 ->
 /// 0.91-0.99 but NT 1.05 -> 0.97; 256 x 4096 x 8192, whose two rows of tiles
 /// are full, 4-15% slower, so it keeps whole tiles. The choice of the narrow
-/// kernel counts the row parts (choose_narrow). TAWA_ROW_PARTS in the
+/// kernel counts the row parts (choose_narrow). Any launch storing more
+/// than `part_rows` rows also runs them where the narrowest few-rows twin's
+/// tiles over its row parts, `part_tiles` (0: not counted), fill at most one
+/// wave of the SMs: on an H200 (bf16, every layout,
+/// results/h200/row-cluster/), with the cluster twin where it runs
+/// (choose_row_cluster), 128 x 1024-3072 x 4096 ran 1.11-1.38x faster than in
+/// the ping-pong twin's whole tiles, 128 x 4096 x 4096 1.06-1.14x, 112 x 4096
+/// x 4096 1.04-1.13x, NN 96 x 4096 x 4096 and TN 128 x 4096 x 1024 within 5%
+/// (run5/), 256 x 1024-2048 x 4096 and 256 x 1536 x 8192 1.12-1.34x (run6/);
+/// 128 x 5120 x 4096
+/// (160 tiles) ran 1.3-1.4x slower so (run2/), and keeps whole tiles.
+/// `sms`: the SMs, 0 for those of the current device. TAWA_ROW_PARTS in the
 /// environment overrides the choice (tests, measurements): "off" never, "force"
 /// always.
 inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
                              long long rows, long long row_offset,
-                             int trips = 0) {
+                             int trips = 0, long long part_tiles = 0,
+                             int sms = 0) {
   static const int mode = env_switch("TAWA_ROW_PARTS");
   if (mode != 0)
     return mode == 2;
@@ -488,8 +504,13 @@ inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
   const long long last = stored % tile_rows;
   const bool long_k = trips >= kWiderTrips &&
                       (stored <= tile_rows || (stored < 2 * tile_rows && last));
-  return stored > part_rows &&
-         ((last > 0 && 4 * last <= 5 * part_rows) || long_k);
+  if (stored <= part_rows)
+    return false;
+  if ((last > 0 && 4 * last <= 5 * part_rows) || long_k)
+    return true;
+  if (part_tiles <= 0 || (sms == 0 && current_sm_count(&sms) != cudaSuccess))
+    return false;
+  return part_tiles <= sms;
 }
 
 /// The kernel a launch runs (narrow_launch's arguments), into `*choice`: -1
@@ -580,6 +601,41 @@ inline bool choose_cluster(bool odd_rows, dim3 grid, int merge_y = 1) {
     return mode == 2;
   // One row of tiles would leave every cluster's second CTA idle.
   return odd_rows && (grid.y + merge_y - 1) / merge_y >= 2;
+}
+
+/// Whether a launch that runs a few-rows twin over row parts
+/// (choose_row_parts) in the walk `walk` (cluster 1) runs its cluster twin
+/// (NarrowTiles::FewRowsClusters), whose two CTAs take adjacent row parts
+/// and share B's tile through a multicast: where the walk's tiles fill more
+/// than half a wave of the SMs and at most one, and every cluster has two
+/// tiles (the row parts along y are even), in a launch of one row of tiles
+/// or whose last row part stores more than half its `part_rows` rows (of
+/// `rows`, from `row_offset` on). On an H200 (bf16, every layout,
+/// results/h200/row-cluster/run5/) the cluster ran 0-21% faster there than
+/// the twin without it, and nowhere more than 1% slower (128 x 4096 x 4096
+/// NT 17.4 -> 16.9 us, cuBLAS 16.2; TT 120 x 2560 x 4096 21.4 -> 18.3). With
+/// fewer tiles the twin without a cluster splits them by K
+/// (tawa/runtime/split_tail.cuh): NT 128 x 1024 x 4096 ran in 12.9 us so,
+/// 13.9 in clusters (run2/); with more than a wave a cluster waits for its
+/// slower CTA: NT 160 x 8192 x 8192 ran in 113 us in clusters, 79 without
+/// (run1/); where two rows of tiles end in a part of few rows, its cluster
+/// waits for it: NT 200 x 2048 x 4096 ran in 21.0 us in clusters, 17.6
+/// without (two-rows/). TAWA_ROW_CLUSTER in the environment overrides the
+/// choice (tests, measurements): "off" never, "force" always. `sms`: the
+/// SMs, 0 for those of the current device; false where that query fails.
+inline bool choose_row_cluster(const TileSchedule &walk, long long rows,
+                               long long row_offset, int part_rows,
+                               int sms = 0) {
+  static const int mode = env_switch("TAWA_ROW_CLUSTER");
+  if (mode != 0)
+    return mode == 2;
+  const long long parts = walk.tiles.y;
+  const long long last = rows - row_offset - (parts - 1) * part_rows;
+  if (parts % 2 != 0 || (parts > 2 && 2 * last <= part_rows) ||
+      (sms == 0 && current_sm_count(&sms) != cudaSuccess))
+    return false;
+  const long long tiles = walk.count();
+  return 2 * tiles > sms && tiles <= sms;
 }
 
 /// CTAs of a persistent launch for `units` units of `cluster` tiles each: one

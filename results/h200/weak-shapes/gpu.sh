@@ -58,7 +58,7 @@ for path in glob.glob(os.path.join(out, "*_*.json")):
         rows.setdefault((layout, r["shape"]), {})[choice] = (
             (r["ms"] * 1e3, r["cublas_ms"] * 1e3) if ok else None)
 short = [c.replace("NARROW=", "N").replace("SPLIT_TAIL=", "ST").replace("CLUSTER=", "CL")
-         .replace("PITCH_COPY=", "PC").replace("ROW_PARTS=", "RP").replace("+", "")
+         .replace("PITCH_COPY=", "PC").replace("ROW_PARTS=", "RP").replace("ROW_CLUSTER=", "RC").replace("+", "")
          .replace("force", "f") for c in choices]
 print(f"{'l':2} {'shape':15} {'cuB':>6} " + " ".join(f"{s[:7]:>7}" for s in short) + "  default/cuB best/cuB")
 for (l, s), m in sorted(rows.items(), key=lambda kv: (kv[0][0], [int(x) for x in kv[0][1].split('x')])):

@@ -456,6 +456,34 @@ int main() {
           return fail("row parts tile", t, y_units, x, y);
       }
     }
+  // Row parts in clusters of two: the ranks of a unit take the two row
+  // parts of one block row; where the parts along y are odd, the last
+  // unit's second tile lies past the walk (in_grid false) and is given the
+  // last part. Each (column tile, row part) below the trim once.
+  for (int y_units = 1; y_units <= 8; ++y_units) {
+    const TileSchedule s(dim3(2, 4, 2), 8, true, 2, 1, 1, 4, 0, 2, y_units);
+    ++cases;
+    const int units = 8 * ((y_units + 1) / 2) * 2;
+    if (s.count() != units)
+      return fail("cluster row parts count", y_units, 0, s.count(), units);
+    std::vector<int> seen(8 * 8 * 2, 0);
+    for (int t = 0; t < s.count(); ++t)
+      for (int rank = 0; rank < 2; ++rank) {
+        const uint3 got = s.tile(t, rank);
+        const int x = static_cast<int>(got.x) * 4 + s.part(t);
+        const int y = static_cast<int>(got.y) * 2 + s.row_part(t, rank);
+        const bool in = s.in_grid(t, rank);
+        if (in != (y < y_units) && !(!in && y == y_units - 1))
+          return fail("cluster row parts in_grid", t, rank, y, y_units);
+        if (!in)
+          continue;
+        if (got.y >= 4 || y >= y_units || seen[(x * 8 + y) * 2 + got.z]++)
+          return fail("cluster row parts tile", t, rank, x, y);
+      }
+    for (int i = 0; i < 8 * y_units * 2; ++i)
+      if (seen[((i / 2 / y_units) * 8 + (i / 2) % y_units) * 2 + i % 2] != 1)
+        return fail("cluster row parts cover", y_units, i, 0, 1);
+  }
   {
     // The across walk keeps its row parts.
     ++cases;
@@ -505,6 +533,47 @@ int main() {
     if (got != c.want)
       return fail("choose_row_parts", c.grid_y, c.rows * 1000 + c.trips, got,
                   c.want);
+  }
+  // choose_row_parts with the narrowest twin's tiles over the row parts
+  // counted: where they fill at most a wave of 132 SMs, and more than 64
+  // rows are stored.
+  struct PartTiles {
+    unsigned grid_y;
+    long long rows, tiles;
+    bool want;
+  };
+  const PartTiles part_tiles[] = {
+      {1, 128, 128, true}, {1, 128, 132, true}, {1, 128, 133, false},
+      {1, 96, 64, true},   {1, 64, 64, false},  {1, 100, 0, false},
+      {2, 256, 128, true}, {2, 256, 256, false}};
+  for (const PartTiles &c : part_tiles) {
+    ++cases;
+    const bool got = tawa::rt::choose_row_parts(dim3(16, c.grid_y, 1), 128, 64,
+                                                c.rows, 0, 64, c.tiles, 132);
+    if (got != c.want)
+      return fail("choose_row_parts part tiles", c.rows, c.tiles, got, c.want);
+  }
+  // choose_row_cluster: the walk's tiles more than half of 132 SMs and at
+  // most all, the row parts along y even, and one row of tiles or a last
+  // part storing more than 32 of its 64 rows.
+  struct RowCluster {
+    unsigned grid_x;
+    long long rows;
+    bool want;
+  };
+  const RowCluster row_clusters[] = {
+      {16, 128, true}, {12, 128, true},  {8, 128, false}, {17, 128, false},
+      {16, 80, true},  {16, 150, false}, {4, 256, false}, {8, 256, true},
+      {8, 200, false}, {8, 225, true},   {8, 224, false}};
+  for (const RowCluster &c : row_clusters) {
+    ++cases;
+    const unsigned grid_y = static_cast<unsigned>((c.rows + 127) / 128);
+    const TileSchedule walk(
+        dim3(c.grid_x, grid_y, 1), 8, true, 1, 1, 1, 4, 0, 2,
+        tawa::rt::row_part_units(dim3(c.grid_x, grid_y, 1), 2, 64, c.rows, 0));
+    const bool got = tawa::rt::choose_row_cluster(walk, c.rows, 0, 64, 132);
+    if (got != c.want)
+      return fail("choose_row_cluster", c.grid_x, c.rows, got, c.want);
   }
   {
     // narrow_launch counts the row parts of the kernels in the mask only:
