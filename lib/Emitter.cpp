@@ -731,26 +731,7 @@ void KernelEmitter::producer() {
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
     const std::string Dst = T.Var + stepOffset(L);
-    if (Clustered && L == Mma.B && T.MnMajor && T.Cols < 64 * Plan.Cluster) {
-      // One 64-column box, fewer than the CTAs: each loads whole swizzle
-      // atoms of its K rows.
-      const int Part = T.Rows / Plan.Cluster;
-      W.line(formatv("// {0} is shared across the cluster: rank r loads its K "
-                     "rows [{1} r, {1} r + {1}) into every CTA.",
-                     T.Var, Part)
-                 .str());
-      W.line(formatv("tawa::rt::tma_load_{0}d_multicast(slot.{1} + rank * {2} "
-                     "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
-                     "rank * {2}{8}, /*cta_mask=*/0b{9});",
-                     T.Batch ? 3 : 2, Dst, Part, T.Cols, tensorMapName(P, L),
-                     R.Name, mnOriginOf(L),
-                     parenthesized(coord(T.kOrigin()), T.kOrigin()),
-                     T.Batch ? ", " + coord(T.Batch) : "",
-                     std::string(Plan.Cluster, '1'))
-                 .str());
-      continue;
-    }
-    if (Clustered && L == Mma.B && T.MnMajor) {
+    if (Clustered && L == Mma.B && T.MnMajor && T.Cols >= 64 * Plan.Cluster) {
       W.line(formatv("// {0} is shared across the cluster: rank r loads its "
                      "64-column boxes [{1} r / {2}, {1} (r + 1) / {2}) into "
                      "every CTA.",
@@ -768,18 +749,23 @@ void KernelEmitter::producer() {
       continue;
     }
     if (Clustered && L == Mma.B) {
+      // An N x K tile in parts of its N rows; a K x N tile of one 64-column
+      // box, fewer than the CTAs, in parts of its K rows (whole swizzle
+      // atoms).
       const int Part = T.Rows / Plan.Cluster;
-      W.line(formatv("// {0} is shared across the cluster: rank r loads rows "
-                     "[{1} r, {1} r + {1}) into every CTA.",
-                     T.Var, Part)
+      W.line(formatv("// {0} is shared across the cluster: rank r loads {1}"
+                     "rows [{2} r, {2} r + {2}) into every CTA.",
+                     T.Var, T.MnMajor ? "its K " : "", Part)
                  .str());
+      const std::string Col = T.MnMajor ? mnOriginOf(L) : coord(T.Col0);
+      const std::string Row =
+          T.MnMajor ? parenthesized(coord(T.kOrigin()), T.kOrigin())
+                    : parenthesized(mnOriginOf(L), T.Row0);
       W.line(formatv("tawa::rt::tma_load_{0}d_multicast(slot.{1} + rank * {2} "
                      "* {3}, &{4}, smem.{5}_aref.full_barrier({5}), {6}, {7} + "
                      "rank * {2}{8}, /*cta_mask=*/0b{9});",
                      T.Batch ? 3 : 2, Dst, Part, T.Cols, tensorMapName(P, L),
-                     R.Name, coord(T.Col0),
-                     parenthesized(mnOriginOf(L), T.Row0),
-                     T.Batch ? ", " + coord(T.Batch) : "",
+                     R.Name, Col, Row, T.Batch ? ", " + coord(T.Batch) : "",
                      std::string(Plan.Cluster, '1'))
                  .str());
       continue;
