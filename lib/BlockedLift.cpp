@@ -1812,6 +1812,22 @@ private:
 
   /// The matrix element that `Read` (`guard ? matrix[index] : 0` or
   /// `matrix[index]`, or under `Cond`) reads, of type `Type`.
+  /// The element at `Offset` (elements, batch term included) of matrix
+  /// `Ptr`, read at `At`; nullopt, reported at `E`, where the batch term
+  /// does not separate (unbatched).
+  std::optional<StagedElement> stagedAt(const ParmVarDecl *Ptr,
+                                        const Poly &Offset, SourceLocation At,
+                                        const Expr *E) {
+    StagedElement S;
+    S.Ptr = Ptr;
+    S.At = At;
+    std::optional<Poly> U = unbatched(Offset, S.BatchStride, E);
+    if (!U)
+      return std::nullopt;
+    S.L = *U;
+    return S;
+  }
+
   std::optional<StagedElement> fetch(const Expr *Read, const Expr *Cond,
                                      QualType Type, SourceLocation At) {
     if (auto *C = dyn_cast<ConditionalOperator>(bare(Read)); C && !Cond) {
@@ -1826,22 +1842,19 @@ private:
         !sameType(Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType()),
                   Type))
       return fail(At, expected(Phase::Stage));
-    StagedElement S;
-    S.Ptr = GA->Ptr;
-    S.At = At;
     std::optional<Poly> L = eval(GA->Index, "the matrix index");
     if (!L)
       return std::nullopt;
-    std::optional<Poly> U = unbatched(*L + GA->Offset, S.BatchStride, Read);
-    if (!U)
+    std::optional<StagedElement> Element =
+        stagedAt(GA->Ptr, *L + GA->Offset, At, Read);
+    if (!Element)
       return std::nullopt;
-    S.L = *U;
     if (Cond) {
-      if (!guard(Cond, S.Bounds))
+      if (!guard(Cond, Element->Bounds))
         return std::nullopt;
-      S.Guarded = true;
+      Element->Guarded = true;
     }
-    return S;
+    return Element;
   }
 
   /// Whether `Read` reads a matrix element (`matrix[index]`, `guard ?
@@ -2040,15 +2053,9 @@ private:
         Dst.Bytes % Size || T->second % X.Cols + Dst.Bytes / Size > X.Cols)
       return fail(L->getBeginLoc(), Expected);
     for (int64_t I = 0; I < Dst.Bytes / Size; ++I) {
-      StagedElement S;
-      S.Ptr = P->first;
-      S.At = L->getBeginLoc();
-      std::optional<Poly> U =
-          unbatched(P->second + Poly::constant(I), S.BatchStride, R);
-      if (!U)
-        return false;
-      S.L = *U;
-      if (!record({T->first, T->second + I}, std::move(S)))
+      std::optional<StagedElement> S = stagedAt(
+          P->first, P->second + Poly::constant(I), L->getBeginLoc(), R);
+      if (!S || !record({T->first, T->second + I}, std::move(*S)))
         return false;
     }
     return true;
@@ -2101,17 +2108,13 @@ private:
                   "'*reinterpret_cast<float4 *>(&reg[i]) = "
                   "*reinterpret_cast<const float4 *>(&matrix[j])'");
     for (int64_t I = 0; I < N; ++I) {
-      StagedElement S;
-      S.Ptr = P->first;
-      S.At = L->getBeginLoc();
-      std::optional<Poly> U =
-          unbatched(P->second + Poly::constant(I), S.BatchStride, R);
-      if (!U)
+      std::optional<StagedElement> S = stagedAt(
+          P->first, P->second + Poly::constant(I), L->getBeginLoc(), R);
+      if (!S)
         return false;
-      S.L = *U;
       FVal F{FVal::Loaded};
       F.Index = int64_t(Cur->Fetched.size());
-      Cur->Fetched.push_back(std::move(S));
+      Cur->Fetched.push_back(std::move(*S));
       at({First.Var, First.Index + I}) = F;
     }
     return true;
@@ -2584,18 +2587,15 @@ private:
                   int64_t Cols, FragmentLoad &L) {
     for (int64_t R = 0; R < Rows; ++R)
       for (int64_t Col = 0; Col < Cols; ++Col) {
-        StagedElement S;
-        S.Ptr = Ptr.first;
-        S.At = C->getBeginLoc();
         const Poly Off = L.RowMajor
                              ? Poly::constant(R) * L.Ld + Poly::constant(Col)
                              : Poly::constant(Col) * L.Ld + Poly::constant(R);
-        std::optional<Poly> U = unbatched(Ptr.second + Off, S.BatchStride, C);
-        if (!U)
+        std::optional<StagedElement> S =
+            stagedAt(Ptr.first, Ptr.second + Off, C->getBeginLoc(), C);
+        if (!S)
           return false;
-        S.L = *U;
         L.Elems.push_back(int32_t(Staged.size()));
-        Staged.push_back(std::move(S));
+        Staged.push_back(std::move(*S));
       }
     return true;
   }
