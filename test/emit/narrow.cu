@@ -199,6 +199,27 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:        /*row_parts=*/2,
 // CHECK-NEXT:        tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0));
 // CHECK:           tawa::rt::split_tail_plan(ctas, 1, 64 * 64, stream, &split_tail);
+// The 64-column twin's cluster twin: its two CTAs take the two row parts of a
+// tile (the cluster rank) and share B, each loading half of its rows; no
+// split tail.
+// CHECK:       __global__ void __launch_bounds__(256, 1) wide_narrow64_rows64_cluster(
+// CHECK:         constexpr int kCluster = 2;
+// CHECK:             const int row_part = schedule.row_part(t, rank);
+// CHECK:               tawa::rt::tma_load_2d(slot.a + tawa_step * 64 * 64, &A_tensor_map,
+// CHECK-NEXT:                                smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                                m0 + row_part * 64);
+// CHECK:               tawa::rt::tma_load_2d_multicast(
+// CHECK-NEXT:              slot.b + tawa_step * 64 * 64 + rank * 32 * 64, &B_tensor_map,
+// CHECK-NEXT:              smem.a_b_aref.full_barrier(a_b), k0, n0 + part * 64 + rank * 32,
+// CHECK-NEXT:              /*cta_mask=*/0b11);
+// CHECK:           const int row_part = schedule.row_part(t, rank);
+// CHECK:           smem.a_b_aref.consumed_in_cluster<kCluster>(a_b_release);
+// CHECK:       inline cudaError_t wide_narrow64_rows64_cluster_launch(
+// CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 32, 64);
+// CHECK:         const tawa::rt::TileSchedule schedule(
+// CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/2, /*merge_x=*/1,
+// CHECK-NOT:     split_tail
+// CHECK:         return tawa::rt::launch_clustered(wide_narrow64_rows64_cluster, ctas, 256,
 // CHECK-NOT:   wide_narrow128(
 // CHECK:       struct wide_narrow128_rows64_shared {
 // CHECK:         alignas(1024) __nv_bfloat16 b[2 * 128 * 64];
