@@ -30,8 +30,11 @@ struct FastDivisor {
   uint32_t shift = 31;
 
   FastDivisor() = default;
-  /// `divisor` >= 1.
-  __host__ __device__ explicit FastDivisor(uint32_t divisor) : d(divisor) {
+  /// `divisor` >= 1; 0 (the extent of an empty walk, which divides nothing)
+  /// is taken as 1, so that an empty launch grid is no division by zero.
+  __host__ __device__ explicit FastDivisor(uint32_t divisor)
+      : d(divisor ? divisor : 1) {
+    divisor = d;
     uint32_t l = 0;
     while ((uint64_t{1} << l) < divisor)
       ++l;

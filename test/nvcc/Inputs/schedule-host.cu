@@ -534,6 +534,17 @@ int main() {
       return fail("choose_row_parts", c.grid_y, c.rows * 1000 + c.trips, got,
                   c.want);
   }
+  {
+    // An empty launch grid (a matrix of no columns) walks nothing; building
+    // its walk divides by nothing.
+    ++cases;
+    const TileSchedule empty(dim3(0, 1, 1), 8, true, 1, 1, 1, 4, 0, 2, 1);
+    const TileSchedule none(dim3(3, 0, 1), 8, true);
+    if (empty.count() != 0 || none.count() != 0 ||
+        tawa::rt::choose_row_parts(dim3(0, 1, 1), 128, 64, 100, 0, 64,
+                                   empty.count(), 132))
+      return fail("empty grid", empty.count(), none.count(), 0, 0);
+  }
   // choose_row_parts with the narrowest twin's tiles over the row parts
   // counted: where they fill at most a wave of 132 SMs, and more than 64
   // rows are stored.
