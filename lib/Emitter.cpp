@@ -1112,10 +1112,10 @@ std::string KernelEmitter::rowPartsChoice(bool Trips) {
                  "twins' whole tiles (tawa/TileShape.h).",
                  L.PartRows)
              .str());
-  // The narrowest kernel's twin may also run a launch of one row of tiles
-  // over row parts.
+  // The narrowest kernel's twin may also run over row parts any launch whose
+  // tiles over them fill a wave.
   const NarrowLaunch &First = NarrowLaunches.front();
-  std::string OneRow;
+  std::string PartTiles;
   if (First.RowParts > 1) {
     W.line(formatv("// A launch whose {0}-column tiles over row parts fill at "
                    "most a wave of the SMs runs them too; with more than half "
@@ -1125,14 +1125,14 @@ std::string KernelEmitter::rowPartsChoice(bool Trips) {
                .str());
     W.line("const tawa::rt::TileSchedule row_part_walk = " + First.FewWalk +
            ";");
-    OneRow = std::string(Trips ? "" : ", /*trips=*/0") +
-             ", /*part_tiles=*/row_part_walk.count()";
+    PartTiles = std::string(Trips ? "" : ", /*trips=*/0") +
+                ", /*part_tiles=*/row_part_walk.count()";
   }
   W.line(formatv("bool row_parts = tawa::rt::choose_row_parts(grid, "
                  "/*tile_rows=*/{0}, /*part_rows=*/{1}, {2}.rows, "
                  "/*row_offset=*/{3}{4}{5});",
                  L.TileRows, L.PartRows, P.Store.Matrix->getName(), L.RowOffset,
-                 Trips ? ", trips" : "", OneRow)
+                 Trips ? ", trips" : "", PartTiles)
              .str());
   return ",\n    row_parts ? tawa::rt::row_part_units(" + Where +
          ") : 0, /*row_part_kernels=*/" + std::to_string(rowPartKernels()) +

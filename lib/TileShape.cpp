@@ -665,11 +665,12 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
       N.FewRows.push_back(N.FullRows.back() ? fewRowsTwin(K, Diags)
                                             : std::nullopt);
     }
-  // The cluster twin of the narrowest kernel's few-rows twin over row parts
-  // only: those of wider tiles ran slower in clusters on every launch
-  // measured (results/h200/row-cluster/).
+  // The cluster twin of the narrowest kernel's few-rows twin over two row
+  // parts only: those of wider tiles ran slower in clusters on every launch
+  // measured (results/h200/row-cluster/), and with more row parts a cluster
+  // would pair parts of different tiles, which was not measured.
   if (!N.FewRows.empty() && N.FewRows.front() &&
-      N.FewRows.front()->Program.Merge.RowParts > 1) {
+      N.FewRows.front()->Program.Merge.RowParts == 2) {
     std::string Ignored;
     N.FewRowsClusters.push_back(
         clusterTwin(N.FewRows.front()->Program, Diags, Ignored));

@@ -116,11 +116,12 @@ struct NarrowTiles {
   /// cluster cannot ping-pong), else none: 3000^3 ran 1.43x faster as the
   /// 128 x 192 twin, 1536 x 1536 x 1544 1.13x (results/h100/cluster-twin/).
   std::vector<std::optional<NarrowKernel>> Clusters;
-  /// The same for FewRows[i] where it runs over row parts
-  /// (TileMerge::RowParts > 1), at i, else none: the cluster's two CTAs take
-  /// adjacent row parts of a tile and share its B through a multicast, so
-  /// that a launch of few rows runs twice the CTAs per B tile read
-  /// (tawa::rt::choose_row_cluster).
+  /// The cluster twin of FewRows[0], the narrowest kernel's few-rows twin,
+  /// where that runs over two row parts (TileMerge::RowParts == 2), as the
+  /// only element, else empty or none: the cluster's two CTAs take the two
+  /// row parts of a tile and share B's tile through a multicast, so that a
+  /// launch of few rows runs twice the CTAs per B tile read
+  /// (tawa::rt::choose_row_cluster; results/h200/row-cluster/).
   std::vector<std::optional<NarrowKernel>> FewRowsClusters;
   /// For --explain: the cluster twins and when they run, or why there are
   /// none.

@@ -81,13 +81,17 @@ struct TileSchedule {
                                    int merge_y = 1, int parts = 1,
                                    int x_units = 0, int row_parts = 1,
                                    int y_units = 0)
-      : tiles((grid.x + merge_x - 1) / merge_x * parts,
-              (grid.y + merge_y - 1) / merge_y * row_parts, grid.z),
+      : tiles(0, (grid.y + merge_y - 1) / merge_y * row_parts, grid.z),
         group(group), along_y(along_y), cluster(cluster), merge_x(merge_x),
         merge_y(merge_y), parts(parts), row_parts(row_parts), per_part(parts),
         per_row_part(row_parts) {
-    if (x_units > 0 && static_cast<uint32_t>(x_units) < tiles.x)
-      tiles.x = x_units;
+    // Counted in 64 bits and trimmed first: a grid far wider than the
+    // stored columns has more narrow tiles than 32 bits hold, of which only
+    // the x_units inside are walked.
+    const uint64_t x = static_cast<uint64_t>((grid.x + merge_x - 1) / merge_x) *
+                       static_cast<uint64_t>(parts);
+    tiles.x = static_cast<uint32_t>(
+        x_units > 0 && static_cast<uint64_t>(x_units) < x ? x_units : x);
     if (y_units > 0 && static_cast<uint32_t>(y_units) < tiles.y)
       tiles.y = y_units;
     const uint32_t X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;

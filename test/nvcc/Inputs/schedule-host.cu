@@ -545,6 +545,17 @@ int main() {
                                    empty.count(), 132))
       return fail("empty grid", empty.count(), none.count(), 0, 0);
   }
+  {
+    // A grid far wider than the stored columns: 2^30 blocks of 4 narrow
+    // tiles each (2^32 in all), of which the 4 inside 256 columns are
+    // walked.
+    ++cases;
+    const dim3 wide(1u << 30, 1, 1);
+    const TileSchedule s(wide, 8, true, 1, 1, 1, 4,
+                         tawa::rt::narrow_x_units(wide, 1, 4, 64, 256, 0));
+    if (s.count() != 4)
+      return fail("wide grid", s.count(), 4, 0, 0);
+  }
   // choose_row_parts with the narrowest twin's tiles over the row parts
   // counted: where they fill at most a wave of 132 SMs, and more than 64
   // rows are stored.
