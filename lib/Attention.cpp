@@ -260,6 +260,9 @@ private:
       if (!P.EpilogueLoads.empty())
         return fail(at(I), "attention's stores take no epilogue operands "
                            "('tawa::load' in the stored value) yet");
+      if (Op.Value.holds(ElemExpr::Kind::Select))
+        return fail(at(I), "attention's stored value has no conditional "
+                           "'cond ? x : y' yet");
       A.Stores.push_back(I);
     }
     if (A.Stores.empty())

@@ -390,6 +390,7 @@ std::string AttentionWriter::print(const ElemExpr &E, bool Matrix,
   case K::Silu:
     return "tawa::silu(" + print(E.Args[0], Matrix, Target, 0) + ")";
   case K::Tile:
+  case K::Select:
     return "?"; // refused by the attention analysis
   case K::Max:
     return "fmaxf(" + print(E.Args[0], Matrix, Target, 0) + ", " +

@@ -9,6 +9,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -128,12 +129,16 @@ struct FragVal {
   int32_t Id = -1;
   const VarDecl *Var = nullptr; ///< Sum: the location
   int64_t Index = 0;
+  /// Sum: the scale its elements were multiplied by after the loop
+  /// (fragmentScale), or null.
+  const VarDecl *Scale = nullptr;
 };
 
 /// A fragment store of one thread: where, and what it stores.
 struct FragmentStore {
   Poly Offset, Ld;
   int32_t SumId = -1;
+  const VarDecl *Scale = nullptr; ///< FragVal::Scale of the fragment
 };
 
 /// A vector temporary of a thread, `float4 v = *reinterpret_cast<const float4
@@ -209,6 +214,72 @@ enum class Phase { Prologue, Stage, Product, Tail, Epilogue, Rotated };
 struct BlockShape {
   int64_t X, Y;
 };
+
+/// The first statement or expression of `Branch` that changes anything
+/// but memory through a pointer (C's elements): a variable declared outside
+/// the branch (a local, an array such as the accumulators or a __shared__
+/// tile, a vector's member), or a call of a `void` function other than
+/// wmma::store_matrix_sync; null where there is none. The two branches of
+/// a beta choice may only store, so that each leaves the state it started
+/// from for the code after it.
+const Stmt *branchChange(const Stmt *Branch) {
+  llvm::SmallPtrSet<const Decl *, 8> Inside; // declared in the branch
+  std::function<void(const Stmt *)> Declared = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (auto *D = dyn_cast<DeclStmt>(S))
+      Inside.insert(D->decl_begin(), D->decl_end());
+    for (const Stmt *Child : S->children())
+      Declared(Child);
+  };
+  Declared(Branch);
+  auto Local = [&](const Expr *E) {
+    // The variable a write lands in, where it is one.
+    while (true) {
+      E = E->IgnoreParenImpCasts();
+      if (auto *M = dyn_cast<MemberExpr>(E)) {
+        if (M->isArrow())
+          return false; // through a pointer: memory
+        E = M->getBase();
+      } else if (auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+        if (!A->getBase()->IgnoreParenImpCasts()->getType()->isArrayType())
+          return false; // through a pointer: memory
+        E = A->getBase();
+      } else if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+        return !Inside.contains(R->getDecl());
+      } else {
+        return !isa<UnaryOperator>(E) ||
+               cast<UnaryOperator>(E)->getOpcode() != UO_Deref;
+      }
+    }
+  };
+  const Stmt *Found = nullptr;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || Found)
+      return;
+    const Expr *Target = nullptr;
+    if (auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+      Target = B->getLHS();
+    else if (auto *U = dyn_cast<UnaryOperator>(S);
+             U && U->isIncrementDecrementOp())
+      Target = U->getSubExpr();
+    else if (auto *O = dyn_cast<CXXOperatorCallExpr>(S);
+             O && O->isAssignmentOp())
+      Target = O->getArg(0);
+    else if (auto *C = dyn_cast<CallExpr>(S);
+             C && !isa<CXXOperatorCallExpr>(S) && C->getType()->isVoidType()) {
+      auto *F = C->getDirectCallee();
+      if (!F || F->getName() != "store_matrix_sync")
+        Found = S;
+    }
+    if (Target && Local(Target))
+      Found = S;
+    for (const Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(Branch);
+  return Found;
+}
 
 class BlockedLifter : GemmLoopReader {
 public:
@@ -1298,9 +1369,91 @@ private:
     return isa<ImplicitValueInitExpr>(bare(E)) || isZero(E);
   }
 
+  /// The fragment `E` names where it is `frag.x[e]`, `e` the variable
+  /// `Index`.
+  std::optional<Location> fragmentElementOf(const Expr *E,
+                                            const VarDecl *Index) {
+    auto *A = dyn_cast<ArraySubscriptExpr>(bare(E));
+    auto *M =
+        A ? dyn_cast<MemberExpr>(A->getBase()->IgnoreParenImpCasts()) : nullptr;
+    if (!M || M->getMemberDecl()->getName() != "x" ||
+        !refersTo(A->getIdx(), Index) ||
+        !isa<DeclRefExpr>(A->getIdx()->IgnoreParenImpCasts()))
+      return std::nullopt;
+    auto F = fragment(M->getBase());
+    if (!F)
+      return std::nullopt;
+    return F->first;
+  }
+
+  /// `for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = alpha *
+  /// acc.x[e];` (or `acc.x[e] *= alpha`) after the loop: every element of
+  /// an accumulator fragment scaled by one float parameter, which makes
+  /// the fragment's store a store of `alpha * acc` whatever element each
+  /// lane holds (CUDA C++ Programming Guide, "Warp Matrix Functions": the
+  /// mapping of x[] to the matrix is unspecified, so only a scale the same
+  /// for every element can be applied so). Null where `F` is no loop over
+  /// `num_elements`.
+  std::optional<bool> fragmentScale(const ForStmt *F, Phase P) {
+    auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+    auto *Count =
+        Cond ? dyn_cast<MemberExpr>(Cond->getRHS()->IgnoreParenImpCasts())
+             : nullptr;
+    if (!Count || Count->getMemberDecl()->getName() != "num_elements")
+      return std::nullopt;
+    const char *Expected =
+        "expected 'for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = "
+        "alpha * acc.x[e];' after the loop, outside any bounds check, once "
+        "per accumulator fragment stored into C, alpha a float parameter";
+    auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    auto *E = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    auto *Inc = dyn_cast_or_null<UnaryOperator>(F->getInc());
+    const Expr *L = nullptr, *R = nullptr;
+    const Stmt *Body = single(F->getBody());
+    auto *Times = dyn_cast_or_null<CompoundAssignOperator>(Body);
+    if (Times && Times->getOpcode() == BO_MulAssign) {
+      L = Times->getLHS();
+      R = Times->getRHS();
+    } else if (!assignment(Body, L, R)) {
+      return fail(F->getForLoc(), Expected);
+    }
+    if (P != Phase::Epilogue || !Guards.empty() || !E || !E->hasInit() ||
+        !isZero(E->getInit()) || Cond->getOpcode() != BO_LT ||
+        !refersTo(Cond->getLHS(), E) || !Inc || !Inc->isIncrementOp() ||
+        !refersTo(Inc->getSubExpr(), E) || isModified(E, F->getBody()))
+      return fail(F->getForLoc(), Expected);
+    std::optional<Location> Frag = fragmentElementOf(L, E);
+    const VarDecl *Scale = nullptr;
+    if (Times) {
+      Scale = floatParam(R);
+    } else if (auto *M = dyn_cast<BinaryOperator>(bare(R));
+               M && M->getOpcode() == BO_Mul) {
+      for (auto [S, X] : {std::pair(M->getLHS(), M->getRHS()),
+                          std::pair(M->getRHS(), M->getLHS())}) {
+        std::optional<Location> Same = fragmentElementOf(X, E);
+        if (floatParam(S) && Same && Frag && Same->Var == Frag->Var &&
+            Same->Index == Frag->Index)
+          Scale = floatParam(S);
+      }
+    }
+    auto Whole = Frag ? fragment(Count->getBase()) : std::nullopt;
+    if (!Frag || !Scale || !Whole || Whole->first.Var != Frag->Var ||
+        Whole->first.Index != Frag->Index || Whole->second.Use != Fragment::Acc)
+      return fail(F->getForLoc(), Expected);
+    FragVal &V = atFragment(*Frag);
+    if (V.K != FragVal::Sum || V.Scale)
+      return fail(F->getForLoc(), Expected);
+    V.Scale = Scale;
+    return true;
+  }
+
   /// An inner loop of constant bounds (with the block and the thread
   /// known), followed iteration by iteration.
   bool unroll(const ForStmt *F, Phase P) {
+    if (std::optional<bool> Scaled = fragmentScale(F, P))
+      return *Scaled;
     const char *Expected = "expected an inner loop 'for (int i = a; i < b; "
                            "i += c)' whose bounds are constants for each "
                            "thread of the block";
@@ -1438,6 +1591,9 @@ private:
                   "bound: they may be skipped in the last iteration only");
     if (staging(P))
       return guardedStaging(If);
+    if (P == Phase::Epilogue && If->getElse())
+      if (auto Test = betaTest(If->getCond()))
+        return betaBranches(If, Test->first, Test->second);
     if (P != Phase::Epilogue || If->getElse())
       return fail(If->getBeginLoc(), expected(P));
     const size_t Depth = Guards.size();
@@ -1446,6 +1602,66 @@ private:
     bool Ok = exec(If->getThen(), P);
     Guards.resize(Depth);
     return Ok;
+  }
+
+  /// `if (beta == 0) <stores> else <stores>` after the loop (betaTest):
+  /// both branches store the same elements of C from the same
+  /// accumulators, under the same bounds checks; the value stored where
+  /// beta is not 0 adds beta times C's old value to the other
+  /// (GemmLoopReader::betaSelect's rule).
+  bool betaBranches(const IfStmt *If, const VarDecl *Beta, bool ZeroIsThen) {
+    const Stmt *ZeroS = ZeroIsThen ? If->getThen() : If->getElse();
+    const Stmt *FullS = ZeroIsThen ? If->getElse() : If->getThen();
+    for (const Stmt *Branch : {ZeroS, FullS})
+      if (const Stmt *Change = branchChange(Branch))
+        return fail(Change->getBeginLoc(),
+                    "the branches of 'if (beta == 0)' may only store into "
+                    "C: this changes a variable declared before the 'if' "
+                    "(or calls a function), which the code after it would "
+                    "see changed in one branch only");
+    std::vector<StoreRecord> Outer, Zero;
+    std::vector<std::pair<Poly, const Expr *>> OuterBias, ZeroBias;
+    std::swap(Outer, Stores);
+    std::swap(OuterBias, StoreBias);
+    const StoredValue Before = takeValue();
+    if (!exec(ZeroS, Phase::Epilogue))
+      return false;
+    std::swap(Zero, Stores);
+    std::swap(ZeroBias, StoreBias);
+    const StoredValue Z = takeValue();
+    if (!exec(FullS, Phase::Epilogue))
+      return false;
+    const char *Expected =
+        "expected the two branches of 'if (beta == 0)' to store the same "
+        "elements of C from the same accumulators under the same bounds "
+        "checks, the value where beta is not 0 the other plus 'beta * "
+        "C[index]'";
+    if (Zero.empty() || Zero.size() != Stores.size())
+      return fail(If->getBeginLoc(), Expected);
+    for (size_t I = 0; I < Zero.size(); ++I) {
+      const StoreRecord &A = Zero[I], &B = Stores[I];
+      if (A.Held || B.Held || A.From.Var != B.From.Var ||
+          A.From.Index != B.From.Index || A.SumId != B.SumId ||
+          A.Thread != B.Thread || A.LC != B.LC || A.Guarded != B.Guarded ||
+          A.Bounds != B.Bounds ||
+          (I < ZeroBias.size()) != (I < StoreBias.size()) ||
+          (I < ZeroBias.size() && ZeroBias[I].first != StoreBias[I].first))
+        return fail(A.At, Expected);
+    }
+    if (!zeroValueAgrees(Z, Beta))
+      return fail(FullS->getBeginLoc(), Expected);
+    G.BetaZeroTerms = Z.Terms;
+    const StoredValue Full = takeValue();
+    putValue(Full);
+    if (!Outer.empty() && !(Before == Full))
+      return fail(If->getBeginLoc(), "expected every store of C to compute "
+                                     "the same expression of its "
+                                     "accumulator");
+    Outer.insert(Outer.end(), Stores.begin(), Stores.end());
+    OuterBias.insert(OuterBias.end(), StoreBias.begin(), StoreBias.end());
+    Stores = std::move(Outer);
+    StoreBias = std::move(OuterBias);
+    return true;
   }
 
   /// `if (guard) tile[i] = matrix[index]; else tile[i] = 0;`.
@@ -2674,8 +2890,13 @@ private:
     if (Out != ElementType::F32)
       return fail(G.C->getLocation(), "C must point to float");
     G.Out = *Out;
+    if (!G.Terms.empty() && (G.Terms != "a" || G.Alpha != V.Scale))
+      return fail(C->getBeginLoc(), "expected every store of C to compute "
+                                    "the same expression of its "
+                                    "accumulator");
     G.Terms = "a";
-    FragmentStore Mine{Ptr->second, *Ld, V.Id};
+    G.Alpha = V.Scale;
+    FragmentStore Mine{Ptr->second, *Ld, V.Id, V.Scale};
     if (!leader())
       return sameAsLeader(C, Mine);
     Cur->FragStores.push_back(Mine);
@@ -2700,7 +2921,7 @@ private:
     if (P != Phase::Epilogue || !Guards.empty() || !Ld || *Ld <= 0 || *Ld % 4 ||
         T.second % 8 ||
         (Order != "mem_row_major" && Order != "mem_col_major") ||
-        F.second.Use != Fragment::Acc || V.K != FragVal::Sum ||
+        F.second.Use != Fragment::Acc || V.K != FragVal::Sum || V.Scale ||
         Before == Cur->FragsBefore.end() ||
         Before->second[size_t(F.first.Index)].K != FragVal::Zero)
       return resultsFailure(
@@ -2864,9 +3085,9 @@ private:
     ThreadState &L = leaderOf();
     const size_t K = Cur->FragStores.size();
     Cur->FragStores.push_back(Mine);
-    bool Same = K < L.FragStores.size() &&
-                L.FragStores[K].Offset == Mine.Offset &&
-                L.FragStores[K].Ld == Mine.Ld;
+    bool Same =
+        K < L.FragStores.size() && L.FragStores[K].Offset == Mine.Offset &&
+        L.FragStores[K].Ld == Mine.Ld && L.FragStores[K].Scale == Mine.Scale;
     const auto &Ours = Cur->FragSums[size_t(Mine.SumId)];
     const auto &Theirs =
         Same ? L.FragSums[size_t(L.FragStores[K].SumId)] : Ours;
@@ -2932,15 +3153,7 @@ private:
       return false;
     S.LC = *LC + Out.Offset;
     // The value's terms, checked the same for every store.
-    const std::string Terms = G.Terms;
-    const VarDecl *Alpha = G.Alpha, *Beta = G.Beta;
-    const ParmVarDecl *CIn = G.CIn;
-    std::optional<LiftedBias> Bias = G.Bias;
-    const Activation Act = G.Act;
-    G.Terms.clear();
-    G.Alpha = G.Beta = G.CIn = nullptr;
-    G.Bias.reset();
-    G.Act = Activation::None;
+    const StoredValue Before = takeValue();
     Stored.reset();
     StoredHeld.reset();
     ResultsWhy.reset();
@@ -2970,10 +3183,9 @@ private:
       S.From = *Stored;
       S.SumId = at(*Stored).SumId;
     }
-    if (!Stores.empty() && (Terms != G.Terms || Alpha != G.Alpha ||
-                            Beta != G.Beta || CIn != G.CIn || Act != G.Act ||
-                            Bias.has_value() != G.Bias.has_value() ||
-                            (Bias && Bias->Data != G.Bias->Data)))
+    const StoredValue Now = takeValue();
+    putValue(Now);
+    if (!Stores.empty() && !(Before == Now))
       return fail(S.At, "expected every store of C to compute the same "
                         "expression of its accumulator");
     if (G.Bias) {
@@ -3025,6 +3237,20 @@ private:
 
   /// An accumulator read by the stored value: a local that gained products
   /// in the loop, from 0 before it.
+  void setValueSourceAside() override {
+    KeptStored = Stored;
+    KeptHeld = StoredHeld.has_value();
+    Stored.reset();
+    StoredHeld.reset();
+  }
+
+  /// The two values of a beta choice read one element of one accumulator
+  /// (not arrays of results, whose reads are resolved later).
+  bool sameValueSource() const override {
+    return !KeptHeld && !StoredHeld && KeptStored && Stored &&
+           KeptStored->Var == Stored->Var && KeptStored->Index == Stored->Index;
+  }
+
   bool isAccumulator(const Expr *X) override {
     if (!Cur)
       return false;
@@ -3348,6 +3574,10 @@ private:
   std::vector<StoreRecord> Stores;
   std::vector<std::pair<Poly, const Expr *>> StoreBias;
   std::optional<Location> Stored;
+  /// The accumulator of the value where beta is 0, set aside
+  /// (setValueSourceAside), and whether it read an array of results.
+  std::optional<Location> KeptStored;
+  bool KeptHeld = false;
   llvm::DenseMap<const VarDecl *, Fragment> FragKinds;
   /// The helpers being followed, outermost first, and their parameters
   /// bound to the caller's arrays and tiles (bindParameter).

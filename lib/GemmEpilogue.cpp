@@ -5,6 +5,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "llvm/ADT/FoldingSet.h"
+#include "llvm/ADT/SmallSet.h"
 
 #include <optional>
 
@@ -147,6 +148,19 @@ private:
   const ASTContext &Ctx;
 };
 
+using LoadSet = llvm::SmallSet<size_t, 4>;
+
+/// Adds to `Out` the epilogue operands of `E` read in a value that a
+/// conditional chooses (all of them where `Chosen`): those are read per
+/// element where chosen, never ahead (a bias pointer may be null where its
+/// value is not chosen).
+void markChosen(const ElemExpr &E, bool Chosen, LoadSet &Out) {
+  if (E.K == K::Tile && Chosen)
+    Out.insert(E.Load);
+  for (size_t I = 0; I < E.Args.size(); ++I)
+    markChosen(E.Args[I], Chosen || (E.K == K::Select && I > 0), Out);
+}
+
 /// Which broadcast operand array an epilogue operand is read into.
 enum class Broadcast { None, ByCol, ByRow };
 
@@ -164,8 +178,9 @@ public:
   Printer(const TileProgram &P,
           llvm::function_ref<std::string(const Expr *)> Text)
       : P(P), Text(Text) {
+    markChosen(P.Epilogue, false, ChosenLoads);
     for (size_t I = 0; I < P.EpilogueLoads.size(); ++I) {
-      Broadcast B = broadcastOf(P.EpilogueLoads[I]);
+      Broadcast B = broadcastOf(I);
       std::optional<size_t> Same = earlierSame(I);
       Slot.push_back(Same                    ? Slot[*Same]
                      : B == Broadcast::ByCol ? Code.ColOps++
@@ -177,7 +192,7 @@ public:
   EpilogueCode code() {
     for (size_t I = 0; I < P.EpilogueLoads.size(); ++I) {
       const TileLoad &L = P.EpilogueLoads[I];
-      Broadcast B = broadcastOf(L);
+      Broadcast B = broadcastOf(I);
       if (earlierSame(I))
         continue; // read once into the earlier one's slot
       if (B == Broadcast::ByCol)
@@ -224,6 +239,9 @@ private:
       return Call("tawa::gelu_tanh");
     case K::Silu:
       return Call("tawa::silu");
+    case K::Select:
+      return Wrap(0, scalar(E.Args[0].E) + " ? " + print(E.Args[1], 1) + " : " +
+                         print(E.Args[2], 1));
     default:
       return "?"; // refused by checkGemmEpilogue
     }
@@ -235,7 +253,7 @@ private:
   /// broadcast operand's is in its array.
   std::string tile(unsigned Load) const {
     const TileLoad &L = P.EpilogueLoads[Load];
-    switch (broadcastOf(L)) {
+    switch (broadcastOf(Load)) {
     case Broadcast::ByCol:
       return "tawa_by_col[" + std::to_string(Slot[Load]) + "]";
     case Broadcast::ByRow:
@@ -251,18 +269,25 @@ private:
   /// matrix as broadcast operand `I`, whose slot it shares.
   std::optional<size_t> earlierSame(size_t I) const {
     const TileLoad &L = P.EpilogueLoads[I];
-    if (broadcastOf(L) == Broadcast::None)
+    if (broadcastOf(I) == Broadcast::None)
       return std::nullopt;
     const ASTContext &Ctx = P.Kernel->getASTContext();
     for (size_t J = 0; J < I; ++J) {
       const TileLoad &E = P.EpilogueLoads[J];
-      if (E.Rows == L.Rows && E.Cols == L.Cols &&
-          sameExpr(E.MatrixArg, L.MatrixArg, Ctx) &&
+      if (broadcastOf(J) == broadcastOf(I) && E.Rows == L.Rows &&
+          E.Cols == L.Cols && sameExpr(E.MatrixArg, L.MatrixArg, Ctx) &&
           sameExpr(E.Row0, L.Row0, Ctx) && sameExpr(E.Col0, L.Col0, Ctx) &&
           sameExpr(E.Batch, L.Batch, Ctx))
         return J;
     }
     return std::nullopt;
+  }
+
+  /// How epilogue operand `I` is read: into a broadcast array where it is
+  /// 1 x C or R x 1 and read whatever a conditional chooses.
+  Broadcast broadcastOf(size_t I) const {
+    return ChosenLoads.contains(I) ? Broadcast::None
+                                   : tawa::broadcastOf(P.EpilogueLoads[I]);
   }
 
   std::string element(const TileLoad &L, StringRef R, StringRef C) const {
@@ -276,6 +301,7 @@ private:
   llvm::function_ref<std::string(const Expr *)> Text;
   EpilogueCode Code;
   std::vector<int> Slot; ///< per epilogue load: its array index, or -1
+  LoadSet ChosenLoads;
 };
 
 } // namespace
@@ -297,22 +323,36 @@ describeEpilogue(const TileProgram &P,
                  llvm::function_ref<std::string(const Expr *)> Text) {
   if (plainEpilogue(P))
     return "";
-  std::string Out = "ops " + Text(P.Epilogue.E) +
+  // The expression as written, its lines joined.
+  const std::string Written = Text(P.Epilogue.E);
+  std::string Source;
+  for (StringRef Line : llvm::split(Written, '\n'))
+    Source += (Source.empty() ? "" : " ") + Line.trim().str();
+  std::string Out = "ops " + Source +
                     ", applied to the accumulator's registers before the "
                     "store";
-  for (const TileLoad &L : P.EpilogueLoads) {
+  LoadSet Chosen;
+  markChosen(P.Epilogue, false, Chosen);
+  for (size_t I = 0; I < P.EpilogueLoads.size(); ++I) {
+    const TileLoad &L = P.EpilogueLoads[I];
     Out += "; " + Text(L.MatrixArg) + " " + std::to_string(L.Rows) + " x " +
            std::to_string(L.Cols);
     if (L.Rows != 1 && L.Cols != 1)
       Out += " (the stored window)";
     else if (L.Rows == 1 && L.Cols == 1)
       Out += " (one element for the tile)";
+    else if (Chosen.contains(I))
+      Out += L.Rows == 1 ? " (one row, for every row)"
+                         : " (one column, for every column)";
     else
       Out += L.Rows == 1 ? " (one row, for every row; read once per column "
                            "of a thread)"
                          : " (one column, for every column; read once per "
                            "row of a thread)";
-    if (L.Rows != 1 && L.Cols != 1)
+    if (Chosen.contains(I))
+      Out += " read from global memory per element where the conditional "
+             "chooses it";
+    else if (L.Rows != 1 && L.Cols != 1)
       Out += " read from global memory per element";
   }
   return Out;

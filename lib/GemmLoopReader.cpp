@@ -554,6 +554,121 @@ const Expr *GemmLoopReader::throughLocals(const Expr *E, QualType Keep) const {
 }
 
 bool GemmLoopReader::value(const Expr *V, const Poly &LC) {
+  // A conditional on beta chooses a value; other conditionals may be
+  // activations (`v > 0.0f ? v : 0.0f`).
+  if (auto *Sel = dyn_cast<ConditionalOperator>(
+          throughLocals(V, G.C->getType()->getPointeeType()));
+      Sel && betaTest(Sel->getCond()))
+    return betaSelect(Sel->getCond(), Sel->getTrueExpr(), Sel->getFalseExpr(),
+                      LC);
+  return plainValue(V, LC);
+}
+
+std::optional<std::pair<const VarDecl *, bool>>
+GemmLoopReader::betaTest(const Expr *Cond) const {
+  const Expr *C = Cond->IgnoreParenImpCasts();
+  if (auto *U = dyn_cast<UnaryOperator>(C); U && U->getOpcode() == UO_LNot) {
+    if (const VarDecl *Beta = floatParam(throughLocals(U->getSubExpr())))
+      return std::pair(Beta, true);
+    return std::nullopt;
+  }
+  auto *B = dyn_cast<BinaryOperator>(C);
+  if (!B || (B->getOpcode() != BO_EQ && B->getOpcode() != BO_NE))
+    return std::nullopt;
+  for (auto [X, Y] : {std::pair(B->getLHS(), B->getRHS()),
+                      std::pair(B->getRHS(), B->getLHS())})
+    if (const VarDecl *Beta = floatParam(throughLocals(X)); Beta && isZero(Y))
+      return std::pair(Beta, B->getOpcode() == BO_EQ);
+  return std::nullopt;
+}
+
+bool GemmLoopReader::betaSelect(const Expr *Cond, const Expr *T, const Expr *F,
+                                const Poly &LC) {
+  const char *Expected =
+      "expected a choice of the stored value on beta, 'beta == 0 ? alpha * "
+      "acc : alpha * acc + beta * C[index]' (or an if/else storing the "
+      "two), beta a float parameter, the value chosen where beta is not 0 "
+      "the other plus 'beta * C[index]', both of the same accumulator";
+  auto Test = betaTest(Cond);
+  if (!Test)
+    return fail(Cond->getBeginLoc(), Expected);
+  const Expr *Zero = Test->second ? T : F, *Full = Test->second ? F : T;
+  if (!plainValue(Zero, LC))
+    return false;
+  const Poly ZeroBias = BiasIndex;
+  StoredValue Z = takeValue();
+  setValueSourceAside();
+  if (!plainValue(Full, LC))
+    return false;
+  if (!zeroValueAgrees(Z, Test->first) || (Z.Bias && ZeroBias != BiasIndex) ||
+      !sameValueSource())
+    return fail(Full->getBeginLoc(), Expected);
+  G.BetaZeroTerms = Z.Terms;
+  return true;
+}
+
+bool GemmLoopReader::zeroValueAgrees(const StoredValue &Z,
+                                     const VarDecl *Beta) const {
+  std::string WithoutC = G.Terms, Sorted = Z.Terms;
+  llvm::erase(WithoutC, 'c');
+  llvm::sort(WithoutC);
+  llvm::sort(Sorted);
+  return G.Beta == Beta && G.BetaZeroTerms.empty() &&
+         G.Terms.find('c') != std::string::npos && !Z.Beta && !Z.CIn &&
+         Z.BetaZeroTerms.empty() && Sorted == WithoutC && Z.Alpha == G.Alpha &&
+         Z.Act == G.Act && Z.Bias.has_value() == G.Bias.has_value() &&
+         (!Z.Bias || Z.Bias->Data == G.Bias->Data);
+}
+
+std::optional<GemmLoopReader::BetaStores>
+GemmLoopReader::betaStores(const Stmt *S) const {
+  auto *If = dyn_cast_or_null<IfStmt>(S);
+  if (!If || !If->getElse() || If->getInit() || If->getConditionVariable() ||
+      !betaTest(If->getCond()))
+    return std::nullopt;
+  const Expr *L1, *R1, *L2, *R2;
+  if (!assignment(single(If->getThen()), L1, R1) ||
+      !assignment(single(If->getElse()), L2, R2))
+    return std::nullopt;
+  llvm::FoldingSetNodeID I1, I2;
+  L1->IgnoreParenImpCasts()->Profile(I1, Ctx, /*Canonical=*/true);
+  L2->IgnoreParenImpCasts()->Profile(I2, Ctx, /*Canonical=*/true);
+  if (I1 != I2 || L1->HasSideEffects(Ctx))
+    return std::nullopt;
+  return BetaStores{If->getCond(), L1, R1, R2};
+}
+
+bool GemmLoopReader::StoredValue::operator==(const StoredValue &O) const {
+  return Terms == O.Terms && BetaZeroTerms == O.BetaZeroTerms &&
+         Alpha == O.Alpha && Beta == O.Beta && CIn == O.CIn && Act == O.Act &&
+         Bias.has_value() == O.Bias.has_value() &&
+         (!Bias || Bias->Data == O.Bias->Data);
+}
+
+GemmLoopReader::StoredValue GemmLoopReader::takeValue() {
+  StoredValue V{G.Terms, G.BetaZeroTerms, G.Alpha, G.Beta,
+                G.CIn,   G.CInElem,       G.Bias,  G.Act};
+  G.Terms.clear();
+  G.BetaZeroTerms.clear();
+  G.Alpha = G.Beta = nullptr;
+  G.CIn = nullptr;
+  G.Bias.reset();
+  G.Act = Activation::None;
+  return V;
+}
+
+void GemmLoopReader::putValue(const StoredValue &V) {
+  G.Terms = V.Terms;
+  G.BetaZeroTerms = V.BetaZeroTerms;
+  G.Alpha = V.Alpha;
+  G.Beta = V.Beta;
+  G.CIn = V.CIn;
+  G.CInElem = V.CInElem;
+  G.Bias = V.Bias;
+  G.Act = V.Act;
+}
+
+bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
   const char *Expected =
       "expected the stored value 'acc', 'alpha * acc', plus optionally "
       "'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or "

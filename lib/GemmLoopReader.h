@@ -57,6 +57,40 @@ protected:
   /// optionally under ReLU, converted to C's type. Sets G.Terms, Alpha,
   /// Beta, Bias and Relu.
   bool value(const clang::Expr *V, const Poly &LC);
+  /// The stored value `Cond ? T : F` (a conditional, or the values of an
+  /// if/else's two stores of one element), `Cond` a test of beta against
+  /// 0 (`beta == 0`, `beta != 0.0f`, `!beta`), beta a float parameter:
+  /// the value chosen where beta is not 0 as `value` reads it, with beta
+  /// times C's old value, and the other the same without that term
+  /// (recorded in G.BetaZeroTerms).
+  bool betaSelect(const clang::Expr *Cond, const clang::Expr *T,
+                  const clang::Expr *F, const Poly &LC);
+  /// The beta that `Cond` compares with 0, and whether it holds where beta
+  /// is 0 (`beta == 0`, `!beta`) or where it is not (`beta != 0`).
+  std::optional<std::pair<const clang::VarDecl *, bool>>
+  betaTest(const clang::Expr *Cond) const;
+  /// `if (beta == 0) C[i] = v0; else C[i] = v1;` (betaSelect's tests), each
+  /// branch one assignment of the same element: its parts, for betaSelect.
+  struct BetaStores {
+    const clang::Expr *Cond, *L, *Then, *Else;
+  };
+  std::optional<BetaStores> betaStores(const clang::Stmt *S) const;
+  /// The stored value as G records it (value), taken out of G (its fields
+  /// reset), put back, and compared.
+  struct StoredValue {
+    std::string Terms, BetaZeroTerms;
+    const clang::VarDecl *Alpha = nullptr, *Beta = nullptr;
+    const clang::ParmVarDecl *CIn = nullptr;
+    ElementType CInElem{};
+    std::optional<LiftedBias> Bias;
+    Activation Act = Activation::None;
+    bool operator==(const StoredValue &O) const;
+  };
+  StoredValue takeValue();
+  /// Whether `Z`, stored where `Beta` is 0, is the value G records (one
+  /// with `Beta * C[index]`, C itself) without that term.
+  bool zeroValueAgrees(const StoredValue &Z, const clang::VarDecl *Beta) const;
+  void putValue(const StoredValue &V);
   /// Whether `X` reads the accumulator of the element stored.
   virtual bool isAccumulator(const clang::Expr *X) { return refersTo(X, Acc); }
   /// Records `VD`, a float local of the epilogue (`float v = acc +
@@ -110,6 +144,16 @@ protected:
   bool prefetchCondition(const clang::Expr *E) const;
   /// Local variables set to the buffer iteration i reads or writes.
   std::vector<const clang::ValueDecl *> CurrentVars, NextVars;
+
+  /// The scale `E` names: a float parameter of the kernel, or a uniform
+  /// scale (uniformScale); null for anything else.
+  const clang::VarDecl *floatParam(const clang::Expr *E) const;
+  /// For a front end that records which accumulator a stored value reads
+  /// (BlockedLift.cpp): sets that record aside before the other value of a
+  /// beta choice is read, and then whether that value reads the same one.
+  /// The other front ends have one accumulator.
+  virtual void setValueSourceAside() {}
+  virtual bool sameValueSource() const { return true; }
 
   /// Whether the front end takes a header of walking offsets (the CUDA
   /// samples' matrixMul) and calls bindWalkers after its prologue.
@@ -194,9 +238,8 @@ private:
   /// float locals.
   void sumTerms(const clang::Expr *E,
                 std::vector<const clang::Expr *> &Out) const;
-  /// The scale `E` names: a float parameter of the kernel, or a uniform
-  /// scale (uniformScale); null for anything else.
-  const clang::VarDecl *floatParam(const clang::Expr *E) const;
+  /// `value` without a conditional.
+  bool plainValue(const clang::Expr *V, const Poly &LC);
   /// The caller's variable that `VD` stands for where `VD` is a parameter
   /// of a `__device__` helper being followed (BlockedLift.cpp), else `VD`.
   virtual const clang::VarDecl *standsFor(const clang::VarDecl *VD) const {

@@ -682,7 +682,8 @@ private:
     StoreAt = Store ? Store->getBeginLoc() : Loop->getEndLoc();
     Guard Bounds;
     const Expr *Cond = nullptr;
-    if (auto *If = dyn_cast_or_null<IfStmt>(Store)) {
+    std::optional<BetaStores> Beta = betaStores(Store);
+    if (auto *If = dyn_cast_or_null<IfStmt>(Store); If && !Beta) {
       const Stmt *Then =
           If->getElse() ? nullptr : afterLocals(If->getThen(), Expected);
       if (!Then || !single(Then))
@@ -691,14 +692,17 @@ private:
         return false;
       StoreGuarded = true;
       Store = single(Then);
+      Beta = betaStores(Store);
     }
-    const Expr *L = nullptr, *R = nullptr;
+    const Expr *L = Beta ? Beta->L : nullptr, *R = nullptr;
     // `C[i] += v`: C's old value is the sum's first term (a float C, no
     // activation; checked below).
     auto *AddTo = dyn_cast_or_null<CompoundAssignOperator>(
         dyn_cast_or_null<Expr>(Store) ? cast<Expr>(Store)->IgnoreImplicit()
                                       : nullptr);
-    if (AddTo && AddTo->getOpcode() == BO_AddAssign) {
+    if (Beta) {
+      AddTo = nullptr;
+    } else if (AddTo && AddTo->getOpcode() == BO_AddAssign) {
       L = AddTo->getLHS();
       R = AddTo->getRHS();
     } else if (AddTo || !Store || !assignment(Store, L, R)) {
@@ -717,12 +721,14 @@ private:
     std::optional<Poly> LC = eval(Out->Index, "the store's index");
     if (LC)
       LC = *LC + Out->Offset;
-    if (!LC || !value(R, *LC))
+    if (!LC || !(Beta ? betaSelect(Beta->Cond, Beta->Then, Beta->Else, *LC)
+                      : value(R, *LC)))
       return false;
     if (AddTo) {
       if (!G.C->getType()->getPointeeType()->isSpecificBuiltinType(
               BuiltinType::Float) ||
-          G.Act != Activation::None || G.Terms.find('c') != std::string::npos)
+          G.Act != Activation::None || G.Terms.find('c') != std::string::npos ||
+          !G.BetaZeroTerms.empty())
         return fail(Store->getBeginLoc(),
                     "'C[i] += v' is lifted for a float C and a value without "
                     "an activation or C's old value; expected 'C[i] = v + "

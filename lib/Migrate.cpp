@@ -166,36 +166,48 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
                     N0);
   const std::string OpA = G.A.KMajor ? ATile : "tawa::transpose(" + ATile + ")";
   const std::string OpB = G.B.KMajor ? "tawa::transpose(" + BTile + ")" : BTile;
-  // The stored value's terms in the order the kernel adds them.
-  std::string Value, Sum;
-  const std::string Terms =
-      G.Terms.empty() ? std::string("a") + (G.Beta ? "c" : "") : G.Terms;
-  for (char T : Terms) {
-    std::string Term, Words;
-    if (T == 'a') {
-      Term = G.Alpha ? name(G.Alpha) + " * " + Acc : Acc;
-      Words = G.Alpha ? "alpha * A * B" : "A * B";
-    } else if (T == 'c') {
-      Term =
-          formatv("{0}tawa::load<{1}, {2}>({3}, {4}, {5})",
-                  G.Beta ? name(G.Beta) + " * " : "", kBM, kBN, CInOf, M0, N0);
-      Words = (G.Beta ? "beta * " : "") +
-              (G.CIn ? name(G.CIn) + " (C's input)" : std::string("C"));
-    } else {
-      const bool Col = G.Bias->PerColumn;
-      Term = formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", Col ? 1 : kBM,
-                     Col ? kBN : 1, name(G.Bias->Data), Col ? "0" : M0,
-                     Col ? N0 : "0");
-      Words = Col ? "a bias per column" : "a bias per row";
+  // The stored value's terms in the order the kernel adds them, under its
+  // activation; as code and in words.
+  auto ValueOf = [&](StringRef Terms) {
+    std::string Value, Sum;
+    for (char T : Terms) {
+      std::string Term, Words;
+      if (T == 'a') {
+        Term = G.Alpha ? name(G.Alpha) + " * " + Acc : Acc;
+        Words = G.Alpha ? "alpha * A * B" : "A * B";
+      } else if (T == 'c') {
+        Term = formatv("{0}tawa::load<{1}, {2}>({3}, {4}, {5})",
+                       G.Beta ? name(G.Beta) + " * " : "", kBM, kBN, CInOf, M0,
+                       N0);
+        Words = (G.Beta ? "beta * " : "") +
+                (G.CIn ? name(G.CIn) + " (C's input)" : std::string("C"));
+      } else {
+        const bool Col = G.Bias->PerColumn;
+        Term = formatv("tawa::load<{0}, {1}>({2}, {3}, {4})", Col ? 1 : kBM,
+                       Col ? kBN : 1, name(G.Bias->Data), Col ? "0" : M0,
+                       Col ? N0 : "0");
+        Words = Col ? "a bias per column" : "a bias per row";
+      }
+      Value += (Value.empty() ? "" : " + ") + Term;
+      Sum += (Sum.empty() ? "" : " + ") + Words;
     }
-    Value += (Value.empty() ? "" : " + ") + Term;
-    Sum += (Sum.empty() ? "" : " + ") + Words;
-  }
-  if (G.Act != Activation::None) {
-    const std::string F = activationFunction(G.Act);
-    Value = F + "(" + Value + ")";
-    Sum = G.Act == Activation::Relu ? "max(" + Sum + ", 0)"
-                                    : F.substr(6) + "(" + Sum + ")";
+    if (G.Act != Activation::None) {
+      const std::string F = activationFunction(G.Act);
+      Value = F + "(" + Value + ")";
+      Sum = G.Act == Activation::Relu ? "max(" + Sum + ", 0)"
+                                      : F.substr(6) + "(" + Sum + ")";
+    }
+    return std::pair(Value, Sum);
+  };
+  auto [Value, Sum] = ValueOf(
+      G.Terms.empty() ? std::string("a") + (G.Beta ? "c" : "") : G.Terms);
+  // Where beta is 0 the kernel stores the value without beta * C and reads
+  // no element of C; the conditional chooses the same.
+  if (!G.BetaZeroTerms.empty()) {
+    Value = name(G.Beta) + " == 0.0f\n                  ? " +
+            ValueOf(G.BetaZeroTerms).first + "\n                  : " + Value;
+    Sum += " (" + (G.CIn ? name(G.CIn) : std::string("C")) +
+           " not read where beta is 0)";
   }
   const std::string What =
       "C = " + Sum +

@@ -56,6 +56,11 @@ bool ElemExpr::reads(unsigned V) const {
   return llvm::any_of(Args, [V](const ElemExpr &A) { return A.reads(V); });
 }
 
+bool ElemExpr::holds(Kind Of) const {
+  return K == Of ||
+         llvm::any_of(Args, [Of](const ElemExpr &A) { return A.holds(Of); });
+}
+
 bool TileOp::reads(unsigned V) const {
   switch (K) {
   case Kind::Load:
@@ -1023,6 +1028,8 @@ private:
                                                : ElemExpr::Shape::Row;
       return Out;
     }
+    if (auto *Cond = dyn_cast<ConditionalOperator>(X); Cond && findTileUse(X))
+      return select(Cond);
     const std::string Callee = tawaCallee(X);
     auto *Call = dyn_cast<CallExpr>(X);
     static const std::pair<const char *, ElemExpr::Kind> Ops[] = {
@@ -1072,6 +1079,38 @@ private:
                 "'tawa::store', tiles 'tawa::load<R, C>(...)')",
                 X->getSourceRange());
     return std::nullopt;
+  }
+
+  /// `cond ? x : y` in the value of a store, the condition a scalar: only
+  /// the value chosen is evaluated, in the tiled form as in the reference
+  /// (`beta == 0.0f ? alpha * acc : alpha * acc + beta * tawa::load<BM,
+  /// BN>(C, m0, n0)` reads no element of C where beta is 0).
+  std::optional<ElemExpr> select(const ConditionalOperator *Cond) {
+    if (!InStore || findTileUse(Cond->getCond())) {
+      unsupported(Cond->getBeginLoc(),
+                  "a conditional 'cond ? x : y' of tiles is allowed in the "
+                  "value of 'tawa::store' only, its condition a scalar of "
+                  "the kernel ('beta == 0.0f')",
+                  Cond->getSourceRange());
+      return std::nullopt;
+    }
+    ElemExpr Out;
+    Out.E = Cond;
+    Out.K = ElemExpr::Kind::Select;
+    Out.S = ElemExpr::Shape::Scalar;
+    ElemExpr Test;
+    Test.E = Cond->getCond();
+    Out.Args.push_back(std::move(Test));
+    for (const Expr *Branch : {Cond->getTrueExpr(), Cond->getFalseExpr()}) {
+      std::optional<ElemExpr> Arg = elem(Branch);
+      if (!Arg)
+        return std::nullopt;
+      if (Arg->S == ElemExpr::Shape::Matrix ||
+          (Arg->S == ElemExpr::Shape::Row && Out.S == ElemExpr::Shape::Scalar))
+        Out.S = Arg->S;
+      Out.Args.push_back(std::move(*Arg));
+    }
+    return Out;
   }
 
   void markLoopCarried() {

@@ -193,6 +193,12 @@ struct LiftedGemm {
   std::optional<LiftedBias> Bias;
   Activation Act = Activation::None;
   std::string Terms;
+  /// Where the kernel stores another value where Beta is 0, reading no
+  /// element of C there (`if (beta == 0) C[i] = alpha * acc; else C[i] =
+  /// alpha * acc + beta * C[i];`, or the same as a conditional, as BLAS
+  /// does): that value's terms, as Terms, of which it has all but 'c' (the
+  /// same Alpha, Bias and Act). Empty otherwise.
+  std::string BetaZeroTerms;
 };
 
 /// Where and why a loop does not match: the statement that breaks the

@@ -166,6 +166,9 @@ struct ElemExpr {
     Gelu,     ///< tawa::gelu (erf form)
     GeluTanh, ///< tawa::gelu_tanh
     Silu,     ///< tawa::silu
+    /// `cond ? x : y` in the value of a store: Args are the condition (a
+    /// scalar), then x and y, of which only the one chosen is evaluated
+    Select,
   };
   /// What the expression is: one element per tile element, one per row, or
   /// one for all.
@@ -178,6 +181,8 @@ struct ElemExpr {
   std::vector<ElemExpr> Args;     ///< operands, in order
   /// Whether the expression reads value `V`.
   bool reads(unsigned V) const;
+  /// Whether the expression or one of its operands is of kind `Of`.
+  bool holds(Kind Of) const;
 };
 
 /// A linear form over a tile element (i, j): RowCoef i + ColCoef j + the

@@ -568,3 +568,27 @@ __global__ void precision_clause(In Q, In K, In V, Out O, float c) {
   }
   tawa::store(O.batch(bh), m0, 0, o / l);
 }
+
+__global__ void conditional_store(In Q, In K, In V, Out O, float c, int plain) {
+  const int bh = blockIdx.y, m0 = blockIdx.x * 128;
+  auto q = tawa::load<128, 128>(Q.batch(bh), m0, 0);
+  tawa::Accumulator<float, 128, 128> o;
+  tawa::RowVector<float, 128> m(-INFINITY), l(0.0f);
+#pragma tawa tile
+  for (int n0 = 0; n0 < K.rows; n0 += 128) {
+    auto k = tawa::load<128, 128>(K.batch(bh), n0, 0);
+    auto v = tawa::load<128, 128>(V.batch(bh), n0, 0);
+    tawa::Accumulator<float, 128, 128> s;
+    tawa::mma(s, q, tawa::transpose(k));
+    tawa::mask(s, tawa::col(n0) < K.rows);
+    auto m_new = tawa::max(m, tawa::row_max(s) * c);
+    auto p = tawa::exp2(s * c - m_new);
+    auto alpha = tawa::exp2(m - m_new);
+    l = l * alpha + tawa::row_sum(p);
+    o *= alpha;
+    tawa::mma(o, tawa::convert<bf16>(p), v);
+    m = m_new;
+  }
+  // CHECK: errors.cu:[[@LINE+1]]:3: warning: attention's stored value has no conditional 'cond ? x : y' yet [tawa-unsupported]
+  tawa::store(O.batch(bh), m0, 0, plain ? o : o / l);
+}

@@ -72,3 +72,37 @@ __global__ void bias_relu(In A, In B, In bias, tawa::Matrix<__nv_bfloat16> C) {
 // CHECK-NEXT:         const float *tawa_by_col, const float *tawa_by_row) {
 // CHECK-NEXT:       return tawa::relu(tawa_acc + tawa_by_col[0]);
 // CHECK-NEXT:     });
+
+// A conditional on a scalar: only the value chosen is evaluated, and an
+// operand read in a chosen value is read per element where it is chosen,
+// never ahead into an array (its pointer may be null where the other value
+// is chosen).
+__global__ void chosen(In A, In B, In bias, tawa::Matrix<float> C, float beta,
+                       int has_bias) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<256, 64>(B, blockIdx.x * 256, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(
+      C, blockIdx.y * 128, blockIdx.x * 256,
+      beta == 0.0f
+          ? (has_bias ? acc + tawa::load<1, 256>(bias, 0, blockIdx.x * 256)
+                      : acc)
+          : acc + beta * tawa::load<128, 256>(C, blockIdx.y * 128,
+                                              blockIdx.x * 256));
+}
+// CHECK:      tawa::rt::apply_epilogue<0, 0>(
+// CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
+// CHECK-NEXT:     /*zero=*/k_steps == 0, tawa::rt::NoValues{}, tawa::rt::NoValues{},
+// CHECK-NEXT:     [&](float tawa_acc, int tawa_row, int tawa_col,
+// CHECK-NEXT:         const float *tawa_by_col, const float *tawa_by_row) {
+// CHECK-NEXT:       return (beta == 0.0f)
+// CHECK-NEXT:                  ? (has_bias ? tawa_acc + tawa::rt::epilogue_element(
+// CHECK-NEXT:                                               bias, 0, tawa_col)
+// CHECK-NEXT:                              : tawa_acc)
+// CHECK-NEXT:                  : tawa_acc + beta * tawa::rt::epilogue_element(
+// CHECK-NEXT:                                          C, tawa_row, tawa_col);
+// CHECK-NEXT:     });

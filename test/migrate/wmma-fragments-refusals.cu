@@ -139,3 +139,94 @@ __global__ void column_major_store(const half *A, const half *B, float *C,
 }
 // CHECK: note: kernel 'column_major_store' is left unchanged
 
+
+// A scale of the fragments' elements after the loop: twice, by a constant,
+// with another fragment's element, or of only some fragments.
+__global__ void scaled_twice(const half *A, const half *B, float *C, int M,
+                             int N, int K, float alpha) {
+  SETUP
+#pragma tawa tile
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected 'for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = alpha * acc.x[e];' after the loop, outside any bounds check, once per accumulator fragment stored into C, alpha a float parameter (following a block of {{[0-9]+}} threads) [tawa-unsupported]
+  for (int k = 0; k < K; k += 16) {
+    LOADS(k)
+    PRODUCTS
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      for (int e = 0; e < acc[i][j].num_elements; ++e)
+        acc[i][j].x[e] *= alpha;
+      for (int e = 0; e < acc[i][j].num_elements; ++e)
+        acc[i][j].x[e] *= alpha;
+    }
+  STORES
+}
+// CHECK: note: kernel 'scaled_twice' is left unchanged
+
+__global__ void scaled_by_constant(const half *A, const half *B, float *C,
+                                   int M, int N, int K) {
+  SETUP
+#pragma tawa tile
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected 'for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = alpha * acc.x[e];'
+  for (int k = 0; k < K; k += 16) {
+    LOADS(k)
+    PRODUCTS
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int e = 0; e < acc[i][j].num_elements; ++e)
+        acc[i][j].x[e] = 0.5f * acc[i][j].x[e];
+  STORES
+}
+// CHECK: note: kernel 'scaled_by_constant' is left unchanged
+
+__global__ void scaled_from_other(const half *A, const half *B, float *C,
+                                  int M, int N, int K, float alpha) {
+  SETUP
+#pragma tawa tile
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected 'for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = alpha * acc.x[e];'
+  for (int k = 0; k < K; k += 16) {
+    LOADS(k)
+    PRODUCTS
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int e = 0; e < acc[i][j].num_elements; ++e)
+        acc[i][j].x[e] = alpha * acc[j][i].x[e];
+  STORES
+}
+// CHECK: note: kernel 'scaled_from_other' is left unchanged
+
+__global__ void some_scaled(const half *A, const half *B, float *C, int M,
+                            int N, int K, float alpha) {
+  SETUP
+#pragma tawa tile
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected every store of C to compute the same expression of its accumulator (following a block of {{[0-9]+}} threads) [tawa-unsupported]
+  for (int k = 0; k < K; k += 16) {
+    LOADS(k)
+    PRODUCTS
+  }
+  for (int j = 0; j < 2; ++j)
+    for (int e = 0; e < acc[0][j].num_elements; ++e)
+      acc[0][j].x[e] *= alpha;
+  STORES
+}
+// CHECK: note: kernel 'some_scaled' is left unchanged
+
+// A scale under a bounds check: applied by some warps only.
+__global__ void scaled_where(const half *A, const half *B, float *C, int M,
+                             int N, int K, float alpha) {
+  SETUP
+#pragma tawa tile
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected 'for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = alpha * acc.x[e];' after the loop, outside any bounds check
+  for (int k = 0; k < K; k += 16) {
+    LOADS(k)
+    PRODUCTS
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      if (row0 + i * 16 < M)
+        for (int e = 0; e < acc[i][j].num_elements; ++e)
+          acc[i][j].x[e] *= alpha;
+  STORES
+}
+// CHECK: note: kernel 'scaled_where' is left unchanged

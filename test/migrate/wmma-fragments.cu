@@ -86,5 +86,40 @@ __global__ void wmma_smem(const half *A, const half *B, float *C, int M, int N,
 // CHECK-NEXT: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || K % 32 != 0 ||
 // CHECK: tawa::Matrix<float>{C, tawa_rows, tawa_cols, N});
 
+// CHECK-LABEL: __global__ void wmma_2x2_alpha(
+// The accumulator fragments scaled by alpha after the loop, element by
+// element: a store of alpha * acc, whatever element each lane holds.
+__global__ void wmma_2x2_alpha(const half *A, const half *B, float *C, int M,
+                               int N, int K, float alpha) {
+  const int warp = threadIdx.x / 32;
+  const int row0 = blockIdx.y * 64 + (warp / 2) * 32;
+  const int col0 = blockIdx.x * 64 + (warp % 2) * 32;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[2];
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j)
+      wmma::fill_fragment(acc[i][j], 0.0f);
+#pragma tawa tile
+  for (int k = 0; k < K; k += 16) {
+    for (int i = 0; i < 2; ++i)
+      wmma::load_matrix_sync(a[i], A + (row0 + i * 16) * K + k, K);
+    for (int j = 0; j < 2; ++j)
+      wmma::load_matrix_sync(b[j], B + k * N + col0 + j * 16, N);
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 2; ++j)
+        wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+  }
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      for (int e = 0; e < acc[i][j].num_elements; e++)
+        acc[i][j].x[e] = alpha * acc[i][j].x[e];
+      wmma::store_matrix_sync(C + (row0 + i * 16) * N + col0 + j * 16,
+                              acc[i][j], N, wmma::mem_row_major);
+    }
+}
+// CHECK: /// 'wmma_2x2_alpha' in the tile vocabulary: C = alpha * A * B over
+// CHECK: tawa::store(C, m0, n0, alpha * acc);
+
 // DIAG-NOT: warning
 // DIAG2-NOT: warning

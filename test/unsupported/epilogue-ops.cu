@@ -73,3 +73,26 @@ __global__ void load_in_loop(In A, In B, Out C) {
   }
   tawa::store(C, m0, n0, acc);
 }
+
+__global__ void thread_choice(In A, In B, Out C) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  GEMM_LOOP
+  // CHECK: epilogue-ops.cu:[[@LINE+1]]:26: warning: a scalar of the epilogue reads 'threadIdx'; the rewritten kernel's threads and tiles are not the kernel's, so only its parameters, constants and blockIdx.z may be read there (an origin that moves with the tile is the store's own) [tawa-unsupported]
+  tawa::store(C, m0, n0, threadIdx.x == 0 ? acc : acc * 2.0f);
+}
+
+__global__ void choice_in_loop(In A, In B, Out C, int twice) {
+  const int m0 = blockIdx.y * 128, n0 = blockIdx.x * 256;
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, m0, k0);
+    auto b = tawa::load<256, 64>(B, n0, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+    // CHECK: epilogue-ops.cu:[[@LINE+1]]:11: warning: a conditional 'cond ? x : y' of tiles is allowed in the value of 'tawa::store' only, its condition a scalar of the kernel ('beta == 0.0f') [tawa-unsupported]
+    acc = twice ? acc * 2.0f : acc;
+  }
+  tawa::store(C, m0, n0, acc);
+}

@@ -448,6 +448,51 @@ K['wmma_one_warp_bf16_colB'] = dict(
 ''')
 
 
+# BLAS's beta convention: M N K beta; C holds NaN where beta is 0 (the kernel
+# must not read it), random values otherwise.
+MAIN_MNK_BETA = r'''int main(int argc, char **argv) {
+  if (argc != 6) { fprintf(stderr, "usage: %s M N K beta out.f32\n", argv[0]); return 1; }
+  const int M = atoi(argv[1]), N = atoi(argv[2]), K = atoi(argv[3]);
+  const float beta = (float)atof(argv[4]);
+  const char *out = argv[5];
+  const size_t m = M, n = N, k = K;
+'''
+
+K['beta_zero_branch_half'] = dict(
+    decl='void beta_zero_branch_half_run(const __half *A, const __half *B, float *C, int M, int N, int K,\n'
+         '                               float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = beta == 0.0f ? dev_nan<float>(m * n) : dev_random<float>(m * n, 4);
+  beta_zero_branch_half_run(A, B, C, M, N, K, 1.5f, beta);
+  return finish(C, m * n, out);
+''')
+
+K['blocked_beta_zero_bf16'] = dict(
+    decl='void gemm_beta_rb_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C, int M,\n'
+         '                         int N, int K, float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = beta == 0.0f ? dev_nan<__nv_bfloat16>(m * n)
+                                  : dev_random<__nv_bfloat16>(m * n, 4);
+  gemm_beta_rb_launch(A, B, C, M, N, K, 1.5f, beta);
+  return finish(C, m * n, out);
+''')
+
+
+K['wmma_frags_alpha_half'] = dict(
+    decl='void wmma_frags_alpha_run(const half *A, const half *B, float *C, int M, int N, int K,\n'
+         '                          float alpha);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  wmma_frags_alpha_run(A, B, C, M, N, K, 1.5f);
+  return finish(C, m * n, out);
+''')
+
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -83,6 +83,10 @@ declare -A SHAPES=(
   [double_buffer_vec_bf16]="128:128:128 256:512:384 1024:1024:1024 384:256:224"    # 128|M,N 32|K
   [prefetch_guarded_bias_bf16]="$RAGGED"
   [float4_regs_prefetch_half]="128:128:128 256:512:384 1024:1024:1024 384:256:208" # 128|M,N 16|K
+  # M:N:K:beta; where beta is 0, C holds NaN that the kernel must not read.
+  [beta_zero_branch_half]="7:5:3:0 257:136:264:0 1000:1000:520:-0.5 1001:999:517:0 1001:999:517:0.75 1024:1024:1024:0"
+  [blocked_beta_zero_bf16]="7:5:3:0 257:136:264:0 1000:1000:520:-0.5 1001:999:517:0 1001:999:517:0.75 1024:1024:1024:0"
+  [wmma_frags_alpha_half]="128:128:128 256:512:384 1024:1024:1024 384:320:208"    # 64|M,N 16|K
   [wmma_double_buffer_half]="128:128:128 256:512:384 1024:1024:1024 384:256:224"   # 128|M,N 32|K
 )
 

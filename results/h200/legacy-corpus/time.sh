@@ -16,6 +16,7 @@ declare -A SHAPE=(
   [vec_transposed_half_view]="1024 1024 1024" [blocked_staged_store_half]="1024 1024 1024"
   [prefetch_regs_half]="1024 1024 1024" [double_buffer_vec_bf16]="1024 1024 1024"
   [float4_regs_prefetch_half]="1024 1024 1024"
+  [beta_zero_branch_half]="1024 1024 1024 0" [blocked_beta_zero_bf16]="1024 1024 1024 0"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
