@@ -86,6 +86,8 @@ std::vector<std::string> emittedNames(const TileProgram &P,
                                 "stream",
                                 "shared_bytes",
                                 "part",
+                                "row_part",
+                                "tawa_box_row",
                                 "trips",
                                 "narrow",
                                 "turn",
@@ -269,6 +271,29 @@ private:
         Clustered || T.Im2col || T.Rows <= 64)
       return false;
     return coord(T.mnOrigin()) == coord(P.Store.Row0);
+  }
+  /// Whether load `L` is a shifted box (tawa::rt::box_row, in
+  /// tawa/runtime/edge_boxes.cuh): the mma's A, K-major and loaded in the K
+  /// loop, not in edge boxes, whose M origin is the store's row origin and
+  /// whose rows are the tile's. Where the box would reach past A's end it is
+  /// loaded from A's last rows; accumulator row i is then row
+  /// `tawa_box_row + i` of A and of the stored matrix, and the rows before
+  /// the tile's own are not stored.
+  bool shiftedBox(unsigned L) const {
+    const TileLoad &T = P.Loads[L];
+    return L == Mma.A && Mma.A != Mma.B && !T.MnMajor && !T.Im2col &&
+           !T.TransposedCopy && T.Where == Region::Loop && !edgeBoxes(L) &&
+           T.Rows == Plan.BM && coord(T.mnOrigin()) == coord(P.Store.Row0);
+  }
+  /// The row at which load `L`'s box is loaded: its M (or N) origin, or the
+  /// shifted box's row.
+  std::string boxRow(unsigned L) const {
+    if (!shiftedBox(L))
+      return mnOriginOf(L);
+    return formatv("tawa::rt::box_row<{0}>({1}, {2}.rows, {3}.rows)",
+                   P.Loads[L].Rows, mnOriginOf(L), coord(P.Loads[L].MatrixArg),
+                   coord(P.Store.MatrixArg))
+        .str();
   }
   /// The rows of a box that must lie past the operand's end for its edge
   /// boxes to be loaded (make_edge_maps' `min_past`,
@@ -800,7 +825,7 @@ void KernelEmitter::producer() {
     W.line(formatv("tawa::rt::tma_load_{0}d(slot.{1}, &{2}, "
                    "smem.{3}_aref.full_barrier({3}), {4}, {5}{6});",
                    T.Batch ? 3 : 2, Dst, tensorMapName(P, L), R.Name,
-                   coord(T.Col0), mnOriginOf(L),
+                   coord(T.Col0), boxRow(L),
                    T.Batch ? ", " + coord(T.Batch) : "")
                .str());
   }
@@ -940,16 +965,37 @@ void KernelEmitter::consumers() {
   // every consumer of a cluster's tile past the grid (TileSchedule::in_grid).
   const bool Idle = !Plan.PingPong && (Plan.Consumers > 1 || Clustered);
   const std::string Row0 = storeRow();
+  const bool Shifted = shiftedBox(Mma.A);
+  // The accumulator's first row: the store's, or where A's box was loaded.
+  const std::string AccRow0 = Shifted ? "tawa_box_row" : Row0;
+  if (Shifted) {
+    W.line(formatv("// {0}'s rows start where {1}'s box was loaded: at {1}'s "
+                   "last rows where the tile reaches past them "
+                   "(tawa::rt::box_row), whose rows before the tile's own "
+                   "are not stored.",
+                   P.Acc.Var, P.Loads[Mma.A].Var)
+               .str());
+    W.line("const int tawa_box_row = " + boxRow(Mma.A) + ";");
+  }
   if (Idle) {
     W.line(formatv("// This warpgroup's rows of the tile: none of them stored "
-                   "where they start past {0}'s last row{1}.",
+                   "where they {0} past {1}'s last row{2}.",
+                   Shifted ? "come before the tile's own or start" : "start",
                    P.Store.Matrix->getName(),
                    Clustered ? ", or where the tile lies past the original "
                                "grid (the cluster's last tile along y)"
                              : "")
                .str());
-    W.line(formatv("const bool idle = {0}{1} >= {2}.rows{3};", Row0, RowsOffset,
-                   coord(P.Store.MatrixArg),
+    const std::string Past =
+        Shifted ? formatv("tawa::rt::rows_idle<{0}>(tawa_box_row{1}, {2}, "
+                          "{3}.rows)",
+                          64 * Plan.MTiles, RowsOffset, Row0,
+                          coord(P.Store.MatrixArg))
+                      .str()
+                : formatv("{0}{1} >= {2}.rows", Row0, RowsOffset,
+                          coord(P.Store.MatrixArg))
+                      .str();
+    W.line(formatv("const bool idle = {0}{1};", Past,
                    Clustered ? " || !schedule.in_grid(t, rank)" : "")
                .str());
   }
@@ -1042,18 +1088,22 @@ void KernelEmitter::consumers() {
   // An epilogue's ops write the registers, zero where the K loop ran no step.
   std::string Zero = "k_steps == 0";
   if (!plainEpilogue(P)) {
-    epilogueOps(Row0 + RowsOffset);
+    epilogueOps(AccRow0 + RowsOffset);
     Zero = "false";
   }
+  // A shifted box's tile stores from its own first row.
+  const std::string FirstRow =
+      Shifted ? ", /*first_row=*/" + Row0 : std::string();
   auto directStore = [&] {
     W.line(formatv("tawa::rt::store_accumulator({0}, {1}{2}, "
-                   "{3}, {4}, /*zero=*/{5});",
-                   coord(P.Store.MatrixArg), Row0, RowsOffset, storeCol(),
-                   P.Acc.Var, Zero)
+                   "{3}, {4}, /*zero=*/{5}{6});",
+                   coord(P.Store.MatrixArg), AccRow0, RowsOffset, storeCol(),
+                   P.Acc.Var, Zero, FirstRow)
                .str());
   };
   if (Plan.TmaStore) {
-    W.open("if (tma_store)");
+    W.open(Shifted ? "if (tma_store && tawa_box_row == " + Row0 + ")"
+                   : std::string("if (tma_store)"));
     W.line(formatv("tawa::rt::store_accumulator_tma<{0}>(&{1}, "
                    "smem.epilogue[consumer], {2}{3}, {4}, {5}, "
                    "{6}, /*zero=*/{7}, /*barrier=*/1 + consumer);",
@@ -1063,13 +1113,16 @@ void KernelEmitter::consumers() {
                .str());
     W.close(" else {");
     ++W.Depth;
-    W.line("// TMA cannot address the output: the warpgroup copies the "
-           "staged rows.");
+    W.line(Shifted ? "// TMA cannot address the output, or the box was shifted "
+                     "(its rows before the tile's own must stay as they are): "
+                     "the warpgroup copies the staged rows."
+                   : "// TMA cannot address the output: the warpgroup copies "
+                     "the staged rows.");
     W.line(formatv("tawa::rt::store_accumulator_staged({0}, "
                    "smem.epilogue[consumer], {1}{2}, {3}, {4}, "
-                   "/*zero=*/{5}, /*barrier=*/1 + consumer);",
-                   coord(P.Store.MatrixArg), Row0, RowsOffset, storeCol(),
-                   P.Acc.Var, Zero)
+                   "/*zero=*/{5}, /*barrier=*/1 + consumer{6});",
+                   coord(P.Store.MatrixArg), AccRow0, RowsOffset, storeCol(),
+                   P.Acc.Var, Zero, FirstRow)
                .str());
     W.close();
   } else {

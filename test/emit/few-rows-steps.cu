@@ -84,9 +84,10 @@ void run(In A, In B, Out C, int last) {
 // CHECK-NEXT:              break;
 // CHECK-NEXT:            }
 // CHECK-NEXT:            smem.a_b_aref.expect(a_b, sizeof(slot.a) / 2 + sizeof(slot.b) / 2);
-// CHECK-NEXT:            tawa::rt::tma_load_2d(slot.a + tawa_step * 64 * 64, &A_tensor_map,
-// CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
-// CHECK-NEXT:                                  m0 + row_part * 64);
+// CHECK-NEXT:            tawa::rt::tma_load_2d(
+// CHECK-NEXT:                slot.a + tawa_step * 64 * 64, &A_tensor_map,
+// CHECK-NEXT:                smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                tawa::rt::box_row<64>(m0 + row_part * 64, A.rows, C.rows));
 // CHECK-NEXT:            tawa::rt::tma_load_2d(slot.b + tawa_step * 64 * 64, &B_tensor_map,
 // CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                  n0 + part * 64);

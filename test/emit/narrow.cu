@@ -169,19 +169,33 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:          const int row_part = schedule.row_part(work.unit);
 // CHECK-NEXT:          const int m0 = tile.y * 128, n0 = tile.x * 256;
 // CHECK:                 smem.a_b_aref.expect(a_b, sizeof(slot.a) / 2 + sizeof(slot.b) / 2);
-// CHECK-NEXT:            tawa::rt::tma_load_2d(slot.a + tawa_step * 64 * 64, &A_tensor_map,
-// CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
-// CHECK-NEXT:                                  m0 + row_part * 64);
+// CHECK-NEXT:            tawa::rt::tma_load_2d(
+// CHECK-NEXT:                slot.a + tawa_step * 64 * 64, &A_tensor_map,
+// CHECK-NEXT:                smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                tawa::rt::box_row<64>(m0 + row_part * 64, A.rows, C.rows));
 // CHECK-NEXT:            tawa::rt::tma_load_2d(slot.b + tawa_step * 64 * 64, &B_tensor_map,
 // CHECK-NEXT:                                  smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                  n0 + part * 64);
 // CHECK:           tawa::rt::WgmmaAccumulator<1, 64> acc;
+// The last row part's box is loaded from A's last 64 rows (box_row); the rows
+// before the part's own are computed but not stored, so that tile is copied
+// from the staged rows from its first row on.
 // CHECK:             const int part = schedule.part(work.unit);
 // CHECK-NEXT:        const int row_part = schedule.row_part(work.unit);
-// CHECK:               &C_store_map, smem.epilogue[consumer],
-// CHECK-NEXT:          m0 + row_part * 64 + consumer * 64, n0 + part * 64, 0, acc,
-// CHECK:                 C, smem.epilogue[consumer], m0 + row_part * 64 + consumer * 64,
-// CHECK-NEXT:            n0 + part * 64, acc,
+// CHECK-NEXT:        const int m0 = tile.y * 128, n0 = tile.x * 256;
+// CHECK-NEXT:        // acc's rows start where a's box was loaded: at a's last rows where the
+// CHECK-NEXT:        // tile reaches past them (tawa::rt::box_row), whose rows before the
+// CHECK-NEXT:        // tile's own are not stored.
+// CHECK-NEXT:        const int tawa_box_row =
+// CHECK-NEXT:            tawa::rt::box_row<64>(m0 + row_part * 64, A.rows, C.rows);
+// CHECK:             if (tma_store && tawa_box_row == m0 + row_part * 64) {
+// CHECK-NEXT:          tawa::rt::store_accumulator_tma<false>(
+// CHECK-NEXT:              &C_store_map, smem.epilogue[consumer],
+// CHECK-NEXT:              m0 + row_part * 64 + consumer * 64, n0 + part * 64, 0, acc,
+// CHECK:                 tawa::rt::store_accumulator_staged(
+// CHECK-NEXT:              C, smem.epilogue[consumer], tawa_box_row + consumer * 64,
+// CHECK-NEXT:              n0 + part * 64, acc, /*zero=*/k_steps == 0,
+// CHECK-NEXT:              /*barrier=*/1 + consumer, /*first_row=*/m0 + row_part * 64);
 // CHECK:       /// Launches wide_narrow64_rows64 over the tiles of `grid` (the grid of the
 // CHECK-NEXT:  /// original launch, one 128 x 256 output tile per block, in 4 narrow CTA tiles
 // CHECK-NEXT:  /// of 64 x 64 each, each in parts of its rows)
@@ -205,9 +219,10 @@ void run(In A, In B, Out C) {
 // CHECK:       __global__ void __launch_bounds__(256, 1) wide_narrow64_rows64_cluster(
 // CHECK:         constexpr int kCluster = 2;
 // CHECK:             const int row_part = schedule.row_part(t, rank);
-// CHECK:               tawa::rt::tma_load_2d(slot.a + tawa_step * 64 * 64, &A_tensor_map,
-// CHECK-NEXT:                                smem.a_b_aref.full_barrier(a_b), k0,
-// CHECK-NEXT:                                m0 + row_part * 64);
+// CHECK:               tawa::rt::tma_load_2d(
+// CHECK-NEXT:                slot.a + tawa_step * 64 * 64, &A_tensor_map,
+// CHECK-NEXT:                smem.a_b_aref.full_barrier(a_b), k0,
+// CHECK-NEXT:                tawa::rt::box_row<64>(m0 + row_part * 64, A.rows, C.rows));
 // CHECK:               tawa::rt::tma_load_2d_multicast(
 // CHECK-NEXT:              slot.b + tawa_step * 64 * 64 + rank * 32 * 64, &B_tensor_map,
 // CHECK-NEXT:              smem.a_b_aref.full_barrier(a_b), k0, n0 + part * 64 + rank * 32,

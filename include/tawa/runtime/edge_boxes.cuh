@@ -37,6 +37,16 @@
 // and once slower (4096 x 16 x 4096: 26.3 against 21.7 us;
 // results/h100/edge-boxes/).
 //
+// The boxes not loaded in edge boxes (those of at most 64 rows, as the
+// few-rows twins' row parts, and those of cluster kernels) are shifted
+// instead (box_row): the last box is loaded from the operand's last rows,
+// whole and inside it, and the consumers store only the rows of their own
+// tile. On the H200 the 64-row boxes of 72 x 4096 x 4096 took 22.8 us with
+// 56 of their rows past A's end and 16.2 with A padded so that none were
+// (results/h200/row-oob/). The epilogue ops still read their operands (C's
+// input, say) at the rows before the tile's own, which another CTA may be
+// storing: those values are computed and dropped, never stored.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -146,6 +156,45 @@ tma_load_rows(T *dst, const CUtensorMap *map, const EdgeMaps &edge,
       row += box;
     }
   }
+}
+
+/// The rows of a box that may lie past the operand's end before box_row
+/// moves it: on the H200, 16 cost nothing (80 x 4096 x 4096 .. 112 x 4096 x
+/// 4096 with A padded, results/h200/row-oob/), and the shifted box's tile,
+/// stored without TMA, was then up to 5% slower (112 x 4096 x 4096,
+/// results/h200/shifted-boxes/).
+constexpr int kBoxRowsPastFree = 16;
+
+/// The row at which a box of `Rows` rows meant for `row0` is loaded: row0
+/// where the box ends inside the operand of `rows` rows, or at most
+/// kBoxRowsPastFree rows past its end; else `rows - Rows`, so that it ends
+/// at the operand's last row and no row of it is zero-filled. The box then
+/// holds the rows [box_row, row0) of the tile before, which the consumers
+/// compute but do not store (the stores' `first_row`). Kept at row0 where
+/// the operand has fewer than Rows rows, or fewer than `stored` (the stored
+/// matrix's rows, which the box must still cover). TAWA_SHIFTED_BOXES=0 at
+/// compile time keeps every box at row0 (measurements).
+template <int Rows>
+__host__ __device__ __forceinline__ int box_row(int row0, int rows,
+                                                int stored) {
+#if defined(TAWA_SHIFTED_BOXES) && !TAWA_SHIFTED_BOXES
+  return row0;
+#else
+  if (row0 + Rows <= rows + kBoxRowsPastFree || rows < Rows || stored > rows)
+    return row0;
+  return rows - Rows; // before row0, which lies past rows - Rows + 16
+
+#endif
+}
+
+/// Whether a consumer whose `Rows` accumulator rows start at `row0` stores
+/// none of them: they lie before `first_row` (a shifted box's rows of the tile
+/// before, box_row) or from the stored matrix's last row `rows` on.
+template <int Rows>
+__host__ __device__ __forceinline__ bool rows_idle(int row0, int first_row,
+                                                   int rows) {
+  return row0 + Rows <= first_row ||
+         (first_row > row0 ? first_row : row0) >= rows;
 }
 
 } // namespace tawa::rt

@@ -27,11 +27,14 @@ template <class U> __device__ __forceinline__ U convert_from_float(float x) {
 /// `m` are skipped. Two adjacent columns are written as one 2-element store
 /// where both lie inside `m` and the address is aligned for it. `zero` writes
 /// zeros instead (a tile whose K loop ran no step: its accumulator registers
-/// were never written).
+/// were never written). Rows before `first_row` are skipped too (the rows of
+/// a shifted box that belong to the tile before, box_row), as are rows
+/// before row 0 (a window that starts above the matrix).
 template <class U, int MTiles, int N>
 __device__ __forceinline__ void
 store_accumulator(Matrix<U> m, int row0, int col0,
-                  const WgmmaAccumulator<MTiles, N> &acc, bool zero = false) {
+                  const WgmmaAccumulator<MTiles, N> &acc, bool zero = false,
+                  int first_row = 0) {
   const int t = warpgroup_thread();
   const int warp_row = 16 * (t / 32) + (t % 32) / 4;
   const int lane_col = 2 * (t % 4);
@@ -41,7 +44,7 @@ store_accumulator(Matrix<U> m, int row0, int col0,
     for (int i = 0; i < N / 2; i += 2) {
       const int row = row0 + 64 * mt + warp_row + 8 * ((i / 2) % 2);
       const int col = col0 + 8 * (i / 4) + lane_col;
-      if (row >= m.rows)
+      if (row >= m.rows || row < first_row || row < 0)
         continue;
       U *out = m.data + static_cast<size_t>(row) * m.ld + col;
       const float v0 = zero ? 0.0f : acc.d[mt][i];
@@ -282,12 +285,14 @@ __device__ __forceinline__ void store_accumulator_tma(
 
 /// Copies staging buffer `buf` (column chunk `chunk`: Rows x kCols
 /// elements, 128 bytes per row, 128-byte swizzled) to the window at (row0,
-/// col0 + chunk * kCols) of `m`, skipping what falls outside it. Warp w of
-/// the warpgroup writes rows w, w + 4, ...: each row's 128 bytes from one
-/// instruction of the warp (4 bytes per lane), in order, whatever `m.ld`.
+/// col0 + chunk * kCols) of `m`, skipping what falls outside it (rows before
+/// 0 among it) and the rows before `first_row`. Warp w of the warpgroup writes
+/// rows w, w + 4, ...: each row's 128 bytes from one instruction of the warp (4
+/// bytes per lane), in order, whatever `m.ld`.
 template <class U, int Rows>
-__device__ __forceinline__ void
-copy_staged_chunk(Matrix<U> m, uint32_t buf, int row0, int col0, int chunk) {
+__device__ __forceinline__ void copy_staged_chunk(Matrix<U> m, uint32_t buf,
+                                                  int row0, int col0, int chunk,
+                                                  int first_row) {
   constexpr int kCols = 128 / sizeof(U);
   constexpr int kPerLane = 4 / sizeof(U); // elements in a lane's 4 bytes
   const int t = warpgroup_thread(), lane = t % 32;
@@ -295,7 +300,7 @@ copy_staged_chunk(Matrix<U> m, uint32_t buf, int row0, int col0, int chunk) {
 #pragma unroll 4
   for (int r = t / 32; r < Rows; r += kWarpgroupThreads / 32) {
     const int row = row0 + r;
-    if (row >= m.rows || col >= m.cols)
+    if (row >= m.rows || row < first_row || row < 0 || col >= m.cols)
       continue;
     uint32_t bits = 0;
 #if TAWA_DEVICE_PASS
@@ -320,18 +325,21 @@ copy_staged_chunk(Matrix<U> m, uint32_t buf, int row0, int col0, int chunk) {
 
 /// Stages column chunks First + I into staging buffers I, then copies them
 /// to `m`. The barrier before staging lets every thread of the warpgroup
-/// finish copying the batch before (or the previous tile's last batch).
+/// finish copying the batch before (or the previous tile's last batch);
+/// thread 0 first waits until TMA stores of earlier tiles, where the kernel
+/// issued any (store_accumulator_tma), have read the buffers.
 template <int First, class U, int MTiles, int N, int Buffers, int... I>
-__device__ __forceinline__ void
-store_batch_staged(Matrix<U> m,
-                   EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
-                   int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero,
-                   int barrier, std::integer_sequence<int, I...>) {
+__device__ __forceinline__ void store_batch_staged(
+    Matrix<U> m, EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
+    int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero, int barrier,
+    int first_row, std::integer_sequence<int, I...>) {
+  if (warpgroup_thread() == 0)
+    tma_store_wait_read<0>();
   named_barrier_sync(barrier, kWarpgroupThreads);
   (stage_chunk<First + I, U>(smem_addr(staging.buffer[I]), acc, zero), ...);
   named_barrier_sync(barrier, kWarpgroupThreads);
   (copy_staged_chunk<U, 64 * MTiles>(m, smem_addr(staging.buffer[I]), row0,
-                                     col0, First + I),
+                                     col0, First + I, first_row),
    ...);
 }
 
@@ -339,9 +347,9 @@ template <int Chunks, class U, int MTiles, int N, int Buffers, int... Batches>
 __device__ __forceinline__ void store_batches_staged(
     Matrix<U> m, EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
     int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero, int barrier,
-    std::integer_sequence<int, Batches...>) {
+    int first_row, std::integer_sequence<int, Batches...>) {
   (store_batch_staged<Batches * Buffers>(
-       m, staging, row0, col0, acc, zero, barrier,
+       m, staging, row0, col0, acc, zero, barrier, first_row,
        std::make_integer_sequence<int, (Chunks - Batches * Buffers < Buffers
                                             ? Chunks - Batches * Buffers
                                             : Buffers)>{}),
@@ -352,17 +360,21 @@ __device__ __forceinline__ void store_batches_staged(
 /// dimension that is not a multiple of 16 bytes): the same batches of
 /// column chunks are staged, then the warpgroup copies each to the
 /// (64*MTiles) x N window at (row0, col0) of `m` row by row
-/// (copy_staged_chunk), so that its global writes stay coalesced. Uses
-/// named barrier `barrier` among the warpgroup's 128 threads.
+/// (copy_staged_chunk), so that its global writes stay coalesced. Rows
+/// before `first_row` are skipped: the rows of a shifted box that belong to the
+/// tile before (box_row), which TMA's stores cannot leave out, so kernels
+/// that store with TMA store such tiles this way. Uses named barrier
+/// `barrier` among the warpgroup's 128 threads.
 template <class U, int MTiles, int N, int Buffers>
 __device__ __forceinline__ void store_accumulator_staged(
     Matrix<U> m, EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
-    int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero, int barrier) {
+    int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero, int barrier,
+    int first_row = 0) {
   constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
   static_assert(N % kCols == 0, "whole 128-byte column chunks");
   constexpr int kChunks = N / kCols;
   store_batches_staged<kChunks>(
-      m, staging, row0, col0, acc, zero, barrier,
+      m, staging, row0, col0, acc, zero, barrier, first_row,
       std::make_integer_sequence<int, (kChunks + Buffers - 1) / Buffers>{});
 }
 
