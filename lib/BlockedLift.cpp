@@ -985,6 +985,9 @@ private:
                   "expected '__syncthreads();' only at the top level of the "
                   "loop body: one after the staging copies, one after the "
                   "product");
+    bool IsAssert = false;
+    if (const Expr *X = assertCondition(S, Ctx, IsAssert); IsAssert)
+      return assertion(X, S);
     if (auto *E = dyn_cast<Expr>(S))
       return expression(E, P);
     return fail(S->getBeginLoc(), expected(P));
@@ -1481,6 +1484,24 @@ private:
     }
     Ev.Bindings.erase(V);
     return true;
+  }
+
+  /// `assert(X)` (`X` null: an assert compiled out by NDEBUG): X must hold
+  /// for this thread of the block followed. The rewrite leaves it out: its
+  /// launcher runs the kernel as written, assert and all, with any other
+  /// block.
+  bool assertion(const Expr *X, const Stmt *S) {
+    if (!X)
+      return true;
+    std::optional<bool> Holds = constantCondition(X);
+    if (Holds && *Holds)
+      return true;
+    return fail(S->getBeginLoc(),
+                Holds ? "the assert fails for a thread of the block"
+                      : "expected an assert of comparisons between integers "
+                        "that are constant for each thread of the block (its "
+                        "size, the tile sizes), which the rewrite can prove "
+                        "and leave out");
   }
 
   /// The value of a condition of comparisons between integers, where each

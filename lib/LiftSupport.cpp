@@ -965,6 +965,26 @@ std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
   return AroundLoop{{Body->body_begin(), It}, {It + 1, Body->body_end()}};
 }
 
+const Expr *assertCondition(const Stmt *S, const ASTContext &Ctx, bool &Is) {
+  Is = false;
+  auto *E = dyn_cast<Expr>(S);
+  if (!E || !E->getBeginLoc().isMacroID() ||
+      Lexer::getImmediateMacroName(E->getBeginLoc(), Ctx.getSourceManager(),
+                                   Ctx.getLangOpts()) != "assert")
+    return nullptr;
+  E = E->IgnoreParens();
+  if (auto *C = dyn_cast<ConditionalOperator>(E)) {
+    auto *Fail = dyn_cast<CallExpr>(C->getFalseExpr()->IgnoreParenImpCasts());
+    const FunctionDecl *F = Fail ? Fail->getDirectCallee() : nullptr;
+    Is = F && F->getName() == "__assert_fail" &&
+         C->getTrueExpr()->getType()->isVoidType();
+    return Is ? C->getCond()->IgnoreParenCasts() : nullptr;
+  }
+  if (auto *C = dyn_cast<CastExpr>(E))
+    Is = C->getType()->isVoidType() && isZero(C->getSubExpr());
+  return nullptr;
+}
+
 const ForStmt *hintedLoop(const Stmt *S) {
   if (auto *A = dyn_cast_or_null<AttributedStmt>(S)) {
     for (const Attr *X : A->getAttrs())

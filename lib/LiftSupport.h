@@ -61,6 +61,11 @@ const clang::CallExpr *systemCall(const clang::Expr *E,
 /// other than through tile pointers (DynamicTiles.h); nullopt where VD is no
 /// such array.
 std::optional<LiftFailure> dynamicSharedTile(const clang::VarDecl *VD);
+/// `assert(X)` of <cassert> as `S` expands in C++: `(static_cast<bool>(X) ?
+/// void(0) : __assert_fail(...))` gives X, and `static_cast<void>(0)` (with
+/// NDEBUG) gives null; `Is` says whether S is an assert at all.
+const clang::Expr *assertCondition(const clang::Stmt *S,
+                                   const clang::ASTContext &Ctx, bool &Is);
 /// The for loop `S` is, itself or under loop hints (`#pragma unroll`,
 /// `#pragma nounroll`), or null.
 const clang::ForStmt *hintedLoop(const clang::Stmt *S);

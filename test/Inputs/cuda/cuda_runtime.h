@@ -19,6 +19,11 @@ struct dim3 {
 struct uint3 {
   unsigned x, y, z;
 };
+// The device side of <cassert>'s assert, as clang's CUDA wrapper headers
+// declare it (__clang_cuda_runtime_wrapper.h).
+__device__ void __assert_fail(const char *, const char *, unsigned,
+                              const char *);
+
 typedef struct CUstream_st *cudaStream_t;
 enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
