@@ -18,7 +18,11 @@ namespace {
 /// x at one place of a formula and check every other occurrence against it.
 class FormReader {
 public:
-  explicit FormReader(ASTContext &Ctx) : Ctx(Ctx) {}
+  /// `Locals`: the float locals of a helper (returnedBy), read as their
+  /// initializers.
+  FormReader(ASTContext &Ctx,
+             llvm::DenseMap<const VarDecl *, const Expr *> Locals = {})
+      : Ctx(Ctx), Locals(std::move(Locals)) {}
 
   std::optional<ActivationMatch> read(const Expr *E) {
     E = unconverted(E, QualType());
@@ -33,7 +37,17 @@ public:
   }
 
 private:
-  static const Expr *plain(const Expr *E) { return unconverted(E, QualType()); }
+  /// E without conversions, a helper's local read as its initializer.
+  const Expr *plain(const Expr *E) const {
+    for (E = unconverted(E, QualType());;) {
+      auto *R = dyn_cast<DeclRefExpr>(E);
+      auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      auto It = VD ? Locals.find(VD) : Locals.end();
+      if (It == Locals.end())
+        return E;
+      E = unconverted(It->second, QualType());
+    }
+  }
 
   /// Whether A and B are the same expression, without side effects (each
   /// occurrence is evaluated where the kernel evaluates it).
@@ -50,7 +64,7 @@ private:
 
   /// The value of a constant arithmetic of literals and sqrt, or none.
   std::optional<double> constant(const Expr *E) const {
-    E = unconverted(E, QualType(), /*Any=*/true);
+    E = unconverted(plain(E), QualType(), /*Any=*/true);
     if (auto *F = dyn_cast<FloatingLiteral>(E))
       return F->getValueAsApproximateDouble();
     if (auto *I = dyn_cast<IntegerLiteral>(E))
@@ -93,12 +107,12 @@ private:
   }
 
   /// The argument of `f(arg)`, f one of Names (systemCall), or null.
-  static const Expr *argOf(const Expr *E,
-                           std::initializer_list<const char *> Names) {
+  const Expr *argOf(const Expr *E,
+                    std::initializer_list<const char *> Names) const {
     const CallExpr *C = systemCall(plain(E), Names);
     return C ? C->getArg(0) : nullptr;
   }
-  static const BinaryOperator *op(const Expr *E, BinaryOperatorKind K) {
+  const BinaryOperator *op(const Expr *E, BinaryOperatorKind K) const {
     auto *B = dyn_cast<BinaryOperator>(plain(E));
     return B && B->getOpcode() == K ? B : nullptr;
   }
@@ -169,7 +183,7 @@ private:
 
   /// The factors of a product, left to right; a parenthesized product
   /// (`0.5f * (a * b) * ...`) is one factor.
-  static void factors(const Expr *E, std::vector<const Expr *> &Out) {
+  void factors(const Expr *E, std::vector<const Expr *> &Out) const {
     const BinaryOperator *M =
         isa<ParenExpr>(E->IgnoreImpCasts()) ? nullptr : op(E, BO_Mul);
     if (M) {
@@ -259,18 +273,39 @@ private:
   }
 
   ASTContext &Ctx;
+  llvm::DenseMap<const VarDecl *, const Expr *> Locals;
 };
 
 /// The expression returned by a __device__ function of the kernel's own
-/// with one float parameter and a body of one `return`, or null.
-const Expr *returnedBy(const FunctionDecl *F) {
+/// with one float parameter and a body of float locals and one `return`,
+/// or null; the locals and their initializers into `Locals`. A local must
+/// be a float with an initializer without side effects, never changed
+/// (llm.c's `float cube = 0.044715f * x * x * x;`).
+const Expr *returnedBy(const FunctionDecl *F, ASTContext &Ctx,
+                       llvm::DenseMap<const VarDecl *, const Expr *> &Locals) {
   if (!F || fromSystemHeader(F) || F->getNumParams() != 1 || !F->hasBody() ||
       !F->getParamDecl(0)->getType()->isSpecificBuiltinType(BuiltinType::Float))
     return nullptr;
   auto *Body = dyn_cast<CompoundStmt>(F->getBody());
-  auto *Ret = Body && Body->size() == 1
-                  ? dyn_cast<ReturnStmt>(Body->body_front())
-                  : nullptr;
+  if (!Body || Body->body_empty())
+    return nullptr;
+  for (const Stmt *S : llvm::drop_end(Body->body())) {
+    auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      return nullptr;
+    for (const Decl *D : DS->decls()) {
+      auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->hasInit() || VD->isStaticLocal() ||
+          !VD->getType()
+               .getCanonicalType()
+               .getUnqualifiedType()
+               ->isSpecificBuiltinType(BuiltinType::Float) ||
+          mayWrite(VD->getInit(), Ctx) || isModified(VD, Body))
+        return nullptr;
+      Locals[VD] = VD->getInit();
+    }
+  }
+  auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
@@ -282,8 +317,9 @@ std::optional<ActivationMatch> activationOf(const Expr *E, ASTContext &Ctx) {
   // the forms over its parameter.
   auto *C = dyn_cast<CallExpr>(unconverted(E, QualType()));
   const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
-  if (const Expr *R = returnedBy(F); R && C->getNumArgs() == 1) {
-    std::optional<ActivationMatch> M = Reader.read(R);
+  llvm::DenseMap<const VarDecl *, const Expr *> Locals;
+  if (const Expr *R = returnedBy(F, Ctx, Locals); R && C->getNumArgs() == 1) {
+    std::optional<ActivationMatch> M = FormReader(Ctx, Locals).read(R);
     auto *P =
         M ? dyn_cast<DeclRefExpr>(unconverted(M->Arg, QualType())) : nullptr;
     if (!P || P->getDecl() != F->getParamDecl(0))

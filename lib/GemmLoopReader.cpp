@@ -516,6 +516,53 @@ bool GemmLoopReader::epilogueLocal(const VarDecl *VD) {
       isModified(VD, Kernel->getBody()))
     return false;
   FloatLocals[VD] = VD->getInit();
+  bindAccumulatorUses(VD->getInit());
+  return true;
+}
+
+void GemmLoopReader::bindAccumulatorUses(const Expr *E) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *Acc;
+    std::vector<const DeclRefExpr *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      if (R->getDecl() == Acc)
+        Found.push_back(R);
+      return true;
+    }
+  } U;
+  U.Acc = Acc;
+  U.TraverseStmt(const_cast<Expr *>(E));
+  for (const DeclRefExpr *R : U.Found)
+    AccValueOf.try_emplace(R, int(AccValues.size()) - 1);
+}
+
+bool GemmLoopReader::accumulatorUpdate(const Stmt *S) {
+  auto *B = dyn_cast_or_null<BinaryOperator>(
+      dyn_cast_or_null<Expr>(S) ? cast<Expr>(S)->IgnoreImplicit() : nullptr);
+  auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
+  if (!Acc || !L || L->getDecl() != Acc ||
+      !Acc->getType().getCanonicalType()->isSpecificBuiltinType(
+          BuiltinType::Float) ||
+      !B->getRHS()->getType().getCanonicalType()->isSpecificBuiltinType(
+          BuiltinType::Float) ||
+      mayWrite(B->getRHS(), Ctx))
+    return false;
+  const Expr *Value = B->getRHS();
+  if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_MulAssign) {
+    // `acc op= x` is `acc = acc op x` in float: the left side read as a
+    // value, then the operation.
+    auto *Read =
+        ImplicitCastExpr::Create(Ctx, Ctx.FloatTy, CK_LValueToRValue, L,
+                                 nullptr, VK_PRValue, FPOptionsOverride());
+    Value = BinaryOperator::Create(
+        Ctx, Read, const_cast<Expr *>(B->getRHS()),
+        B->getOpcode() == BO_AddAssign ? BO_Add : BO_Mul, Ctx.FloatTy,
+        VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
+  } else if (B->getOpcode() != BO_Assign) {
+    return false;
+  }
+  bindAccumulatorUses(Value);
+  AccValues.push_back(Value);
   return true;
 }
 
@@ -528,6 +575,8 @@ const Stmt *GemmLoopReader::afterLocals(const Stmt *S, const char *Expected) {
     if (Last)
       return fail(X->getBeginLoc(), Expected), nullptr;
     auto *DS = dyn_cast<DeclStmt>(X);
+    if (!DS && accumulatorUpdate(X))
+      continue;
     if (!DS) {
       Last = X;
       continue;
@@ -545,6 +594,15 @@ const Expr *GemmLoopReader::throughLocals(const Expr *E, QualType Keep) const {
   for (E = unconverted(E, Keep); E;) {
     auto *R = dyn_cast<DeclRefExpr>(E);
     auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (VD && VD == Acc && !AccValues.empty()) {
+      auto Use = AccValueOf.find(R);
+      const int I =
+          Use == AccValueOf.end() ? int(AccValues.size()) - 1 : Use->second;
+      if (I < 0)
+        break;
+      E = unconverted(AccValues[size_t(I)], Keep);
+      continue;
+    }
     auto It = VD ? FloatLocals.find(VD) : FloatLocals.end();
     if (It == FloatLocals.end())
       break;

@@ -99,6 +99,13 @@ protected:
   /// would not repeat) with an initializer and is never changed. False
   /// otherwise.
   bool epilogueLocal(const clang::VarDecl *VD);
+  /// Records `S` where it updates the accumulator after the loop, before
+  /// the store: `acc += x;`, `acc *= x;` or `acc = x;`, acc a float and x a
+  /// float without side effects. Each use of the accumulator reads it as
+  /// the updates before its statement left it (throughLocals): the store's
+  /// as the last left it, a local's or an update's own as those before.
+  /// False otherwise.
+  bool accumulatorUpdate(const clang::Stmt *S);
   /// Records `VD`, a float local declared before the loop that the loop
   /// does not read, as a scale the store may apply (`const float scale =
   /// 1.0f / sqrtf((float)K);`): where it is never changed and its
@@ -212,6 +219,14 @@ protected:
   bool LoopCountsElements = false;     ///< t += TILE, else ++t over tiles
   /// The epilogue's float locals and their initializers (epilogueLocal).
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> FloatLocals;
+  /// The accumulator's values after its updates (accumulatorUpdate), in
+  /// order; and for each use of it in an epilogue local or an update, the
+  /// index of the value it reads (-1: the value the loop left). A use not
+  /// listed reads the last.
+  std::vector<const clang::Expr *> AccValues;
+  llvm::DenseMap<const clang::DeclRefExpr *, int> AccValueOf;
+  /// Lists the uses of the accumulator in `E` as reading its current value.
+  void bindAccumulatorUses(const clang::Expr *E);
   /// The uniform scales declared before the loop (uniformScale).
   llvm::SmallPtrSet<const clang::VarDecl *, 2> UniformScales;
   bool FloatTileCount = false;         ///< the bound is ceil(K / (float)TILE)

@@ -661,11 +661,20 @@ private:
     const char *Expected =
         "expected one store after the loop: 'if (row < M && col < N) "
         "C[row * N + col] = acc;' (or alpha * acc, or alpha * acc + beta * "
-        "C[row * N + col]), after integer index declarations and float "
-        "locals set once ('float v = alpha * acc;')";
+        "C[row * N + col]), after integer index declarations, float "
+        "locals set once ('float v = alpha * acc;') and updates of the "
+        "accumulator ('acc += bias[col];')";
     // Index variables declared after the loop (`int c = ...;`), bound to
-    // their values; float locals, read as their initializers.
-    while (!Stmts.empty() && isa<DeclStmt>(Stmts.front())) {
+    // their values; float locals, read as their initializers; updates of
+    // the accumulator (`acc += bias[col];`), read where it is used.
+    for (;;) {
+      if (Stmts.size() > 1 && !isa<DeclStmt>(Stmts.front()) &&
+          accumulatorUpdate(Stmts.front())) {
+        Stmts = Stmts.drop_front();
+        continue;
+      }
+      if (Stmts.empty() || !isa<DeclStmt>(Stmts.front()))
+        break;
       for (const Decl *D : cast<DeclStmt>(Stmts.front())->decls()) {
         auto *VD = dyn_cast<VarDecl>(D);
         if (epilogueLocal(VD))
@@ -679,7 +688,10 @@ private:
       Stmts = Stmts.drop_front();
     }
     const Stmt *Store = Stmts.size() == 1 ? Stmts[0] : nullptr;
-    StoreAt = Store ? Store->getBeginLoc() : Loop->getEndLoc();
+    // Where there is no one store, the first statement that is none.
+    StoreAt = Store            ? Store->getBeginLoc()
+              : !Stmts.empty() ? Stmts.front()->getBeginLoc()
+                               : Loop->getEndLoc();
     Guard Bounds;
     const Expr *Cond = nullptr;
     std::optional<BetaStores> Beta = betaStores(Store);
