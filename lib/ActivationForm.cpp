@@ -287,7 +287,7 @@ const Expr *returnedBy(const FunctionDecl *F, ASTContext &Ctx,
       !F->getParamDecl(0)->getType()->isSpecificBuiltinType(BuiltinType::Float))
     return nullptr;
   auto *Body = dyn_cast<CompoundStmt>(F->getBody());
-  if (!Body || Body->body_empty())
+  if (!Body || Body->body_empty() || isModified(F->getParamDecl(0), Body))
     return nullptr;
   for (const Stmt *S : llvm::drop_end(Body->body())) {
     auto *DS = dyn_cast<DeclStmt>(S);

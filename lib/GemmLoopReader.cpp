@@ -513,11 +513,20 @@ bool GemmLoopReader::epilogueLocal(const VarDecl *VD) {
       !VD->getType().getCanonicalType()->isSpecificBuiltinType(
           BuiltinType::Float) ||
       !VD->hasInit() || VD->getType()->isReferenceType() ||
-      isModified(VD, Kernel->getBody()))
+      isModified(VD, Kernel->getBody()) || !effectFree(VD->getInit()))
     return false;
   FloatLocals[VD] = VD->getInit();
   bindAccumulatorUses(VD->getInit());
   return true;
+}
+
+bool GemmLoopReader::effectFree(const Expr *E) const {
+  // An activation helper's call (activationOf checks its body) is a value
+  // where its argument is.
+  if (!mayWrite(E, Ctx))
+    return true;
+  std::optional<ActivationMatch> A = activationOf(E, Ctx);
+  return A && A->Arg != E && effectFree(A->Arg);
 }
 
 void GemmLoopReader::bindAccumulatorUses(const Expr *E) {
@@ -545,7 +554,7 @@ bool GemmLoopReader::accumulatorUpdate(const Stmt *S) {
           BuiltinType::Float) ||
       !B->getRHS()->getType().getCanonicalType()->isSpecificBuiltinType(
           BuiltinType::Float) ||
-      mayWrite(B->getRHS(), Ctx))
+      !effectFree(B->getRHS()))
     return false;
   const Expr *Value = B->getRHS();
   if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_MulAssign) {
@@ -741,7 +750,12 @@ bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
     V = throughLocals(A->Arg);
   }
   std::vector<const Expr *> Terms;
-  sumTerms(V, Terms);
+  if (!sumTerms(V, Terms))
+    return fail(V->getBeginLoc(),
+                "the stored value adds two sums, '(a + b) + (c + d)': the "
+                "tiled form adds its terms one after the other, '((a + b) + "
+                "c) + d', which rounds differently; expected the terms "
+                "added one at a time");
   for (const Expr *X : Terms) {
     const char Kind = term(X, LC);
     if (!Kind || G.Terms.find(Kind) != std::string::npos) {
@@ -756,15 +770,30 @@ bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
   return true;
 }
 
-void GemmLoopReader::sumTerms(const Expr *E,
+bool GemmLoopReader::sumTerms(const Expr *E,
                               std::vector<const Expr *> &Out) const {
-  auto *B = dyn_cast<BinaryOperator>(throughLocals(E));
-  if (B && B->getOpcode() == BO_Add) {
-    sumTerms(B->getLHS(), Out);
-    sumTerms(B->getRHS(), Out);
-    return;
+  auto Sum = [&](const Expr *X) {
+    auto *B = dyn_cast<BinaryOperator>(throughLocals(X));
+    return B && B->getOpcode() == BO_Add ? B : nullptr;
+  };
+  const BinaryOperator *B = Sum(E);
+  if (!B) {
+    Out.push_back(throughLocals(E));
+    return true;
   }
-  Out.push_back(throughLocals(E));
+  // A float sum rounds as it is grouped: `x + y` is y + x exactly, so a sum
+  // on the right, `c + (a + b)`, is the left fold (a + b) + c; two sums are
+  // no fold.
+  const Expr *Fold = B->getLHS(), *Last = B->getRHS();
+  if (Sum(Last)) {
+    if (Sum(Fold))
+      return false;
+    std::swap(Fold, Last);
+  }
+  if (!sumTerms(Fold, Out))
+    return false;
+  Out.push_back(throughLocals(Last));
+  return true;
 }
 
 bool GemmLoopReader::uniformScale(const VarDecl *VD) {

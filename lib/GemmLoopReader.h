@@ -225,6 +225,9 @@ protected:
   /// listed reads the last.
   std::vector<const clang::Expr *> AccValues;
   llvm::DenseMap<const clang::DeclRefExpr *, int> AccValueOf;
+  /// Whether `E` writes nothing and calls only functions that write
+  /// nothing (mayWrite), or is a call of an activation helper.
+  bool effectFree(const clang::Expr *E) const;
   /// Lists the uses of the accumulator in `E` as reading its current value.
   void bindAccumulatorUses(const clang::Expr *E);
   /// The uniform scales declared before the loop (uniformScale).
@@ -249,9 +252,10 @@ private:
   /// The division of a tile loop's bound `N / D` or `N / D + 1`, or null.
   const clang::BinaryOperator *tileBound(const clang::Expr *E,
                                          bool &PlusOne) const;
-  /// The terms of a chain of `+`, left to right, through the epilogue's
-  /// float locals.
-  void sumTerms(const clang::Expr *E,
+  /// The terms of a sum, through the epilogue's float locals, in the order
+  /// of the left fold that rounds as it does (`c + (a + b)`: a, b, c);
+  /// false for a sum of two sums, which is no such fold.
+  bool sumTerms(const clang::Expr *E,
                 std::vector<const clang::Expr *> &Out) const;
   /// `value` without a conditional.
   bool plainValue(const clang::Expr *V, const Poly &LC);

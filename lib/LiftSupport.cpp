@@ -789,7 +789,27 @@ bool mayWrite(const Expr *E, ASTContext &Ctx) {
     bool Found = false;
     bool VisitCallExpr(CallExpr *C) {
       const FunctionDecl *F = C->getDirectCallee();
-      Found |= !F || !fromSystemHeader(F);
+      Found |= !F || !fromSystemHeader(F) || writesThrough(F);
+      return !Found;
+    }
+    /// A function of the system headers that may write what its arguments
+    /// point to (atomicAdd, modff, sincosf) or print (printf): a parameter
+    /// that points to, or refers to, something not const, or variadic.
+    static bool writesThrough(const FunctionDecl *F) {
+      if (F->isVariadic())
+        return true;
+      for (const ParmVarDecl *P : F->parameters()) {
+        const QualType T = P->getType();
+        if ((T->isPointerType() && !T->getPointeeType().isConstQualified()) ||
+            (T->isReferenceType() &&
+             !T.getNonReferenceType().isConstQualified()))
+          return true;
+      }
+      return false;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      // `(f(), x)`: the left operand is evaluated for its effects only.
+      Found |= B->getOpcode() == BO_Comma;
       return !Found;
     }
   } F;
@@ -976,8 +996,14 @@ const Expr *assertCondition(const Stmt *S, const ASTContext &Ctx, bool &Is) {
   if (auto *C = dyn_cast<ConditionalOperator>(E)) {
     auto *Fail = dyn_cast<CallExpr>(C->getFalseExpr()->IgnoreParenImpCasts());
     const FunctionDecl *F = Fail ? Fail->getDirectCallee() : nullptr;
-    Is = F && F->getName() == "__assert_fail" &&
-         C->getTrueExpr()->getType()->isVoidType();
+    // `void(0)`: a macro of that name whose branch does something else is
+    // no assert.
+    auto *Nothing =
+        dyn_cast<ExplicitCastExpr>(C->getTrueExpr()->IgnoreParens());
+    Is = F && F->getName() == "__assert_fail" && fromSystemHeader(F) &&
+         Nothing && Nothing->getType()->isVoidType() &&
+         isa<IntegerLiteral>(Nothing->getSubExpr()->IgnoreParenImpCasts()) &&
+         isZero(Nothing->getSubExpr());
     return Is ? C->getCond()->IgnoreParenCasts() : nullptr;
   }
   if (auto *C = dyn_cast<CastExpr>(E))

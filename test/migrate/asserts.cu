@@ -115,6 +115,24 @@ __global__ void compiled_out(int M, int N, int K, const __half *A,
 }
 // CHECK: if (tawa_block.x != 512 || tawa_block.y != 1 || tawa_block.z != 1 ||
 
+// A macro named assert whose true branch does something is no assert.
+#undef assert
+#define assert(e)                                                              \
+  ((e) ? (void)(flag[threadIdx.x] = 1)                                         \
+       : __assert_fail(#e, __FILE__, __LINE__, __func__))
+// CHECK-LABEL: __global__ void not_cassert(
+__global__ void not_cassert(int M, int N, int K, const __half *A,
+                            const __half *B, float *C, int *flag) {
+  SETUP
+  // DIAG: asserts.cu:[[@LINE+4]]:3: warning: {{.*}}the statement at line [[@LINE+1]] breaks it: expected before the loop only declarations
+  assert(blockDim.x == 512);
+  REST
+#pragma tawa tile
+  LOOP
+  STORE
+}
+// CHECK-NOT: not_cassert_tiled
+
 void launch(int M, int N, int K, const __half *A, const __half *B, float *C) {
   dim3 grid(N / BN, M / BM);
   block_size<<<grid, 512>>>(M, N, K, A, B, C);
@@ -122,4 +140,5 @@ void launch(int M, int N, int K, const __half *A, const __half *B, float *C) {
   fails<<<grid, 512>>>(M, N, K, A, B, C);
   parameter<<<grid, 512>>>(M, N, K, A, B, C);
   compiled_out<<<grid, 512>>>(M, N, K, A, B, C);
+  not_cassert<<<grid, 512>>>(M, N, K, A, B, C, nullptr);
 }

@@ -4,8 +4,8 @@
 // reads the last, and a local declared before an update reads the value
 // before it. An activation helper may declare float locals before its
 // 'return' (llm.c's GELU, `float cube = 0.044715f * x * x * x;`).
-// Refused: an update under a condition, an update of another type, and a
-// value the store's forms do not take. (The outputs are checked without
+// Refused: an update under a condition, an update of another type, one that
+// writes memory (atomicAdd), and a value the store's forms do not take. (The outputs are checked without
 // this file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
@@ -117,8 +117,38 @@ __global__ void twice(const bf16 *A, const bf16 *B, const float *bias,
     C[row * N + col] = acc;
 }
 
+// A sum on the right of the store's '+' is the left fold it rounds as:
+// beta * C + (acc + bias) is (acc + bias) + beta * C.
+// CHECK-LABEL: /// 'right_sum' in the tile vocabulary
+// CHECK:      tawa::store(C, m0, n0,
+// CHECK-NEXT:             acc + tawa::load<1, 256>(bias, 0, n0) +
+// CHECK-NEXT:                 beta * tawa::load<128, 256>(C, m0, n0));
+__global__ void right_sum(const bf16 *A, const bf16 *B, const float *bias,
+                          float *C, int M, int N, int K, float beta) {
+  BODY
+#pragma tawa tile
+  LOOP
+  acc += bias[col];
+  if (row < M && col < N)
+    C[row * N + col] = beta * C[row * N + col] + acc;
+}
+
+// An update whose value is never stored, but which writes memory: the
+// tiled form would drop the write.
+// DIAG: epilogue-updates.cu:[[@LINE+5]]:3: warning: this loop {{.*}} the statement at line [[@LINE+7]] breaks it: expected one store after the loop
+__global__ void dead_atomic(const bf16 *A, const bf16 *B, float *counter,
+                            float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  float v = acc;
+  acc += atomicAdd(&counter[0], 1.0f);
+  if (row < M && col < N)
+    C[row * N + col] = v;
+}
+
 // The refused kernels stay as written, their pragmas refused again.
-// DIAG2-COUNT-3: warning: this loop does not match a liftable pattern
+// DIAG2-COUNT-4: warning: this loop does not match a liftable pattern
 
 void launch(const bf16 *A, const bf16 *B, const bf16 *bb, const float *bf,
             const double *bd, bf16 *C, float *Cf, int M, int N, int K) {
@@ -129,4 +159,6 @@ void launch(const bf16 *A, const bf16 *B, const bf16 *bb, const float *bf,
   conditional<<<grid, block>>>(A, B, bf, Cf, M, N, K);
   in_double<<<grid, block>>>(A, B, bd, Cf, M, N, K);
   twice<<<grid, block>>>(A, B, bf, Cf, M, N, K);
+  right_sum<<<grid, block>>>(A, B, bf, Cf, M, N, K, 0.5f);
+  dead_atomic<<<grid, block>>>(A, B, Cf, Cf, M, N, K);
 }

@@ -237,6 +237,29 @@ K['k4_1d_blocktiling_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['k4_asserts_bf16'] = dict(
+    decl='void runSgemm1DBlocktilingAsserts(int M, int N, int K, float alpha,\n'
+         '                           __nv_bfloat16 *A, __nv_bfloat16 *B, float beta,\n'
+         '                           float *C);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read (beta)
+  runSgemm1DBlocktilingAsserts(M, N, K, 1.5f, A, B, -0.5f, C);
+  return finish(C, m * n, out);
+''')
+
+K['llmc_bias_gelu_bf16'] = dict(
+    decl='typedef __nv_bfloat16 floatX;\n'
+         'void matmul_bias_gelu(floatX *out, const floatX *inp, const floatX *weight, const floatX *bias,\n'
+         '                      int B, int T, int C, int OC, cudaStream_t stream);',
+    body='''  floatX *inp = dev_random<floatX>(m * k, 1);
+  floatX *weight = dev_random<floatX>(n * k, 2);  // OC x C, as nn.Linear stores it
+  floatX *bias = dev_random<floatX>(n, 3);
+  floatX *y = dev_nan<floatX>(m * n);
+  matmul_bias_gelu(y, inp, weight, bias, 1, M, K, N, 0);
+  return finish(y, m * n, out);
+''')
+
 K['k5_2d_blocktiling_half'] = dict(
     decl='void runSgemm2DBlocktiling(int M, int N, int K, float alpha, const __half *A,\n'
          '                           const __half *B, float beta, float *C);',

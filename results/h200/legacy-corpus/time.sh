@@ -17,6 +17,7 @@ declare -A SHAPE=(
   [prefetch_regs_half]="1024 1024 1024" [double_buffer_vec_bf16]="1024 1024 1024"
   [float4_regs_prefetch_half]="1024 1024 1024"
   [beta_zero_branch_half]="1024 1024 1024 0" [blocked_beta_zero_bf16]="1024 1024 1024 0"
+  [k4_asserts_bf16]="1024 1024 1024" [llmc_bias_gelu_bf16]="1024 1024 1024"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)

@@ -66,6 +66,7 @@ __device__ void __trap();
 extern "C" __device__ int printf(const char *, ...);
 // Device math of tile.h's element-wise ops and row reductions.
 __device__ float fmaxf(float, float);
+__device__ float atomicAdd(float *, float);
 __device__ float fmaf(float, float, float);
 __device__ float __expf(float);
 __device__ float expf(float);
