@@ -290,9 +290,16 @@ private:
     const bool Shared = llvm::any_of(R, isShared);
     ProductFromShared |= Shared;
     RegisterBlocked |= isa<ArraySubscriptExpr>(Acc->IgnoreParenImpCasts());
+    // Factors of neither kind are local arrays or scalars: registers.
+    const std::string Read =
+        Shared ? "__shared__ " + names(R, isShared)
+        : llvm::any_of(R, isGlobalPointer)
+            ? std::string("global memory")
+            : "registers " + names(R, [](const VarDecl *VD) {
+                return !VD->getType()->isIntegerType();
+              });
     add(Products, At->getBeginLoc(),
-        std::string("a product accumulated in an inner loop, reading ") +
-            (Shared ? "__shared__ " + names(R, isShared) : "global memory"));
+        "a product accumulated in an inner loop, reading " + Read);
   }
 
   int ForDepth = 0;

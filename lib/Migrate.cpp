@@ -541,7 +541,10 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                                          "int(tawa_rows_covered)",
                                          M)
                                      .str()
-                               : "int(tawa_rows_covered)";
+                               // Rows may walk blockIdx.x, whose launches
+                               // cover more than an int holds.
+                               : "tawa_rows_covered < 2147483647LL ? "
+                                 "int(tawa_rows_covered) : 0";
   const std::string Cols =
       G.Guarded ? formatv("{0} < tawa_cols_covered ? {0} : "
                           "int(tawa_cols_covered)",

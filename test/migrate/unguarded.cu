@@ -47,7 +47,8 @@ __global__ void MatMulKernel(const __half *Md, const __half *Nd, float *Pd,
 // CHECK: /// the rows of C below tawa_grid.y * 16 and the columns below tawa_grid.x * 16,
 // CHECK-NEXT: /// which those blocks compute whole (the kernel has no bounds checks), where
 // CHECK-NEXT: /// Width is a multiple of 16;
-// CHECK: const int tawa_rows = int(tawa_rows_covered);
+// CHECK: const int tawa_rows =
+// CHECK-NEXT: tawa_rows_covered < 2147483647LL ? int(tawa_rows_covered) : 0;
 // CHECK-NEXT: const int tawa_cols =
 // CHECK-NEXT: tawa_cols_covered < 2147483647LL ? int(tawa_cols_covered) : 0;
 // CHECK: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || Width % 16 != 0 ||
