@@ -274,8 +274,11 @@ private:
   }
   /// Whether load `L` is a shifted box (tawa::rt::box_row, in
   /// tawa/runtime/edge_boxes.cuh): the mma's A, K-major and loaded in the K
-  /// loop, not in edge boxes, whose M origin is the store's row origin and
-  /// whose rows are the tile's. Where the box would reach past A's end it is
+  /// loop, not in edge boxes, in boxes of at most 64 rows, whose M origin is
+  /// the store's row origin and whose rows are the tile's. The 128-row boxes
+  /// of cluster kernels keep their rows past the end: there the tile's store
+  /// without TMA cost more than the fill (1000^3 on the H200, 2-4% slower,
+  /// results/h200/sweep/run3/). Where the box would reach past A's end it is
   /// loaded from A's last rows; accumulator row i is then row
   /// `tawa_box_row + i` of A and of the stored matrix, and the rows before
   /// the tile's own are not stored.
@@ -283,7 +286,8 @@ private:
     const TileLoad &T = P.Loads[L];
     return L == Mma.A && Mma.A != Mma.B && !T.MnMajor && !T.Im2col &&
            !T.TransposedCopy && T.Where == Region::Loop && !edgeBoxes(L) &&
-           T.Rows == Plan.BM && coord(T.mnOrigin()) == coord(P.Store.Row0);
+           T.Rows <= 64 && T.Rows == Plan.BM &&
+           coord(T.mnOrigin()) == coord(P.Store.Row0);
   }
   /// The row at which load `L`'s box is loaded: its M (or N) origin, or the
   /// shifted box's row.

@@ -2,10 +2,9 @@
 // with a cluster barrier; the walk takes pairs of vertically adjacent tiles;
 // each rank multicasts half of B; consumers release slots in both CTAs, and
 // those of a tile past the grid (the last cluster of an odd number of tile
-// rows) keep that pace but issue no wgmma and store nothing; A's box of the
-// last row of tiles is loaded from A's last 128 rows (box_row), and a
-// consumer whose rows of it all come before the tile's own is idle too; the
-// CTAs meet again before leaving; the launcher launches clusters of 2.
+// rows) keep that pace but issue no wgmma and store nothing; A's 128-row
+// boxes are loaded at their tiles' rows (no box_row); the CTAs meet again
+// before leaving; the launcher launches clusters of 2.
 // RUN: %tawa-rewrite %s -- %cuda-stub | FileCheck %s --match-full-lines
 #include <tawa/tile.h>
 
@@ -36,10 +35,9 @@ __global__ void gemm_nt(tawa::Matrix<const __nv_bfloat16> A,
 // CHECK-NEXT:                                           &B_tensor_map,
 // CHECK-NEXT:                                           smem.a_b_aref.full_barrier(a_b), k0,
 // CHECK-NEXT:                                           n0 + rank * 128, /*cta_mask=*/0b11);
-// CHECK:           const int tawa_box_row = tawa::rt::box_row<128>(m0, A.rows, C.rows);
+// CHECK-NOT: tawa::rt::box_{{row}}<
 // CHECK:           const bool idle =
-// CHECK-NEXT:          tawa::rt::rows_idle<64>(tawa_box_row + consumer * 64, m0, C.rows) ||
-// CHECK-NEXT:          !schedule.in_grid(t, rank);
+// CHECK-NEXT:          m0 + consumer * 64 >= C.rows || !schedule.in_grid(t, rank);
 // CHECK:             if (!idle) {
 // CHECK:           smem.a_b_aref.consumed_in_cluster<kCluster>(a_b_release);
 // CHECK:   // The peer multicasts into this CTA and arrives on its barriers until it is

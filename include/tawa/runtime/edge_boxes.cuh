@@ -37,9 +37,9 @@
 // and once slower (4096 x 16 x 4096: 26.3 against 21.7 us;
 // results/h100/edge-boxes/).
 //
-// The boxes not loaded in edge boxes (those of at most 64 rows, as the
-// few-rows twins' row parts, and those of cluster kernels) are shifted
-// instead (box_row): the last box is loaded from the operand's last rows,
+// The boxes of at most 64 rows (the few-rows twins' row parts), which are
+// not loaded in edge boxes, are shifted instead (box_row): the last box is
+// loaded from the operand's last rows,
 // whole and inside it, and the consumers store only the rows of their own
 // tile. On the H200 the 64-row boxes of 72 x 4096 x 4096 took 22.8 us with
 // 56 of their rows past A's end and 16.2 with A padded so that none were
