@@ -18,10 +18,11 @@ namespace {
 /// x at one place of a formula and check every other occurrence against it.
 class FormReader {
 public:
+  explicit FormReader(ASTContext &Ctx) : Ctx(Ctx) {}
   /// `Locals`: the float locals of a helper (returnedBy), read as their
   /// initializers.
   FormReader(ASTContext &Ctx,
-             llvm::DenseMap<const VarDecl *, const Expr *> Locals = {})
+             llvm::DenseMap<const VarDecl *, const Expr *> Locals)
       : Ctx(Ctx), Locals(std::move(Locals)) {}
 
   std::optional<ActivationMatch> read(const Expr *E) {
