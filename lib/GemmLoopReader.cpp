@@ -545,7 +545,77 @@ void GemmLoopReader::bindAccumulatorUses(const Expr *E) {
     AccValueOf.try_emplace(R, int(AccValues.size()) - 1);
 }
 
+const Expr *GemmLoopReader::betaAdded(const Stmt *S, const VarDecl *X,
+                                      Expr *Prior) {
+  auto *If = dyn_cast_or_null<IfStmt>(S);
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
+      !betaTest(If->getCond()))
+    return nullptr;
+  const Stmt *Then = single(If->getThen());
+  auto *B = dyn_cast_or_null<BinaryOperator>(
+      dyn_cast_or_null<Expr>(Then) ? cast<Expr>(Then)->IgnoreImplicit()
+                                   : nullptr);
+  auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
+  if (!L || L->getDecl() != X || B->getOpcode() != BO_AddAssign ||
+      !B->getRHS()->getType().getCanonicalType()->isSpecificBuiltinType(
+          BuiltinType::Float) ||
+      !effectFree(B->getRHS()))
+    return nullptr;
+  auto *Sum = BinaryOperator::Create(
+      Ctx, Prior, const_cast<Expr *>(B->getRHS()), BO_Add, Ctx.FloatTy,
+      VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
+  return new (Ctx) ConditionalOperator(
+      const_cast<Expr *>(If->getCond()), If->getBeginLoc(), Sum,
+      B->getOperatorLoc(), Prior, Ctx.FloatTy, VK_PRValue, OK_Ordinary);
+}
+
+bool GemmLoopReader::betaUpdatedLocal(const VarDecl *VD, const Stmt *Next) {
+  if (!VD || !Next ||
+      !VD->getType().getCanonicalType()->isSpecificBuiltinType(
+          BuiltinType::Float) ||
+      !VD->hasInit() || VD->getType()->isReferenceType() ||
+      isModified(VD, Kernel->getBody(), Next) || !effectFree(VD->getInit()))
+    return false;
+  auto *If = dyn_cast<IfStmt>(Next);
+  const Stmt *Then = If ? single(If->getThen()) : nullptr;
+  auto *B = dyn_cast_or_null<BinaryOperator>(
+      dyn_cast_or_null<Expr>(Then) ? cast<Expr>(Then)->IgnoreImplicit()
+                                   : nullptr);
+  // The added value must not read the local itself, which reads as the
+  // choice being built.
+  if (!B || mentions(B->getRHS(), VD) || mentions(If->getCond(), VD))
+    return false;
+  const Expr *Value = betaAdded(Next, VD, const_cast<Expr *>(VD->getInit()));
+  if (!Value)
+    return false;
+  FloatLocals[VD] = Value;
+  bindAccumulatorUses(VD->getInit());
+  bindAccumulatorUses(B->getRHS());
+  return true;
+}
+
 bool GemmLoopReader::accumulatorUpdate(const Stmt *S) {
+  if (Acc && isa_and_nonnull<IfStmt>(S)) {
+    auto *If = cast<IfStmt>(S);
+    const Stmt *Then = single(If->getThen());
+    auto *B = dyn_cast_or_null<BinaryOperator>(
+        dyn_cast_or_null<Expr>(Then) ? cast<Expr>(Then)->IgnoreImplicit()
+                                     : nullptr);
+    auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
+    if (!L || L->getDecl() != Acc ||
+        !Acc->getType().getCanonicalType()->isSpecificBuiltinType(
+            BuiltinType::Float))
+      return false;
+    auto *Read =
+        ImplicitCastExpr::Create(Ctx, Ctx.FloatTy, CK_LValueToRValue, L,
+                                 nullptr, VK_PRValue, FPOptionsOverride());
+    const Expr *Value = betaAdded(S, Acc, Read);
+    if (!Value)
+      return false;
+    bindAccumulatorUses(Value);
+    AccValues.push_back(Value);
+    return true;
+  }
   auto *B = dyn_cast_or_null<BinaryOperator>(
       dyn_cast_or_null<Expr>(S) ? cast<Expr>(S)->IgnoreImplicit() : nullptr);
   auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
@@ -579,10 +649,12 @@ const Stmt *GemmLoopReader::afterLocals(const Stmt *S, const char *Expected) {
   auto *CS = dyn_cast_or_null<CompoundStmt>(S);
   if (!CS)
     return S;
-  const Stmt *Last = nullptr;
-  for (const Stmt *X : CS->body()) {
+  const Stmt *Last = nullptr, *Skip = nullptr;
+  for (const Stmt *const &X : CS->body()) {
     if (Last)
       return fail(X->getBeginLoc(), Expected), nullptr;
+    if (X == Skip)
+      continue;
     auto *DS = dyn_cast<DeclStmt>(X);
     if (!DS && accumulatorUpdate(X))
       continue;
@@ -590,9 +662,18 @@ const Stmt *GemmLoopReader::afterLocals(const Stmt *S, const char *Expected) {
       Last = X;
       continue;
     }
-    for (const Decl *D : DS->decls())
+    // A local updated on beta in the next statement (betaUpdatedLocal).
+    const Stmt *Next =
+        std::next(&X) != CS->body_end() ? *std::next(&X) : nullptr;
+    for (const Decl *D : DS->decls()) {
+      if (DS->isSingleDecl() && Next &&
+          betaUpdatedLocal(dyn_cast<VarDecl>(D), Next)) {
+        Skip = Next;
+        continue;
+      }
       if (!epilogueLocal(dyn_cast<VarDecl>(D)))
         return fail(D->getLocation(), Expected), nullptr;
+    }
   }
   if (!Last)
     fail(S->getBeginLoc(), Expected);
@@ -899,7 +980,9 @@ bool GemmLoopReader::elementTypes() {
                 "__half");
   for (const VarDecl *S : Shared) {
     QualType E = tileElementType(S, Ctx);
-    if (elementOf(E) != EA)
+    const bool Widened = WidenedTiles && *EA != ElementType::F32 &&
+                         elementOf(E) == ElementType::F32;
+    if (elementOf(E) != EA && !Widened)
       return fail(S->getLocation(), "the tiles and the matrices they stage "
                                     "must have one element type");
   }

@@ -105,7 +105,16 @@ protected:
   /// the updates before its statement left it (throughLocals): the store's
   /// as the last left it, a local's or an update's own as those before.
   /// False otherwise.
+  /// Also `if (beta != 0) acc += x;` (betaTest's tests): the accumulator
+  /// then reads as `beta != 0 ? acc + x : acc`, the choice on beta that
+  /// value() reads.
   bool accumulatorUpdate(const clang::Stmt *S);
+  /// Records `VD`, a float local of the epilogue as epilogueLocal wants it
+  /// but for `Next`, the statement after its declaration: `if (beta != 0)
+  /// VD += x;` (betaTest's tests, x not reading VD), its only change. Its
+  /// uses after `Next` read as `beta != 0 ? init + x : init`; it has no
+  /// uses between. False otherwise.
+  bool betaUpdatedLocal(const clang::VarDecl *VD, const clang::Stmt *Next);
   /// Records `VD`, a float local declared before the loop that the loop
   /// does not read, as a scale the store may apply (`const float scale =
   /// 1.0f / sqrtf((float)K);`): where it is never changed and its
@@ -127,8 +136,9 @@ protected:
   /// The bias is indexed by the store's column, Col (a row of N values), or
   /// row, Row, holds bf16, fp16 or float.
   bool biasAgrees();
-  /// A and B have one 16-bit element type, that of the __shared__ tiles;
-  /// the extents and leading dimensions are `int`. An fp32 SGEMM is refused.
+  /// A and B have one 16-bit element type, that of the __shared__ tiles
+  /// (or float tiles, where WidenedTiles); the extents and leading
+  /// dimensions are `int`. An fp32 SGEMM is refused.
   bool elementTypes();
 
   // Double buffering: tiles `X[2][...]` of which iteration i reads buffer
@@ -165,6 +175,11 @@ protected:
   /// Whether the front end takes a header of walking offsets (the CUDA
   /// samples' matrixMul) and calls bindWalkers after its prologue.
   bool AcceptsWalkers = false;
+  /// Whether the front end's staging copies convert each element by value
+  /// (never reinterpreting bits), so float tiles of 16-bit matrices hold
+  /// their elements exactly (widening bf16 or fp16 to float is exact) and
+  /// their products are those of the 16-bit values, which wgmma computes.
+  bool WidenedTiles = false;
   /// A variable of a walking header and its step.
   struct Walker {
     const clang::VarDecl *Var;
@@ -230,6 +245,11 @@ protected:
   bool effectFree(const clang::Expr *E) const;
   /// Lists the uses of the accumulator in `E` as reading its current value.
   void bindAccumulatorUses(const clang::Expr *E);
+  /// For `S`, `if (<a test of beta>) X += x;` with no else, X a float
+  /// variable and x a float without side effects: `test ? Prior + x :
+  /// Prior`, Prior what X reads as before `S`. Null for anything else.
+  const clang::Expr *betaAdded(const clang::Stmt *S, const clang::VarDecl *X,
+                               clang::Expr *Prior);
   /// The uniform scales declared before the loop (uniformScale).
   llvm::SmallPtrSet<const clang::VarDecl *, 2> UniformScales;
   bool FloatTileCount = false;         ///< the bound is ceil(K / (float)TILE)

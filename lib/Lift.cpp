@@ -7,6 +7,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -20,6 +21,7 @@ public:
       : GemmLoopReader(Kernel, Loop, Ctx, Why, Named) {
     this->Tf32 = Tf32;
     AcceptsWalkers = true;
+    WidenedTiles = true;
   }
 
   std::optional<LiftedGemm> run() {
@@ -42,10 +44,10 @@ public:
       Ev.BlockDim[0] = int64_t(G.Tile) * G.Tile;
       Ev.BlockDim[1] = 1;
     }
-    if (!prologue(Around->Before) || !bindWalkers() || !loopBody() ||
-        !epilogue(Around->After) || !pointersFixed(Around->After) ||
-        !guardsAgree() || !biasAgrees() || !operands() ||
-        !batchAgrees(G, StoreAt))
+    if (!prologue(Around->Before) || !toggleUnread(*Around) || !bindWalkers() ||
+        !loopBody() || !epilogue(Around->After) ||
+        !pointersFixed(Around->After) || !guardsAgree() || !biasAgrees() ||
+        !operands() || !batchAgrees(G, StoreAt))
       return std::nullopt;
     launches();
     return G;
@@ -90,6 +92,23 @@ private:
     return true;
   }
 
+  /// Whether the 2-D tile `VD` of `Rows` x `Cols` holds TILE x TILE
+  /// elements: its copies write [i][j] and the product reads [i][k] with
+  /// i, j, k below TILE, which in a smaller array run into the next row.
+  bool holdsTile(const VarDecl *VD, const ConstantArrayType *Rows,
+                 const ConstantArrayType *Cols) {
+    if (Rows->getSize().uge(uint64_t(G.Tile)) &&
+        Cols->getSize().uge(uint64_t(G.Tile)))
+      return true;
+    return fail(VD->getLocation(),
+                "the tile '" + VD->getName().str() + "' has " +
+                    std::to_string(Rows->getSize().getZExtValue()) + " x " +
+                    std::to_string(Cols->getSize().getZExtValue()) +
+                    " elements, fewer than the " + std::to_string(G.Tile) +
+                    " x " + std::to_string(G.Tile) +
+                    " that one iteration stages and reads");
+  }
+
   /// Whether `DS` declares only __shared__ variables.
   static bool sharedOnly(const DeclStmt *DS) {
     return llvm::all_of(DS->decls(), [](const Decl *D) {
@@ -115,6 +134,8 @@ private:
           Inner ? Ctx.getAsConstantArrayType(Inner->getElementType()) : nullptr;
       if (Third && Outer->getSize() == 2 &&
           !Third->getElementType()->isArrayType()) {
+        if (!holdsTile(VD, Inner, Third))
+          return false;
         Shared.push_back(VD);
         Buffered.push_back(VD);
         return true;
@@ -125,6 +146,8 @@ private:
                     "expected a __shared__ tile of two constant dimensions, "
                     "or of TILE * TILE = " +
                         std::to_string(TileElements) + " elements");
+      if (Inner && !holdsTile(VD, Outer, Inner))
+        return false;
       Shared.push_back(VD);
       return true;
     }
@@ -166,12 +189,74 @@ private:
                       ": wgmma accumulates in float, so the sums would "
                       "change; expected 'float " +
                       VD->getName().str() + " = 0.0f;'");
+    if (toggledBuffer(VD))
+      return true;
     // A value that is no polynomial (a tile count `(K + TILE - 1) / TILE`,
     // say) stays unbound: an index that uses it is refused there.
     if (T->isIntegerType() && VD->hasInit())
       return unchangedIndex(VD, Kernel->getBody()) &&
              bindIndex(VD, /*Opaque=*/true);
     return false;
+  }
+
+  /// `int cur = 0;` before the loop whose only change is the loop body's
+  /// last statement, `cur ^= 1;` (or `cur = cur ^ 1;`, `cur = 1 - cur;`,
+  /// `cur = !cur;`): in iteration i, up to that statement, cur is i % 2, the
+  /// buffer the iteration reads (recorded in CurrentVars, the statement in
+  /// Toggle). The body has no `continue` that could skip it (loopBody's
+  /// forms have none), and the kernel reads cur nowhere else
+  /// (toggleUnread).
+  bool toggledBuffer(const VarDecl *VD) {
+    auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
+    if (!VD->getType()->isIntegerType() || !VD->hasInit() ||
+        !isZero(VD->getInit()) || !Body || Body->body_empty() || Toggle)
+      return false;
+    const Stmt *Last = Body->body_back();
+    auto *LastExpr = dyn_cast<Expr>(Last);
+    auto *B = LastExpr ? dyn_cast<BinaryOperator>(bare(LastExpr)) : nullptr;
+    if (!B || !refersTo(B->getLHS(), VD) ||
+        isModified(VD, Kernel->getBody(), Last))
+      return false;
+    auto isOne = [](const Expr *E) {
+      auto *L = dyn_cast<IntegerLiteral>(bare(E));
+      return L && L->getValue() == 1;
+    };
+    const Expr *R = bare(B->getRHS());
+    auto *RB = dyn_cast<BinaryOperator>(R);
+    auto *RU = dyn_cast<UnaryOperator>(R);
+    const bool Flips = (B->getOpcode() == BO_XorAssign && isOne(R)) ||
+                       (B->getOpcode() == BO_Assign &&
+                        ((RB && RB->getOpcode() == BO_Xor &&
+                          refersTo(RB->getLHS(), VD) && isOne(RB->getRHS())) ||
+                         (RB && RB->getOpcode() == BO_Sub &&
+                          isOne(RB->getLHS()) && refersTo(RB->getRHS(), VD)) ||
+                         (RU && RU->getOpcode() == UO_LNot &&
+                          refersTo(RU->getSubExpr(), VD))));
+    if (!Flips)
+      return false;
+    Toggle = Last;
+    CurrentVars.push_back(VD);
+    return true;
+  }
+
+  /// The toggled buffer variable is read in the loop only: after it (and
+  /// before, in the prologue's copies of buffer 0) it is no iteration's.
+  bool toggleUnread(const AroundLoop &Around) {
+    if (!Toggle)
+      return true;
+    const auto *VD = cast<VarDecl>(CurrentVars.front());
+    for (llvm::ArrayRef<Stmt *> Part : {Around.Before, Around.After})
+      for (const Stmt *S : Part) {
+        auto *DS = dyn_cast<DeclStmt>(S);
+        if (DS && llvm::is_contained(DS->decls(), VD))
+          continue;
+        if (mentions(S, VD))
+          return fail(S->getBeginLoc(),
+                      "'" + VD->getName().str() +
+                          "', the buffer the loop toggles, may be read in "
+                          "the loop only");
+      }
+    return true;
   }
 
   /// A tile in dynamic shared memory (DynamicTiles.h): one-dimensional,
@@ -207,7 +292,7 @@ private:
     G.RowsCovered = std::string("tawa_grid.") + RowAxis + " * " + T;
     G.ColsCovered =
         std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') + " * " + T;
-    if (!G.Guarded) {
+    if (!G.Guarded || StaleK) {
       G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
       G.Extents = G.K.words() + " is a multiple of " + T;
     }
@@ -218,8 +303,18 @@ private:
   /// (a kernel for extents that are multiples of TILE: the launcher runs
   /// the tiled form only for a K that is one, and over the window of C the
   /// grid covers, which the kernel as written reads and writes whole).
+  ///
+  /// A copy without an `else` leaves the elements outside the matrix as an
+  /// earlier copy (or nothing) left them. Those of rows past M or columns
+  /// past N reach only results the store leaves out (operand() checks that
+  /// the copy's guard is the element's bounds); those past K's end are
+  /// read, unless the product stops there (ProductStopsAtK). Without that
+  /// stop the launcher runs the tiled form only for a K that is a multiple
+  /// of TILE, where there are none.
   bool guardsAgree() {
     G.Guarded = StoreGuarded;
+    for (const Staging &S : Stagings)
+      StaleK |= !S.Fills && !ProductStopsAtK;
     for (const Staging &S : Stagings)
       if (S.Guarded != StoreGuarded)
         return StoreGuarded
@@ -305,13 +400,16 @@ private:
   }
 
   /// A staging copy: `S[e1][e2] = guard ? G[L] : 0`, its `if`/`else` form,
-  /// or an unguarded `S[e1][e2] = G[L]`.
+  /// `if (guard) S[e1][e2] = G[L];` without an `else` (elements outside
+  /// the matrix keep what an earlier copy left), or an unguarded
+  /// `S[e1][e2] = G[L]`.
   struct Staging {
     const VarDecl *Array;
     Poly E1, E2, L;
     const ParmVarDecl *Ptr;
     Guard Bounds;
     bool Guarded = false;
+    bool Fills = true;            ///< writes 0 where the guard fails
     const Expr *Buffer = nullptr; ///< the buffer written, double-buffered
     SourceLocation At;
     std::string BatchStride; ///< the factor of blockIdx.z, as C++
@@ -326,9 +424,15 @@ private:
     Staging St{};
     St.At = S->getBeginLoc();
     const Expr *Cond = nullptr, *Read = nullptr;
-    if (auto *If = dyn_cast<IfStmt>(S)) {
+    if (auto *If = dyn_cast<IfStmt>(S); If && !If->getElse()) {
+      if (!single(If->getThen()) || !assignment(single(If->getThen()), L, R))
+        return fail(S->getBeginLoc(), Expected);
+      Cond = If->getCond();
+      Read = R;
+      St.Fills = false;
+    } else if (If) {
       const Expr *L2 = nullptr, *R2 = nullptr;
-      if (!If->getElse() || !single(If->getThen()) || !single(If->getElse()) ||
+      if (!single(If->getThen()) || !single(If->getElse()) ||
           !assignment(single(If->getThen()), L, R) ||
           !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
         return fail(S->getBeginLoc(), Expected);
@@ -420,6 +524,8 @@ private:
           return Why.Message.empty() ? fail(X->getBeginLoc(), Expected) : false;
         continue;
       }
+      if (X == Toggle)
+        continue;
       if (llvm::find_if(Steps, [&](const InLoopStep &St) {
             return St.At == X;
           }) != Steps.end()) {
@@ -464,6 +570,11 @@ private:
       if (!Buffered.empty() &&
           (isCurrent(VD->getInit()) || isNext(VD->getInit()))) {
         (isCurrent(VD->getInit()) ? CurrentVars : NextVars).push_back(VD);
+        continue;
+      }
+      // `int kmax = min(TILE, K - t);`, the product loop's bound.
+      if (stopsAtK(VD->getInit())) {
+        KLimits.push_back(VD);
         continue;
       }
       if (!bindIndex(VD, /*Opaque=*/false))
@@ -581,7 +692,7 @@ private:
       bool Same = First && First->Ptr == St.Ptr &&
                   First->BatchStride == St.BatchStride && First->E1 == St.E1 &&
                   First->E2 == St.E2 && First->L == AtZero(St.L, Counter) &&
-                  First->Guarded == St.Guarded &&
+                  First->Guarded == St.Guarded && First->Fills == St.Fills &&
                   First->Bounds.size() == St.Bounds.size();
       for (size_t I = 0; Same && I < St.Bounds.size(); ++I)
         Same = First->Bounds[I].second == St.Bounds[I].second &&
@@ -607,20 +718,19 @@ private:
     auto *K = Init && Init->isSingleDecl()
                   ? dyn_cast<VarDecl>(Init->getSingleDecl())
                   : nullptr;
-    auto *Cond = dyn_cast_or_null<BinaryOperator>(F->getCond());
+    // (std::min in the condition leaves its temporaries' cleanups around it.)
+    auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        F->getCond() ? F->getCond()->IgnoreImplicit() : nullptr);
     auto *Inc =
         F->getInc() ? dyn_cast<UnaryOperator>(bare(F->getInc())) : nullptr;
     if (!K || !K->hasInit() || !isZero(K->getInit()) || !Cond ||
-        Cond->getOpcode() != BO_LT || !Inc || !Inc->isIncrementOp())
+        (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LAnd) || !Inc ||
+        !Inc->isIncrementOp() || !refersTo(Inc->getSubExpr(), K))
       return fail(F->getForLoc(), Expected);
-    std::optional<Poly> Bound = Ev.eval(Cond->getRHS());
-    if (!Bound || Bound->constantValue() != std::optional<int64_t>(G.Tile))
-      return fail(Cond->getRHS()->getBeginLoc(),
-                  "the product loop must run over the " +
-                      std::to_string(G.Tile) +
-                      " elements of K that one iteration stages");
     Ev.addSymbol(K);
     KVar = Poly::symbol(K);
+    if (!productBound(Cond, K))
+      return false;
     const Stmt *S = single(F->getBody());
     const Expr *Prod = nullptr;
     if (auto *CA = dyn_cast_or_null<CompoundAssignOperator>(S);
@@ -655,6 +765,107 @@ private:
     return true;
   }
 
+  /// The product loop's condition: `k < TILE`, or one that also stops at
+  /// K's end (ProductStopsAtK): `k < min(TILE, K - k0)` (either order;
+  /// `min` of the system headers, a conditional, or a local set to one of
+  /// these) or `k < TILE && k0 + k < K`, k0 the iteration's first K index.
+  bool productBound(const BinaryOperator *Cond, const VarDecl *K) {
+    auto readsK = [&](const Expr *E) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(E));
+      return R && R->getDecl() == K;
+    };
+    auto tileBound = [&](const BinaryOperator *B) {
+      std::optional<Poly> P =
+          B && B->getOpcode() == BO_LT && readsK(B->getLHS())
+              ? Ev.eval(B->getRHS())
+              : std::nullopt;
+      return P && P->constantValue() == std::optional<int64_t>(G.Tile);
+    };
+    // `k0 + k < K`, or `k < K - k0`.
+    auto endBound = [&](const BinaryOperator *B) {
+      std::optional<Poly> L =
+          B && B->getOpcode() == BO_LT ? exactValue(B->getLHS()) : std::nullopt;
+      std::optional<Poly> R = L ? exactValue(B->getRHS()) : std::nullopt;
+      return R && *R - *L == Poly::symbol(G.K.Sym) - KOffset - KVar;
+    };
+    if (Cond->getOpcode() == BO_LAnd) {
+      auto *L = dyn_cast<BinaryOperator>(bare(Cond->getLHS()));
+      auto *R = dyn_cast<BinaryOperator>(bare(Cond->getRHS()));
+      ProductStopsAtK =
+          (tileBound(L) && endBound(R)) || (tileBound(R) && endBound(L));
+    } else if (readsK(Cond->getLHS())) {
+      if (tileBound(Cond))
+        return true;
+      ProductStopsAtK = stopsAtK(Cond->getRHS());
+    }
+    if (!ProductStopsAtK)
+      return fail(
+          Cond->getOpcode() == BO_LAnd ? Cond->getBeginLoc()
+                                       : Cond->getRHS()->getBeginLoc(),
+          "the product loop must run over the " + std::to_string(G.Tile) +
+              " elements of K that one iteration stages, 'k < " +
+              std::to_string(G.Tile) + "', or stop at K's end: 'k < min(" +
+              std::to_string(G.Tile) + ", " + G.K.Spelled + " - " +
+              Counter->getName().str() +
+              (LoopCountsElements ? "" : " * " + std::to_string(G.Tile)) +
+              ")'");
+    return true;
+  }
+
+  /// The value of the integer `E` where comparing it compares that value:
+  /// `E` signed, or without a subtraction (an unsigned difference wraps).
+  std::optional<Poly> exactValue(const Expr *E) {
+    std::optional<Poly> P = Ev.eval(E);
+    if (!P || E->getType()->isSignedIntegerType())
+      return P;
+    for (const auto &Term : P->terms())
+      if (Term.second < 0)
+        return std::nullopt;
+    return P;
+  }
+
+  /// Whether `E` is min(TILE, K - k0) (either order), k0 the iteration's
+  /// first K index: a call of `min` (or std::min) of the system headers, a
+  /// conditional `a < b ? a : b` (or `a > b ? b : a`), or a local of the
+  /// loop body set to one of these.
+  bool stopsAtK(const Expr *E) {
+    E = bare(E);
+    if (auto *R = dyn_cast<DeclRefExpr>(E))
+      return llvm::is_contained(KLimits, R->getDecl());
+    const Expr *X = nullptr, *Y = nullptr;
+    if (auto *C = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *F = C->getDirectCallee();
+      const FunctionDecl *Def = F ? F->getDefinition() : nullptr;
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (!F || C->getNumArgs() != 2 || F->getName() != "min" ||
+          !fromSystemHeader(F) ||
+          (Def && !SM.isInSystemHeader(SM.getExpansionLoc(Def->getLocation()))))
+        return false;
+      X = C->getArg(0);
+      Y = C->getArg(1);
+    } else if (auto *C = dyn_cast<ConditionalOperator>(E)) {
+      auto *T = dyn_cast<BinaryOperator>(bare(C->getCond()));
+      if (!T || !T->isRelationalOp())
+        return false;
+      const bool Less = T->getOpcode() == BO_LT || T->getOpcode() == BO_LE;
+      X = T->getLHS();
+      Y = T->getRHS();
+      std::optional<Poly> PT = Ev.eval(C->getTrueExpr()),
+                          PF = Ev.eval(C->getFalseExpr()), PX = exactValue(X),
+                          PY = exactValue(Y);
+      if (!PT || !PF || !PX || !PY ||
+          !(Less ? (*PT == *PX && *PF == *PY) : (*PT == *PY && *PF == *PX)))
+        return false;
+    } else {
+      return false;
+    }
+    std::optional<Poly> PX = Ev.eval(X), PY = Ev.eval(Y);
+    const Poly Rest = Poly::symbol(G.K.Sym) - KOffset;
+    const Poly Tile = Poly::constant(G.Tile);
+    return PX && PY &&
+           ((*PX == Tile && *PY == Rest) || (*PX == Rest && *PY == Tile));
+  }
+
   /// `if (row < M && col < N) C[row * ldc + col] = value;`, or the store
   /// alone in a kernel whose staging copies are not bounds-checked either.
   bool epilogue(llvm::ArrayRef<Stmt *> Stmts) {
@@ -675,6 +886,13 @@ private:
       }
       if (Stmts.empty() || !isa<DeclStmt>(Stmts.front()))
         break;
+      // A local updated on beta in the next statement (betaUpdatedLocal).
+      if (auto *DS = cast<DeclStmt>(Stmts.front());
+          DS->isSingleDecl() && Stmts.size() > 2 &&
+          betaUpdatedLocal(dyn_cast<VarDecl>(DS->getSingleDecl()), Stmts[1])) {
+        Stmts = Stmts.drop_front(2);
+        continue;
+      }
       for (const Decl *D : cast<DeclStmt>(Stmts.front())->decls()) {
         auto *VD = dyn_cast<VarDecl>(D);
         if (epilogueLocal(VD))
@@ -890,6 +1108,15 @@ private:
   DynamicTiles Dynamic;                  ///< the tiles in dynamic shared memory
   bool PrologueBarrier = false;
   std::array<const Expr *, 2> Factors{};
+  /// The last statement of the loop body, toggling a buffer variable
+  /// (toggledBuffer).
+  const Stmt *Toggle = nullptr;
+  /// The product loop stops at K's end (productBound).
+  bool ProductStopsAtK = false;
+  /// A copy without an `else` leaves elements past K's end that the
+  /// product reads where K is no multiple of TILE (guardsAgree).
+  bool StaleK = false;
+  std::vector<const Decl *> KLimits; ///< locals set to min(TILE, K - k0)
 };
 
 } // namespace

@@ -203,10 +203,14 @@ std::optional<ElementType> elementOf(QualType T) {
 }
 
 /// Whether `VD` is written anywhere in `S` after its declaration.
-bool isModified(const VarDecl *VD, const Stmt *S) {
+bool isModified(const VarDecl *VD, const Stmt *S, const Stmt *Except) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *VD;
+    const Stmt *Except;
     bool Found = false;
+    bool TraverseStmt(Stmt *X) {
+      return X == Except || RecursiveASTVisitor<Finder>::TraverseStmt(X);
+    }
     bool refers(const Expr *E) {
       auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
       return R && R->getDecl() == VD;
@@ -222,6 +226,7 @@ bool isModified(const VarDecl *VD, const Stmt *S) {
     }
   } F;
   F.VD = VD;
+  F.Except = Except;
   F.TraverseStmt(const_cast<Stmt *>(S));
   return F.Found;
 }

@@ -73,8 +73,9 @@ const clang::ForStmt *hintedLoop(const clang::Stmt *S);
 /// Body->body_end() where none is.
 clang::CompoundStmt::const_body_iterator
 loopStatement(const clang::CompoundStmt *Body, const clang::ForStmt *Loop);
-/// Whether `VD` is written anywhere in `S`.
-bool isModified(const clang::VarDecl *VD, const clang::Stmt *S);
+/// Whether `VD` is written anywhere in `S` (outside `Except`, where given).
+bool isModified(const clang::VarDecl *VD, const clang::Stmt *S,
+                const clang::Stmt *Except = nullptr);
 /// Whether `VD` is a uniform scale of `Kernel`: a float local, never
 /// changed, whose initializer reads only the kernel's arithmetic parameters
 /// and literals, outside macros, through arithmetic, casts, conditionals and

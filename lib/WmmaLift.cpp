@@ -384,8 +384,13 @@ private:
         !Inc->isIncrementOp() || !refersTo(Inc->getSubExpr(), I) || !Count ||
         Count->getMemberDecl()->getName() != "num_elements" ||
         !accumulatorTyped(varOf(Count->getBase())) ||
-        isModified(I, For->getBody()) || !Assign || !isa<Expr>(Assign) ||
-        !assignment(Assign, L, R))
+        isModified(I, For->getBody()) || !Assign || !isa<Expr>(Assign))
+      return fail(S->getBeginLoc(), Expected);
+    if (auto *Scaled =
+            dyn_cast<CompoundAssignOperator>(bare(cast<Expr>(Assign))))
+      return scaledInPlace(Scaled, I, Stored) ||
+             fail(S->getBeginLoc(), Expected);
+    if (!assignment(Assign, L, R))
       return fail(S->getBeginLoc(), Expected);
     Stored = fragmentElement(L, I);
     if (!accumulatorTyped(Stored) ||
@@ -418,6 +423,22 @@ private:
     }
     if (G.Terms.find('a') == std::string::npos)
       return fail(R->getBeginLoc(), Expected);
+    return true;
+  }
+
+  /// `acc.x[i] *= alpha;`, the accumulator scaled in place (alpha a float
+  /// parameter or a uniform scale): the stored value `alpha * acc`.
+  bool scaledInPlace(const CompoundAssignOperator *Op, const VarDecl *I,
+                     const VarDecl *&Stored) {
+    Stored = fragmentElement(Op->getLHS(), I);
+    auto *R = dyn_cast<DeclRefExpr>(bare(Op->getRHS()));
+    auto *P = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (Op->getOpcode() != BO_MulAssign || !Stored || Stored != Zeroed || !P ||
+        !P->getType()->isSpecificBuiltinType(BuiltinType::Float) ||
+        (!isa<ParmVarDecl>(P) && !llvm::is_contained(Scales, P)))
+      return false;
+    G.Alpha = P;
+    G.Terms = "a";
     return true;
   }
 

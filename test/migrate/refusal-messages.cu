@@ -90,27 +90,6 @@ __global__ void staged_by_row(const bf16 *A, const bf16 *B, float *C, int M,
 }
 // CHECK: note: kernel 'staged_by_row' is left unchanged
 
-__global__ void float_tiles(const bf16 *A, const bf16 *B, float *C, int M,
-                            int N, int K) {
-  TILES(float)
-  INDICES
-  float acc = 0.0f;
-#pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the tiles and the matrices they stage must have one element type [tawa-unsupported]
-  for (int t = 0; t < K; t += TILE) {
-    As[ty][tx] =
-        row < M && t + tx < K ? __bfloat162float(A[row * K + t + tx]) : 0.0f;
-    Bs[ty][tx] =
-        t + ty < K && col < N ? __bfloat162float(B[(t + ty) * N + col]) : 0.0f;
-    __syncthreads();
-    for (int k = 0; k < TILE; ++k)
-      acc += As[ty][k] * Bs[k][tx];
-    __syncthreads();
-  }
-  STORE
-}
-// CHECK: note: kernel 'float_tiles' is left unchanged
-
 __global__ void mixed_inputs(const bf16 *A, const __half *B, float *C, int M,
                              int N, int K) {
   __shared__ bf16 As[TILE][TILE];

@@ -122,6 +122,27 @@ __global__ void alpha_only(const half *A, const half *B, float *C, int N, int K,
 }
 // CHECK: tawa::store(C, m0, n0, alpha * acc);
 
+// Only alpha, the accumulator scaled in place ('acc.x[i] *= alpha;').
+// CHECK-LABEL: __global__ void alpha_in_place(
+__global__ void alpha_in_place(const half *A, const half *B, float *C, int N,
+                               int K, float alpha) {
+  const int row = blockIdx.y * 16, col = blockIdx.x * 16;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+#pragma tawa tile
+  for (int k = 0; k < K; k += 16) {
+    wmma::load_matrix_sync(fa, A + row * K + k, K);
+    wmma::load_matrix_sync(fb, B + k * N + col, N);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  for (int i = 0; i < acc.num_elements; i++)
+    acc.x[i] *= alpha;
+  wmma::store_matrix_sync(C + row * N + col, acc, N, wmma::mem_row_major);
+}
+// CHECK: tawa::store(C, m0, n0, alpha * acc);
+
 // A scale computed before the loop from the kernel's parameters alone: the
 // tiled form takes K and declares it the same way.
 // CHECK-LABEL: __global__ void local_scale(

@@ -260,6 +260,26 @@ K['llmc_bias_gelu_bf16'] = dict(
   return finish(y, m * n, out);
 ''')
 
+K['course_min_kmax_half'] = dict(
+    decl='void course_min_kmax_run(const __half *A, const __half *B, float *C, int M,\n'
+         '                         int N, int K, float alpha, float beta);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read (beta)
+  course_min_kmax_run(A, B, C, M, N, K, 1.25f, -0.5f);
+  return finish(C, m * n, out);
+''')
+
+K['noelse_whole_k_bf16'] = dict(
+    decl='void noelse_whole_k_run(const __nv_bfloat16 *a, const __nv_bfloat16 *b,\n'
+         '                        float *out, int m, int n, int k);',
+    body='''  __nv_bfloat16 *a = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *b = dev_random<__nv_bfloat16>(n * k, 2);  // N x K
+  float *y = dev_nan<float>(m * n);
+  noelse_whole_k_run(a, b, y, M, N, K);
+  return finish(y, m * n, out);
+''')
+
 K['k5_2d_blocktiling_half'] = dict(
     decl='void runSgemm2DBlocktiling(int M, int N, int K, float alpha, const __half *A,\n'
          '                           const __half *B, float beta, float *C);',
@@ -515,6 +535,39 @@ K['wmma_frags_alpha_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+
+K['addmm_betaif_bf16'] = dict(
+    decl='void addmm_betaif_run(const __nv_bfloat16 *X, const __nv_bfloat16 *W,\n'
+         '                      const float *b, float *Y, int rows, int cols, int depth,\n'
+         '                      float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __nv_bfloat16 *X = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *W = dev_random<__nv_bfloat16>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  float *Y = beta == 0.0f ? dev_nan<float>(m * n) : dev_random<float>(m * n, 4);
+  addmm_betaif_run(X, W, bias, Y, M, N, K, 1.5f, beta);
+  return finish(Y, m * n, out);
+''')
+
+K['widen_float_tiles_half'] = dict(
+    decl='void widen_float_tiles_run(const __half *A, const __half *B, float *C, int M,\n'
+         '                           int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  widen_float_tiles_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['double_buffer_toggle_half'] = dict(
+    decl='void double_buffer_toggle_run(const __half *A, const __half *B, float *C,\n'
+         '                              int M, int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(n * k, 2);  // N x K
+  float *C = dev_nan<float>(m * n);
+  double_buffer_toggle_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
 
 def main():
     for name, spec in sorted(K.items()):

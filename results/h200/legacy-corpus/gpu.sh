@@ -67,6 +67,13 @@ declare -A SHAPES=(
   [k4_1d_blocktiling_bf16]="128:128:128 256:512:384 1024:1024:1024 320:192:200"    # 64|M,N 8|K
   [k4_asserts_bf16]="128:128:128 256:512:384 1024:1024:1024 320:192:200"           # 64|M,N 8|K
   [llmc_bias_gelu_bf16]="$RAGGED"
+  [course_min_kmax_half]="$RAGGED"
+  [widen_float_tiles_half]="$RAGGED"
+  [double_buffer_toggle_half]="$RAGGED"
+  # K a multiple of the original's 32-element tile, M and N ragged: for
+  # other K the kernel as written reads shared memory no copy wrote (its
+  # result is not determined), and the launcher runs it as written there.
+  [noelse_whole_k_bf16]="7:5:32 257:136:288 1000:1000:512 1001:999:544"
   [dynamic_smem_blocked_half]="128:128:128 256:512:384 1024:1024:1024 320:192:200"  # 64|M,N 8|K
   [blocktile_local_bias_relu]="128:128:128 256:512:384 1024:1024:1024 320:192:200"  # 64|M,N 8|K
   [vec_transposed_half_view]="128:128:128 256:512:384 1024:1024:1024 384:384:208"  # 128|M,N 16|K
@@ -87,6 +94,7 @@ declare -A SHAPES=(
   [float4_regs_prefetch_half]="128:128:128 256:512:384 1024:1024:1024 384:256:208" # 128|M,N 16|K
   # M:N:K:beta; where beta is 0, C holds NaN that the kernel must not read.
   [beta_zero_branch_half]="7:5:3:0 257:136:264:0 1000:1000:520:-0.5 1001:999:517:0 1001:999:517:0.75 1024:1024:1024:0"
+  [addmm_betaif_bf16]="7:5:3:0 257:136:264:0 1000:1000:520:-0.5 1001:999:517:0 1001:999:517:0.75 1024:1024:1024:0"
   [blocked_beta_zero_bf16]="7:5:3:0 257:136:264:0 1000:1000:520:-0.5 1001:999:517:0 1001:999:517:0.75 1024:1024:1024:0"
   [wmma_frags_alpha_half]="128:128:128 256:512:384 1024:1024:1024 384:320:208"    # 64|M,N 16|K
   [wmma_double_buffer_half]="128:128:128 256:512:384 1024:1024:1024 384:256:224"   # 128|M,N 32|K

@@ -18,6 +18,9 @@ declare -A SHAPE=(
   [float4_regs_prefetch_half]="1024 1024 1024"
   [beta_zero_branch_half]="1024 1024 1024 0" [blocked_beta_zero_bf16]="1024 1024 1024 0"
   [k4_asserts_bf16]="1024 1024 1024" [llmc_bias_gelu_bf16]="1024 1024 1024"
+  [course_min_kmax_half]="1024 1024 1024" [noelse_whole_k_bf16]="1024 1024 1024"
+  [widen_float_tiles_half]="1024 1024 1024" [double_buffer_toggle_half]="1024 1024 1024"
+  [addmm_betaif_bf16]="1024 1024 1024 0.5"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)

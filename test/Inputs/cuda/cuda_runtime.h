@@ -23,6 +23,8 @@ struct uint3 {
 // declare it (__clang_cuda_runtime_wrapper.h).
 __device__ void __assert_fail(const char *, const char *, unsigned,
                               const char *);
+// The int min of the CUDA headers (crt/math_functions.hpp).
+__device__ int min(int, int);
 
 typedef struct CUstream_st *cudaStream_t;
 enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
