@@ -1766,9 +1766,14 @@ private:
     if (!Why.Message.empty())
       return false;
     if (std::optional<VectorRef> Dst = vectorAccess(L)) {
-      if (auto Reg = vectorRegister(*Dst))
+      if (auto Reg = vectorRegister(*Dst)) {
+        if (std::optional<VectorRef> Src = vectorAccess(R))
+          if (auto T = vectorTile(*Src))
+            return tileToRegisters(*T, Reg->first, Reg->second, *Src, *Dst, L,
+                                   P);
         return staging(P) ? loadRegisters(Reg->first, Reg->second, *Dst, R, L)
                           : fail(L->getBeginLoc(), expected(P));
+      }
       auto *Ref = dyn_cast<DeclRefExpr>(bare(R));
       auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
       if (P == Phase::Epilogue && V && Cur->Vectors.count(V))
@@ -2357,6 +2362,33 @@ private:
     return true;
   }
 
+  /// `*reinterpret_cast<float4 *>(&reg[i]) = *reinterpret_cast<const float4
+  /// *>(&tile[j])` in the product: N registers of the tile's type read N
+  /// consecutive elements of one row of it, each as a scalar read would.
+  bool tileToRegisters(std::pair<int32_t, int64_t> T, const Location &First,
+                       int64_t N, const VectorRef &Src, const VectorRef &Dst,
+                       const Expr *L, Phase P) {
+    const SharedTile &X = Tiles[size_t(T.first)];
+    if (Src.V != Dst.V || Src.Bytes != Dst.Bytes ||
+        !sameType(tileElementType(X.Var, Ctx),
+                  Ctx.getBaseElementType(First.Var->getType())) ||
+        T.second % X.Cols + N > X.Cols)
+      return fail(L->getBeginLoc(),
+                  "expected registers read as a vector of consecutive "
+                  "elements of one row of a tile of their type, "
+                  "'*reinterpret_cast<float4 *>(&reg[i]) = "
+                  "*reinterpret_cast<const float4 *>(&tile[r][c])'");
+    if (!prefetchWrite(First.Var, L))
+      return false;
+    for (int64_t I = 0; I < N; ++I) {
+      std::optional<FVal> F = tileRead({T.first, T.second + I}, L, P);
+      if (!F)
+        return false;
+      at({First.Var, First.Index + I}) = *F;
+    }
+    return true;
+  }
+
   /// `*reinterpret_cast<float4 *>(&tile[i]) = *reinterpret_cast<float4
   /// *>(&reg[j])`: N registers loaded from a matrix staged into consecutive
   /// elements of a tile of their type.
@@ -2548,46 +2580,53 @@ private:
     return true;
   }
 
+  /// Reading element T of a tile at `V` in phase P: between the barriers
+  /// of the loop body (in a rotated loop, buffer i % 2, outside the
+  /// prefetch), an element some staging copy of the iteration wrote.
+  std::optional<FVal> tileRead(std::pair<int32_t, int64_t> T, const Expr *V,
+                               Phase P) {
+    if (P != Phase::Product && P != Phase::Rotated)
+      return fail(V->getBeginLoc(),
+                  "the __shared__ tiles may be read only between the "
+                  "barriers of the loop body");
+    if (P == Phase::Rotated) {
+      SharedTile &X = Tiles[size_t(T.first)];
+      if (InPrefetch)
+        return fail(V->getBeginLoc(),
+                    "the tiles are read under the prefetch's condition, "
+                    "which the last iteration skips");
+      if (T.second >= X.buffer())
+        return fail(V->getBeginLoc(),
+                    "the product must read buffer i % 2 of '" +
+                        X.Var->getName().str() +
+                        "' in iteration i, the one staged for it");
+      X.LastRead = X.Read ? std::max(X.LastRead, CurSeg) : CurSeg;
+      X.Read = true;
+      if (Recording) {
+        FVal F{FVal::Staged};
+        F.Tile = T.first;
+        F.Index = -1;
+        return F;
+      }
+    }
+    if (Tiles[size_t(T.first)].Slot[size_t(T.second)] < 0)
+      return fail(V->getBeginLoc(),
+                  "reads an element of '" +
+                      Tiles[size_t(T.first)].Var->getName().str() +
+                      "' that no staging copy of the iteration writes");
+    FVal F{FVal::Staged};
+    F.Tile = T.first;
+    F.Index = Tiles[size_t(T.first)].Slot[size_t(T.second)];
+    return F;
+  }
+
   /// The value of a float expression: zero, a tile element, another local.
   std::optional<FVal> fvalue(const Expr *E, Phase P) {
     const Expr *V = unconverted(E);
     if (isZero(V))
       return FVal{FVal::Zero};
-    if (auto T = tileElement(V, true)) {
-      if (P != Phase::Product && P != Phase::Rotated)
-        return fail(V->getBeginLoc(),
-                    "the __shared__ tiles may be read only between the "
-                    "barriers of the loop body");
-      if (P == Phase::Rotated) {
-        SharedTile &X = Tiles[size_t(T->first)];
-        if (InPrefetch)
-          return fail(V->getBeginLoc(),
-                      "the tiles are read under the prefetch's condition, "
-                      "which the last iteration skips");
-        if (T->second >= X.buffer())
-          return fail(V->getBeginLoc(),
-                      "the product must read buffer i % 2 of '" +
-                          X.Var->getName().str() +
-                          "' in iteration i, the one staged for it");
-        X.LastRead = X.Read ? std::max(X.LastRead, CurSeg) : CurSeg;
-        X.Read = true;
-        if (Recording) {
-          FVal F{FVal::Staged};
-          F.Tile = T->first;
-          F.Index = -1;
-          return F;
-        }
-      }
-      if (Tiles[size_t(T->first)].Slot[size_t(T->second)] < 0)
-        return fail(V->getBeginLoc(),
-                    "reads an element of '" +
-                        Tiles[size_t(T->first)].Var->getName().str() +
-                        "' that no staging copy of the iteration writes");
-      FVal F{FVal::Staged};
-      F.Tile = T->first;
-      F.Index = Tiles[size_t(T->first)].Slot[size_t(T->second)];
-      return F;
-    }
+    if (auto T = tileElement(V, true))
+      return tileRead(*T, V, P);
     if (!Why.Message.empty())
       return std::nullopt;
     if (std::optional<Location> L = location(V, true)) {

@@ -281,18 +281,45 @@ private:
           product(LHS, LHS, RHS);
           return;
         }
+    // Registers loaded from the tiles (`*(float4 *)ra = *(float4 *)&As[k][i]`):
+    // a product that reads them reads the tiles.
+    if (!ToShared && llvm::any_of(R, isShared))
+      for (const VarDecl *VD : L)
+        if (!isShared(VD) && !isGlobalPointer(VD) &&
+            !VD->getType()->isIntegerType())
+          FromTiles.insert(VD);
+  }
+
+  static bool isAny(const VarDecl *) { return true; }
+  std::set<const VarDecl *>
+  loadedFromTiles(const std::set<const VarDecl *> &R) const {
+    std::set<const VarDecl *> Out;
+    for (const VarDecl *VD : R)
+      if (FromTiles.count(VD))
+        Out.insert(VD);
+    return Out;
   }
 
   void product(const Expr *At, const Expr *Acc, const Expr *Value) {
     if (ForDepth == 0)
       return; // a product once per iteration of the tile loop itself
+    // An index stepping by a product of constants (`e += (BM / TM) * 8`)
+    // is no product of the GEMM.
+    if (Acc->getType()->isIntegerType())
+      return;
     std::set<const VarDecl *> R = resolvedVars(Value);
-    const bool Shared = llvm::any_of(R, isShared);
+    const bool Shared =
+        llvm::any_of(R, isShared) || llvm::any_of(R, [&](const VarDecl *VD) {
+          return FromTiles.count(VD) != 0;
+        });
     ProductFromShared |= Shared;
     RegisterBlocked |= isa<ArraySubscriptExpr>(Acc->IgnoreParenImpCasts());
     // Factors of neither kind are local arrays or scalars: registers.
+    const bool Direct = llvm::any_of(R, isShared);
     const std::string Read =
-        Shared ? "__shared__ " + names(R, isShared)
+        Direct   ? "__shared__ " + names(R, isShared)
+        : Shared ? "registers " + names(loadedFromTiles(R), isAny) +
+                       " loaded from the __shared__ tiles"
         : llvm::any_of(R, isGlobalPointer)
             ? std::string("global memory")
             : "registers " + names(R, [](const VarDecl *VD) {
@@ -303,6 +330,7 @@ private:
   }
 
   int ForDepth = 0;
+  std::set<const VarDecl *> FromTiles; ///< registers loaded from the tiles
   std::optional<LoopDivision> Division;
   std::vector<const FunctionDecl *> Calling;
   std::map<const VarDecl *, const VarDecl *> Aliases;

@@ -569,6 +569,16 @@ K['double_buffer_toggle_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['vec_smem_reads_bf16'] = dict(
+    decl='void vec_smem_reads_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                        float *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  vec_smem_reads_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -70,6 +70,7 @@ declare -A SHAPES=(
   [course_min_kmax_half]="$RAGGED"
   [widen_float_tiles_half]="$RAGGED"
   [double_buffer_toggle_half]="$RAGGED"
+  [vec_smem_reads_bf16]="128:128:128 256:512:384 1024:1024:1024 384:320:208"      # 64|M,N 16|K
   # K a multiple of the original's 32-element tile, M and N ragged: for
   # other K the kernel as written reads shared memory no copy wrote (its
   # result is not determined), and the launcher runs it as written there.

@@ -21,6 +21,7 @@ declare -A SHAPE=(
   [course_min_kmax_half]="1024 1024 1024" [noelse_whole_k_bf16]="1024 1024 1024"
   [widen_float_tiles_half]="1024 1024 1024" [double_buffer_toggle_half]="1024 1024 1024"
   [addmm_betaif_bf16]="1024 1024 1024 0.5"
+  [vec_smem_reads_bf16]="1024 1024 1024"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
