@@ -1767,10 +1767,14 @@ private:
       return false;
     if (std::optional<VectorRef> Dst = vectorAccess(L)) {
       if (auto Reg = vectorRegister(*Dst)) {
-        if (std::optional<VectorRef> Src = vectorAccess(R))
+        if (std::optional<VectorRef> Src = vectorAccess(R)) {
           if (auto T = vectorTile(*Src))
             return tileToRegisters(*T, Reg->first, Reg->second, *Src, *Dst, L,
                                    P);
+          if (auto *C = dyn_cast<ExplicitCastExpr>(Src->Ptr);
+              C && tilePointer(C->getSubExpr()))
+            return fail(L->getBeginLoc(), TileVectorMessage);
+        }
         return staging(P) ? loadRegisters(Reg->first, Reg->second, *Dst, R, L)
                           : fail(L->getBeginLoc(), expected(P));
       }
@@ -2251,8 +2255,10 @@ private:
       return std::nullopt;
     const int64_t Buffer = T->second / X.buffer();
     T->second += *I * (R.Bytes / Size);
+    // A vector access must start at a multiple of its size from the tile's
+    // start, or the kernel as written faults (a misaligned address).
     if (T->second < 0 || T->second >= X.size() ||
-        T->second / X.buffer() != Buffer)
+        T->second / X.buffer() != Buffer || (T->second * Size) % R.Bytes)
       return std::nullopt;
     return T;
   }
@@ -2328,7 +2334,8 @@ private:
       return std::nullopt;
     const int64_t N = R.Bytes / Size;
     L->Index += *I * N;
-    if (L->Index < 0 || L->Index + N > int64_t(Cur->Floats[L->Var].size()))
+    if (L->Index < 0 || L->Index + N > int64_t(Cur->Floats[L->Var].size()) ||
+        (L->Index * Size) % R.Bytes)
       return std::nullopt;
     return std::pair(*L, N);
   }
@@ -2362,6 +2369,13 @@ private:
     return true;
   }
 
+  static constexpr const char *TileVectorMessage =
+      "expected registers read as a vector of consecutive elements of one "
+      "row of a tile of their type, starting at a multiple of the vector's "
+      "size (else the kernel as written faults), "
+      "'*reinterpret_cast<float4 *>(&reg[i]) = "
+      "*reinterpret_cast<const float4 *>(&tile[r][c])'";
+
   /// `*reinterpret_cast<float4 *>(&reg[i]) = *reinterpret_cast<const float4
   /// *>(&tile[j])` in the product: N registers of the tile's type read N
   /// consecutive elements of one row of it, each as a scalar read would.
@@ -2373,11 +2387,7 @@ private:
         !sameType(tileElementType(X.Var, Ctx),
                   Ctx.getBaseElementType(First.Var->getType())) ||
         T.second % X.Cols + N > X.Cols)
-      return fail(L->getBeginLoc(),
-                  "expected registers read as a vector of consecutive "
-                  "elements of one row of a tile of their type, "
-                  "'*reinterpret_cast<float4 *>(&reg[i]) = "
-                  "*reinterpret_cast<const float4 *>(&tile[r][c])'");
+      return fail(L->getBeginLoc(), TileVectorMessage);
     if (!prefetchWrite(First.Var, L))
       return false;
     for (int64_t I = 0; I < N; ++I) {

@@ -303,11 +303,15 @@ private:
   void product(const Expr *At, const Expr *Acc, const Expr *Value) {
     if (ForDepth == 0)
       return; // a product once per iteration of the tile loop itself
-    // An index stepping by a product of constants (`e += (BM / TM) * 8`)
-    // is no product of the GEMM.
-    if (Acc->getType()->isIntegerType())
-      return;
     std::set<const VarDecl *> R = resolvedVars(Value);
+    // An index stepping by a product of constants (`e += (BM / TM) * 8`)
+    // is no product of the GEMM; an integer GEMM's reads memory or arrays.
+    if (Acc->getType()->isIntegerType() &&
+        llvm::none_of(R, [&](const VarDecl *VD) {
+          return isShared(VD) || isGlobalPointer(VD) ||
+                 VD->getType()->isArrayType() || FromTiles.count(VD);
+        }))
+      return;
     const bool Shared =
         llvm::any_of(R, isShared) || llvm::any_of(R, [&](const VarDecl *VD) {
           return FromTiles.count(VD) != 0;

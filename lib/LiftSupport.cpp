@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <functional>
+
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -57,7 +59,51 @@ bool fromSystemHeader(const Decl *D) {
   });
 }
 
+static const Expr *unconvertedIn(const Expr *E, QualType Keep, bool Any,
+                                 bool Helpers);
+
+/// Whether `F`, called with `Arg`, is a conversion helper of the kernel's
+/// source (`float to_float(__half v) { return __half2float(v); }`): a free
+/// function, not variadic, of one
+/// parameter of a 16-bit or float type that the argument has already (no
+/// conversion at the call), and a body of one `return` of that parameter
+/// through the conversions unconverted drops (none of them a helper's).
+static bool conversionHelper(const FunctionDecl *F, const Expr *Arg,
+                             QualType Keep, bool Any) {
+  // Member functions are left out: a virtual call runs an overrider, and
+  // the arch checks of the kernel's helpers (deviceHelper) see free
+  // functions only.
+  const FunctionDecl *Def = F->getDefinition();
+  if (!Def || isa<CXXMethodDecl>(Def) || Def->isVariadic())
+    return false;
+  auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  auto *Ret = Body && Body->size() == 1
+                  ? dyn_cast<ReturnStmt>(Body->body_front())
+                  : nullptr;
+  if (!Ret || !Ret->getRetValue() || Def->getNumParams() != 1)
+    return false;
+  const ParmVarDecl *P = Def->getParamDecl(0);
+  const QualType PT = P->getType()
+                          .getNonReferenceType()
+                          .getCanonicalType()
+                          .getUnqualifiedType();
+  const QualType AT = Arg->IgnoreParenImpCasts()
+                          ->getType()
+                          .getCanonicalType()
+                          .getUnqualifiedType();
+  if (PT != AT || !elementOf(PT))
+    return false;
+  auto *R = dyn_cast_or_null<DeclRefExpr>(
+      unconvertedIn(Ret->getRetValue(), Keep, Any, /*Helpers=*/false));
+  return R && R->getDecl() == P;
+}
+
 const Expr *unconverted(const Expr *E, QualType Keep, bool Any) {
+  return unconvertedIn(E, Keep, Any, /*Helpers=*/true);
+}
+
+static const Expr *unconvertedIn(const Expr *E, QualType Keep, bool Any,
+                                 bool Helpers) {
   auto keeps = [&](QualType T) {
     T = T.getCanonicalType().getUnqualifiedType();
     return Any || T->isSpecificBuiltinType(BuiltinType::Float) ||
@@ -85,6 +131,11 @@ const Expr *unconverted(const Expr *E, QualType Keep, bool Any) {
           N == "__float2bfloat16" || N == "__float2bfloat16_rn" ||
           N == "__float2half" || N == "__float2half_rn")
         E = C->getArg(0);
+    } else if (auto *C = dyn_cast<CallExpr>(E);
+               Helpers && C && C->getNumArgs() == 1 && C->getDirectCallee() &&
+               conversionHelper(C->getDirectCallee(), C->getArg(0), Keep,
+                                Any)) {
+      E = C->getArg(0);
     }
     if (E == Prev)
       break;
@@ -984,9 +1035,29 @@ std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
   if (!Body)
     return std::nullopt;
   const auto It = loopStatement(Body, Loop);
-  if (It == Body->body_end())
+  if (It == Body->body_end()) {
+    // Nested in a loop of the body (a convolution's channel loop inside its
+    // loop over the filter taps): the pragma belongs on that outer loop.
+    std::function<bool(const Stmt *)> Contains = [&](const Stmt *S) {
+      return S == Loop || llvm::any_of(S->children(), [&](const Stmt *C) {
+               return C && Contains(C);
+             });
+    };
+    for (const Stmt *S : Body->body())
+      if (isa<ForStmt, WhileStmt, DoStmt, AttributedStmt>(S) && Contains(S)) {
+        const unsigned Line =
+            Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+        return fail(Loop->getForLoc(),
+                    "the annotated loop must be a statement of the kernel "
+                    "body, and this one is nested in the loop at line " +
+                        std::to_string(Line) +
+                        ": put '#pragma tawa tile' on the outermost loop of "
+                        "the reduction (a convolution's loop over the filter "
+                        "taps)");
+      }
     return fail(Loop->getForLoc(),
                 "the annotated loop must be a statement of the kernel body");
+  }
   return AroundLoop{{Body->body_begin(), It}, {It + 1, Body->body_end()}};
 }
 

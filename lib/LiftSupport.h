@@ -32,7 +32,9 @@ const clang::Expr *bare(const clang::Expr *E);
 /// `Keep`, the stored type, rounding to nearest even as tawa::store does,
 /// and a chain of such conversions rounds once). A conversion to any other
 /// type (an int cast, the other 16-bit type) stays. With `Any`, every
-/// conversion goes (for literals, whose zero survives any of them).
+/// conversion goes (for literals, whose zero survives any of them). A call
+/// of a helper of the kernel's source whose body returns its parameter
+/// through such conversions (`to_float(v)`, `from_float<T>(acc)`) is one.
 const clang::Expr *unconverted(const clang::Expr *E,
                                clang::QualType Keep = clang::QualType(),
                                bool Any = false);

@@ -2,9 +2,9 @@
 // float4 vectors ('*reinterpret_cast<float4 *>(&fragA[i]) =
 // *reinterpret_cast<const float4 *>(&As[kk][c])'), as vectorized SGEMM
 // tutorials do: each of the four registers reads one element of the tile's
-// row, as a scalar read would. Refused: a vector read that runs past the end
-// of a row. (The outputs are checked without this file's own check lines,
-// which they copy.)
+// row, as a scalar read would. Refused: a vector read that starts at no
+// multiple of its size (the kernel as written faults there). (The outputs
+// are checked without this file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
 #include <cuda_runtime.h>
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 }
 
 // DIAG: blocked-vector-reads.cu:[[@LINE+27]]:3: warning: this loop does not match a liftable pattern
-// DIAG-SAME: expected registers read as a vector of consecutive elements of one row of a tile of their type
+// DIAG-SAME: expected registers read as a vector of consecutive elements of one row of a tile of their type, starting at a multiple of the vector
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     sgemm_vec4_shifted(int M, int N, int K, float alpha, const float *__restrict__ A,

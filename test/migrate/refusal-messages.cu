@@ -450,3 +450,23 @@ __global__ void guide_struct(Matrix A, Matrix B, Matrix C) {
   Csub.elements[row * Csub.stride + col] = __float2half_rn(Cvalue);
 }
 // CHECK: note: kernel 'guide_struct' is left unchanged
+
+// The pragma on a loop nested in another (a convolution's channel loop
+// inside its loop over the taps): the verdict names the outer loop.
+__global__ void nested_pragma(const bf16 *A, const bf16 *B, float *C, int M,
+                              int N, int K) {
+  TILES(bf16)
+  INDICES
+  float acc = 0.0f;
+  for (int r = 0; r < 1; ++r) {
+#pragma tawa tile
+    // CHECK: refusal-messages.cu:[[@LINE+1]]:5: warning: {{.*}}the annotated loop must be a statement of the kernel body, and this one is nested in the loop at line [[@LINE-2]]: put '#pragma tawa tile' on the outermost loop of the reduction
+    for (int t = 0; t < K; t += TILE) {
+      As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : bf16();
+      Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();
+      PRODUCT
+    }
+  }
+  STORE
+}
+// CHECK: note: kernel 'nested_pragma' is left unchanged
