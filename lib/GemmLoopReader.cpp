@@ -545,16 +545,22 @@ void GemmLoopReader::bindAccumulatorUses(const Expr *E) {
     AccValueOf.try_emplace(R, int(AccValues.size()) - 1);
 }
 
+/// The assignment `x op= y` (or `x = y`) that is the one statement of the
+/// `if` `S`'s then-branch, or null.
+static const BinaryOperator *guardedAssignment(const Stmt *S) {
+  auto *If = dyn_cast_or_null<IfStmt>(S);
+  auto *Then = If ? dyn_cast_or_null<Expr>(single(If->getThen())) : nullptr;
+  auto *B = Then ? dyn_cast<BinaryOperator>(Then->IgnoreImplicit()) : nullptr;
+  return B && B->isAssignmentOp() ? B : nullptr;
+}
+
 const Expr *GemmLoopReader::betaAdded(const Stmt *S, const VarDecl *X,
                                       Expr *Prior) {
   auto *If = dyn_cast_or_null<IfStmt>(S);
   if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
       !betaTest(If->getCond()))
     return nullptr;
-  const Stmt *Then = single(If->getThen());
-  auto *B = dyn_cast_or_null<BinaryOperator>(
-      dyn_cast_or_null<Expr>(Then) ? cast<Expr>(Then)->IgnoreImplicit()
-                                   : nullptr);
+  const BinaryOperator *B = guardedAssignment(If);
   auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
   if (!L || L->getDecl() != X || B->getOpcode() != BO_AddAssign ||
       !B->getRHS()->getType().getCanonicalType()->isSpecificBuiltinType(
@@ -576,14 +582,11 @@ bool GemmLoopReader::betaUpdatedLocal(const VarDecl *VD, const Stmt *Next) {
       !VD->hasInit() || VD->getType()->isReferenceType() ||
       isModified(VD, Kernel->getBody(), Next) || !effectFree(VD->getInit()))
     return false;
-  auto *If = dyn_cast<IfStmt>(Next);
-  const Stmt *Then = If ? single(If->getThen()) : nullptr;
-  auto *B = dyn_cast_or_null<BinaryOperator>(
-      dyn_cast_or_null<Expr>(Then) ? cast<Expr>(Then)->IgnoreImplicit()
-                                   : nullptr);
+  const BinaryOperator *B = guardedAssignment(Next);
   // The added value must not read the local itself, which reads as the
   // choice being built.
-  if (!B || mentions(B->getRHS(), VD) || mentions(If->getCond(), VD))
+  if (!B || mentions(B->getRHS(), VD) ||
+      mentions(cast<IfStmt>(Next)->getCond(), VD))
     return false;
   const Expr *Value = betaAdded(Next, VD, const_cast<Expr *>(VD->getInit()));
   if (!Value)
@@ -596,11 +599,7 @@ bool GemmLoopReader::betaUpdatedLocal(const VarDecl *VD, const Stmt *Next) {
 
 bool GemmLoopReader::accumulatorUpdate(const Stmt *S) {
   if (Acc && isa_and_nonnull<IfStmt>(S)) {
-    auto *If = cast<IfStmt>(S);
-    const Stmt *Then = single(If->getThen());
-    auto *B = dyn_cast_or_null<BinaryOperator>(
-        dyn_cast_or_null<Expr>(Then) ? cast<Expr>(Then)->IgnoreImplicit()
-                                     : nullptr);
+    const BinaryOperator *B = guardedAssignment(S);
     auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
     if (!L || L->getDecl() != Acc ||
         !Acc->getType().getCanonicalType()->isSpecificBuiltinType(
