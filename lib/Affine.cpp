@@ -631,7 +631,20 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
       return std::nullopt;
     if (std::optional<Poly> F = folded(B->getOpcode(), *L, *R))
       return F;
-    switch (B->getOpcode()) {
+    BinaryOperatorKind Op = B->getOpcode();
+    // On values that are never negative, `x >> c` is x / 2^c and
+    // `x & (2^c - 1)` is x % 2^c (warp and lane indices: `threadIdx.x >> 5`).
+    if (std::optional<int64_t> C = R->constantValue(); C && neverNegative(*L)) {
+      if (Op == BO_Shr && *C >= 0 && *C < 31) {
+        Op = BO_Div;
+        R = Poly::constant(int64_t(1) << *C);
+      } else if (Op == BO_And && *C > 0 && *C < INT32_MAX &&
+                 ((*C + 1) & *C) == 0) {
+        Op = BO_Rem;
+        R = Poly::constant(*C + 1);
+      }
+    }
+    switch (Op) {
     case BO_Add:
       return *L + *R;
     case BO_Sub:
@@ -650,11 +663,11 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
       // C's truncating division is exact: (BK * N) / 4 is 2 * N for BK 8.
       if (std::optional<int64_t> D = R->constantValue(); D && *D > 0)
         if (std::optional<Poly> Q = L->dividedExactly(*D))
-          return B->getOpcode() == BO_Div ? *Q : Poly();
+          return Op == BO_Div ? *Q : Poly();
       if (std::optional<Poly> Q = quotient(*L, *R))
-        return B->getOpcode() == BO_Div ? *Q : *L - *R * *Q;
+        return Op == BO_Div ? *Q : *L - *R * *Q;
       if (DivMod)
-        if (std::optional<Poly> Q = divide(*L, *R, B->getOpcode() == BO_Rem))
+        if (std::optional<Poly> Q = divide(*L, *R, Op == BO_Rem))
           return Q;
       [[fallthrough]];
     default:

@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/Support/Regex.h"
 
 #include <functional>
 #include <set>
@@ -159,6 +160,10 @@ struct VectorTemp {
   /// 16-bit elements in a float4): that type, whose elements Count counts;
   /// null where the members are the elements.
   QualType View;
+  /// Declared in the epilogue without a value (or made by make_float4):
+  /// its members are set to the values it stores into C, where Ptr and
+  /// Offset say once the first is set (freshMember).
+  bool Fresh = false;
 };
 
 /// A 16-, 8- or 4-byte vector access `*P`, `P[i]` (vectorAccess).
@@ -188,6 +193,13 @@ struct ThreadState {
   std::vector<std::vector<std::pair<int32_t, int32_t>>> FragSums;
   std::vector<FragmentStore> FragStores;
   int64_t WmmaCalls = 0; ///< the warp-collective calls the thread made
+  /// Asynchronous copies (`__pipeline_memcpy_async`) not yet committed, and
+  /// committed but not waited for; where the first of them is.
+  int64_t AsyncUncommitted = 0, AsyncCommitted = 0;
+  SourceLocation AsyncAt;
+  /// Locals holding the shared-memory address of a tile element
+  /// (sharedAddress): the element.
+  llvm::DenseMap<const VarDecl *, std::pair<int32_t, int64_t>> SharedAddrs;
 };
 
 /// A store of C by one thread, and what its value adds.
@@ -876,10 +888,7 @@ private:
     for (size_t I = LastOnly ? Threads.size() - 1 : 0; I < Threads.size();
          ++I) {
       enter(Threads[I]);
-      bool Ok = true;
-      for (const Stmt *S : Stmts)
-        if (!(Ok = exec(S, P)))
-          break;
+      bool Ok = block(Stmts, P) && asyncSettled();
       if (Ok && P == Phase::Epilogue)
         for (const auto &[Var, V] : Cur->Vectors)
           if (!(Ok = storedBack(Var)))
@@ -966,16 +975,14 @@ private:
     }
     if (auto *A = dyn_cast<AttributedStmt>(S))
       return exec(A->getSubStmt(), P);
-    if (auto *C = dyn_cast<CompoundStmt>(S)) {
-      for (const Stmt *X : C->body())
-        if (!exec(X, P))
-          return false;
-      return true;
-    }
+    if (auto *C = dyn_cast<CompoundStmt>(S))
+      return block(llvm::ArrayRef<Stmt *>(C->body_begin(), C->size()), P);
     if (isa<NullStmt>(S))
       return true;
     if (auto *DS = dyn_cast<DeclStmt>(S))
       return declare(DS, P);
+    if (auto *A = dyn_cast<GCCAsmStmt>(S))
+      return asmStatement(A, P);
     if (auto *F = dyn_cast<ForStmt>(S))
       return unroll(F, P);
     if (auto *If = dyn_cast<IfStmt>(S))
@@ -991,6 +998,20 @@ private:
     if (auto *E = dyn_cast<Expr>(S))
       return expression(E, P);
     return fail(S->getBeginLoc(), expected(P));
+  }
+
+  /// The statements of a block, in order (Blocks says which is followed).
+  bool block(llvm::ArrayRef<Stmt *> Body, Phase P) {
+    Blocks.push_back({Body, 0});
+    for (size_t I = 0; I < Body.size(); ++I) {
+      Blocks.back().second = I;
+      if (!exec(Body[I], P)) {
+        Blocks.pop_back();
+        return false;
+      }
+    }
+    Blocks.pop_back();
+    return true;
   }
 
   static const char *expected(Phase P) {
@@ -1047,6 +1068,16 @@ private:
         return fail(VD->getInit()->getBeginLoc(),
                     "the initializer of '" + VD->getName().str() +
                         "' has side effects that are not followed");
+      // `uint32_t s = __cvta_generic_to_shared(&tile[i]);`, for cp.async.
+      if (T->isIntegerType() && VD->hasInit() && Ctx.getTypeSize(T) >= 32)
+        if (auto At = sharedAddress(VD->getInit())) {
+          if (isModified(VD, Kernel->getBody()))
+            return fail(VD->getLocation(), "the shared address '" +
+                                               VD->getName().str() +
+                                               "' is changed");
+          Cur->SharedAddrs[VD] = *At;
+          continue;
+        }
       // `int cur = t % 2, nxt = cur ^ 1;`: a buffer of double-buffered tiles.
       if (T->isIntegerType() && VD->hasInit() && Looping &&
           (isCurrent(VD->getInit()) || isNext(VD->getInit()))) {
@@ -1148,6 +1179,18 @@ private:
       Init = nullptr;
     if (!Init && (!Cur->Vectors.count(VD) || storedBack(VD))) {
       Cur->Vectors[VD] = VectorTemp{};
+      Cur->Vectors[VD].Fresh = P == Phase::Epilogue;
+      return true;
+    }
+    if (const CallExpr *Made =
+            P == Phase::Epilogue ? madeVector(Init, VD->getType()) : nullptr) {
+      if (Cur->Vectors.count(VD) && !storedBack(VD))
+        return false;
+      Cur->Vectors[VD] = VectorTemp{};
+      Cur->Vectors[VD].Fresh = true;
+      for (unsigned I = 0; I < Made->getNumArgs(); ++I)
+        if (!freshMember(VD, I, Made->getArg(I), Made))
+          return false;
       return true;
     }
     return vectorLoad(VD, Init, P);
@@ -1216,7 +1259,8 @@ private:
     if (!VD)
       return std::nullopt;
     const VectorTemp &V = Cur->Vectors.find(VD)->second;
-    if (I >= V.Count || V.Set[size_t(I)] || V.StoredBack || !V.View.isNull())
+    if (I >= V.Count || V.Set[size_t(I)] || V.StoredBack || !V.View.isNull() ||
+        V.Fresh)
       return std::nullopt;
     return GlobalAccess{V.Ptr, zeroIndex(M->getBeginLoc()),
                         V.Offset + Poly::constant(I)};
@@ -1271,6 +1315,8 @@ private:
   /// element of C, made when v is stored back.
   bool setVectorMember(const MemberExpr *M, const Expr *R, Phase P) {
     auto [VD, I] = vectorMember(M);
+    if (P == Phase::Epilogue && Cur->Vectors[VD].Fresh)
+      return freshMember(VD, I, R, M);
     std::optional<GlobalAccess> Out = vectorElement(M);
     if (P != Phase::Epilogue || !Out)
       return fail(M->getBeginLoc(),
@@ -1300,8 +1346,126 @@ private:
     // they were recorded with, or they would not be the kernel's stores.
     if (V.SetUnder && *V.SetUnder != Guards)
       return fail(L->getBeginLoc(), GuardMessage(VD));
+    if (V.Fresh && !llvm::all_of(V.Set, [](bool B) { return B; }))
+      return fail(L->getBeginLoc(),
+                  "the vector '" + VD->getName().str() +
+                      "' is stored into C with members that were never set");
     V.StoredBack = true;
     return true;
+  }
+
+  /// `make_float4(x, y, z, w)` (make_float2, ...) of the CUDA headers,
+  /// making a vector of type `T`, or null.
+  const CallExpr *madeVector(const Expr *E, QualType T) const {
+    auto *C = E ? dyn_cast<CallExpr>(bare(E)) : nullptr;
+    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!F || !RD || !fromSystemHeader(F) || !F->getIdentifier() ||
+        F->getName() != ("make_" + RD->getName()).str() ||
+        !sameType(C->getType(), T) ||
+        C->getNumArgs() !=
+            unsigned(std::distance(RD->field_begin(), RD->field_end())))
+      return nullptr;
+    return C;
+  }
+
+  /// Member `I` of the vector `VD` declared in the epilogue without a value
+  /// set to `R` by the statement `At` (`out.x = alpha * acc[i][j];`, or the
+  /// declaration `float4 out = make_float4(...);`): a store of R into the
+  /// element of C that the statement storing VD writes. That statement must
+  /// follow in the same block with only member sets of such vectors between,
+  /// so that nothing the store's place and R read changes before it.
+  bool freshMember(const VarDecl *VD, unsigned I, const Expr *R,
+                   const Stmt *At) {
+    const std::string Expected =
+        "expected the members of the vector '" + VD->getName().str() +
+        "' set one by one, each once, and the vector stored into consecutive "
+        "elements of C of its member type right after, in the same block "
+        "('*reinterpret_cast<float4 *>(&C[j]) = " +
+        VD->getName().str() + ";')";
+    VectorTemp &V = Cur->Vectors[VD];
+    if (V.StoredBack)
+      V = VectorTemp{}, V.Fresh = true;
+    std::optional<VectorRef> Dst = freshStore(VD, At);
+    auto Place = Dst ? vectorPlace(*Dst) : std::nullopt;
+    const QualType Member =
+        VD->getType()->getAsCXXRecordDecl()->field_begin()->getType();
+    if (!Place || !sameType(Place->first->getType()->getPointeeType(), Member))
+      return Why.Message.empty() ? fail(At->getBeginLoc(), Expected) : false;
+    if (V.Set.empty()) {
+      V.Ptr = Place->first;
+      V.Offset = Place->second;
+      V.Count = Dst->Bytes / Ctx.getTypeSizeInChars(Member).getQuantity();
+      V.Set.assign(size_t(V.Count), false);
+    }
+    if (I >= V.Set.size() || V.Set[I] || V.Ptr != Place->first ||
+        V.Offset != Place->second)
+      return fail(At->getBeginLoc(), Expected);
+    if (!store(GlobalAccess{V.Ptr, zeroIndex(At->getBeginLoc()),
+                            V.Offset + Poly::constant(int64_t(I))},
+               cast<Expr>(isa<Expr>(At) ? At : R), R))
+      return false;
+    V.Set[I] = true;
+    V.SetUnder = Guards;
+    return true;
+  }
+
+  /// `*reinterpret_cast<float4 *>(&C[j]) = make_float4(x, y, z, w);`: a
+  /// store of each argument into its element of C, of the member type.
+  bool storeMade(const VectorRef &Dst, const CallExpr *Made, const Expr *L) {
+    auto Place = vectorPlace(Dst);
+    const QualType Member =
+        Dst.V->getAsCXXRecordDecl()->field_begin()->getType();
+    if (!Place ||
+        !sameType(Place->first->getType()->getPointeeType(), Member) ||
+        Dst.Bytes / Ctx.getTypeSizeInChars(Member).getQuantity() !=
+            int64_t(Made->getNumArgs()))
+      return fail(L->getBeginLoc(), "expected a vector made of stored values "
+                                    "stored into consecutive elements of C "
+                                    "of its member type");
+    for (unsigned I = 0; I < Made->getNumArgs(); ++I)
+      if (!store(GlobalAccess{Place->first, zeroIndex(L->getBeginLoc()),
+                              Place->second + Poly::constant(int64_t(I))},
+                 L, Made->getArg(I)))
+        return false;
+    return true;
+  }
+
+  /// The store of the fresh vector `VD` that follows the statement `At`
+  /// in the block being followed, with only member sets of fresh vectors
+  /// between (freshMember); nullopt where there is none.
+  std::optional<VectorRef> freshStore(const VarDecl *VD, const Stmt *At) {
+    if (Blocks.empty())
+      return std::nullopt;
+    auto [Body, Index] = Blocks.back();
+    const Stmt *Here = Body[Index];
+    auto IsAt = [&](const Stmt *S) {
+      if (auto *DS = dyn_cast<DeclStmt>(S))
+        return DS->isSingleDecl() && DS->getSingleDecl() == VD;
+      const Expr *L = nullptr, *R = nullptr;
+      return isa<Expr>(S) && assignment(cast<Expr>(S), L, R) && bare(L) == At;
+    };
+    if (!IsAt(Here))
+      return std::nullopt;
+    for (size_t J = Index + 1; J < Body.size(); ++J) {
+      if (isa<NullStmt>(Body[J]))
+        continue;
+      const Expr *E = dyn_cast<Expr>(Body[J]);
+      const Expr *L = nullptr, *R = nullptr;
+      if (!E || !assignment(E, L, R))
+        return std::nullopt;
+      auto *M = dyn_cast<MemberExpr>(bare(L));
+      if (auto [V, I] = M ? vectorMember(M) : std::pair(nullptr, 0);
+          V && Cur->Vectors[V].Fresh)
+        continue;
+      auto *Ref = dyn_cast<DeclRefExpr>(bare(R));
+      std::optional<VectorRef> Dst = vectorAccess(L);
+      if (!Dst || !Ref || Ref->getDecl() != VD ||
+          !sameType(Dst->V, VD->getType()))
+        return std::nullopt;
+      return Dst;
+    }
+    return std::nullopt;
   }
 
   static std::string GuardMessage(const VarDecl *VD) {
@@ -1709,6 +1873,8 @@ private:
 
   bool expression(const Expr *E, Phase P) {
     E = E->IgnoreImplicit()->IgnoreParens();
+    if (auto *C = dyn_cast<CallExpr>(E); C && !pipelineCall(C).empty())
+      return pipelineStatement(C, pipelineCall(C), P);
     if (auto *C = dyn_cast<CallExpr>(E);
         C && !isa<CXXOperatorCallExpr>(C) && deviceHelper(C))
       return call(C, P);
@@ -1787,6 +1953,9 @@ private:
           Src->Bytes == Dst->Bytes)
         if (auto Reg = vectorRegister(*Src))
           return storeRegisters(*Dst, Reg->first, Reg->second, L);
+      if (const CallExpr *Made =
+              P == Phase::Epilogue ? madeVector(R, Dst->V) : nullptr)
+        return storeMade(*Dst, Made, L);
       return staging(P) ? vectorStage(*Dst, R, L)
                         : fail(L->getBeginLoc(), expected(P));
     }
@@ -1918,14 +2087,11 @@ private:
     auto *Body = dyn_cast_or_null<CompoundStmt>(F->getBody());
     if (!Body)
       return fail(F->getLocation(), expected(P));
-    for (const Stmt *S : Body->body()) {
-      auto *Ret = dyn_cast<ReturnStmt>(S);
-      if (Ret && !Ret->getRetValue() && S == Body->body_back())
-        break;
-      if (!exec(S, P))
-        return false;
-    }
-    return true;
+    llvm::ArrayRef<Stmt *> Stmts(Body->body_begin(), Body->size());
+    auto *Ret = Stmts.empty() ? nullptr : dyn_cast<ReturnStmt>(Stmts.back());
+    if (Ret && !Ret->getRetValue())
+      Stmts = Stmts.drop_back();
+    return block(Stmts, P);
   }
 
   /// The variable `D` stands for: the caller's array or tile (or the
@@ -2244,21 +2410,31 @@ private:
   /// cast of a pointer into the tile; its index a constant for the thread).
   std::optional<std::pair<int32_t, int64_t>> vectorTile(const VectorRef &R) {
     auto *C = dyn_cast<ExplicitCastExpr>(R.Ptr);
-    auto T = C ? tilePointer(C->getSubExpr()) : std::nullopt;
     std::optional<int64_t> I = R.Index ? Ev.constant(R.Index) : 0;
-    if (!T || !I)
+    return C && I ? tileSpan(C->getSubExpr(), *I, R.Bytes) : std::nullopt;
+  }
+
+  /// The tile element where `Bytes` bytes start, `I` spans of them from the
+  /// element `E` points at (tilePointer), inside its buffer and aligned.
+  std::optional<std::pair<int32_t, int64_t>> tileSpan(const Expr *E, int64_t I,
+                                                      int64_t Bytes) {
+    return span(tilePointer(E), I, Bytes);
+  }
+  std::optional<std::pair<int32_t, int64_t>>
+  span(std::optional<std::pair<int32_t, int64_t>> T, int64_t I, int64_t Bytes) {
+    if (!T)
       return std::nullopt;
     const SharedTile &X = Tiles[size_t(T->first)];
     const int64_t Size =
         Ctx.getTypeSizeInChars(tileElementType(X.Var, Ctx)).getQuantity();
-    if (R.Bytes % Size)
+    if (Bytes % Size)
       return std::nullopt;
     const int64_t Buffer = T->second / X.buffer();
-    T->second += *I * (R.Bytes / Size);
+    T->second += I * (Bytes / Size);
     // A vector access must start at a multiple of its size from the tile's
     // start, or the kernel as written faults (a misaligned address).
     if (T->second < 0 || T->second >= X.size() ||
-        T->second / X.buffer() != Buffer || (T->second * Size) % R.Bytes)
+        T->second / X.buffer() != Buffer || (T->second * Size) % Bytes)
       return std::nullopt;
     return T;
   }
@@ -2300,13 +2476,194 @@ private:
             E.getCanonicalType().getUnqualifiedType() ||
         Dst.Bytes % Size || T->second % X.Cols + Dst.Bytes / Size > X.Cols)
       return fail(L->getBeginLoc(), Expected);
-    for (int64_t I = 0; I < Dst.Bytes / Size; ++I) {
-      std::optional<StagedElement> S = stagedAt(
-          P->first, P->second + Poly::constant(I), L->getBeginLoc(), R);
-      if (!S || !record({T->first, T->second + I}, std::move(*S)))
+    return copyElements(*T, *P, Dst.Bytes / Size, L->getBeginLoc(), R);
+  }
+
+  /// A copy of `N` consecutive elements of a matrix from `From` into a tile
+  /// from `To`, each a staging copy (R the expression read, for messages).
+  bool copyElements(std::pair<int32_t, int64_t> To,
+                    const std::pair<const ParmVarDecl *, Poly> &From, int64_t N,
+                    SourceLocation At, const Expr *R) {
+    for (int64_t I = 0; I < N; ++I) {
+      std::optional<StagedElement> S =
+          stagedAt(From.first, From.second + Poly::constant(I), At, R);
+      if (!S || !record({To.first, To.second + I}, std::move(*S)))
         return false;
     }
     return true;
+  }
+
+  //===--- asynchronous copies -------------------------------------------===//
+
+  /// The pipeline primitive (cuda_pipeline_primitives.h) `C` calls, or "".
+  static llvm::StringRef pipelineCall(const CallExpr *C) {
+    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+    if (!F || !F->getIdentifier() || !fromSystemHeader(F))
+      return "";
+    const llvm::StringRef Name = F->getName();
+    return Name == "__pipeline_memcpy_async" || Name == "__pipeline_commit" ||
+                   Name == "__pipeline_wait_prior"
+               ? Name
+               : "";
+  }
+
+  /// `__pipeline_memcpy_async(&tile[i], &A[j], bytes)` (4, 8 or 16 bytes,
+  /// no zero fill), `__pipeline_commit()`, `__pipeline_wait_prior(0)`. A
+  /// copy is followed as the staging copy it makes once complete: it must
+  /// be committed and waited for before the barrier that ends its part of
+  /// the loop body (asyncSettled), so that no thread reads what it writes
+  /// before it is complete (CUDA C++ Programming Guide, "Pipeline
+  /// Primitives Interface").
+  bool pipelineStatement(const CallExpr *C, llvm::StringRef Name, Phase P) {
+    const char *Expected =
+        "expected '__pipeline_memcpy_async(&tile[i], &matrix[j], 16)' (4, 8 "
+        "or 16 bytes of consecutive elements, no zero fill) among the "
+        "staging copies, then '__pipeline_commit();' and "
+        "'__pipeline_wait_prior(0);' before the barrier that follows them";
+    if (Name == "__pipeline_commit") {
+      Cur->AsyncCommitted += Cur->AsyncUncommitted;
+      Cur->AsyncUncommitted = 0;
+      return true;
+    }
+    if (Name == "__pipeline_wait_prior") {
+      if (Ev.constant(C->getArg(0)) != std::optional<int64_t>(0))
+        return fail(C->getBeginLoc(), Expected);
+      Cur->AsyncCommitted = 0;
+      return true;
+    }
+    std::optional<int64_t> Bytes = Ev.constant(C->getArg(2));
+    const bool Fill = C->getNumArgs() > 3 &&
+                      !isa<CXXDefaultArgExpr>(C->getArg(3)) &&
+                      Ev.constant(C->getArg(3)) != std::optional<int64_t>(0);
+    if (!Bytes || Fill)
+      return fail(C->getBeginLoc(), Expected);
+    return asyncCopy(tilePointer(C->getArg(0)), C->getArg(1), *Bytes, C, P,
+                     Expected);
+  }
+
+  /// An asynchronous copy of `Bytes` bytes (4, 8 or 16) from `Src`, a
+  /// pointer into a matrix, to the tile element `To`, by the statement At.
+  bool asyncCopy(std::optional<std::pair<int32_t, int64_t>> To, const Expr *Src,
+                 int64_t Bytes, const Stmt *At, Phase P, const char *Expected) {
+    auto T = (Bytes == 4 || Bytes == 8 || Bytes == 16) && staging(P)
+                 ? span(To, 0, Bytes)
+                 : std::nullopt;
+    auto From = T ? pointer(Src) : std::nullopt;
+    if (!T || !From)
+      return Why.Message.empty() ? fail(At->getBeginLoc(), Expected) : false;
+    const SharedTile &X = Tiles[size_t(T->first)];
+    const QualType E = tileElementType(X.Var, Ctx);
+    const int64_t N = Bytes / Ctx.getTypeSizeInChars(E).getQuantity();
+    if (!sameType(From->first->getType()->getPointeeType(), E) ||
+        T->second % X.Cols + N > X.Cols)
+      return fail(At->getBeginLoc(), Expected);
+    if (!copyElements(*T, *From, N, At->getBeginLoc(), cast<Expr>(Src)))
+      return false;
+    if (!Cur->AsyncUncommitted && !Cur->AsyncCommitted)
+      Cur->AsyncAt = At->getBeginLoc();
+    ++Cur->AsyncUncommitted;
+    return true;
+  }
+
+  /// The tile element whose shared-memory address `E` is:
+  /// `__cvta_generic_to_shared(&tile[i])` (the toolkit's), converted to an
+  /// integer of 32 bits or more, or a local set to one (sharedAddresses).
+  std::optional<std::pair<int32_t, int64_t>> sharedAddress(const Expr *E) {
+    while (true) {
+      E = E->IgnoreParens();
+      auto *Cast = dyn_cast<CastExpr>(E);
+      if (!Cast || !Cast->getType()->isIntegerType() ||
+          Ctx.getTypeSize(Cast->getType()) < 32)
+        break;
+      E = Cast->getSubExpr();
+    }
+    if (auto *R = dyn_cast<DeclRefExpr>(E)) {
+      auto *VD = dyn_cast<VarDecl>(R->getDecl());
+      auto It = VD ? Cur->SharedAddrs.find(VD) : Cur->SharedAddrs.end();
+      return It == Cur->SharedAddrs.end() ? std::nullopt
+                                          : std::optional(It->second);
+    }
+    auto *C = dyn_cast<CallExpr>(E);
+    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+    if (!F || !F->getIdentifier() || !fromSystemHeader(F) ||
+        F->getName() != "__cvta_generic_to_shared" || C->getNumArgs() != 1)
+      return std::nullopt;
+    return tilePointer(C->getArg(0));
+  }
+
+  /// `asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s),
+  /// "l"(&A[j]));` (`.ca`, an L2 prefetch size, 4 or 8 bytes for `.ca`, the
+  /// size as an "n" operand), `cp.async.commit_group;`,
+  /// `cp.async.wait_group 0;` and `cp.async.wait_all;` (PTX ISA 9.7.9.25),
+  /// each alone in its statement, with no outputs: the pipeline primitives'
+  /// copies, commits and waits (pipelineStatement).
+  bool asmStatement(const GCCAsmStmt *A, Phase P) {
+    const char *Expected =
+        "expected 'cp.async.cg.shared.global [%0], [%1], 16;' with inputs "
+        "\"r\"(<the shared address of a tile element>) and "
+        "\"l\"(&matrix[j]) among the staging copies, then "
+        "'cp.async.commit_group;' and 'cp.async.wait_group 0;' (or "
+        "'cp.async.wait_all;') before the barrier that follows them; each "
+        "alone in an asm statement without outputs";
+    std::string Text = A->getAsmString();
+    llvm::StringRef T = llvm::StringRef(Text).trim();
+    while (T.consume_back(";") || T.consume_back("\n"))
+      T = T.rtrim();
+    auto [Op, Rest] = T.split(' ');
+    std::string Args;
+    for (char Ch : Rest)
+      if (!llvm::isSpace(Ch))
+        Args += Ch;
+    auto Input = [&](unsigned I) -> std::optional<int64_t> {
+      return I < A->getNumInputs() && A->getInputConstraint(I) == "n"
+                 ? Ev.constant(A->getInputExpr(I))
+                 : std::nullopt;
+    };
+    bool Clobbers = false;
+    for (unsigned I = 0; I < A->getNumClobbers(); ++I)
+      Clobbers |= A->getClobber(I) != "memory";
+    if (A->getNumOutputs() || Clobbers || T.contains(';'))
+      return fail(A->getBeginLoc(), Expected);
+    if (Op == "cp.async.commit_group" && Args.empty())
+      return Cur->AsyncCommitted += Cur->AsyncUncommitted,
+             Cur->AsyncUncommitted = 0, true;
+    if (Op == "cp.async.wait_all" && Args.empty())
+      return Cur->AsyncCommitted = Cur->AsyncUncommitted = 0, true;
+    if (Op == "cp.async.wait_group" &&
+        (Args == "0" || (Args == "%0" && Input(0) == 0)))
+      return Cur->AsyncCommitted = 0, true;
+    static const llvm::Regex Copy(
+        "^cp\\.async\\.(ca|cg)\\.shared\\.global(\\.L2::(64|128|256)B)?$");
+    llvm::SmallVector<llvm::StringRef, 4> M;
+    std::optional<int64_t> Bytes;
+    if (llvm::StringRef Size = Args; Size.consume_front("[%0],[%1],")) {
+      int64_t B = 0;
+      Bytes = Size == "%2"                ? Input(2)
+              : !Size.getAsInteger(10, B) ? std::optional(B)
+                                          : std::nullopt;
+    }
+    if (!Copy.match(Op, &M) || !Bytes || A->getNumInputs() < 2 ||
+        A->getInputConstraint(0) != "r" || A->getInputConstraint(1) != "l" ||
+        (M[1] == "cg" && *Bytes != 16))
+      return fail(A->getBeginLoc(), Expected);
+    return asyncCopy(sharedAddress(A->getInputExpr(0)), A->getInputExpr(1),
+                     *Bytes, A, P, Expected);
+  }
+
+  /// At a barrier (or the end of the loop body, or of the code before
+  /// it), every asynchronous copy of the thread is complete.
+  bool asyncSettled() {
+    if (!Cur->AsyncUncommitted && !Cur->AsyncCommitted)
+      return true;
+    return fail(
+        Cur->AsyncAt,
+        std::string(Cur->AsyncUncommitted
+                        ? "this asynchronous copy is not committed "
+                          "and waited for"
+                        : "this asynchronous copy is not waited for") +
+            " before the barrier that follows it ('__pipeline_commit(); "
+            "__pipeline_wait_prior(0);', or 'cp.async.commit_group;' "
+            "and 'cp.async.wait_group 0;')");
   }
 
   /// The registers a vector access `*reinterpret_cast<float4 *>(&reg[i])`
@@ -3641,6 +3998,8 @@ private:
   ThreadState *Cur = nullptr;
   std::vector<const VarDecl *> PrologueInts;
   Guard Guards; ///< the bounds checks around the statement followed
+  /// The blocks being followed, innermost last, and the statement of each.
+  std::vector<std::pair<llvm::ArrayRef<Stmt *>, size_t>> Blocks;
   std::vector<StoreRecord> Stores;
   std::vector<std::pair<Poly, const Expr *>> StoreBias;
   std::optional<Location> Stored;

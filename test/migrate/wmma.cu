@@ -112,8 +112,38 @@ __global__ void wmma_warps(const half *A, const half *B, float *C, int M, int N,
 // CHECK-NEXT: 1LL * tawa_grid.x * (tawa_block.x / 32) * 16,
 // CHECK-NEXT: tawa_cols_covered = 1LL * tawa_grid.y * 16;
 
+// The same with shifts: the warp `threadIdx.x >> 5`, the warps per block
+// `blockDim.x >> 5` (on values never negative, x >> c is x / 2^c).
+// CHECK-LABEL: __global__ void wmma_warps_shifted(
+__global__ void wmma_warps_shifted(const half *A, const half *B, float *C, int M, int N,
+                           int K) {
+  const int warps = blockDim.x >> 5;
+  const int tile_m = blockIdx.x * warps + (threadIdx.x >> 5);
+  const int tile_n = blockIdx.y;
+  const half *a = A + tile_m * 16 * K;
+  const half *b = B + tile_n * 16;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+#pragma tawa tile
+  for (int k = 0; k < K; k += 16) {
+    wmma::load_matrix_sync(fa, a + k, K);
+    wmma::load_matrix_sync(fb, b + k * N, N);
+    wmma::mma_sync(acc, fa, fb, acc);
+  }
+  if (tile_m * 16 < M && tile_n * 16 < N)
+    wmma::store_matrix_sync(C + tile_m * 16 * N + tile_n * 16, acc, N,
+                            wmma::mem_row_major);
+}
+// CHECK: __global__ void wmma_warps_shifted_tiled(
+// CHECK: const long long tawa_rows_covered =
+// CHECK-NEXT: 1LL * tawa_grid.x * (tawa_block.x / 32) * 16,
+// CHECK-NEXT: tawa_cols_covered = 1LL * tawa_grid.y * 16;
+
 // DIAG-NOT: {{warning|error}}:
 // DIAG2-NOT: {{warning|error}}:
 // REWRITTEN: wmma_gemm_tiled_launch(
 // REWRITTEN: wmma_nt_tiled_launch(
 // REWRITTEN: wmma_warps_tiled_launch(
+// REWRITTEN: wmma_warps_shifted_tiled_launch(

@@ -6,6 +6,7 @@
 #define __device__ __attribute__((device))
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
+#define __align__(n) __attribute__((aligned(n)))
 #define __constant__ __attribute__((constant))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
@@ -65,6 +66,8 @@ __device__ const int warpSize = 32;
 __device__ void __syncthreads();
 __device__ void __syncwarp(unsigned mask = 0xffffffffu);
 __device__ void __trap();
+// sm_20_intrinsics.h: the shared-memory address of a generic pointer.
+__device__ size_t __cvta_generic_to_shared(const void *ptr);
 extern "C" __device__ int printf(const char *, ...);
 // Device math of tile.h's element-wise ops and row reductions.
 __device__ float fmaxf(float, float);
@@ -83,6 +86,11 @@ struct alignas(16) float4 { float x, y, z, w; };
 struct alignas(16) int4 { int x, y, z, w; };
 struct alignas(16) uint4 { unsigned x, y, z, w; };
 struct alignas(8) float2 { float x, y; };
+// vector_functions.h's constructors of them.
+__host__ __device__ inline float4 make_float4(float x, float y, float z, float w) {
+  return float4{x, y, z, w};
+}
+__host__ __device__ inline float2 make_float2(float x, float y) { return float2{x, y}; }
 __device__ float exp2f(float);
 __device__ float log2f(float);
 #ifndef INFINITY
