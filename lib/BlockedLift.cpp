@@ -71,7 +71,7 @@ struct SharedTile {
   std::vector<int32_t> Slot, First;
   bool Results = false;
   std::vector<HeldResult> Held;
-  size_t LastRead = 0, FirstWrite = SIZE_MAX;
+  size_t LastRead = 0, FirstWrite = SIZE_MAX, FirstRead = SIZE_MAX;
   bool Read = false;
   /// The elements of one buffer, and of the whole tile.
   int64_t buffer() const { return Rows * Cols; }
@@ -174,6 +174,16 @@ struct VectorRef {
   QualType V; ///< the vector type, unqualified
 };
 
+/// An asynchronous copy in flight: where it is made, the buffer of the
+/// tile it writes (1: the one the iteration stages for the next, in a
+/// double-buffered tile), whether an earlier iteration (or the code before
+/// the loop) made it, and whether it stands under the prefetch's condition
+/// (so that the last iteration does not make it).
+struct AsyncCopy {
+  SourceLocation At;
+  bool Next = false, Carried = false, Conditional = false;
+};
+
 /// One thread of the block, followed through the kernel.
 struct ThreadState {
   llvm::DenseMap<const VarDecl *, VectorTemp> Vectors;
@@ -193,13 +203,16 @@ struct ThreadState {
   std::vector<std::vector<std::pair<int32_t, int32_t>>> FragSums;
   std::vector<FragmentStore> FragStores;
   int64_t WmmaCalls = 0; ///< the warp-collective calls the thread made
-  /// Asynchronous copies (`__pipeline_memcpy_async`) not yet committed, and
-  /// committed but not waited for; where the first of them is.
-  int64_t AsyncUncommitted = 0, AsyncCommitted = 0;
-  SourceLocation AsyncAt;
+  /// Asynchronous copies (`__pipeline_memcpy_async`, cp.async) in flight:
+  /// the committed groups, oldest first, and those not yet committed.
+  std::vector<std::vector<AsyncCopy>> AsyncGroups;
+  std::vector<AsyncCopy> AsyncOpen;
   /// Locals holding the shared-memory address of a tile element
   /// (sharedAddress): the element.
-  llvm::DenseMap<const VarDecl *, std::pair<int32_t, int64_t>> SharedAddrs;
+  /// Whether the loop was being followed where each was set (buffer 1 of a
+  /// double-buffered tile means another buffer inside the loop).
+  llvm::DenseMap<const VarDecl *, std::pair<std::pair<int32_t, int64_t>, bool>>
+      SharedAddrs;
 };
 
 /// A store of C by one thread, and what its value adds.
@@ -407,12 +420,14 @@ private:
                       ? Barrier
                       : std::find_if(Barrier + 1, Before.end(),
                                      [](Stmt *S) { return isBarrier(S); });
-    if (Barrier == Before.end() || Second != Before.end())
-      return fail(Barrier == Before.end() ? Loop->getForLoc()
-                                          : (*Second)->getBeginLoc(),
+    // Without a barrier before the loop, the loop's first one orders the
+    // first tiles before their reads (firstReadsOrdered).
+    if (Barrier != Before.end() && Second != Before.end())
+      return fail((*Second)->getBeginLoc(),
                   "expected the first tiles staged before the loop, then "
-                  "one '__syncthreads();'");
+                  "one '__syncthreads();' (or none)");
     PrologueSplit = size_t(Barrier - Before.begin());
+    PrologueBarrier = Barrier != Before.end();
     auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
     const char *Expected =
         "expected the loop body of a kernel that stages the next "
@@ -442,25 +457,58 @@ private:
 
   bool rotatedLoop(llvm::ArrayRef<Stmt *> Before, bool Quick) {
     PrologueStaging = true;
-    if (!forThreads(Before.take_front(PrologueSplit), Phase::Prologue, false))
-      return false;
-    // A block of another shape mostly fails here.
-    Reached = 1;
-    PrologueStaging = false;
-    if (!forThreads(Before.drop_front(PrologueSplit + 1), Phase::Prologue,
-                    false) ||
-        !enterLoop())
+    if (!PrologueBarrier) {
+      // One part: the staging, then the loop.
+      AsyncAtLoop = true;
+      const bool Staged = forThreads(Before, Phase::Prologue, false);
+      AsyncAtLoop = false;
+      if (!Staged)
+        return false;
+      Reached = 1;
+      PrologueStaging = false;
+    } else {
+      if (!forThreads(Before.take_front(PrologueSplit), Phase::Prologue, false))
+        return false;
+      // A block of another shape mostly fails here.
+      Reached = 1;
+      PrologueStaging = false;
+      if (!forThreads(Before.drop_front(PrologueSplit + 1), Phase::Prologue,
+                      false))
+        return false;
+    }
+    if (!enterLoop())
       return false;
     Looping = true;
     const std::vector<ThreadState> Start = Threads;
     Recording = true;
     if (!rotatedBody(false) || !firstTilesAgree())
       return false;
+    // Every thread has followed one iteration: what it leaves in flight.
+    for (ThreadState &T : Threads) {
+      enter(T);
+      const bool Ok = asyncAfterLoop();
+      leave(T);
+      if (!Ok)
+        return false;
+    }
+    // The second pass follows the next iteration's copies in flight: from
+    // the state the first left, which every later iteration starts from
+    // too where the second ends in it (asyncRepeats).
+    std::vector<std::vector<std::vector<AsyncCopy>>> InFlight;
+    for (const ThreadState &T : Threads)
+      InFlight.push_back(T.AsyncGroups);
     Threads = Start;
+    for (size_t I = 0; I < Threads.size(); ++I)
+      Threads[I].AsyncGroups = InFlight[I];
     Recording = false;
-    if (!rotatedBody(Quick) || !readsBeforeWrites())
+    if (!rotatedBody(Quick) || !readsBeforeWrites() || !firstReadsOrdered() ||
+        !asyncRepeats(InFlight))
       return false;
     Looping = false;
+    for (ThreadState &T : Threads) {
+      T.AsyncGroups.clear();
+      T.AsyncOpen.clear();
+    }
     // A vector loaded for the next tiles holds what the last iteration
     // but one loaded: nothing after the loop may read it.
     for (ThreadState &T : Threads)
@@ -506,6 +554,28 @@ private:
                           T.Var->getName().str() + "' differs");
       }
     }
+    return true;
+  }
+
+  /// Without a barrier before the loop, no tile is read before the loop
+  /// body's first barrier: the first tiles are staged before it. Likewise
+  /// where an iteration starts with copies in flight (AnyCarried), which
+  /// are complete for every thread only past that barrier.
+  bool firstReadsOrdered() {
+    if (PrologueBarrier && !AnyCarried)
+      return true;
+    for (const SharedTile &T : Tiles)
+      if (!T.Results && T.Read && T.FirstRead == 0)
+        return fail(Loop->getForLoc(),
+                    "the loop reads '" + T.Var->getName().str() +
+                        "' before its first barrier, " +
+                        (PrologueBarrier
+                             ? "while the asynchronous copies an iteration "
+                               "makes for the next are complete for every "
+                               "thread only past that barrier"
+                             : "and no barrier follows the copies of the "
+                               "first tiles before the loop: put "
+                               "'__syncthreads();' between them"));
     return true;
   }
 
@@ -673,7 +743,7 @@ private:
   /// the same value where a store reads it.
   bool valueLocal(const VarDecl *VD) {
     if (!VD->hasInit() || VD->getType()->isArrayType() ||
-        isModified(VD, Kernel->getBody()))
+        isModified(VD, declaringBody(VD)))
       return false;
     struct Reads : RecursiveASTVisitor<Reads> {
       std::vector<const VarDecl *> Locals;
@@ -888,7 +958,9 @@ private:
     for (size_t I = LastOnly ? Threads.size() - 1 : 0; I < Threads.size();
          ++I) {
       enter(Threads[I]);
-      bool Ok = block(Stmts, P) && asyncSettled();
+      if (P == Phase::Rotated && CurSeg == 0)
+        asyncCarried();
+      bool Ok = block(Stmts, P) && asyncSettled(P, AsyncAtLoop);
       if (Ok && P == Phase::Epilogue)
         for (const auto &[Var, V] : Cur->Vectors)
           if (!(Ok = storedBack(Var)))
@@ -1071,11 +1143,11 @@ private:
       // `uint32_t s = __cvta_generic_to_shared(&tile[i]);`, for cp.async.
       if (T->isIntegerType() && VD->hasInit() && Ctx.getTypeSize(T) >= 32)
         if (auto At = sharedAddress(VD->getInit())) {
-          if (isModified(VD, Kernel->getBody()))
+          if (isModified(VD, declaringBody(VD)))
             return fail(VD->getLocation(), "the shared address '" +
                                                VD->getName().str() +
                                                "' is changed");
-          Cur->SharedAddrs[VD] = *At;
+          Cur->SharedAddrs[VD] = {*At, Looping};
           continue;
         }
       // `int cur = t % 2, nxt = cur ^ 1;`: a buffer of double-buffered tiles.
@@ -1305,7 +1377,7 @@ private:
                 ->getPointeeType()
                 .getCanonicalType()
                 .getUnqualifiedType() != V->second.View ||
-        isModified(VD, Kernel->getBody()))
+        isModified(VD, declaringBody(VD)))
       return false;
     Cur->Views[VD] = Vec;
     return true;
@@ -2094,6 +2166,13 @@ private:
     return block(Stmts, P);
   }
 
+  /// The body of the function that declares the local `VD` (the kernel or
+  /// a `__device__` helper of it), where anything that changes it is.
+  const Stmt *declaringBody(const VarDecl *VD) const {
+    auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
+    return F && F->getBody() ? F->getBody() : Kernel->getBody();
+  }
+
   /// The variable `D` stands for: the caller's array or tile (or the
   /// kernel's float parameter) where `D` is a helper's parameter bound to
   /// one, else `D` itself.
@@ -2520,16 +2599,11 @@ private:
         "or 16 bytes of consecutive elements, no zero fill) among the "
         "staging copies, then '__pipeline_commit();' and "
         "'__pipeline_wait_prior(0);' before the barrier that follows them";
-    if (Name == "__pipeline_commit") {
-      Cur->AsyncCommitted += Cur->AsyncUncommitted;
-      Cur->AsyncUncommitted = 0;
-      return true;
-    }
+    if (Name == "__pipeline_commit")
+      return asyncCommit(C);
     if (Name == "__pipeline_wait_prior") {
-      if (Ev.constant(C->getArg(0)) != std::optional<int64_t>(0))
-        return fail(C->getBeginLoc(), Expected);
-      Cur->AsyncCommitted = 0;
-      return true;
+      std::optional<int64_t> N = Ev.constant(C->getArg(0));
+      return N && *N >= 0 ? asyncWait(C, *N) : fail(C->getBeginLoc(), Expected);
     }
     std::optional<int64_t> Bytes = Ev.constant(C->getArg(2));
     const bool Fill = C->getNumArgs() > 3 &&
@@ -2559,11 +2633,39 @@ private:
       return fail(At->getBeginLoc(), Expected);
     if (!copyElements(*T, *From, N, At->getBeginLoc(), cast<Expr>(Src)))
       return false;
-    if (!Cur->AsyncUncommitted && !Cur->AsyncCommitted)
-      Cur->AsyncAt = At->getBeginLoc();
-    ++Cur->AsyncUncommitted;
+    Cur->AsyncOpen.push_back(
+        AsyncCopy{At->getBeginLoc(),
+                  X.Buffers == 2 && Looping && T->second / X.buffer() == 1,
+                  false, InPrefetch > 0});
     return true;
   }
+
+  /// `__pipeline_commit()`, `cp.async.commit_group`: the copies not yet
+  /// committed become a group (an empty one where there are none; PTX ISA
+  /// 9.7.9.25.3.2), in every iteration alike.
+  bool asyncCommit(const Stmt *At) {
+    if (InPrefetch)
+      return fail(At->getBeginLoc(), PrefetchWaitMessage);
+    Cur->AsyncGroups.push_back(std::move(Cur->AsyncOpen));
+    Cur->AsyncOpen.clear();
+    return true;
+  }
+
+  /// `__pipeline_wait_prior(N)`, `cp.async.wait_group N`: every group but
+  /// the N most recent is complete.
+  bool asyncWait(const Stmt *At, int64_t N) {
+    if (InPrefetch)
+      return fail(At->getBeginLoc(), PrefetchWaitMessage);
+    auto &G = Cur->AsyncGroups;
+    if (int64_t(G.size()) > N)
+      G.erase(G.begin(), G.end() - N);
+    return true;
+  }
+
+  static constexpr const char *PrefetchWaitMessage =
+      "the commits and waits of asynchronous copies may not stand under the "
+      "prefetch's condition: the last iteration, which skips it, would "
+      "wait for other groups";
 
   /// The tile element whose shared-memory address `E` is:
   /// `__cvta_generic_to_shared(&tile[i])` (the toolkit's), converted to an
@@ -2580,8 +2682,14 @@ private:
     if (auto *R = dyn_cast<DeclRefExpr>(E)) {
       auto *VD = dyn_cast<VarDecl>(R->getDecl());
       auto It = VD ? Cur->SharedAddrs.find(VD) : Cur->SharedAddrs.end();
-      return It == Cur->SharedAddrs.end() ? std::nullopt
-                                          : std::optional(It->second);
+      if (It == Cur->SharedAddrs.end())
+        return std::nullopt;
+      // A buffer of a double-buffered tile set outside the loop is a fixed
+      // one, which the loop does not follow.
+      const auto [At, InLoop] = It->second;
+      if (InLoop != Looping && Tiles[size_t(At.first)].Buffers > 1)
+        return std::nullopt;
+      return At;
     }
     auto *C = dyn_cast<CallExpr>(E);
     const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
@@ -2622,16 +2730,25 @@ private:
     bool Clobbers = false;
     for (unsigned I = 0; I < A->getNumClobbers(); ++I)
       Clobbers |= A->getClobber(I) != "memory";
-    if (A->getNumOutputs() || Clobbers || T.contains(';'))
+    bool Writes = false;
+    for (unsigned I = 0; I < A->getNumInputs(); ++I)
+      Writes |= mayWrite(A->getInputExpr(I), Ctx);
+    if (A->getNumOutputs() || Clobbers || Writes || T.contains(';'))
       return fail(A->getBeginLoc(), Expected);
-    if (Op == "cp.async.commit_group" && Args.empty())
-      return Cur->AsyncCommitted += Cur->AsyncUncommitted,
-             Cur->AsyncUncommitted = 0, true;
-    if (Op == "cp.async.wait_all" && Args.empty())
-      return Cur->AsyncCommitted = Cur->AsyncUncommitted = 0, true;
-    if (Op == "cp.async.wait_group" &&
-        (Args == "0" || (Args == "%0" && Input(0) == 0)))
-      return Cur->AsyncCommitted = 0, true;
+    const unsigned Inputs = A->getNumInputs();
+    if (Op == "cp.async.commit_group" && Args.empty() && !Inputs)
+      return asyncCommit(A);
+    if (Op == "cp.async.wait_all" && Args.empty() && !Inputs)
+      return asyncCommit(A) && asyncWait(A, 0);
+    if (Op == "cp.async.wait_group" && Inputs == (Args == "%0" ? 1u : 0u)) {
+      int64_t N = 0;
+      std::optional<int64_t> Waits =
+          Args == "%0"                                 ? Input(0)
+          : !llvm::StringRef(Args).getAsInteger(10, N) ? std::optional(N)
+                                                       : std::nullopt;
+      return Waits && *Waits >= 0 ? asyncWait(A, *Waits)
+                                  : fail(A->getBeginLoc(), Expected);
+    }
     static const llvm::Regex Copy(
         "^cp\\.async\\.(ca|cg)\\.shared\\.global(\\.L2::(64|128|256)B)?$");
     llvm::SmallVector<llvm::StringRef, 4> M;
@@ -2642,7 +2759,8 @@ private:
               : !Size.getAsInteger(10, B) ? std::optional(B)
                                           : std::nullopt;
     }
-    if (!Copy.match(Op, &M) || !Bytes || A->getNumInputs() < 2 ||
+    if (!Copy.match(Op, &M) || !Bytes ||
+        Inputs != (llvm::StringRef(Args).ends_with("%2") ? 3u : 2u) ||
         A->getInputConstraint(0) != "r" || A->getInputConstraint(1) != "l" ||
         (M[1] == "cg" && *Bytes != 16))
       return fail(A->getBeginLoc(), Expected);
@@ -2651,19 +2769,85 @@ private:
   }
 
   /// At a barrier (or the end of the loop body, or of the code before
-  /// it), every asynchronous copy of the thread is complete.
-  bool asyncSettled() {
-    if (!Cur->AsyncUncommitted && !Cur->AsyncCommitted)
-      return true;
-    return fail(
-        Cur->AsyncAt,
-        std::string(Cur->AsyncUncommitted
-                        ? "this asynchronous copy is not committed "
-                          "and waited for"
-                        : "this asynchronous copy is not waited for") +
-            " before the barrier that follows it ('__pipeline_commit(); "
-            "__pipeline_wait_prior(0);', or 'cp.async.commit_group;' "
-            "and 'cp.async.wait_group 0;')");
+  /// it), every asynchronous copy of the thread is complete, but for the
+  /// copies an iteration makes of the next iteration's tiles into their
+  /// second buffer: those may stay in flight, committed, until the next
+  /// iteration's first barrier, before which nothing reads that buffer
+  /// (the iteration reads the other, and the next reads it after that
+  /// barrier). Where the code before the loop ends without a barrier
+  /// (`AtLoop`), its copies, committed, stay in flight until the first
+  /// barrier likewise.
+  bool asyncSettled(Phase P, bool AtLoop = false) {
+    const bool BodyEnd = P == Phase::Rotated && CurSeg + 1 == RotSeg.size();
+    auto Fails = [&](const AsyncCopy &C, bool Committed) {
+      if (AtLoop)
+        return !Committed;
+      return P != Phase::Rotated || C.Carried || !C.Next ||
+             (BodyEnd && !Committed);
+    };
+    for (const auto &G : Cur->AsyncGroups)
+      for (const AsyncCopy &C : G)
+        if (Fails(C, true))
+          return fail(C.At, C.Carried ? CarriedMessage : SettledMessage);
+    for (const AsyncCopy &C : Cur->AsyncOpen)
+      if (Fails(C, false))
+        return fail(C.At, SettledMessage);
+    return true;
+  }
+
+  static constexpr const char *SettledMessage =
+      "this asynchronous copy is not complete at the barrier that follows "
+      "it: commit it and wait for it before ('__pipeline_commit(); "
+      "__pipeline_wait_prior(0);', or 'cp.async.commit_group;' and "
+      "'cp.async.wait_group 0;'), or, for the next iteration's tiles in the "
+      "second buffer of a double-buffered tile, commit it in its iteration";
+  static constexpr const char *CarriedMessage =
+      "this asynchronous copy, made for the next iteration, is not complete "
+      "at that iteration's first barrier: each iteration must commit its "
+      "copies and then wait for all groups but the ones it committed "
+      "('__pipeline_wait_prior(1);' after one commit) before its first "
+      "barrier";
+
+  /// At the loop body's start, the copies in flight are an earlier
+  /// iteration's; after the loop, those the last iteration skips are not
+  /// made, and no other may be in flight.
+  void asyncCarried() {
+    for (auto &G : Cur->AsyncGroups)
+      for (AsyncCopy &C : G)
+        C.Carried = AnyCarried = true;
+  }
+  bool asyncAfterLoop() {
+    for (const auto &G : Cur->AsyncGroups)
+      for (const AsyncCopy &C : G)
+        if (!C.Conditional)
+          return fail(C.At, "this asynchronous copy is still in flight after "
+                            "the loop: stage the next iteration's tiles under "
+                            "'if (<the loop's condition one step on>)'");
+    return true;
+  }
+
+  /// Each thread ends the second iteration with the copies in flight it
+  /// ended the first with (as many groups, as many copies in each, into
+  /// the same buffers), so that every later iteration is followed as the
+  /// second was.
+  bool asyncRepeats(
+      const std::vector<std::vector<std::vector<AsyncCopy>>> &InFlight) {
+    for (size_t I = 0; I < Threads.size(); ++I) {
+      const auto &Now = Threads[I].AsyncGroups, &Then = InFlight[I];
+      bool Same = Now.size() == Then.size();
+      for (size_t G = 0; Same && G < Now.size(); ++G) {
+        Same = Now[G].size() == Then[G].size();
+        for (size_t C = 0; Same && C < Now[G].size(); ++C)
+          Same = Now[G][C].Next == Then[G][C].Next &&
+                 Now[G][C].Conditional == Then[G][C].Conditional;
+      }
+      if (!Same)
+        return fail(Loop->getForLoc(),
+                    "the asynchronous copies in flight at the end of an "
+                    "iteration differ from one iteration to the next: each "
+                    "iteration must commit and wait for its groups alike");
+    }
+    return true;
   }
 
   /// The registers a vector access `*reinterpret_cast<float4 *>(&reg[i])`
@@ -2968,6 +3152,7 @@ private:
                         X.Var->getName().str() +
                         "' in iteration i, the one staged for it");
       X.LastRead = X.Read ? std::max(X.LastRead, CurSeg) : CurSeg;
+      X.FirstRead = std::min(X.FirstRead, CurSeg);
       X.Read = true;
       if (Recording) {
         FVal F{FVal::Staged};
@@ -3202,6 +3387,7 @@ private:
     if (Rotated && Looping) {
       SharedTile &W = Tiles[size_t(T.first)];
       W.LastRead = W.Read ? std::max(W.LastRead, CurSeg) : CurSeg;
+      W.FirstRead = std::min(W.FirstRead, CurSeg);
       W.Read = true;
     }
     // In a loop that stages the next tiles, buffer 0 is the one read.
@@ -3988,6 +4174,9 @@ private:
   bool Rotated = false;
   std::vector<std::vector<Stmt *>> RotSeg;
   size_t CurSeg = 0, PrologueSplit = 0;
+  /// Whether a barrier ends the staging before the loop (rotatedSegments);
+  /// where none does, its asynchronous copies stay in flight into the loop.
+  bool PrologueBarrier = true, AsyncAtLoop = false, AnyCarried = false;
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   int InPrefetch = 0;

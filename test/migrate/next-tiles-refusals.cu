@@ -183,7 +183,7 @@ __global__ void no_first_barrier(ARGS) {
   }
   STORE
 }
-// CHECK: next-tiles-refusals.cu:[[@LINE-10]]:3: note: expected the first tiles staged before the loop, then one '__syncthreads();'
+// CHECK: next-tiles-refusals.cu:[[@LINE-10]]:3: note: the loop reads 'As' before its first barrier, and no barrier follows the copies of the first tiles before the loop
 
 // No barrier at the end of the body: iteration i + 1 would overwrite what
 // a slower warp still reads.

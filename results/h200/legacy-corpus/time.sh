@@ -22,6 +22,10 @@ declare -A SHAPE=(
   [widen_float_tiles_half]="1024 1024 1024" [double_buffer_toggle_half]="1024 1024 1024"
   [addmm_betaif_bf16]="1024 1024 1024 0.5"
   [vec_smem_reads_bf16]="1024 1024 1024"
+  [cp_async_tiles_bf16]="1024 1024 1024"
+  [cp_async_in_flight_half]="1024 1024 1024"
+  [cp_async_ptx_bf16]="1024 1024 1024 0.5"
+  [wmma_shift_warps_half]="1024 1024 1024"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
