@@ -102,6 +102,23 @@ Poly Poly::operator*(const Poly &O) const {
   return R;
 }
 
+/// A * B where no coefficient of it (nor any partial sum) leaves int64_t;
+/// nullopt where one would (the divisor a * D of merged quotients).
+static std::optional<Poly> checkedProduct(const Poly &A, const Poly &B) {
+  std::map<Poly::Monomial, __int128> Sums;
+  for (const auto &[MA, CA] : A.terms())
+    for (const auto &[MB, CB] : B.terms()) {
+      Poly::Monomial M = MA;
+      M.insert(M.end(), MB.begin(), MB.end());
+      std::sort(M.begin(), M.end());
+      __int128 &S = Sums[M];
+      S += __int128(CA) * CB;
+      if (S > INT64_MAX || S < INT64_MIN)
+        return std::nullopt;
+    }
+  return A * B;
+}
+
 std::optional<int64_t> Poly::constantValue() const {
   if (Terms.empty())
     return 0;
@@ -274,7 +291,8 @@ std::optional<Poly> IndexEvaluator::divide(const Poly &X, const Poly &D,
         X.terms().begin()->first.size() == 1)
       if (const DivModAtom *A = atom(X.terms().begin()->first.front());
           A && !A->Mod)
-        return divide(A->X, A->D * D, false);
+        if (std::optional<Poly> AD = checkedProduct(A->D, D))
+          return divide(A->X, *AD, false);
     return intern(X, D, Mod);
   }
   const auto &[DM, DC] = *D.terms().begin();
@@ -289,8 +307,11 @@ std::optional<Poly> IndexEvaluator::divide(const Poly &X, const Poly &D,
   if (X.terms().size() == 1 && X.terms().begin()->second == 1 &&
       X.terms().begin()->first.size() == 1)
     if (const DivModAtom *A = atom(X.terms().begin()->first.front())) {
-      if (!A->Mod && !Mod)
-        return divide(A->X, A->D * D, false);
+      if (!A->Mod && !Mod) {
+        if (std::optional<Poly> AD = checkedProduct(A->D, D))
+          return divide(A->X, *AD, false);
+        return intern(X, D, Mod);
+      }
       if (A->Mod && A->D.terms().size() == 1) {
         const auto &[AM, AC] = *A->D.terms().begin();
         if (std::optional<Poly> E = termQuotient(AM, AC, DM, DC)) {

@@ -495,7 +495,11 @@ private:
     if (!Loop) {
       Diags.error(P.Loc, DiagCategory::Pragma,
                   "'#pragma tawa tile' must be followed by a for loop");
-      if (Next)
+      if (Next && isa<DoStmt, WhileStmt>(Next))
+        Diags.note(Next->getBeginLoc(),
+                   "a while or do-while loop is not lifted: write the K loop "
+                   "as 'for (int k = 0; k < K; k += TILE)'");
+      else if (Next)
         Diags.note(Next->getBeginLoc(),
                    "the statement after the pragma is here");
       return false;

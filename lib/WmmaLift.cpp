@@ -25,6 +25,8 @@ public:
 
   std::optional<LiftedGemm> run() {
     Ev.Warps = true;
+    // The warp's row and column in a block of warps: `warp / 2`, `warp % 2`.
+    Ev.DivMod = true;
     const std::optional<AroundLoop> Around = aroundLoop();
     if (!Around)
       return std::nullopt;
@@ -54,6 +56,14 @@ private:
         Zeroed = V;
         continue;
       }
+      if (auto *If = dyn_cast<IfStmt>(S); If && returns(If->getThen())) {
+        if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+            !exits(If->getCond()))
+          return fail(If->getBeginLoc(),
+                      "expected an early return of the warps whose tile lies "
+                      "outside C, 'if (row >= M || col >= N) return;'");
+        continue;
+      }
       auto *DS = dyn_cast<DeclStmt>(S);
       if (!DS && advance(S))
         continue;
@@ -68,6 +78,30 @@ private:
           return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
       }
     }
+    return true;
+  }
+
+  /// `return;`, alone or in braces.
+  static bool returns(const Stmt *S) {
+    if (auto *C = dyn_cast_or_null<CompoundStmt>(S); C && C->size() == 1)
+      S = C->body_front();
+    auto *R = dyn_cast_or_null<ReturnStmt>(S);
+    return R && !R->getRetValue();
+  }
+
+  /// `X >= P || Y >= Q ...` of an early return: the warp goes on where
+  /// X < P && Y < Q, the bounds check of its loads and its store.
+  bool exits(const Expr *E) {
+    E = bare(E);
+    auto *B = dyn_cast<BinaryOperator>(E);
+    if (B && B->getOpcode() == BO_LOr)
+      return exits(B->getLHS()) && exits(B->getRHS());
+    std::optional<Extent> P =
+        B && B->getOpcode() == BO_GE ? boundOf(B->getRHS()) : std::nullopt;
+    std::optional<Poly> X = P ? Ev.eval(B->getLHS()) : std::nullopt;
+    if (!X)
+      return false;
+    ExitBounds.push_back({*X, *P});
     return true;
   }
 
@@ -157,6 +191,10 @@ private:
         return Why.Message.empty() ? fail(C->getBeginLoc(), Expected) : false;
     if (!LoadA.Frag || !LoadB.Frag || !Mma)
       return fail(Calls->getBeginLoc(), Expected);
+    if (!ExitBounds.empty()) {
+      LoopGuarded = true;
+      LoopBounds.insert(LoopBounds.end(), ExitBounds.begin(), ExitBounds.end());
+    }
     return true;
   }
 
@@ -257,8 +295,12 @@ private:
       else
         Stmts = llvm::ArrayRef<Stmt *>(Then);
     } else {
-      G.Guarded = false;
+      G.Guarded = !ExitBounds.empty();
+      StoreBounds = ExitBounds;
     }
+    if (If && !ExitBounds.empty())
+      return fail(StoreAt, "the warps whose tile lies outside C return early, "
+                           "so the store needs no bounds check of its own");
     const VarDecl *Stored = Zeroed;
     if (Stmts.size() > 1 && !fragmentEpilogue(Stmts.drop_back(), Stored))
       return Why.Message.empty() ? fail(Stmts[0]->getBeginLoc(), Expected)
@@ -564,6 +606,10 @@ private:
     char Dim = 0;
     std::string Count;
     bool Threads = false;
+    /// A block of warps W x D walked by warp / D and warp % D
+    /// (splitAxis): which of the two, D, and the blocks' step W (or D).
+    int Split = 0; ///< 0: none; 1: warp / D; 2: warp % D
+    int64_t D = 0, Step = 0;
   };
   std::optional<Axis> axis(const Poly &P) {
     const Poly BX = Poly::symbol(blockIdxSymbol('x')),
@@ -577,7 +623,48 @@ private:
     if (P == BY * Poly::symbol(blockDimSymbol('y')) +
                  Poly::symbol(threadIdxSymbol('y')))
       return Axis{'y', "tawa_grid.y * tawa_block.y", true};
+    return splitAxis(P);
+  }
+
+  /// `blockIdx * S + warp / D` or `blockIdx * S + warp % D`, warp =
+  /// threadIdx.x / 32: the warps of a block arranged in rows and columns.
+  std::optional<Axis> splitAxis(const Poly &P) {
+    for (char Dim : {'x', 'y'}) {
+      auto Split = P.linearIn(blockIdxSymbol(Dim));
+      if (!Split)
+        continue;
+      std::optional<int64_t> Step = Split->second.constantValue();
+      const auto &Terms = Split->first.terms();
+      if (!Step || *Step <= 0 || Terms.size() != 1 ||
+          Terms.begin()->second != 1 || Terms.begin()->first.size() != 1)
+        continue;
+      const DivModAtom *A = Ev.atom(Terms.begin()->first.front());
+      std::optional<int64_t> D = A ? A->D.constantValue() : std::nullopt;
+      if (!A || A->Fixed || A->X != Poly::symbol(warpXSymbol()) || !D ||
+          *D <= 0)
+        continue;
+      return Axis{
+          Dim,
+          "tawa_grid." + std::string(1, Dim) + " * " + std::to_string(*Step),
+          true,
+          A->Mod ? 2 : 1,
+          *D,
+          *Step};
+    }
     return std::nullopt;
+  }
+
+  /// The two split axes of a block of warps: one walked by warp / D in
+  /// steps of W, the other by warp % D in steps of D, over a block of
+  /// exactly W * D warps (so that each warp has its own tile).
+  std::optional<int64_t> splitWarps() const {
+    if (!RowAxis->Split && !ColAxis->Split)
+      return 0;
+    const Axis &Div = RowAxis->Split == 1 ? *RowAxis : *ColAxis,
+               &Mod = RowAxis->Split == 2 ? *RowAxis : *ColAxis;
+    if (Div.Split != 1 || Mod.Split != 2 || Div.D != Mod.D || Mod.Step != Mod.D)
+      return std::nullopt;
+    return Div.Step * Div.D;
   }
 
   /// The fragments agree on their shape; the warp tiles tile the window.
@@ -595,14 +682,16 @@ private:
                         C = Col0.dividedExactly(FN);
     RowAxis = R ? axis(*R) : std::nullopt;
     ColAxis = C ? axis(*C) : std::nullopt;
-    if (!RowAxis || !ColAxis || RowAxis->Dim == ColAxis->Dim)
+    if (!RowAxis || !ColAxis || RowAxis->Dim == ColAxis->Dim || !splitWarps())
       return fail(Mma->getBeginLoc(),
                   "the warp's tile must be at row " + std::to_string(FM) +
                       " * r and column " + std::to_string(FN) +
                       " * c, r and c each walking one axis of the grid: "
                       "blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, "
                       "blockIdx.y * blockDim.y + threadIdx.y, or a blockIdx "
-                      "alone");
+                      "alone; or, for a block of W x D warps, "
+                      "blockIdx.y * W + warp / D and blockIdx.x * D + "
+                      "warp % D (warp = threadIdx.x / 32)");
     return true;
   }
 
@@ -659,6 +748,13 @@ private:
         G.BlockDiffers += " || tawa_block.y != 1";
       }
     }
+    if (const int64_t Warps = *splitWarps()) {
+      // Exactly the warps the kernel arranges, one tile each.
+      G.Block = std::to_string(32 * Warps) + " threads (" +
+                std::to_string(Warps) + " warps), one deep";
+      G.BlockDiffers = "tawa_block.x != " + std::to_string(32 * Warps) +
+                       " || tawa_block.y != 1 || tawa_block.z != 1";
+    }
     G.RowsCovered = RowAxis->Count + " * " + SM;
     G.ColsCovered = ColAxis->Count + " * " + SN;
     if (G.Guarded) {
@@ -679,7 +775,7 @@ private:
   const VarDecl *Zeroed = nullptr;
   Load LoadA, LoadB;
   const CallExpr *Mma = nullptr;
-  std::vector<std::pair<Poly, Extent>> LoopBounds, StoreBounds;
+  std::vector<std::pair<Poly, Extent>> LoopBounds, StoreBounds, ExitBounds;
   bool LoopGuarded = false;
   bool StoreColMajor = false; ///< C stored column-major
   /// The C fragment of an epilogue, loaded from C + Offset.

@@ -620,6 +620,49 @@ K['wmma_shift_warps_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['template_helpers_half_bf16'] = dict(
+    decl='namespace ops {\n'
+         'template <typename T>\n'
+         'cudaError_t matmul(const T *a, const T *b, T *c, int m, int n, int k, cudaStream_t s);\n'
+         '}',
+    body='''  // The __half instantiation into one half of the output, the bf16 one
+  // into the other (each checked as written against its rewrite).
+  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  __nv_bfloat16 *Ab = dev_random<__nv_bfloat16>(m * k, 3);
+  __nv_bfloat16 *Bb = dev_random<__nv_bfloat16>(k * n, 4);
+  __nv_bfloat16 *Cb = dev_nan<__nv_bfloat16>(m * n);
+  if (ops::matmul<__half>(A, B, C, M, N, K, 0) != cudaSuccess ||
+      ops::matmul<__nv_bfloat16>(Ab, Bb, Cb, M, N, K, 0) != cudaSuccess)
+    return 1;
+  // Both outputs, one after the other, as one raw float32 file.
+  CK(cudaDeviceSynchronize());
+  CK(cudaGetLastError());
+  std::vector<__half> h(m * n);
+  std::vector<__nv_bfloat16> hb(m * n);
+  CK(cudaMemcpy(h.data(), C, m * n * sizeof(__half), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(hb.data(), Cb, m * n * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost));
+  std::vector<float> f;
+  for (size_t i = 0; i < m * n; ++i) f.push_back(to_f(h[i]));
+  for (size_t i = 0; i < m * n; ++i) f.push_back(to_f(hb[i]));
+  FILE *fp = fopen(out, "wb");
+  if (!fp || fwrite(f.data(), sizeof(float), f.size(), fp) != f.size()) { perror(out); return 3; }
+  fclose(fp);
+  return 0;
+''')
+
+K['wmma_warp_grid_bf16'] = dict(
+    decl='void wmma_warp_grid_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M, int N,\n'
+         '                         int K, float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(n * k, 2);  // N x K
+  float *C = dev_random<float>(m * n, 4);
+  wmma_warp_grid_launch(A, B, C, M, N, K, 1.5f, beta);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -26,6 +26,8 @@ declare -A SHAPE=(
   [cp_async_in_flight_half]="1024 1024 1024"
   [cp_async_ptx_bf16]="1024 1024 1024 0.5"
   [wmma_shift_warps_half]="1024 1024 1024"
+  [template_helpers_half_bf16]="1024 1024 1024"
+  [wmma_warp_grid_bf16]="1024 1024 1024 0.5"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
