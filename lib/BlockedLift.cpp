@@ -444,11 +444,17 @@ private:
         RotSeg.emplace_back();
         continue;
       }
-      if (advancedPointer(S))
-        return fail(S->getBeginLoc(),
-                    "a kernel that stages the next iteration's tiles must "
-                    "index its matrices by the loop's counter, not advance "
-                    "pointers in the loop");
+      // A pointer advanced at the top level of the body: at the start of
+      // iteration i it is where it was plus i steps (startPointer).
+      if (const VarDecl *P = advancedPointer(S)) {
+        for (const auto &[At, Q] : LoopAdvances)
+          if (Q == P)
+            return fail(S->getBeginLoc(),
+                        "the pointer '" + P->getName().str() +
+                            "' is advanced twice in one iteration");
+        LoopAdvances.push_back({S, P});
+        InLoop.push_back(P);
+      }
       RotSeg.back().push_back(S);
     }
     RotSeg.pop_back(); // empty: after the last barrier
