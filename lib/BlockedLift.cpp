@@ -323,6 +323,9 @@ public:
   /// Whether the attempt got as far as following the threads (a failure
   /// before that does not depend on the block).
   bool Following = false;
+  /// Whether a tile `X[2][N]` is read as two one-dimensional buffers of N
+  /// (double buffering) rather than two rows.
+  bool FlatBuffers = false;
   /// Whether it stopped at the limit of statements followed.
   bool TooLong = false;
 
@@ -673,9 +676,14 @@ private:
               Inner ? Ctx.getAsConstantArrayType(Inner->getElementType())
                     : nullptr;
           const bool Buffered = Third && Outer->getSize() == 2;
+          const bool Flat =
+              FlatBuffers && Inner && !Third && Outer->getSize() == 2;
           if (Buffered) {
             Outer = Inner;
             Inner = Third;
+          } else if (Flat) {
+            Outer = Inner;
+            Inner = nullptr;
           }
           const QualType E = Ctx.getBaseElementType(VD->getType());
           if (!Outer || (Inner && Inner->getElementType()->isArrayType()) ||
@@ -686,7 +694,7 @@ private:
                         "X[2][R][C], two buffers)");
           SharedTile T;
           T.Var = VD;
-          T.Buffers = Buffered ? 2 : 1;
+          T.Buffers = Buffered || Flat ? 2 : 1;
           T.Rows = Inner ? int64_t(Outer->getSize().getZExtValue()) : 1;
           T.Cols = int64_t((Inner ? Inner : Outer)->getSize().getZExtValue());
           if (!addTile(std::move(T)))
@@ -4252,6 +4260,30 @@ std::vector<BlockShape> blockShapes(const FunctionDecl *Kernel) {
 
 } // namespace
 
+/// Whether the kernel declares a __shared__ array `X[2][N]` of scalars: two
+/// rows, or two one-dimensional buffers of a double-buffered tile.
+static bool declaresTwoByN(const FunctionDecl *Kernel) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitVarDecl(VarDecl *VD) {
+      ASTContext &Ctx = VD->getASTContext();
+      auto *Outer = Ctx.getAsConstantArrayType(VD->getType());
+      auto *Inner =
+          Outer ? Ctx.getAsConstantArrayType(Outer->getElementType()) : nullptr;
+      Found |= VD->hasAttr<CUDASharedAttr>() && Inner &&
+               Outer->getSize() == 2 && !Inner->getElementType()->isArrayType();
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
+}
+
+static std::optional<LiftedGemm>
+liftBlockedWith(const FunctionDecl *Kernel, const ForStmt *Loop,
+                ASTContext &Ctx, LiftFailure &Why, const NamedExtents *Named,
+                bool Tf32, bool FlatBuffers, int &Reached);
+
 std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
                                           const ForStmt *Loop, ASTContext &Ctx,
                                           LiftFailure &Why,
@@ -4262,18 +4294,38 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
                               "threadIdx.z"};
     return std::nullopt;
   }
-  int Best = -1;
+  int Rows = -1, Buffers = -1;
+  std::optional<LiftedGemm> G =
+      liftBlockedWith(Kernel, Loop, Ctx, Why, Named, Tf32, false, Rows);
+  // `X[2][N]` read as two rows failed: as two buffers (either reading
+  // models the same memory). The verdict is the one that got further.
+  if (!G && declaresTwoByN(Kernel)) {
+    LiftFailure Flat;
+    G = liftBlockedWith(Kernel, Loop, Ctx, Flat, Named, Tf32, true, Buffers);
+    if (G || Buffers >= Rows)
+      Why = Flat;
+  }
+  return G;
+}
+
+static std::optional<LiftedGemm>
+liftBlockedWith(const FunctionDecl *Kernel, const ForStmt *Loop,
+                ASTContext &Ctx, LiftFailure &Why, const NamedExtents *Named,
+                bool Tf32, bool FlatBuffers, int &Best) {
   int64_t Followed = 0;
   for (BlockShape S : blockShapes(Kernel)) {
     LiftFailure Quick;
     BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S, Followed, Named, Tf32);
+    Probe.FlatBuffers = FlatBuffers;
     const bool Fits = Probe.run(/*Quick=*/true).has_value();
     const std::string Words = S.Y == 1 ? std::to_string(S.X) + " threads"
                                        : std::to_string(S.X) + " x " +
                                              std::to_string(S.Y) + " threads";
     if (Fits) {
+      Best = 5; // past every part a probe reaches
       LiftFailure Failure;
       BlockedLifter Full(Kernel, Loop, Ctx, Failure, S, Followed, Named, Tf32);
+      Full.FlatBuffers = FlatBuffers;
       std::optional<LiftedGemm> G = Full.run(/*Quick=*/false);
       Why = Failure;
       if (!G && Full.Following)
