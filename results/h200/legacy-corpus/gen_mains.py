@@ -663,6 +663,27 @@ K['wmma_warp_grid_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['prefetch_advance_flat_bf16'] = dict(
+    decl='void prefetch_advance_flat_run(int M, int N, int K, float alpha,\n'
+         '                               const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                               float *C);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  prefetch_advance_flat_run(M, N, K, 1.5f, A, B, C);
+  return finish(C, m * n, out);
+''')
+
+K['prefetch_advance_end_half'] = dict(
+    decl='void prefetch_advance_end_run(int M, int N, int K, float alpha, const __half *A,\n'
+         '                              const __half *B, float *C);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  prefetch_advance_end_run(M, N, K, 1.5f, A, B, C);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

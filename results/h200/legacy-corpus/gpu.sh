@@ -77,6 +77,8 @@ declare -A SHAPES=(
   [wmma_shift_warps_half]="16:16:16 48:32:48 256:512:384 1024:1024:1024 400:336:208"  # 16|M,N,K
   [template_helpers_half_bf16]="$RAGGED 1024:1024:1024"
   [wmma_warp_grid_bf16]="16:16:16:0.5 48:80:32:-1 256:512:384:0.5 1024:1024:1024:0.5 400:336:208:0"  # 16|M,N,K
+  [prefetch_advance_flat_bf16]="64:64:16 128:192:48 256:512:384 1024:1024:1024 384:320:208"  # 64|M,N 16|K
+  [prefetch_advance_end_half]="64:64:16 128:192:48 256:512:384 1024:1024:1024 384:320:208"  # 64|M,N 16|K
   # K a multiple of the original's 32-element tile, M and N ragged: for
   # other K the kernel as written reads shared memory no copy wrote (its
   # result is not determined), and the launcher runs it as written there.

@@ -28,6 +28,8 @@ declare -A SHAPE=(
   [wmma_shift_warps_half]="1024 1024 1024"
   [template_helpers_half_bf16]="1024 1024 1024"
   [wmma_warp_grid_bf16]="1024 1024 1024 0.5"
+  [prefetch_advance_flat_bf16]="1024 1024 1024"
+  [prefetch_advance_end_half]="1024 1024 1024"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
