@@ -1462,7 +1462,7 @@ private:
   /// follow in the same block with only member sets of such vectors between,
   /// so that nothing the store's place and R read changes before it.
   bool freshMember(const VarDecl *VD, unsigned I, const Expr *R,
-                   const Stmt *At) {
+                   const Expr *At) {
     const std::string Expected =
         "expected the members of the vector '" + VD->getName().str() +
         "' set one by one, each once, and the vector stored into consecutive "
@@ -1489,7 +1489,7 @@ private:
       return fail(At->getBeginLoc(), Expected);
     if (!store(GlobalAccess{V.Ptr, zeroIndex(At->getBeginLoc()),
                             V.Offset + Poly::constant(int64_t(I))},
-               cast<Expr>(isa<Expr>(At) ? At : R), R))
+               At, R))
       return false;
     V.Set[I] = true;
     V.SetUnder = Guards;
@@ -1520,7 +1520,7 @@ private:
   /// The store of the fresh vector `VD` that follows the statement `At`
   /// in the block being followed, with only member sets of fresh vectors
   /// between (freshMember); nullopt where there is none.
-  std::optional<VectorRef> freshStore(const VarDecl *VD, const Stmt *At) {
+  std::optional<VectorRef> freshStore(const VarDecl *VD, const Expr *At) {
     if (Blocks.empty())
       return std::nullopt;
     auto [Body, Index] = Blocks.back();
