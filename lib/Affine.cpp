@@ -192,20 +192,22 @@ static std::optional<Symbol> builtinCoordinate(const Expr *E) {
   return std::nullopt;
 }
 
+/// Whether `S` is a CUDA built-in coordinate or a warp coordinate.
+static bool builtinSymbol(Symbol S) {
+  for (char D : {'x', 'y', 'z'})
+    if (S == threadIdxSymbol(D) || S == blockIdxSymbol(D) ||
+        S == blockDimSymbol(D))
+      return true;
+  return S == warpXSymbol() || S == laneSymbol() || S == warpsXSymbol();
+}
+
 bool IndexEvaluator::neverNegative(const Poly &P) const {
   if (!P.nonNegativeCoefficients())
     return false;
-  auto Builtin = [](Symbol S) {
-    for (char D : {'x', 'y', 'z'})
-      if (S == threadIdxSymbol(D) || S == blockIdxSymbol(D) ||
-          S == blockDimSymbol(D))
-        return true;
-    return S == warpXSymbol() || S == laneSymbol() || S == warpsXSymbol();
-  };
   for (const auto &Term : P.terms())
     for (Symbol S : Term.first) {
       const DivModAtom *A = atom(S);
-      if (!Builtin(S) && !llvm::is_contained(LoopSymbols, S) &&
+      if (!builtinSymbol(S) && !llvm::is_contained(LoopSymbols, S) &&
           (!A || A->Fixed))
         return false;
     }
@@ -524,12 +526,39 @@ std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
   return Wraps ? std::nullopt : V;
 }
 
+std::optional<Poly> IndexEvaluator::unsignedOf(const Expr *E,
+                                               QualType T) const {
+  std::optional<Poly> P = eval(E);
+  if (P && mayWrap(*P, T)) {
+    Why = "a conversion to an unsigned type of a value that may be negative";
+    return std::nullopt;
+  }
+  return P;
+}
+
+bool IndexEvaluator::mayWrap(const Poly &P, QualType T) const {
+  if (std::optional<int64_t> V = P.constantValue())
+    return !fits(*V, T);
+  return T->isUnsignedIntegerType() && !P.nonNegativeCoefficients();
+}
+
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
   std::optional<Poly> P = evalNode(E);
   std::optional<int64_t> V = P ? P->constantValue() : std::nullopt;
   if (V && (!fits(*V, E->getType()) ||
             !fits(*V, E->IgnoreParenImpCasts()->getType()))) {
     Why = "a value its type cannot hold (C's arithmetic wraps around)";
+    return std::nullopt;
+  }
+  // Unsigned arithmetic wraps a negative result around to a large value.
+  // An unsigned result is followed only where its polynomial's terms are
+  // all nonnegative multiples of coordinates and sizes (taken as never
+  // negative, as the kernel's extents): `cRow * BM * K` is, `threadIdx.x -
+  // 32u`, which wraps for warp 0, and `M - 64u` are not.
+  const Expr *X = E->IgnoreParenImpCasts();
+  if (P && !V && (isa<BinaryOperator>(X) || isa<UnaryOperator>(X)) &&
+      mayWrap(*P, X->getType())) {
+    Why = "unsigned arithmetic that may go below zero and wrap around";
     return std::nullopt;
   }
   return P;
@@ -542,7 +571,14 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
   // where it fits, which only a constant shows.
   for (const Expr *X = E->IgnoreParens();
        auto *IC = dyn_cast<ImplicitCastExpr>(X);
-       X = IC->getSubExpr()->IgnoreParens())
+       X = IC->getSubExpr()->IgnoreParens()) {
+    // A conversion to an unsigned type of a value that may be negative
+    // wraps it around.
+    if (IC->getCastKind() == CK_IntegralCast &&
+        IC->getType()->isUnsignedIntegerType() &&
+        IC->getSubExpr()->getType()->isSignedIntegerType() &&
+        intWidth(IC->getType()) >= intWidth(IC->getSubExpr()->getType()))
+      return unsignedOf(IC->getSubExpr(), IC->getType());
     if (IC->getCastKind() == CK_IntegralCast &&
         intWidth(IC->getType()) < intWidth(IC->getSubExpr()->getType())) {
       std::optional<Poly> P = eval(IC->getSubExpr());
@@ -553,6 +589,7 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
         Why = "a conversion to a narrower integer type";
       return std::nullopt;
     }
+  }
   E = E->IgnoreParenImpCasts();
   if (auto *PO = dyn_cast<PseudoObjectExpr>(E))
     E = PO->getSyntacticForm()->IgnoreParenImpCasts();
@@ -573,10 +610,13 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
       Why = "a cast to a type that is not an integer of 32 bits or more";
       return std::nullopt;
     }
-    std::optional<Poly> Sub = eval(C->getSubExpr());
+    const QualType From = C->getSubExpr()->IgnoreImpCasts()->getType();
+    std::optional<Poly> Sub =
+        C->getType()->isUnsignedIntegerType() && From->isSignedIntegerType()
+            ? unsignedOf(C->getSubExpr(), C->getType())
+            : eval(C->getSubExpr());
     // A narrowing cast keeps a value only where it fits, which only a
     // constant shows.
-    const QualType From = C->getSubExpr()->IgnoreImpCasts()->getType();
     if (Sub && From->isIntegerType() &&
         intWidth(From) > intWidth(C->getType()) &&
         (!Sub->constantValue() || !fits(*Sub->constantValue(), C->getType()))) {

@@ -26,6 +26,7 @@
 
 namespace clang {
 class Expr;
+class QualType;
 class ValueDecl;
 class VarDecl;
 } // namespace clang
@@ -155,6 +156,11 @@ public:
   std::optional<int64_t> constant(const clang::Expr *E,
                                   bool *Wrapped = nullptr) const;
   mutable std::string Why;
+  /// Whether a value `P` may not be one of the integer type `T`: a
+  /// constant it cannot hold, or, for an unsigned T, a polynomial with a
+  /// negative coefficient (coordinates and sizes taken as never negative),
+  /// which C's arithmetic would wrap around.
+  bool mayWrap(const Poly &P, clang::QualType T) const;
 
   /// With DivMod, `/` and `%` that are no polynomials give DivModAtom
   /// symbols where their operands allow one (implicit-GEMM convolutions
@@ -174,6 +180,9 @@ private:
   /// truncates toward zero, agrees with the floor this takes.
   std::optional<Poly> quotient(const Poly &L, const Poly &R) const;
   bool neverNegative(const Poly &P) const;
+  /// The value of `E` converted to the unsigned type `T`, where no value
+  /// of it is negative (nonnegative coefficients).
+  std::optional<Poly> unsignedOf(const clang::Expr *E, clang::QualType T) const;
   std::optional<int64_t> constantOf(const clang::Expr *E, bool &Wraps) const;
   std::optional<Poly> evalNode(const clang::Expr *E) const;
   std::vector<const clang::VarDecl *> LoopSymbols;

@@ -170,6 +170,29 @@ __global__ void quotients_overflow(const __nv_bfloat16 *A, const __nv_bfloat16 *
   wmma::store_matrix_sync(C + r0 * N + c0, facc, N, wmma::mem_row_major);
 }
 
+// threadIdx.x - 32u is unsigned: it wraps around for warp 0, so the warp
+// index below is not (threadIdx.x / 32) - 1 for every warp.
+// CHECK: wmma-warp-grid-refusals.cu:[[@LINE+13]]:3: warning: {{.*}}unsigned arithmetic that may go below zero and wrap around
+__global__ void unsigned_wraps(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M, int N, int K, float alpha, float beta) {
+  const int warp = (threadIdx.x - 32u + 4294967296ULL) / 32 - 134217727;
+  const int tileRow = blockIdx.y * 2 + warp / 2;
+  const int tileCol = blockIdx.x * 2 + warp % 2;
+  const int r0 = tileRow * 16, c0 = tileCol * 16;
+  if (r0 >= M || c0 >= N) return;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> facc;
+  wmma::fill_fragment(facc, 0.0f);
+
+#pragma tawa tile
+  for (int kk = 0; kk < K; kk += 16) {
+    wmma::load_matrix_sync(fa, A + r0 * K + kk, K);
+    wmma::load_matrix_sync(fb, B + c0 * K + kk, K);
+    wmma::mma_sync(facc, fa, fb, facc);
+  }
+  wmma::store_matrix_sync(C + r0 * N + c0, facc, N, wmma::mem_row_major);
+}
+
 void launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
             int N, int K, float alpha, float beta) {
   cols_overlap<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
@@ -178,4 +201,5 @@ void launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
   exit_not_bounds<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
   quotients_overflow<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
   exit_and_check<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
+  unsigned_wraps<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
 }
