@@ -11,6 +11,7 @@
 #include "llvm/Support/Regex.h"
 
 #include <functional>
+#include <map>
 #include <set>
 
 using namespace clang;
@@ -26,6 +27,9 @@ struct StagedElement {
   Poly L;
   Guard Bounds;
   bool Guarded = false;
+  /// A copy of Width consecutive elements under one bounds check (a
+  /// zero-filling cp.async): this element's place in it, 0 .. Width - 1.
+  int64_t Lane = 0, Width = 1;
   std::string BatchStride;
   SourceLocation At;
 };
@@ -213,6 +217,11 @@ struct ThreadState {
   /// double-buffered tile means another buffer inside the loop).
   llvm::DenseMap<const VarDecl *, std::pair<std::pair<int32_t, int64_t>, bool>>
       SharedAddrs;
+  /// Locals that choose a zero-filling copy's size by a bounds check
+  /// (`int n = ok ? 16 : 0;`, `bool ok = row < M && k < K;`), as their
+  /// declarations evaluated it: the check, and the values where it holds
+  /// and where it does not (both 1 and 0 for a bool).
+  llvm::DenseMap<const VarDecl *, std::tuple<Guard, int64_t, int64_t>> Choices;
 };
 
 /// A store of C by one thread, and what its value adds.
@@ -548,8 +557,8 @@ private:
         const StagedElement *L = A >= 0 ? &Staged[size_t(A)] : nullptr;
         const StagedElement *P = F >= 0 ? &FirstStaged[size_t(F)] : nullptr;
         bool Same = L && P && L->Ptr == P->Ptr && AtZero(L->L) == P->L &&
-                    L->Guarded == P->Guarded &&
-                    L->BatchStride == P->BatchStride &&
+                    L->Guarded == P->Guarded && L->Lane == P->Lane &&
+                    L->Width == P->Width && L->BatchStride == P->BatchStride &&
                     L->Bounds.size() == P->Bounds.size();
         for (size_t I = 0; Same && I < L->Bounds.size(); ++I)
           Same = L->Bounds[I].second == P->Bounds[I].second &&
@@ -1154,6 +1163,16 @@ private:
         return fail(VD->getInit()->getBeginLoc(),
                     "the initializer of '" + VD->getName().str() +
                         "' has side effects that are not followed");
+      // `int n = row < M && k < K ? 16 : 0;`, a zero-filling copy's size.
+      if (VD->hasInit() && (T->isIntegerType() || T->isBooleanType()))
+        if (auto C = choice(VD->getInit(), T->isBooleanType())) {
+          if (isModified(VD, declaringBody(VD)))
+            return fail(VD->getLocation(), "the copy size '" +
+                                               VD->getName().str() +
+                                               "' is changed");
+          Cur->Choices[VD] = std::move(*C);
+          continue;
+        }
       // `uint32_t s = __cvta_generic_to_shared(&tile[i]);`, for cp.async.
       if (T->isIntegerType() && VD->hasInit() && Ctx.getTypeSize(T) >= 32)
         if (auto At = sharedAddress(VD->getInit())) {
@@ -1819,6 +1838,11 @@ private:
     }
     if (!V || !V->getType()->isIntegerType() || !To || isa<ParmVarDecl>(V))
       return false;
+    if (Ev.mayWrap(*To, V->getType()))
+      return fail(E->getBeginLoc(),
+                  "the value of '" + V->getName().str() +
+                      "' may not fit its type for some thread (C's "
+                      "arithmetic wraps around)");
     if (!prefetchWrite(V, E))
       return false;
     Ev.Bindings[V] = *To;
@@ -2574,16 +2598,91 @@ private:
 
   /// A copy of `N` consecutive elements of a matrix from `From` into a tile
   /// from `To`, each a staging copy (R the expression read, for messages).
+  /// With `Bounds`, the copy reads the matrix under that one bounds check
+  /// and writes zeros where it fails (StagedElement::Width).
   bool copyElements(std::pair<int32_t, int64_t> To,
                     const std::pair<const ParmVarDecl *, Poly> &From, int64_t N,
-                    SourceLocation At, const Expr *R) {
+                    SourceLocation At, const Expr *R,
+                    const Guard *Bounds = nullptr) {
     for (int64_t I = 0; I < N; ++I) {
       std::optional<StagedElement> S =
           stagedAt(From.first, From.second + Poly::constant(I), At, R);
-      if (!S || !record({To.first, To.second + I}, std::move(*S)))
+      if (!S)
+        return false;
+      if (Bounds) {
+        S->Bounds = *Bounds;
+        S->Guarded = true;
+        S->Lane = I;
+        S->Width = N;
+      }
+      if (!record({To.first, To.second + I}, std::move(*S)))
         return false;
     }
     return true;
+  }
+
+  /// `cond ? a : b` with a bounds check `cond` (or a bool local set to
+  /// one) and constants a and b, or `cond` itself where `Bool`: the check
+  /// and the two values, as the current thread evaluates them.
+  std::optional<std::tuple<Guard, int64_t, int64_t>> choice(const Expr *E,
+                                                            bool Bool) {
+    E = bare(E);
+    const Expr *Cond = E;
+    std::optional<int64_t> In = 1, Out = 0;
+    if (auto *C = dyn_cast<ConditionalOperator>(E)) {
+      Cond = bare(C->getCond());
+      In = Ev.constant(C->getTrueExpr());
+      Out = Ev.constant(C->getFalseExpr());
+    } else if (!Bool) {
+      return std::nullopt;
+    }
+    if (!In || !Out)
+      return std::nullopt;
+    if (auto *R = dyn_cast<DeclRefExpr>(Cond)) {
+      auto *VD = dyn_cast<VarDecl>(R->getDecl());
+      auto It = VD ? Cur->Choices.find(VD) : Cur->Choices.end();
+      if (It == Cur->Choices.end() || std::get<1>(It->second) != 1 ||
+          std::get<2>(It->second) != 0 || !VD->getType()->isBooleanType())
+        return std::nullopt;
+      return std::tuple(std::get<0>(It->second), *In, *Out);
+    }
+    auto *B = dyn_cast<BinaryOperator>(Cond);
+    if (!B || !(B->isComparisonOp() || B->getOpcode() == BO_LAnd))
+      return std::nullopt;
+    const std::string Saved = Why.Message;
+    const SourceLocation SavedAt = Why.Loc;
+    Guard G;
+    if (!guard(Cond, G)) {
+      Why.Message = Saved;
+      Why.Loc = SavedAt;
+      return std::nullopt;
+    }
+    return std::tuple(std::move(G), *In, *Out);
+  }
+
+  /// The bounds check of a copy of `Bytes` bytes whose source size is
+  /// `Size` (`ok ? 16 : 0`: bytes read, the rest filled with zeros), or,
+  /// with `Fill`, whose zero fill is (`ok ? 0 : 16`); an empty one where
+  /// the whole copy is read. nullopt for any other size (PTX ISA
+  /// 9.7.9.25.3.1, cp.async's src-size; CUDA C++ Programming Guide,
+  /// `__pipeline_memcpy_async`'s zfill).
+  std::optional<Guard> zeroFill(const Expr *Size, int64_t Bytes, bool Fill) {
+    const int64_t Whole = Fill ? 0 : Bytes, None = Fill ? Bytes : 0;
+    if (Ev.constant(Size) == std::optional<int64_t>(Whole))
+      return Guard();
+    std::optional<std::tuple<Guard, int64_t, int64_t>> C;
+    if (auto *R = dyn_cast<DeclRefExpr>(bare(Size))) {
+      auto *VD = dyn_cast<VarDecl>(R->getDecl());
+      if (auto It = VD ? Cur->Choices.find(VD) : Cur->Choices.end();
+          It != Cur->Choices.end() && !VD->getType()->isBooleanType())
+        C = It->second;
+    } else {
+      C = choice(Size, false);
+    }
+    if (!C || std::get<1>(*C) != Whole || std::get<2>(*C) != None ||
+        std::get<0>(*C).empty())
+      return std::nullopt;
+    return std::get<0>(*C);
   }
 
   //===--- asynchronous copies -------------------------------------------===//
@@ -2610,7 +2709,8 @@ private:
   bool pipelineStatement(const CallExpr *C, llvm::StringRef Name, Phase P) {
     const char *Expected =
         "expected '__pipeline_memcpy_async(&tile[i], &matrix[j], 16)' (4, 8 "
-        "or 16 bytes of consecutive elements, no zero fill) among the "
+        "or 16 bytes of consecutive elements, filled with zeros outside a "
+        "bounds check as '..., 16, ok ? 0 : 16)' or not at all) among the "
         "staging copies, then '__pipeline_commit();' and "
         "'__pipeline_wait_prior(0);' before the barrier that follows them";
     if (Name == "__pipeline_commit")
@@ -2620,22 +2720,33 @@ private:
       return N && *N >= 0 ? asyncWait(C, *N) : fail(C->getBeginLoc(), Expected);
     }
     std::optional<int64_t> Bytes = Ev.constant(C->getArg(2));
-    const bool Fill = C->getNumArgs() > 3 &&
-                      !isa<CXXDefaultArgExpr>(C->getArg(3)) &&
-                      Ev.constant(C->getArg(3)) != std::optional<int64_t>(0);
-    if (!Bytes || Fill)
+    const bool Filled =
+        C->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(C->getArg(3));
+    std::optional<Guard> Bounds =
+        Bytes && Filled ? zeroFill(C->getArg(3), *Bytes, true) : Guard();
+    if (!Bytes || !Bounds)
       return fail(C->getBeginLoc(), Expected);
     return asyncCopy(tilePointer(C->getArg(0)), C->getArg(1), *Bytes, C, P,
-                     Expected);
+                     Expected, *Bounds);
   }
 
   /// An asynchronous copy of `Bytes` bytes (4, 8 or 16) from `Src`, a
   /// pointer into a matrix, to the tile element `To`, by the statement At.
+  /// With a bounds check in `Bounds`, elements outside it are zeros.
   bool asyncCopy(std::optional<std::pair<int32_t, int64_t>> To, const Expr *Src,
-                 int64_t Bytes, const Stmt *At, Phase P, const char *Expected) {
+                 int64_t Bytes, const Stmt *At, Phase P, const char *Expected,
+                 const Guard &Bounds = Guard()) {
     auto T = (Bytes == 4 || Bytes == 8 || Bytes == 16) && staging(P)
                  ? span(To, 0, Bytes)
                  : std::nullopt;
+    // `ok ? &A[j] : A`: a source that stays inside the matrix where the
+    // copy reads nothing, under the copy's own bounds check.
+    if (auto *C = dyn_cast<ConditionalOperator>(bare(Src)); C && T) {
+      auto Check = Bounds.empty() ? std::nullopt : choice(C->getCond(), true);
+      if (!Check || std::get<0>(*Check) != Bounds)
+        return fail(At->getBeginLoc(), Expected);
+      Src = C->getTrueExpr();
+    }
     auto From = T ? pointer(Src) : std::nullopt;
     if (!T || !From)
       return Why.Message.empty() ? fail(At->getBeginLoc(), Expected) : false;
@@ -2645,7 +2756,8 @@ private:
     if (!sameType(From->first->getType()->getPointeeType(), E) ||
         T->second % X.Cols + N > X.Cols)
       return fail(At->getBeginLoc(), Expected);
-    if (!copyElements(*T, *From, N, At->getBeginLoc(), cast<Expr>(Src)))
+    if (!copyElements(*T, *From, N, At->getBeginLoc(), cast<Expr>(Src),
+                      Bounds.empty() ? nullptr : &Bounds))
       return false;
     Cur->AsyncOpen.push_back(
         AsyncCopy{At->getBeginLoc(),
@@ -2715,7 +2827,8 @@ private:
 
   /// `asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(s),
   /// "l"(&A[j]));` (`.ca`, an L2 prefetch size, 4 or 8 bytes for `.ca`, the
-  /// size as an "n" operand), `cp.async.commit_group;`,
+  /// size as an "n" operand, a source size `"r"(ok ? 16 : 0)` after it for
+  /// a zero-filling copy), `cp.async.commit_group;`,
   /// `cp.async.wait_group 0;` and `cp.async.wait_all;` (PTX ISA 9.7.9.25),
   /// each alone in its statement, with no outputs: the pipeline primitives'
   /// copies, commits and waits (pipelineStatement).
@@ -2723,7 +2836,9 @@ private:
     const char *Expected =
         "expected 'cp.async.cg.shared.global [%0], [%1], 16;' with inputs "
         "\"r\"(<the shared address of a tile element>) and "
-        "\"l\"(&matrix[j]) among the staging copies, then "
+        "\"l\"(&matrix[j]) (and a source size \"r\"(ok ? 16 : 0) after "
+        "the 16 for a copy under a bounds check) among the staging copies, "
+        "then "
         "'cp.async.commit_group;' and 'cp.async.wait_group 0;' (or "
         "'cp.async.wait_all;') before the barrier that follows them; each "
         "alone in an asm statement without outputs";
@@ -2767,19 +2882,28 @@ private:
         "^cp\\.async\\.(ca|cg)\\.shared\\.global(\\.L2::(64|128|256)B)?$");
     llvm::SmallVector<llvm::StringRef, 4> M;
     std::optional<int64_t> Bytes;
+    std::optional<Guard> Bounds = Guard();
+    unsigned Used = 2;
     if (llvm::StringRef Size = Args; Size.consume_front("[%0],[%1],")) {
+      // The copy size, then the source size where the copy zero-fills.
+      auto [Copied, Source] = Size.split(',');
       int64_t B = 0;
-      Bytes = Size == "%2"                ? Input(2)
-              : !Size.getAsInteger(10, B) ? std::optional(B)
-                                          : std::nullopt;
+      if (Copied == "%2")
+        Bytes = Input(Used++);
+      else if (!Copied.getAsInteger(10, B))
+        Bytes = B;
+      if (!Source.empty())
+        Bounds = Bytes && Source == "%" + std::to_string(Used) &&
+                         Used < Inputs && A->getInputConstraint(Used) == "r"
+                     ? zeroFill(A->getInputExpr(Used++), *Bytes, false)
+                     : std::nullopt;
     }
-    if (!Copy.match(Op, &M) || !Bytes ||
-        Inputs != (llvm::StringRef(Args).ends_with("%2") ? 3u : 2u) ||
+    if (!Copy.match(Op, &M) || !Bytes || !Bounds || Inputs != Used ||
         A->getInputConstraint(0) != "r" || A->getInputConstraint(1) != "l" ||
         (M[1] == "cg" && *Bytes != 16))
       return fail(A->getBeginLoc(), Expected);
     return asyncCopy(sharedAddress(A->getInputExpr(0)), A->getInputExpr(1),
-                     *Bytes, A, P, Expected);
+                     *Bytes, A, P, Expected, *Bounds);
   }
 
   /// At a barrier (or the end of the loop body, or of the code before
@@ -4008,7 +4132,14 @@ private:
         " does not gain A(row, t + k) * B(t + k, col) once for each k < " +
         std::to_string(G.Tile) + " per iteration";
     for (const Product &P : Ps) {
+      UncheckedCopy = nullptr;
       std::optional<int64_t> K = productK(P, S);
+      if (UncheckedCopy)
+        return fail(UncheckedCopy->At,
+                    "the bounds check of this staging copy is not 'row < M "
+                    "&& k < K' of the element it reads, as the stores' "
+                    "checks are (a copy of W elements under one check may "
+                    "check any one of them, the first at a multiple of W)");
       if (!K || *K < 0 || *K >= G.Tile || Ks[size_t(*K)]++)
         return fail(S.At, Expected);
     }
@@ -4049,10 +4180,12 @@ private:
     if (!KA || KA != KB || SA.Ptr != G.A.Data || SB.Ptr != G.B.Data ||
         SA.BatchStride != G.A.BatchStride || SB.BatchStride != G.B.BatchStride)
       return std::nullopt;
-    if (S.Guarded && stagingChecked() && !guardOf(SA, S.Row, G.M, *KA))
-      return std::nullopt;
-    if (S.Guarded && stagingChecked() && !guardOf(SB, S.Col, G.N, *KA))
-      return std::nullopt;
+    for (const auto &[E, MN, Bound] :
+         {std::tuple(&SA, &S.Row, &G.M), std::tuple(&SB, &S.Col, &G.N)})
+      if (S.Guarded && stagingChecked() && !guardOf(*E, *MN, *Bound, *KA)) {
+        UncheckedCopy = E->Guarded ? E : nullptr;
+        return std::nullopt;
+      }
     return KA;
   }
 
@@ -4072,18 +4205,48 @@ private:
   }
 
   /// The element's bounds check is `MN < Extent && KOffset + k < K`.
+  /// An element of a copy of W consecutive elements under one check may
+  /// have, on the axis the copy runs along, the check of any element of
+  /// the copy (`k0 + c < K` for elements c .. c + W - 1): where the first
+  /// one's coordinate is a multiple of W, and so is the extent (which the
+  /// launcher requires, VectorExtents), the copy is inside the matrix
+  /// exactly where each of its elements is.
   bool guardOf(const StagedElement &E, const Poly &MN, const Extent &Bound,
-               int64_t K) const {
+               int64_t K) {
     if (!E.Guarded || E.Bounds.size() != 2)
       return false;
     const Poly KK = KOffset + Poly::constant(K);
+    auto Checks = [&](const std::pair<Poly, Extent> &X, const Poly &At,
+                      const Extent &Of) {
+      if (X.second != Of)
+        return false;
+      if (X.first == At)
+        return true;
+      const Poly First = At - Poly::constant(E.Lane);
+      std::optional<int64_t> D = (X.first - First).constantValue();
+      if (E.Width == 1 || !D || *D < 0 || *D >= E.Width ||
+          !alignedTo(First, E.Width))
+        return false;
+      if (!llvm::is_contained(VectorExtents, std::pair(Of, E.Width)))
+        VectorExtents.push_back({Of, E.Width});
+      return true;
+    };
     for (int Order = 0; Order < 2; ++Order) {
       const auto &X = E.Bounds[size_t(Order)], &Y = E.Bounds[size_t(1 - Order)];
-      if (X.first == MN && X.second == Bound && Y.first == KK &&
-          Y.second == G.K)
+      if (Checks(X, MN, Bound) && Checks(Y, KK, G.K))
         return true;
     }
     return false;
+  }
+
+  /// Whether `P` is a multiple of `W` for every value of its symbols (the
+  /// K loop's element counter a multiple of its step).
+  bool alignedTo(const Poly &P, int64_t W) const {
+    const Poly Q = KOffset == Poly::symbol(Counter)
+                       ? P.substitute(Counter, Poly::constant(G.Tile) *
+                                                   Poly::symbol(Counter))
+                       : P;
+    return Q.dividedExactly(W).has_value();
   }
 
   /// Whether some staging copy (or fragment load) is bounds-checked.
@@ -4169,7 +4332,27 @@ private:
       G.Extents = G.M.words() + ", " + G.N.words() + " and " + G.K.words() +
                   " are multiples of " + BM + ", " + BN + " and " + T;
     }
+    vectorExtents();
     limitFloatTileCount();
+  }
+
+  /// The launch condition of copies of W elements under one bounds check
+  /// (guardOf): their extents are multiples of W.
+  void vectorExtents() {
+    std::map<int64_t, std::vector<std::string>> ByWidth;
+    for (const auto &[X, W] : VectorExtents) {
+      G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
+                         X.Name + " % " + std::to_string(W) + " != 0";
+      ByWidth[W].push_back(X.words());
+    }
+    for (const auto &[W, Names] : ByWidth) {
+      const std::string Ws = std::to_string(W);
+      G.Extents +=
+          std::string(G.Extents.empty() ? "" : "; ") +
+          llvm::join(Names, " and ") +
+          (Names.size() > 1 ? " are multiples of " : " is a multiple of ") +
+          Ws + " (copies of " + Ws + " elements are under one bounds check)";
+    }
   }
 
   static constexpr int64_t StepLimit = 4000000;
@@ -4179,6 +4362,12 @@ private:
   DynamicTiles Dynamic; ///< the tiles in dynamic shared memory
   llvm::ArrayRef<Stmt *> Epilogue; ///< the statements after the loop
   std::vector<StagedElement> Staged;
+  /// Extents that must be multiples of a width for copies of that many
+  /// elements under one bounds check to read what each element's check
+  /// allows (guardOf).
+  std::vector<std::pair<Extent, int64_t>> VectorExtents;
+  /// A staging copy whose bounds check is not its element's (productK).
+  const StagedElement *UncheckedCopy = nullptr;
   std::vector<Stmt *> Seg[3];
   /// The loop stages the next iteration's tiles (rotatedForm); its body's
   /// parts between barriers, the part followed, the copies before the

@@ -764,7 +764,14 @@ public:
                         "' is static: one variable shared by every thread "
                         "and launch");
     const QualType T = VD->getType();
-    if (T->isIntegerType() && VD->getASTContext().getIntWidth(T) < 32)
+    // A const bool set to a truth value (`const bool ok = row < M;`, a
+    // copy's bounds check) holds no index.
+    const Expr *Init = VD->getInit();
+    const bool Truth = T->isBooleanType() && T.isConstQualified() &&
+                       !isa<ParmVarDecl>(VD) && Init &&
+                       Init->IgnoreParens()->getType()->isBooleanType() &&
+                       !isa<ImplicitCastExpr>(Init->IgnoreParens());
+    if (T->isIntegerType() && !Truth && VD->getASTContext().getIntWidth(T) < 32)
       return report(VD->getLocation(),
                     "the integer variable '" + VD->getName().str() +
                         "' is narrower than 32 bits; its values would wrap "

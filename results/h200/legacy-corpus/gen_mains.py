@@ -684,6 +684,27 @@ K['prefetch_advance_end_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['cp_async_zfill_bf16'] = dict(
+    decl='void cp_async_zfill_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                        float *C, int M, int N, int K, float alpha);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  cp_async_zfill_run(A, B, C, M, N, K, 0.75f);
+  return finish(C, m * n, out);
+''')
+
+K['cp_async_zfill_ptx_half'] = dict(
+    decl='void cp_async_zfill_ptx_run(const __half *A, const __half *B, float *C, int M,\n'
+         '                            int N, int K, float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = beta == 0.0f ? dev_nan<float>(m * n) : dev_random<float>(m * n, 4);
+  cp_async_zfill_ptx_run(A, B, C, M, N, K, 1.25f, beta);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -73,6 +73,8 @@ declare -A SHAPES=(
   [vec_smem_reads_bf16]="128:128:128 256:512:384 1024:1024:1024 384:320:208"      # 64|M,N 16|K
   [cp_async_tiles_bf16]="64:64:32 256:512:384 1024:1024:1024 384:320:224"        # 64|M,N 32|K
   [cp_async_in_flight_half]="64:64:32 128:64:64 256:512:384 1024:1024:1024 384:320:224"  # 64|M,N 32|K
+  [cp_async_zfill_bf16]="64:64:32 100:200:72 33:64:40 517:264:1032 1000:1000:1000"  # 8|N,K
+  [cp_async_zfill_ptx_half]="64:64:32:0.5 100:200:72:0.25 33:64:40:1 517:264:1032:-0.75 1000:1000:1000:0.5"  # 8|N,K
   [cp_async_ptx_bf16]="64:64:32:0.5 256:512:384:-0.75 1024:1024:1024:0.5 384:320:224:1"  # 64|M,N 32|K
   [wmma_shift_warps_half]="16:16:16 48:32:48 256:512:384 1024:1024:1024 400:336:208"  # 16|M,N,K
   [template_helpers_half_bf16]="$RAGGED 1024:1024:1024"
@@ -112,6 +114,7 @@ declare -A SHAPES=(
 KERNELS=()
 for f in "$D"/*.ws.cu; do
   x=$(basename "$f" .ws.cu)
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $x "* ]]; then continue; fi  # ONLY="a b": those kernels
   if [ -z "${SHAPES[$x]+set}" ]; then echo "run.sh: no shapes for $x, skipped" | tee -a "$OUT/summary.txt"; continue; fi
   KERNELS+=("$x")
 done
