@@ -2638,26 +2638,38 @@ private:
     }
     if (!In || !Out)
       return std::nullopt;
+    Guard G;
+    if (!checks(Cond, G))
+      return std::nullopt;
+    return std::tuple(std::move(G), *In, *Out);
+  }
+
+  /// Appends to `G` the bounds checks `Cond` makes: comparisons joined by
+  /// `&&`, and bool locals set to such checks (`rowOk && k0 + c < K`).
+  bool checks(const Expr *Cond, Guard &G) {
+    Cond = bare(Cond);
     if (auto *R = dyn_cast<DeclRefExpr>(Cond)) {
       auto *VD = dyn_cast<VarDecl>(R->getDecl());
       auto It = VD ? Cur->Choices.find(VD) : Cur->Choices.end();
       if (It == Cur->Choices.end() || std::get<1>(It->second) != 1 ||
           std::get<2>(It->second) != 0 || !VD->getType()->isBooleanType())
-        return std::nullopt;
-      return std::tuple(std::get<0>(It->second), *In, *Out);
+        return false;
+      llvm::append_range(G, std::get<0>(It->second));
+      return true;
     }
     auto *B = dyn_cast<BinaryOperator>(Cond);
-    if (!B || !(B->isComparisonOp() || B->getOpcode() == BO_LAnd))
-      return std::nullopt;
+    if (B && B->getOpcode() == BO_LAnd)
+      return checks(B->getLHS(), G) && checks(B->getRHS(), G);
+    if (!B || !B->isComparisonOp())
+      return false;
     const std::string Saved = Why.Message;
     const SourceLocation SavedAt = Why.Loc;
-    Guard G;
     if (!guard(Cond, G)) {
       Why.Message = Saved;
       Why.Loc = SavedAt;
-      return std::nullopt;
+      return false;
     }
-    return std::tuple(std::move(G), *In, *Out);
+    return true;
   }
 
   /// The bounds check of a copy of `Bytes` bytes whose source size is
