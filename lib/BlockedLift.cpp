@@ -229,6 +229,9 @@ struct StoreRecord {
   Poly LC;
   Guard Bounds;
   bool Guarded = false;
+  /// A store of Width consecutive elements of C under one bounds check (a
+  /// vector or a 16-bit pair): this element's place in it.
+  int64_t Lane = 0, Width = 1;
   Location From;
   int32_t SumId = -1; ///< the products its accumulator gained
   size_t Thread = 0;  ///< the thread that stores
@@ -1451,7 +1454,10 @@ private:
     // they were recorded with, or they would not be the kernel's stores.
     if (V.SetUnder && *V.SetUnder != Guards)
       return fail(L->getBeginLoc(), GuardMessage(VD));
-    if (V.Fresh && !llvm::all_of(V.Set, [](bool B) { return B; }))
+    // A member not set would store back the value loaded, undoing any
+    // store into its element since the load; a vector loaded from C must
+    // have every member set, as a fresh one must.
+    if (!llvm::all_of(V.Set, [](bool B) { return B; }))
       return fail(L->getBeginLoc(),
                   "the vector '" + VD->getName().str() +
                       "' is stored into C with members that were never set");
@@ -1506,13 +1512,79 @@ private:
     if (I >= V.Set.size() || V.Set[I] || V.Ptr != Place->first ||
         V.Offset != Place->second)
       return fail(At->getBeginLoc(), Expected);
-    if (!store(GlobalAccess{V.Ptr, zeroIndex(At->getBeginLoc()),
-                            V.Offset + Poly::constant(int64_t(I))},
-               At, R))
+    if (!laneStore(I, V.Count,
+                   GlobalAccess{V.Ptr, zeroIndex(At->getBeginLoc()),
+                                V.Offset + Poly::constant(int64_t(I))},
+                   At, R))
       return false;
     V.Set[I] = true;
     V.SetUnder = Guards;
     return true;
+  }
+
+  /// A pair of 16-bit values made of two stored values, of cuda_fp16.h or
+  /// cuda_bf16.h: `__floats2half2_rn(x, y)`, `__floats2bfloat162_rn(x, y)`
+  /// (each float rounded to nearest, as a store of it into C is), or
+  /// `__halves2half2(a, b)`, `make_half2(a, b)`, `__halves2bfloat162(a,
+  /// b)`, `make_bfloat162(a, b)`; null for anything else.
+  static const CallExpr *madePair(const Expr *E) {
+    auto *C = dyn_cast<CallExpr>(bare(E));
+    const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+    if (!F || !F->getIdentifier() || !fromSystemHeader(F) ||
+        C->getNumArgs() != 2)
+      return nullptr;
+    return llvm::is_contained({"__floats2half2_rn", "__floats2bfloat162_rn",
+                               "__halves2half2", "make_half2",
+                               "__halves2bfloat162", "make_bfloat162"},
+                              F->getName())
+               ? C
+               : nullptr;
+  }
+
+  /// `*reinterpret_cast<__half2 *>(&C[j]) = __floats2half2_rn(x, y);` (or
+  /// `reinterpret_cast<__half2 *>(p)[i]`): stores of x and y into C[j] and
+  /// C[j + 1], C's elements of the pair's member type.
+  bool storePair(const Expr *L, const CallExpr *Made) {
+    const char *Expected =
+        "expected a pair made of two stored values stored into two "
+        "consecutive elements of C of its member type "
+        "('*reinterpret_cast<__half2 *>(&C[j]) = __floats2half2_rn(x, y);')";
+    const Expr *X = bare(L);
+    const Expr *Ptr = nullptr, *Index = nullptr;
+    if (auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_Deref)
+      Ptr = bare(U->getSubExpr());
+    else if (auto *S = dyn_cast<ArraySubscriptExpr>(X))
+      Ptr = bare(S->getBase()), Index = S->getIdx();
+    auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Ptr);
+    auto At = Cast ? pointer(Cast->getSubExpr()) : std::nullopt;
+    std::optional<Poly> I =
+        Index ? eval(Index, "the pair's index") : std::optional<Poly>(Poly());
+    const QualType Pair = Made->getType().getCanonicalType();
+    const RecordDecl *RD = Pair->getAsRecordDecl();
+    if (!At || !I || !RD || !fromSystemHeader(RD) ||
+        !sameType(Cast->getType()->getPointeeType(), Pair) ||
+        std::distance(RD->field_begin(), RD->field_end()) != 2 ||
+        !sameType(RD->field_begin()->getType(),
+                  At->first->getType()->getPointeeType()) ||
+        Ctx.getTypeSizeInChars(Pair).getQuantity() != 4)
+      return Why.Message.empty() ? fail(L->getBeginLoc(), Expected) : false;
+    const Poly First = At->second + *I * Poly::constant(2);
+    for (unsigned J = 0; J < 2; ++J)
+      if (!laneStore(J, 2,
+                     GlobalAccess{At->first, zeroIndex(L->getBeginLoc()),
+                                  First + Poly::constant(int64_t(J))},
+                     L, Made->getArg(J)))
+        return false;
+    return true;
+  }
+
+  /// store() of lane `Lane` of a vector store of `Width` elements.
+  bool laneStore(unsigned Lane, int64_t Width, const GlobalAccess &Out,
+                 const Expr *L, const Expr *R) {
+    StoreLane = {int64_t(Lane), Width};
+    const bool Ok = store(Out, L, R);
+    StoreLane = {0, 1};
+    return Ok;
   }
 
   /// `*reinterpret_cast<float4 *>(&C[j]) = make_float4(x, y, z, w);`: a
@@ -1529,9 +1601,10 @@ private:
                                     "stored into consecutive elements of C "
                                     "of its member type");
     for (unsigned I = 0; I < Made->getNumArgs(); ++I)
-      if (!store(GlobalAccess{Place->first, zeroIndex(L->getBeginLoc()),
-                              Place->second + Poly::constant(int64_t(I))},
-                 L, Made->getArg(I)))
+      if (!laneStore(I, Made->getNumArgs(),
+                     GlobalAccess{Place->first, zeroIndex(L->getBeginLoc()),
+                                  Place->second + Poly::constant(int64_t(I))},
+                     L, Made->getArg(I)))
         return false;
     return true;
   }
@@ -2041,6 +2114,9 @@ private:
     }
     if (!Why.Message.empty())
       return false;
+    if (P == Phase::Epilogue)
+      if (const CallExpr *Made = madePair(R))
+        return storePair(L, Made);
     if (std::optional<VectorRef> Dst = vectorAccess(L)) {
       if (auto Reg = vectorRegister(*Dst)) {
         if (std::optional<VectorRef> Src = vectorAccess(R)) {
@@ -3911,6 +3987,8 @@ private:
     S.Thread = size_t(Cur - Threads.data());
     S.Bounds = Guards;
     S.Guarded = !Guards.empty();
+    S.Lane = StoreLane.first;
+    S.Width = StoreLane.second;
     std::optional<Poly> LC = eval(Out.Index, "the store's index");
     if (!LC)
       return false;
@@ -4092,8 +4170,8 @@ private:
     for (int Order = 0; Order < 2; ++Order) {
       const auto &RB = S.Bounds[size_t(Order)],
                  &CB = S.Bounds[size_t(1 - Order)];
-      if (RB.first == Row && CB.first == Col && (!G.M || G.M == RB.second) &&
-          (!G.N || G.N == CB.second)) {
+      if (RB.first == Row && lanesChecked(CB, Col, S.Lane, S.Width) &&
+          (!G.M || G.M == RB.second) && (!G.N || G.N == CB.second)) {
         G.M = RB.second;
         G.N = CB.second;
         return true;
@@ -4230,18 +4308,7 @@ private:
     const Poly KK = KOffset + Poly::constant(K);
     auto Checks = [&](const std::pair<Poly, Extent> &X, const Poly &At,
                       const Extent &Of) {
-      if (X.second != Of)
-        return false;
-      if (X.first == At)
-        return true;
-      const Poly First = At - Poly::constant(E.Lane);
-      std::optional<int64_t> D = (X.first - First).constantValue();
-      if (E.Width == 1 || !D || *D < 0 || *D >= E.Width ||
-          !alignedTo(First, E.Width))
-        return false;
-      if (!llvm::is_contained(VectorExtents, std::pair(Of, E.Width)))
-        VectorExtents.push_back({Of, E.Width});
-      return true;
+      return X.second == Of && lanesChecked(X, At, E.Lane, E.Width);
     };
     for (int Order = 0; Order < 2; ++Order) {
       const auto &X = E.Bounds[size_t(Order)], &Y = E.Bounds[size_t(1 - Order)];
@@ -4249,6 +4316,25 @@ private:
         return true;
     }
     return false;
+  }
+
+  /// Whether the check `X` (`p < extent`) stands for `At < extent`, the
+  /// check of lane `Lane` of an access of `Width` consecutive elements
+  /// under one check: X checks At itself, or another lane of the access
+  /// whose first lane is at a multiple of Width; the extent must then be
+  /// one too (VectorExtents), so that the check holds for every lane or
+  /// for none, as theirs do.
+  bool lanesChecked(const std::pair<Poly, Extent> &X, const Poly &At,
+                    int64_t Lane, int64_t Width) {
+    if (X.first == At)
+      return true;
+    const Poly First = At - Poly::constant(Lane);
+    std::optional<int64_t> D = (X.first - First).constantValue();
+    if (Width == 1 || !D || *D < 0 || *D >= Width || !alignedTo(First, Width))
+      return false;
+    if (!llvm::is_contained(VectorExtents, std::pair(X.second, Width)))
+      VectorExtents.push_back({X.second, Width});
+    return true;
   }
 
   /// Whether `P` is a multiple of `W` for every value of its symbols (the
@@ -4363,7 +4449,7 @@ private:
           std::string(G.Extents.empty() ? "" : "; ") +
           llvm::join(Names, " and ") +
           (Names.size() > 1 ? " are multiples of " : " is a multiple of ") +
-          Ws + " (copies of " + Ws + " elements are under one bounds check)";
+          Ws + " (accesses of " + Ws + " elements are under one bounds check)";
     }
   }
 
@@ -4378,6 +4464,8 @@ private:
   /// elements under one bounds check to read what each element's check
   /// allows (guardOf).
   std::vector<std::pair<Extent, int64_t>> VectorExtents;
+  /// The lane and width of the vector store being followed (StoreRecord).
+  std::pair<int64_t, int64_t> StoreLane{0, 1};
   /// A staging copy whose bounds check is not its element's (productK).
   const StagedElement *UncheckedCopy = nullptr;
   std::vector<Stmt *> Seg[3];

@@ -350,14 +350,17 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
       P = Less->getLHS();
       Op = BO_LT;
     }
-    std::optional<Extent> Bound = Op == BO_LT ? boundOf(P) : std::nullopt;
+    // `x <= P` is `x - 1 < P` (of integers; P an extent, never negative).
+    std::optional<Extent> Bound =
+        Op == BO_LT || Op == BO_LE ? boundOf(P) : std::nullopt;
     if (std::optional<Poly> XP = Bound ? Ev.eval(X) : std::nullopt) {
-      Out.push_back({*XP, *Bound});
+      Out.push_back({Op == BO_LE ? *XP - Poly::constant(1) : *XP, *Bound});
       return true;
     }
   }
   fail(E->getBeginLoc(), "expected a bounds check 'row < M && col < K' (or "
-                         "'row <= M - 1' of a signed row) of integer "
+                         "'row <= M - 1' of a signed row, or 'k + 8 <= K') of "
+                         "integer "
                          "parameters or named constants, or products of int "
                          "parameters ('row < N * H * W')");
   return false;

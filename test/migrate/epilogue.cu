@@ -156,7 +156,7 @@ __global__ void le_unsigned(const bf16 *A, const bf16 *B, float *C, int M, int N
   unsigned row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
   float acc = 0.0f;
 #pragma tawa tile
-  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected a bounds check 'row < M && col < K' (or 'row <= M - 1' of a signed row)
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected a bounds check 'row < M && col < K' (or 'row <= M - 1' of a signed row, or 'k + 8 <= K')
   LOOP
   if (row <= M - 1 && col <= N - 1)
     C[row * N + col] = acc;

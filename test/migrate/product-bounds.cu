@@ -66,7 +66,7 @@ __global__ void doubled_rows(const __half *x, const __half *w, float *y,
   const int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
   float acc = 0.0f;
 #pragma tawa tile
-  // DIAG: product-bounds.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}expected a bounds check 'row < M && col < K' (or 'row <= M - 1' of a signed row) of integer parameters or named constants, or products of int parameters ('row < N * H * W')
+  // DIAG: product-bounds.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}expected a bounds check 'row < M && col < K' (or 'row <= M - 1' of a signed row, or 'k + 8 <= K') of integer parameters or named constants, or products of int parameters ('row < N * H * W')
   for (int t = 0; t < D; t += 16) {
     Xs[ty][tx] = row < 2 * M && t + tx < D ? x[row * D + t + tx] : __float2half_rn(0.0f);
     Ws[ty][tx] = t + ty < D && col < F ? w[(t + ty) * F + col] : __float2half_rn(0.0f);

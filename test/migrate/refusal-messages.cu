@@ -149,7 +149,7 @@ __global__ void guard_or(const bf16 *A, const bf16 *B, float *C, int M, int N,
   INDICES
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: expected a bounds check 'row < M && col < K' (or 'row <= M - 1' of a signed row) of integer parameters or named constants, or products of int parameters ('row < N * H * W') [tawa-unsupported]
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: expected a bounds check 'row < M && col < K' (or 'row <= M - 1' of a signed row, or 'k + 8 <= K') of integer parameters or named constants, or products of int parameters ('row < N * H * W') [tawa-unsupported]
   for (int t = 0; t < K; t += TILE) {
     As[ty][tx] = row < M || t + tx < K ? A[row * K + t + tx] : bf16();
     Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : bf16();

@@ -24,7 +24,7 @@
 // CHECK-LABEL: __global__ void pipeline_fill_tiled(
 // CHECK: auto a = tawa::load<128, 64>(A, m0, k0);
 // CHECK: tawa::store(C, m0, n0, acc);
-// CHECK: where K and N are multiples of 8 (copies of 8 elements are under
+// CHECK: where K and N are multiples of 8 (accesses of 8 elements are under
 // CHECK: K % 8 != 0 ||
 // CHECK-NEXT: N % 8 != 0
 __global__ void pipeline_fill(int M, int N, int K, const __nv_bfloat16 *A,
@@ -103,7 +103,8 @@ __global__ void ptx_fill(int M, int N, int K, const __nv_bfloat16 *A,
 }
 
 // The row checked once before the loop, in a bool local joined to the
-// column's check.
+// column's check; checks written `x + 1 <= K` (`x < K`) and `k0 + c + 8 <=
+// K`, the check of the copy's last element.
 // CHECK-LABEL: __global__ void hoisted_rows_tiled(
 // CHECK: tawa::store(C, m0, n0, acc);
 __global__ void hoisted_rows(int M, int N, int K, const __nv_bfloat16 *A,
@@ -119,9 +120,9 @@ __global__ void hoisted_rows(int M, int N, int K, const __nv_bfloat16 *A,
 #pragma tawa tile
   for (int k0 = 0; k0 < K; k0 += BK) {
     __pipeline_memcpy_async(&As[ar][ac], &A[(row0 + ar) * K + k0 + ac], 16,
-                            aRow && k0 + ac < K ? 0 : 16);
+                            aRow && k0 + ac + 8 <= K ? 0 : 16);
     __pipeline_memcpy_async(&Bs[br][bc], &B[(k0 + br) * N + col0 + bc], 16,
-                            k0 + br < K && bCol ? 0 : 16);
+                            k0 + br + 1 <= K && bCol ? 0 : 16);
     __pipeline_commit();
     __pipeline_wait_prior(0);
     __syncthreads();

@@ -705,6 +705,26 @@ K['cp_async_zfill_ptx_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['half2_pairs_epilogue'] = dict(
+    decl='void hgemm_half2_run(const __half *A, const __half *B, __half *C, int M, int N,\n'
+         '                     int K, float alpha);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  hgemm_half2_run(A, B, C, M, N, K, 0.5f);
+  return finish(C, m * n, out);
+''')
+
+K['float4_checked_epilogue_bf16'] = dict(
+    decl='void sgemm_float4_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,\n'
+         '                      int M, int N, int K, float alpha);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  sgemm_float4_run(A, B, C, M, N, K, 1.5f);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -10,3 +10,9 @@ __device__ __nv_bfloat16 __ldg(const __nv_bfloat16 *ptr);
 __host__ __device__ __nv_bfloat16 operator*(const __nv_bfloat16 &,
                                             const __nv_bfloat16 &);
 __device__ __nv_bfloat16 __hmul(__nv_bfloat16, __nv_bfloat16);
+struct __nv_bfloat162 {
+  __nv_bfloat16 x, y;
+};
+__host__ __device__ __nv_bfloat162 __floats2bfloat162_rn(float, float);
+__host__ __device__ __nv_bfloat162 __halves2bfloat162(__nv_bfloat16,
+                                                      __nv_bfloat16);
