@@ -193,6 +193,17 @@ public:
     return true;
   }
 
+  /// `float a = As[ty][k];`: a register loaded from the tiles, as an
+  /// assignment to it would be.
+  bool VisitVarDecl(VarDecl *VD) {
+    if (!VD->isLocalVarDecl() || !VD->getInit() || isShared(VD) ||
+        isGlobalPointer(VD) || VD->getType()->isIntegerType())
+      return true;
+    if (llvm::any_of(resolvedVars(VD->getInit()), isShared))
+      FromTiles.insert(VD);
+    return true;
+  }
+
   bool VisitBinaryOperator(BinaryOperator *B) {
     if (B->getOpcode() == BO_Assign)
       assignment(B->getBeginLoc(), B->getLHS(), B->getRHS());
