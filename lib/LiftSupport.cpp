@@ -1,6 +1,8 @@
 //===- LiftSupport.cpp - what the lifting front ends share ----------------===//
 #include "LiftSupport.h"
+
 #include "tawa/TileProgram.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -764,19 +766,35 @@ public:
                         "' is static: one variable shared by every thread "
                         "and launch");
     const QualType T = VD->getType();
-    // A const bool set to a truth value (`const bool ok = row < M;`, a
-    // copy's bounds check) holds no index.
+    // A bool set to a truth value and never changed (`const bool ok = row <
+    // M;` or `bool ok = ...;`, a copy's bounds check) holds no index.
     const Expr *Init = VD->getInit();
-    const bool Truth = T->isBooleanType() && T.isConstQualified() &&
-                       !isa<ParmVarDecl>(VD) && Init &&
+    const bool Truth = T->isBooleanType() && !isa<ParmVarDecl>(VD) && Init &&
                        Init->IgnoreParens()->getType()->isBooleanType() &&
-                       !isa<ImplicitCastExpr>(Init->IgnoreParens());
+                       !isa<ImplicitCastExpr>(Init->IgnoreParens()) &&
+                       (T.isConstQualified() || !mutated(VD));
+    if (T->isBooleanType() && !Truth && !isa<ParmVarDecl>(VD))
+      return report(VD->getLocation(),
+                    "the bool variable '" + VD->getName().str() +
+                        "' must be set once, to a truth value such as a "
+                        "bounds check ('bool ok = row < M && k < K;'), and "
+                        "not changed after");
     if (T->isIntegerType() && !Truth && VD->getASTContext().getIntWidth(T) < 32)
       return report(VD->getLocation(),
                     "the integer variable '" + VD->getName().str() +
                         "' is narrower than 32 bits; its values would wrap "
                         "where the index arithmetic followed does not");
     return true;
+  }
+  /// Whether anything in the function that declares the local `VD` may
+  /// change it after its declaration: an assignment, an increment, a
+  /// non-const reference or pointer to it (clang's ExprMutationAnalyzer).
+  static bool mutated(const VarDecl *VD) {
+    auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
+    if (!F || !F->getBody())
+      return true;
+    return ExprMutationAnalyzer(*F->getBody(), VD->getASTContext())
+        .isMutated(VD);
   }
   bool VisitDeclRefExpr(DeclRefExpr *R) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());

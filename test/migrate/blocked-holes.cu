@@ -180,7 +180,7 @@ __global__ void narrow_bool(int M, int N, int K, const bf16 *A, const bf16 *B,
   const int cA = b - 1;             // real 0, tool tid
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the integer variable 'b' is narrower than 32 bits; its values would wrap where the index arithmetic followed does not (no lifting front end follows it) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the bool variable 'b' must be set once, to a truth value such as a bounds check ('bool ok = row < M && k < K;'), and not changed after (no lifting front end follows it) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + cA % BK] = A[(innerRowA + o) * K + cA % BK];

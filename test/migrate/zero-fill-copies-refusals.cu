@@ -228,6 +228,46 @@ __global__ void size_changed(int M, int N, int K, const __nv_bfloat16 *A,
     }
 }
 
+// A bool bounds check changed after it is set.
+// CHECK: zero-fill-copies-refusals.cu:[[@LINE+9]]:3: warning: {{.*}}the bool variable 'ok' must be set once
+__global__ void bool_changed(int M, int N, int K, const __nv_bfloat16 *A,
+                     const __nv_bfloat16 *B, float *C) {
+  __shared__ __align__(16) __nv_bfloat16 As[BM][BK];
+  __shared__ __align__(16) __nv_bfloat16 Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    const int ar = threadIdx.x / (BK / 8), ac = threadIdx.x % (BK / 8) * 8;
+    const int br = threadIdx.x / (BN / 8), bc = threadIdx.x % (BN / 8) * 8;
+    bool ok = row0 + ar < M && k0 + ac < K;
+    if (ac == 0)
+      ok = true;
+    const int na = ok ? 16 : 0;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(
+                     (uint32_t)__cvta_generic_to_shared(&As[ar][ac])),
+                 "l"(&A[(row0 + ar) * K + k0 + ac]), "r"(na));
+    __pipeline_memcpy_async(&Bs[br][bc], &B[(k0 + br) * N + col0 + bc], 16,
+                            k0 + br < K && col0 + bc < N ? 0 : 16);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __bfloat162float(As[tRow * TM + i][kk]) *
+                       __bfloat162float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j) {
+      const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
+      if (r < M && c < N)
+        C[r * N + c] = acc[i][j];
+    }
+}
+
 // The next row's check.
 // CHECK: zero-fill-copies-refusals.cu:[[@LINE+9]]:3: warning: {{.*}}the bounds check of this staging copy is not 'row < M && k < K'
 __global__ void next_row_checked(int M, int N, int K, const __nv_bfloat16 *A,
@@ -272,5 +312,6 @@ void launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
   rows_only<<<grid, 256>>>(M, N, K, A, B, C);
   wrong_extent<<<grid, 256>>>(M, N, K, A, B, C);
   size_changed<<<grid, 256>>>(M, N, K, A, B, C);
+  bool_changed<<<grid, 256>>>(M, N, K, A, B, C);
   next_row_checked<<<grid, 256>>>(M, N, K, A, B, C);
 }

@@ -102,8 +102,8 @@ __global__ void ptx_fill(int M, int N, int K, const __nv_bfloat16 *A,
     }
 }
 
-// The row checked once before the loop, in a bool local joined to the
-// column's check; checks written `x + 1 <= K` (`x < K`) and `k0 + c + 8 <=
+// The row checked once before the loop, in bool locals (one not const but
+// never changed) joined to the column's check; checks written `x + 1 <= K` (`x < K`) and `k0 + c + 8 <=
 // K`, the check of the copy's last element.
 // CHECK-LABEL: __global__ void hoisted_rows_tiled(
 // CHECK: tawa::store(C, m0, n0, acc);
@@ -115,7 +115,8 @@ __global__ void hoisted_rows(int M, int N, int K, const __nv_bfloat16 *A,
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   const int ar = threadIdx.x / (BK / 8), ac = threadIdx.x % (BK / 8) * 8;
   const int br = threadIdx.x / (BN / 8), bc = threadIdx.x % (BN / 8) * 8;
-  const bool aRow = row0 + ar < M, bCol = col0 + bc < N;
+  bool aRow = row0 + ar < M;
+  const bool bCol = col0 + bc < N;
   float acc[TM][TN] = {};
 #pragma tawa tile
   for (int k0 = 0; k0 < K; k0 += BK) {
