@@ -168,6 +168,14 @@ struct VectorTemp {
   /// its members are set to the values it stores into C, where Ptr and
   /// Offset say once the first is set (freshMember).
   bool Fresh = false;
+  /// Declared as zeros in the staging copies (`uint4 v = make_uint4(0, 0,
+  /// 0, 0);`), not loaded since.
+  bool Zero = false;
+  /// Loaded under a bounds check and zeros where it fails (`if (ok) v =
+  /// *...;` of a vector of zeros, `v = ok ? *... : make_uint4(0, 0, 0,
+  /// 0)`): the check, one for every member (StagedElement::Width). Its
+  /// members are read only by staging the whole vector.
+  std::optional<Guard> Checked;
 };
 
 /// A 16-, 8- or 4-byte vector access `*P`, `P[i]` (vectorAccess).
@@ -1290,6 +1298,20 @@ private:
       Cur->Vectors[VD].Fresh = P == Phase::Epilogue;
       return true;
     }
+    if (staging(P) && zeroVector(Init, VD->getType())) {
+      if (Cur->Vectors.count(VD) && !storedBack(VD))
+        return false;
+      Cur->Vectors[VD] = VectorTemp{};
+      Cur->Vectors[VD].Zero = true;
+      return true;
+    }
+    if (auto *C =
+            staging(P) ? dyn_cast<ConditionalOperator>(bare(Init)) : nullptr;
+        C && zeroVector(C->getFalseExpr(), VD->getType())) {
+      if (Cur->Vectors.count(VD) && !storedBack(VD))
+        return false;
+      return checkedVectorLoad(VD, C->getCond(), C->getTrueExpr(), P);
+    }
     if (const CallExpr *Made =
             P == Phase::Epilogue ? madeVector(Init, VD->getType()) : nullptr) {
       if (Cur->Vectors.count(VD) && !storedBack(VD))
@@ -1303,6 +1325,104 @@ private:
     }
     return vectorLoad(VD, Init, P);
   }
+  /// Where `Read` is a member of a vector loaded under a bounds check
+  /// (`v.y`, or `h[i]` of a pointer to its elements): that check, the
+  /// member's place in the vector and the vector's elements.
+  std::optional<std::tuple<const Guard *, int64_t, int64_t>>
+  checkedLane(const Expr *Read) const {
+    const VarDecl *Vec = nullptr;
+    std::optional<int64_t> Lane;
+    if (auto *M = dyn_cast<MemberExpr>(bare(Read))) {
+      auto [VD, I] = vectorMember(M);
+      Vec = VD, Lane = I;
+    } else if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(Read))) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(S->getBase()));
+      auto *P = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      auto View = P ? Cur->Views.find(P) : Cur->Views.end();
+      if (View != Cur->Views.end())
+        Vec = View->second, Lane = Ev.constant(S->getIdx());
+    }
+    auto V = Vec ? Cur->Vectors.find(Vec) : Cur->Vectors.end();
+    if (V == Cur->Vectors.end() || !V->second.Checked || !Lane)
+      return std::nullopt;
+    return std::tuple(&*V->second.Checked, *Lane, V->second.Count);
+  }
+
+  /// `C[i] += v` of a float C in the epilogue, as `C[i] = C[i] + v` (the
+  /// old value read, then the sum in float); null for any other update.
+  const Expr *addedToC(const CompoundAssignOperator *CA) {
+    const QualType F = Ctx.FloatTy;
+    if (CA->getOpcode() != BO_AddAssign ||
+        !sameType(CA->getLHS()->getType(), F) ||
+        !sameType(CA->getRHS()->getType(), F) || !global(CA->getLHS()))
+      return nullptr;
+    auto *Read = ImplicitCastExpr::Create(
+        Ctx, F, CK_LValueToRValue, const_cast<Expr *>(CA->getLHS()), nullptr,
+        VK_PRValue, FPOptionsOverride());
+    return BinaryOperator::Create(Ctx, Read, const_cast<Expr *>(CA->getRHS()),
+                                  BO_Add, F, VK_PRValue, OK_Ordinary,
+                                  CA->getOperatorLoc(), FPOptionsOverride());
+  }
+
+  /// Whether the declaration `D` (or the statement `S`) is in the loop's
+  /// body.
+  bool inLoop(const VarDecl *D) const { return inLoop(D->getLocation()); }
+  bool inLoop(const Stmt *S) const { return inLoop(S->getBeginLoc()); }
+  bool inLoop(SourceLocation L) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    return SM.isPointWithin(SM.getExpansionLoc(L),
+                            SM.getExpansionLoc(Loop->getBody()->getBeginLoc()),
+                            SM.getExpansionLoc(Loop->getBody()->getEndLoc()));
+  }
+
+  /// The vector temporary `E` names, or null.
+  const VarDecl *vectorTemp(const Expr *E) const {
+    auto *Ref = dyn_cast<DeclRefExpr>(bare(E));
+    auto *V = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    return V && Cur->Vectors.count(V) ? V : nullptr;
+  }
+
+  /// Whether `E` is a vector of type `T` holding zeros: `make_uint4(0, 0,
+  /// 0, 0)` (the CUDA headers' make_ function of T, every argument 0),
+  /// `{0, 0, 0, 0}`, `{}` or `T{}`.
+  bool zeroVector(const Expr *E, QualType T) const {
+    // `float4{}` and `float4{0, 0, 0, 0}` of the aggregate are list
+    // initializations in a functional cast.
+    while (E && isa<CXXFunctionalCastExpr>(bare(E)))
+      E = cast<CXXFunctionalCastExpr>(bare(E))->getSubExpr();
+    if (!E || !sameType(bare(E)->getType(), T))
+      return false;
+    if (isZero(bare(E)))
+      return true;
+    if (auto *L = dyn_cast<InitListExpr>(bare(E)))
+      return llvm::all_of(L->inits(), [](const Expr *I) {
+        return isa<ImplicitValueInitExpr>(I) || isZero(I);
+      });
+    const CallExpr *Made = madeVector(E, T);
+    return Made && llvm::all_of(Made->arguments(),
+                                [](const Expr *A) { return isZero(A); });
+  }
+
+  /// `v = cond ? *reinterpret_cast<const V *>(&M[j]) : <zeros>` (or `if
+  /// (cond) v = ...;` of a vector of zeros) in the staging copies: the
+  /// vector holds M[j + i] where the bounds check `cond` holds, else zeros.
+  bool checkedVectorLoad(const VarDecl *VD, const Expr *Cond, const Expr *Load,
+                         Phase P) {
+    // Comparisons joined by `&&`, and bool locals set to them.
+    Guard G;
+    if (!checks(Cond, G)) {
+      Guard Why;
+      return guard(Cond, Why) &&
+             fail(Cond->getBeginLoc(), "expected a bounds check 'row < M && "
+                                       "k < K', or a bool local set to one");
+    }
+    Cur->Vectors.erase(VD);
+    if (!vectorLoad(VD, Load, P))
+      return false;
+    Cur->Vectors[VD].Checked = std::move(G);
+    return true;
+  }
+
   bool vectorLoad(const VarDecl *VD, const Expr *Init, Phase P) {
     const std::string Expected =
         "expected the vector '" + VD->getName().str() +
@@ -1368,7 +1488,7 @@ private:
       return std::nullopt;
     const VectorTemp &V = Cur->Vectors.find(VD)->second;
     if (I >= V.Count || V.Set[size_t(I)] || V.StoredBack || !V.View.isNull() ||
-        V.Fresh)
+        V.Fresh || (V.Checked && !StagingChecked))
       return std::nullopt;
     return GlobalAccess{V.Ptr, zeroIndex(M->getBeginLoc()),
                         V.Offset + Poly::constant(I)};
@@ -1388,7 +1508,8 @@ private:
     auto V = Cur->Vectors.find(View->second);
     std::optional<int64_t> I = Ev.constant(S->getIdx());
     if (V == Cur->Vectors.end() || V->second.View.isNull() ||
-        V->second.StoredBack || !I || *I < 0 || *I >= V->second.Count)
+        V->second.StoredBack || (V->second.Checked && !StagingChecked) || !I ||
+        *I < 0 || *I >= V->second.Count)
       return std::nullopt;
     return GlobalAccess{V->second.Ptr, zeroIndex(S->getBeginLoc()),
                         V->second.Offset + Poly::constant(*I)};
@@ -1958,7 +2079,7 @@ private:
                   "bound)' or 'if (t < bound - step)', with the loop's own "
                   "bound: they may be skipped in the last iteration only");
     if (staging(P))
-      return guardedStaging(If);
+      return guardedStaging(If, P);
     if (P == Phase::Epilogue && If->getElse())
       if (auto Test = betaTest(If->getCond()))
         return betaBranches(If, Test->first, Test->second);
@@ -2033,8 +2154,21 @@ private:
   }
 
   /// `if (guard) tile[i] = matrix[index]; else tile[i] = 0;`.
-  bool guardedStaging(const IfStmt *If) {
+  bool guardedStaging(const IfStmt *If, Phase P) {
     const Expr *L = nullptr, *R = nullptr, *L2 = nullptr, *R2 = nullptr;
+    // `if (guard) v = *reinterpret_cast<const V *>(&matrix[j]);` of a vector
+    // of zeros, or with `else v = <zeros>;`.
+    if (const VarDecl *V =
+            assignment(single(If->getThen()), L, R) ? vectorTemp(L) : nullptr) {
+      const bool ZeroElse = If->getElse() &&
+                            assignment(single(If->getElse()), L2, R2) &&
+                            vectorTemp(L2) == V && zeroVector(R2, V->getType());
+      // Without an else, the zeros must be this iteration's: a vector
+      // declared before the loop keeps the last iteration's elements.
+      if ((!If->getElse() && Cur->Vectors[V].Zero && inLoop(V) == inLoop(If)) ||
+          ZeroElse)
+        return checkedVectorLoad(V, If->getCond(), R, P);
+    }
     if (!If->getElse() || !assignment(single(If->getThen()), L, R) ||
         !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
       return fail(If->getBeginLoc(), expected(Phase::Stage));
@@ -2087,6 +2221,8 @@ private:
           return accumulate(*Loc, CA->getRHS(), CA, P);
       if (!Why.Message.empty())
         return false;
+      if (const Expr *Sum = P == Phase::Epilogue ? addedToC(CA) : nullptr)
+        return assignTo(CA->getLHS(), Sum, P);
     }
     if (auto *C = dyn_cast<CXXOperatorCallExpr>(E);
         C && C->getOperator() == OO_PlusEqual && C->getNumArgs() == 2)
@@ -2147,10 +2283,14 @@ private:
     }
     if (auto *M = dyn_cast<MemberExpr>(bare(L)); M && vectorMember(M).first)
       return setVectorMember(M, R, P);
-    if (auto *Ref = dyn_cast<DeclRefExpr>(bare(L)))
-      if (auto *V = dyn_cast<VarDecl>(Ref->getDecl());
-          V && Cur->Vectors.count(V))
-        return vectorLoad(V, R, P);
+    if (const VarDecl *V = vectorTemp(L)) {
+      if (auto *C =
+              staging(P) ? dyn_cast<ConditionalOperator>(bare(R)) : nullptr;
+          C && zeroVector(C->getFalseExpr(), V->getType()))
+        return storedBack(V) &&
+               checkedVectorLoad(V, C->getCond(), C->getTrueExpr(), P);
+      return vectorLoad(V, R, P);
+    }
     if (std::optional<Location> Loc = location(L, true))
       return assign(*Loc, R, P);
     if (!Why.Message.empty())
@@ -2442,7 +2582,13 @@ private:
       Cond = C->getCond();
       Read = C->getTrueExpr();
     }
+    // A member of a vector loaded under a bounds check is its element
+    // under that check (one for all its elements, StagedElement::Width).
+    const auto Lane =
+        Cond ? std::nullopt : checkedLane(unconverted(Read, Type));
+    StagingChecked = Lane.has_value();
     std::optional<GlobalAccess> GA = global(unconverted(Read, Type));
+    StagingChecked = false;
     if (!GA ||
         !sameType(Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType()),
                   Type))
@@ -2458,6 +2604,12 @@ private:
       if (!guard(Cond, Element->Bounds))
         return std::nullopt;
       Element->Guarded = true;
+    }
+    if (Lane) {
+      Element->Bounds = *std::get<0>(*Lane);
+      Element->Guarded = true;
+      Element->Lane = std::get<1>(*Lane);
+      Element->Width = std::get<2>(*Lane);
     }
     return Element;
   }
@@ -2640,16 +2792,30 @@ private:
         "expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = "
         "*reinterpret_cast<const float4 *>(&matrix[j])' of consecutive "
         "elements, without a bounds check";
+    // `*reinterpret_cast<V *>(&tile[i]) = ok ? <load> : <zeros>`.
+    Guard Direct;
+    const bool Conditional = [&] {
+      auto *C = dyn_cast<ConditionalOperator>(bare(R));
+      if (!C || !zeroVector(C->getFalseExpr(), Dst.V) ||
+          !checks(C->getCond(), Direct))
+        return false;
+      R = C->getTrueExpr();
+      return true;
+    }();
     std::optional<VectorRef> Src = vectorAccess(R);
     std::optional<std::pair<int32_t, int64_t>> T = vectorTile(Dst);
-    if (auto Reg = Src && T ? vectorRegister(*Src) : std::nullopt)
+    if (auto Reg =
+            Src && T && !Conditional ? vectorRegister(*Src) : std::nullopt)
       return Src->V == Dst.V && Src->Bytes == Dst.Bytes
                  ? stageRegisters(*T, Reg->first, Reg->second, L)
                  : fail(L->getBeginLoc(), Expected);
     auto P = Src ? vectorPlace(*Src) : std::nullopt;
+    const Guard *Checked = Conditional ? &Direct : nullptr;
     // A vector temporary that still holds what it was loaded with (its
-    // bytes, also where its elements are read through a view).
-    if (auto *Ref = dyn_cast<DeclRefExpr>(bare(R)); Ref && !Src && T) {
+    // bytes, also where its elements are read through a view; under its
+    // bounds check, VectorTemp::Checked).
+    if (auto *Ref = dyn_cast<DeclRefExpr>(bare(R));
+        Ref && !Src && T && !Conditional) {
       auto *VD = dyn_cast<VarDecl>(Ref->getDecl());
       auto V = VD ? Cur->Vectors.find(VD) : Cur->Vectors.end();
       if (V != Cur->Vectors.end() && V->second.Ptr && !V->second.StoredBack &&
@@ -2657,6 +2823,8 @@ private:
           sameType(VD->getType(), Dst.V)) {
         P = std::pair(V->second.Ptr, V->second.Offset);
         Src = Dst;
+        if (V->second.Checked)
+          Checked = &*V->second.Checked;
       }
     }
     if (!T || !P || Src->Bytes != Dst.Bytes || Src->V != Dst.V)
@@ -2669,7 +2837,7 @@ private:
             E.getCanonicalType().getUnqualifiedType() ||
         Dst.Bytes % Size || T->second % X.Cols + Dst.Bytes / Size > X.Cols)
       return fail(L->getBeginLoc(), Expected);
-    return copyElements(*T, *P, Dst.Bytes / Size, L->getBeginLoc(), R);
+    return copyElements(*T, *P, Dst.Bytes / Size, L->getBeginLoc(), R, Checked);
   }
 
   /// A copy of `N` consecutive elements of a matrix from `From` into a tile
@@ -4490,6 +4658,9 @@ private:
   ThreadState *Cur = nullptr;
   std::vector<const VarDecl *> PrologueInts;
   Guard Guards; ///< the bounds checks around the statement followed
+  /// Members of vectors loaded under a bounds check read as their elements
+  /// (fetch, which stages them under that check).
+  bool StagingChecked = false;
   /// The blocks being followed, innermost last, and the statement of each.
   std::vector<std::pair<llvm::ArrayRef<Stmt *>, size_t>> Blocks;
   std::vector<StoreRecord> Stores;
@@ -4522,12 +4693,33 @@ private:
   std::optional<LiftFailure> ResultsWhy;
 };
 
-/// The blocks to try, largest first: X x 1 where the kernel never reads
-/// threadIdx.y, else the two-dimensional shapes, squarest first.
+/// The threads of `__launch_bounds__(N)` on the kernel, a constant power
+/// of two from 32 to 1024; 0 for none.
+int64_t launchBoundThreads(const FunctionDecl *Kernel) {
+  const auto *A = Kernel->getAttr<CUDALaunchBoundsAttr>();
+  if (!A || !A->getMaxThreads() || A->getMaxThreads()->isValueDependent())
+    return 0;
+  std::optional<llvm::APSInt> N =
+      A->getMaxThreads()->getIntegerConstantExpr(Kernel->getASTContext());
+  if (!N || *N < 32 || *N > 1024 || !N->isPowerOf2())
+    return 0;
+  return N->getExtValue();
+}
+
+/// The blocks to try, those of the kernel's `__launch_bounds__` first, then
+/// largest first: X x 1 where the kernel never reads threadIdx.y, else the
+/// two-dimensional shapes, squarest first.
 std::vector<BlockShape> blockShapes(const FunctionDecl *Kernel) {
   std::vector<BlockShape> Out;
   const bool TwoD = readsThreadIdx(Kernel->getBody(), 'y');
-  for (int64_t N = 1024; N >= 32; N /= 2) {
+  const int64_t Bound = launchBoundThreads(Kernel);
+  std::vector<int64_t> Sizes;
+  if (Bound)
+    Sizes.push_back(Bound);
+  for (int64_t N = 1024; N >= 32; N /= 2)
+    if (N != Bound)
+      Sizes.push_back(N);
+  for (int64_t N : Sizes) {
     if (!TwoD) {
       Out.push_back({N, 1});
       continue;

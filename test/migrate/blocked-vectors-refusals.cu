@@ -330,8 +330,8 @@ __global__ void guardedStoreBack(int M, int N, int K, float alpha, float *A,
   }
 }
 
-// A vector that no matrix was loaded into.
-// CHECK: blocked-vectors-refusals.cu:[[@LINE+21]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected the vector 'tmp' loaded from consecutive elements of a matrix of its member type
+// A vector that no matrix was loaded into: its members stand for no element.
+// CHECK: blocked-vectors-refusals.cu:[[@LINE+21]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected, before the first barrier, staging copies
 template <const int BM, const int BN, const int BK, const int TM, const int TN>
 __global__ void notLoaded(int M, int N, int K, float alpha, float *A,
                                float *B, float beta, float *C) {

@@ -91,6 +91,13 @@ __host__ __device__ inline float4 make_float4(float x, float y, float z, float w
   return float4{x, y, z, w};
 }
 __host__ __device__ inline float2 make_float2(float x, float y) { return float2{x, y}; }
+__host__ __device__ inline int4 make_int4(int x, int y, int z, int w) {
+  return int4{x, y, z, w};
+}
+__host__ __device__ inline uint4 make_uint4(unsigned x, unsigned y, unsigned z,
+                                            unsigned w) {
+  return uint4{x, y, z, w};
+}
 __device__ float exp2f(float);
 __device__ float log2f(float);
 #ifndef INFINITY
