@@ -725,6 +725,26 @@ K['float4_checked_epilogue_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['course_scalar_caches_half'] = dict(
+    decl='void course_scalar_caches_run(const __half *A, const __half *B, __half *C,\n'
+         '                              int M, int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  course_scalar_caches_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['checked_uint4_bf16'] = dict(
+    decl='void checked_uint4_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                       float *C, int M, int N, int K, float alpha);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  checked_uint4_run(A, B, C, M, N, K, 0.75f);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
