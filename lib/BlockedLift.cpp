@@ -1082,7 +1082,8 @@ private:
     if (auto *A = dyn_cast<AttributedStmt>(S))
       return exec(A->getSubStmt(), P);
     if (auto *C = dyn_cast<CompoundStmt>(S))
-      return block(llvm::ArrayRef<Stmt *>(C->body_begin(), C->size()), P);
+      return block(llvm::ArrayRef<Stmt *>(C->body_begin(), C->size()), P,
+                   C == UnrolledBody);
     if (isa<NullStmt>(S))
       return true;
     if (auto *DS = dyn_cast<DeclStmt>(S))
@@ -1107,17 +1108,72 @@ private:
   }
 
   /// The statements of a block, in order (Blocks says which is followed).
-  bool block(llvm::ArrayRef<Stmt *> Body, Phase P) {
+  /// In the body of a loop of the epilogue (`LoopBody`), `if (row >= M)
+  /// continue;` puts the statements after it under `row < M`.
+  bool block(llvm::ArrayRef<Stmt *> Body, Phase P, bool LoopBody = false) {
     Blocks.push_back({Body, 0});
-    for (size_t I = 0; I < Body.size(); ++I) {
+    const size_t Depth = Guards.size();
+    bool Ok = true;
+    for (size_t I = 0; Ok && I < Body.size(); ++I) {
       Blocks.back().second = I;
-      if (!exec(Body[I], P)) {
-        Blocks.pop_back();
-        return false;
+      if (const Expr *Kept = LoopBody && P == Phase::Epilogue
+                                 ? continueCondition(Body[I])
+                                 : nullptr) {
+        Ok = guard(Kept, Guards);
+        continue;
       }
+      Ok = exec(Body[I], P);
     }
+    Guards.resize(Depth);
     Blocks.pop_back();
-    return true;
+    return Ok;
+  }
+
+  /// `if (cond) continue;` (no else): the condition under which the rest
+  /// of the loop body runs, `!cond` with the comparisons inverted (`row >=
+  /// M || col >= N` gives `row < M && col < N`); null for any other
+  /// statement, or a condition not made of comparisons, `||` and `!`.
+  const Expr *continueCondition(const Stmt *S) {
+    auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
+        !isa_and_nonnull<ContinueStmt>(single(If->getThen())))
+      return nullptr;
+    return negated(If->getCond());
+  }
+  const Expr *negated(const Expr *E) {
+    E = bare(E);
+    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
+      return U->getSubExpr();
+    auto *B = dyn_cast<BinaryOperator>(E);
+    if (!B)
+      return nullptr;
+    BinaryOperatorKind Op;
+    const Expr *L = B->getLHS(), *R = B->getRHS();
+    switch (B->getOpcode()) {
+    case BO_LOr:
+      Op = BO_LAnd;
+      L = negated(L), R = L ? negated(R) : nullptr;
+      if (!L || !R)
+        return nullptr;
+      break;
+    case BO_GE:
+      Op = BO_LT;
+      break;
+    case BO_GT:
+      Op = BO_LE;
+      break;
+    case BO_LE:
+      Op = BO_GT;
+      break;
+    case BO_LT:
+      Op = BO_GE;
+      break;
+    default:
+      return nullptr;
+    }
+    return BinaryOperator::Create(
+        Ctx, const_cast<Expr *>(L), const_cast<Expr *>(R), Op, Ctx.BoolTy,
+        VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
   }
 
   static const char *expected(Phase P) {
@@ -1942,7 +1998,11 @@ private:
         return fail(F->getCond()->getBeginLoc(), Expected);
       if (!*Go)
         break;
-      if (!exec(F->getBody(), P) || !integerUpdate(F->getInc()))
+      const Stmt *Outer = UnrolledBody;
+      UnrolledBody = F->getBody();
+      const bool Ok = exec(F->getBody(), P);
+      UnrolledBody = Outer;
+      if (!Ok || !integerUpdate(F->getInc()))
         return Why.Message.empty() ? fail(F->getForLoc(), Expected) : false;
     }
     Ev.Bindings.erase(V);
@@ -4661,6 +4721,8 @@ private:
   /// Members of vectors loaded under a bounds check read as their elements
   /// (fetch, which stages them under that check).
   bool StagingChecked = false;
+  /// The body of the loop being unrolled, innermost (block's LoopBody).
+  const Stmt *UnrolledBody = nullptr;
   /// The blocks being followed, innermost last, and the statement of each.
   std::vector<std::pair<llvm::ArrayRef<Stmt *>, size_t>> Blocks;
   std::vector<StoreRecord> Stores;
