@@ -161,9 +161,11 @@ void DeviceOnlyPragmaFinder::SourceRangeSkipped(SourceRange Range,
             "' at line " + llvm::Twine(SM.getPresumedLineNumber(C.Loc)) +
             " reads __CUDA_ARCH__, which only the device compilation "
             "defines): tawa-rewrite reads the host compilation, so this "
-            "loop is not rewritten. Put the guard inside the loop's "
-            "statements, or let the host see the region: '#if "
-            "!defined(__CUDA_ARCH__) || (<condition>)'");
+            "loop is not rewritten. In the tile vocabulary, let the host "
+            "see the region: '#if !defined(__CUDA_ARCH__) || "
+            "(<condition>)'; a hand-written kernel is lifted only where the "
+            "device compiles the text the host reads, so move it out of the "
+            "conditional");
   }
 }
 
