@@ -66,17 +66,18 @@ struct HeldRef {
 /// iteration i reads, and buffer 1 for (i + 1) % 2, which it stages
 /// (GemmLoopReader::isCurrent, isNext). Where the loop stages the next
 /// iteration's tiles (BlockedLifter::Rotated), Slot holds what iteration i
-/// reads, First what the code before the loop staged, and LastRead and
-/// FirstWrite the parts of the loop body, between barriers, that read and
-/// write the tile.
+/// reads, First what the code before the loop staged, and FirstRead,
+/// LastRead, FirstWrite and LastWrite the parts of the loop body, between
+/// barriers, that read and write the tile.
 struct SharedTile {
   const VarDecl *Var = nullptr;
   int64_t Rows = 1, Cols = 0, Buffers = 1;
   std::vector<int32_t> Slot, First;
   bool Results = false;
   std::vector<HeldResult> Held;
-  size_t LastRead = 0, FirstWrite = SIZE_MAX, FirstRead = SIZE_MAX;
-  bool Read = false;
+  size_t LastRead = 0, FirstWrite = SIZE_MAX, FirstRead = SIZE_MAX,
+         LastWrite = 0;
+  bool Read = false, Written = false;
   /// The elements of one buffer, and of the whole tile.
   int64_t buffer() const { return Rows * Cols; }
   int64_t size() const { return Buffers * Rows * Cols; }
@@ -219,6 +220,9 @@ struct ThreadState {
   /// the committed groups, oldest first, and those not yet committed.
   std::vector<std::vector<AsyncCopy>> AsyncGroups;
   std::vector<AsyncCopy> AsyncOpen;
+  /// Whether the iteration has committed a group under the prefetch's
+  /// condition, a commit the last iteration skips.
+  bool SkippedCommit = false;
   /// Locals holding the shared-memory address of a tile element
   /// (sharedAddress): the element.
   /// Whether the loop was being followed where each was set (buffer 1 of a
@@ -453,16 +457,21 @@ private:
     PrologueBarrier = Barrier != Before.end();
     auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
     const char *Expected =
-        "expected the loop body of a kernel that stages the next "
-        "iteration's tiles to end with '__syncthreads();'";
-    if (!Body || Body->body_empty() || !isBarrier(Body->body_back()))
+        "expected a '__syncthreads();' in the loop body of a kernel that "
+        "stages the next iteration's tiles, at its end or between the "
+        "copies of the next tiles and the product that reads them";
+    if (!Body || llvm::none_of(Body->body(), isBarrier))
       return fail(Body ? Body->getEndLoc() : Loop->getForLoc(), Expected);
     if (!Walkers.empty())
       return fail(Loop->getForLoc(),
                   "a kernel that stages the next iteration's tiles must "
                   "count its loop from 0");
+    if (!toggledBuffers(Before, Body))
+      return false;
     RotSeg.assign(1, {});
     for (Stmt *S : Body->body()) {
+      if (Toggles.contains(S))
+        continue;
       if (isBarrier(S)) {
         RotSeg.emplace_back();
         continue;
@@ -480,7 +489,49 @@ private:
       }
       RotSeg.back().push_back(S);
     }
-    RotSeg.pop_back(); // empty: after the last barrier
+    // Without a barrier at the end, the last part runs on into the first
+    // part of the next iteration, with no barrier between (wrapOrdered).
+    Wraps = !RotSeg.back().empty();
+    if (!Wraps)
+      RotSeg.pop_back(); // empty: after the last barrier
+    return true;
+  }
+
+  /// Buffer indices toggled at the end of the loop body: `int cur = 0;` (or
+  /// 1) before the loop, changed only by a statement among the last of the
+  /// body, after which stand only barriers and other such statements, that
+  /// flips it (flippedVariable). In iteration i, up to that statement, a
+  /// variable set to 0 is i % 2, the buffer the iteration reads, and one
+  /// set to 1 is (i + 1) % 2, the one it stages. It is read nowhere outside
+  /// the loop, where it is no iteration's; the threads never bind it.
+  bool toggledBuffers(llvm::ArrayRef<Stmt *> Before, const CompoundStmt *Body) {
+    for (auto It = Body->body_rbegin(); It != Body->body_rend(); ++It) {
+      if (isBarrier(*It))
+        continue;
+      const VarDecl *VD = flippedVariable(*It);
+      if (!VD || ToggleVars.contains(VD))
+        break;
+      const Stmt *Decl = nullptr;
+      for (const Stmt *S : Before)
+        if (auto *DS = dyn_cast<DeclStmt>(S);
+            DS && llvm::is_contained(DS->decls(), VD))
+          Decl = S;
+      std::optional<int64_t> Init =
+          Decl && VD->hasInit() ? Ev.constant(VD->getInit()) : std::nullopt;
+      if (!Init || (*Init != 0 && *Init != 1) ||
+          isModified(VD, Kernel->getBody(), *It))
+        break;
+      for (llvm::ArrayRef<Stmt *> Part : {Before, Epilogue})
+        for (const Stmt *S : Part)
+          if (S != Decl && mentions(S, VD))
+            return fail(S->getBeginLoc(),
+                        "'" + VD->getName().str() +
+                            "', the buffer the loop toggles, may be read in "
+                            "the loop only");
+      ToggleVars.insert(VD);
+      Toggles.insert(*It);
+      (*Init == 0 ? CurrentVars : NextVars).push_back(VD);
+    }
     return true;
   }
 
@@ -531,7 +582,7 @@ private:
       Threads[I].AsyncGroups = InFlight[I];
     Recording = false;
     if (!rotatedBody(Quick) || !readsBeforeWrites() || !firstReadsOrdered() ||
-        !asyncRepeats(InFlight))
+        !wrapOrdered() || !asyncRepeats(InFlight))
       return false;
     Looping = false;
     for (ThreadState &T : Threads) {
@@ -605,6 +656,43 @@ private:
                              : "and no barrier follows the copies of the "
                                "first tiles before the loop: put "
                                "'__syncthreads();' between them"));
+    return true;
+  }
+
+  /// Where the loop body does not end with a barrier (Wraps), its last part
+  /// and the next iteration's first run with no barrier between: there,
+  /// the copies of iteration i + 1's tiles that iteration i makes and the
+  /// reads of them in iteration i + 1, or the reads of iteration i's tiles
+  /// and the copies of iteration i + 2's into the same buffer, would race.
+  /// So no tile is written in one of the two parts and read or written in
+  /// the other.
+  bool wrapOrdered() {
+    if (!Wraps)
+      return true;
+    const size_t Last = RotSeg.size() - 1;
+    for (const SharedTile &T : Tiles) {
+      if (T.Results)
+        continue;
+      const bool WritesLast = T.Written && T.LastWrite == Last;
+      const bool WritesFirst = T.Written && T.FirstWrite == 0;
+      const bool ReadsLast = T.Read && T.LastRead == Last;
+      const bool ReadsFirst = T.Read && T.FirstRead == 0;
+      if ((WritesLast && (ReadsFirst || WritesFirst)) ||
+          (ReadsLast && WritesFirst))
+        return fail(
+            Loop->getForLoc(),
+            "the loop body ends without '__syncthreads();', so its "
+            "last part runs on into the next iteration's first with "
+            "no barrier between, and '" +
+                T.Var->getName().str() + "' is " +
+                (WritesLast ? "written in the last and " +
+                                  std::string(ReadsFirst ? "read" : "written") +
+                                  " in the first"
+                            : std::string("read in the last and "
+                                          "written in the first")) +
+                ": end the body with '__syncthreads();', or stage "
+                "the next tiles after the body's first barrier");
+    }
     return true;
   }
 
@@ -1217,6 +1305,8 @@ private:
       auto *VD = dyn_cast<VarDecl>(D);
       if (!VD)
         return fail(D->getLocation(), expected(P));
+      if (ToggleVars.contains(VD))
+        continue;
       if (VD->hasAttr<CUDASharedAttr>() ||
           (P == Phase::Prologue && Dynamic.find(VD))) {
         const int32_t T = tileOf(VD);
@@ -2410,19 +2500,30 @@ private:
       Ev.Bindings.erase(PV);
       Pointers.erase(PV);
       Aliases.erase(PV);
+      TileElements.erase(PV);
+      CopySources.erase(PV);
+      Cur->Choices.erase(PV);
     }
     return Ok;
   }
 
   /// Binds the helper's parameter `PV` to `Arg`: an integer takes its
   /// value; a pointer stands for the local float array or __shared__ tile
-  /// the argument names (of the same element type), or points where the
-  /// argument does into a matrix.
+  /// the argument names (of the same element type), points where the
+  /// argument does into a matrix, or stands for the tile element the
+  /// argument points to (used as it is, never moved: tilePointer).
   bool bindParameter(const ParmVarDecl *PV, const Expr *Arg,
                      const std::string &Name) {
     if (auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
       Arg = D->getExpr();
     const QualType T = PV->getType();
+    // `bool pred` passed a bounds check, `int bytes` passed `ok ? 16 : 0`:
+    // a zero-filling copy's choice, as a local set to it would be.
+    if (T->isIntegerType() && !isModified(PV, declaringBody(PV)))
+      if (auto C = choice(Arg, T->isBooleanType())) {
+        Cur->Choices[PV] = std::move(*C);
+        return true;
+      }
     if (T->isIntegerType()) {
       std::optional<Poly> V = eval(Arg, "the argument");
       if (V)
@@ -2460,6 +2561,21 @@ private:
         Pointers[PV] = *Ptr;
         return true;
       }
+      // `&As[nxt][r][c]` passed to `void *smem` (a cp.async helper's
+      // destination): the parameter itself stands for that element.
+      if (auto At = tilePointer(Arg)) {
+        TileElements[PV] = *At;
+        return true;
+      }
+      // `ok ? &A[j] : A`, a zero-filling copy's source: read where the
+      // helper's copy uses it (asyncCopy), under that copy's check.
+      if (isa<ConditionalOperator>(bare(Arg)) &&
+          !isModified(PV, declaringBody(PV))) {
+        CopySources[PV] = Arg;
+        return true;
+      }
+      if (!Why.Message.empty())
+        return false;
     }
     return fail(Arg->getBeginLoc(),
                 "expected the arguments of the __device__ function '" + Name +
@@ -2736,6 +2852,8 @@ private:
       for (auto &B : S.Bounds)
         B.first = B.first.substitute(Counter, Back);
       X.FirstWrite = std::min(X.FirstWrite, CurSeg);
+      X.LastWrite = X.Written ? std::max(X.LastWrite, CurSeg) : CurSeg;
+      X.Written = true;
     }
     if (X.Slot[size_t(T.second)] >= 0)
       return fail(S.At, "two staging copies write the same element of '" +
@@ -3056,7 +3174,11 @@ private:
                  ? span(To, 0, Bytes)
                  : std::nullopt;
     // `ok ? &A[j] : A`: a source that stays inside the matrix where the
-    // copy reads nothing, under the copy's own bounds check.
+    // copy reads nothing, under the copy's own bounds check (also passed
+    // to a helper's parameter, bindParameter).
+    if (auto *R = dyn_cast<DeclRefExpr>(bare(Src)))
+      if (auto It = CopySources.find(R->getDecl()); It != CopySources.end())
+        Src = It->second;
     if (auto *C = dyn_cast<ConditionalOperator>(bare(Src)); C && T) {
       auto Check = Bounds.empty() ? std::nullopt : choice(C->getCond(), true);
       if (!Check || std::get<0>(*Check) != Bounds)
@@ -3084,10 +3206,11 @@ private:
 
   /// `__pipeline_commit()`, `cp.async.commit_group`: the copies not yet
   /// committed become a group (an empty one where there are none; PTX ISA
-  /// 9.7.9.25.3.2), in every iteration alike.
+  /// 9.7.9.25.3.2), in every iteration alike, or, under the prefetch's
+  /// condition, in every iteration but the last (asyncWait).
   bool asyncCommit(const Stmt *At) {
     if (InPrefetch)
-      return fail(At->getBeginLoc(), PrefetchWaitMessage);
+      Cur->SkippedCommit = true;
     Cur->AsyncGroups.push_back(std::move(Cur->AsyncOpen));
     Cur->AsyncOpen.clear();
     return true;
@@ -3095,9 +3218,20 @@ private:
 
   /// `__pipeline_wait_prior(N)`, `cp.async.wait_group N`: every group but
   /// the N most recent is complete.
+  /// After a commit that the last iteration skips, only a wait for every
+  /// group is the same wait in the last iteration: one for all but the N
+  /// most recent would there leave one more group in flight, an earlier
+  /// iteration's (the copies of the tiles it reads).
   bool asyncWait(const Stmt *At, int64_t N) {
     if (InPrefetch)
       return fail(At->getBeginLoc(), PrefetchWaitMessage);
+    if (N > 0 && Cur->SkippedCommit)
+      return fail(At->getBeginLoc(),
+                  "this wait follows a commit under the prefetch's condition, "
+                  "which the last iteration skips: there it would leave the "
+                  "group of an earlier iteration's copies in flight; commit "
+                  "outside the condition, or wait for every group "
+                  "('__pipeline_wait_prior(0);', 'cp.async.wait_group 0;')");
     auto &G = Cur->AsyncGroups;
     if (int64_t(G.size()) > N)
       G.erase(G.begin(), G.end() - N);
@@ -3105,7 +3239,7 @@ private:
   }
 
   static constexpr const char *PrefetchWaitMessage =
-      "the commits and waits of asynchronous copies may not stand under the "
+      "the waits for asynchronous copies may not stand under the "
       "prefetch's condition: the last iteration, which skips it, would "
       "wait for other groups";
 
@@ -3234,7 +3368,9 @@ private:
   bool asyncSettled(Phase P, bool AtLoop = false) {
     const bool BodyEnd = P == Phase::Rotated && CurSeg + 1 == RotSeg.size();
     auto Fails = [&](const AsyncCopy &C, bool Committed) {
-      if (AtLoop)
+      // No barrier ends the body: its copies, committed, are the next
+      // iteration's carried ones, complete at its first barrier.
+      if (AtLoop || (BodyEnd && Wraps))
         return !Committed;
       return P != Phase::Rotated || C.Carried || !C.Next ||
              (BodyEnd && !Committed);
@@ -3257,15 +3393,17 @@ private:
       "second buffer of a double-buffered tile, commit it in its iteration";
   static constexpr const char *CarriedMessage =
       "this asynchronous copy, made for the next iteration, is not complete "
-      "at that iteration's first barrier: each iteration must commit its "
-      "copies and then wait for all groups but the ones it committed "
-      "('__pipeline_wait_prior(1);' after one commit) before its first "
-      "barrier";
+      "at that iteration's first barrier: wait for it there, either at the "
+      "top of the loop body ('__pipeline_wait_prior(0);' before the first "
+      "barrier, the copies of the next tiles after it) or after the commit "
+      "of the iteration's own copies ('__pipeline_wait_prior(1);' after one "
+      "commit)";
 
   /// At the loop body's start, the copies in flight are an earlier
   /// iteration's; after the loop, those the last iteration skips are not
   /// made, and no other may be in flight.
   void asyncCarried() {
+    Cur->SkippedCommit = false;
     for (auto &G : Cur->AsyncGroups)
       for (AsyncCopy &C : G)
         C.Carried = AnyCarried = true;
@@ -3426,6 +3564,10 @@ private:
   /// one-dimensional buffers), inside one buffer.
   std::optional<std::pair<int32_t, int64_t>> tilePointer(const Expr *E) {
     E = bare(E);
+    // A helper's parameter bound to a pointer into a tile (bindParameter).
+    if (auto *R = dyn_cast<DeclRefExpr>(E))
+      if (auto It = TileElements.find(R->getDecl()); It != TileElements.end())
+        return It->second;
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return tileElement(U->getSubExpr(), true);
     // A one-dimensional tile decays to a pointer to its first element, a
@@ -4708,6 +4850,12 @@ private:
   /// Whether a barrier ends the staging before the loop (rotatedSegments);
   /// where none does, its asynchronous copies stay in flight into the loop.
   bool PrologueBarrier = true, AsyncAtLoop = false, AnyCarried = false;
+  /// Whether the loop body's last part is not followed by a barrier.
+  bool Wraps = false;
+  /// The buffer indices toggled at the end of the loop body, and the
+  /// statements that toggle them (toggledBuffers).
+  llvm::SmallPtrSet<const VarDecl *, 2> ToggleVars;
+  llvm::SmallPtrSet<const Stmt *, 2> Toggles;
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   int InPrefetch = 0;
@@ -4737,6 +4885,10 @@ private:
   /// bound to the caller's arrays and tiles (bindParameter).
   std::vector<const FunctionDecl *> Calling;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
+  /// A helper's parameters bound to a pointer to a tile element, and to a
+  /// zero-filling copy's source `ok ? &A[j] : A`.
+  llvm::DenseMap<const ValueDecl *, std::pair<int32_t, int64_t>> TileElements;
+  llvm::DenseMap<const ValueDecl *, const Expr *> CopySources;
   bool QuickRun = false;
   const VarDecl *NotZeroed = nullptr; ///< an accumulator not set to 0
   char RowAxis = 0;

@@ -390,6 +390,16 @@ bool GemmLoopReader::isCurrent(const Expr *E) const {
   auto *R = dyn_cast<DeclRefExpr>(bare(E));
   if (R && llvm::is_contained(CurrentVars, R->getDecl()))
     return true;
+  // `1 - nxt`, `nxt ^ 1`: the other buffer of the one the iteration writes.
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getLHS())) : nullptr;
+  auto *LitR = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
+  if (B && B->getOpcode() == BO_Sub && Lit && Lit->getValue() == 1 &&
+      isNext(B->getRHS()))
+    return true;
+  if (B && B->getOpcode() == BO_Xor && LitR && LitR->getValue() == 1 &&
+      isNext(B->getLHS()))
+    return true;
   return parity(E, [&](const Expr *X) { return isIteration(X); });
 }
 
@@ -442,6 +452,31 @@ bool GemmLoopReader::prefetchCondition(const Expr *E) const {
   Bound->IgnoreParenImpCasts()->Profile(Got, Ctx, true);
   LoopCond->getRHS()->IgnoreParenImpCasts()->Profile(Want, Ctx, true);
   return Got == Want;
+}
+
+const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
+  auto *E = dyn_cast<Expr>(S);
+  auto *B = E ? dyn_cast<BinaryOperator>(bare(E)) : nullptr;
+  auto *L = B ? dyn_cast<DeclRefExpr>(bare(B->getLHS())) : nullptr;
+  auto *VD = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
+  if (!VD || !VD->getType()->isIntegerType())
+    return nullptr;
+  auto isOne = [](const Expr *X) {
+    auto *Lit = dyn_cast<IntegerLiteral>(bare(X));
+    return Lit && Lit->getValue() == 1;
+  };
+  const Expr *R = bare(B->getRHS());
+  auto *RB = dyn_cast<BinaryOperator>(R);
+  auto *RU = dyn_cast<UnaryOperator>(R);
+  const bool Flips =
+      (B->getOpcode() == BO_XorAssign && isOne(R)) ||
+      (B->getOpcode() == BO_Assign &&
+       ((RB && RB->getOpcode() == BO_Xor && refersTo(RB->getLHS(), VD) &&
+         isOne(RB->getRHS())) ||
+        (RB && RB->getOpcode() == BO_Sub && isOne(RB->getLHS()) &&
+         refersTo(RB->getRHS(), VD)) ||
+        (RU && RU->getOpcode() == UO_LNot && refersTo(RU->getSubExpr(), VD))));
+  return Flips ? VD : nullptr;
 }
 
 bool GemmLoopReader::isBarrier(const Stmt *S) {

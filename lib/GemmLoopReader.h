@@ -45,6 +45,9 @@ protected:
   bool guard(const clang::Expr *E, Guard &Out);
   /// Whether `S` is `__syncthreads();`.
   static bool isBarrier(const clang::Stmt *S);
+  /// The integer variable that `S` flips between 0 and 1: `cur ^= 1;`,
+  /// `cur = cur ^ 1;`, `cur = 1 - cur;` or `cur = !cur;`; else null.
+  static const clang::VarDecl *flippedVariable(const clang::Stmt *S);
   /// Finds the pointer advances of the loop body (`p += step;` at its top
   /// level, once per iteration, the step the same in every iteration and a
   /// multiple of TILE), records them in Steps and starts each advanced

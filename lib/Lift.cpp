@@ -212,27 +212,7 @@ private:
         !isZero(VD->getInit()) || !Body || Body->body_empty() || Toggle)
       return false;
     const Stmt *Last = Body->body_back();
-    auto *LastExpr = dyn_cast<Expr>(Last);
-    auto *B = LastExpr ? dyn_cast<BinaryOperator>(bare(LastExpr)) : nullptr;
-    if (!B || !refersTo(B->getLHS(), VD) ||
-        isModified(VD, Kernel->getBody(), Last))
-      return false;
-    auto isOne = [](const Expr *E) {
-      auto *L = dyn_cast<IntegerLiteral>(bare(E));
-      return L && L->getValue() == 1;
-    };
-    const Expr *R = bare(B->getRHS());
-    auto *RB = dyn_cast<BinaryOperator>(R);
-    auto *RU = dyn_cast<UnaryOperator>(R);
-    const bool Flips = (B->getOpcode() == BO_XorAssign && isOne(R)) ||
-                       (B->getOpcode() == BO_Assign &&
-                        ((RB && RB->getOpcode() == BO_Xor &&
-                          refersTo(RB->getLHS(), VD) && isOne(RB->getRHS())) ||
-                         (RB && RB->getOpcode() == BO_Sub &&
-                          isOne(RB->getLHS()) && refersTo(RB->getRHS(), VD)) ||
-                         (RU && RU->getOpcode() == UO_LNot &&
-                          refersTo(RU->getSubExpr(), VD))));
-    if (!Flips)
+    if (flippedVariable(Last) != VD || isModified(VD, Kernel->getBody(), Last))
       return false;
     Toggle = Last;
     CurrentVars.push_back(VD);

@@ -5,7 +5,7 @@
 // misaligned place of the tile; in PTX, a wait for all but the latest
 // group, a `.cg` copy of 8 bytes, a source size, and no wait. Copies kept
 // in flight into the next iteration: a commit under the prefetch's
-// condition, a wait for all but the last two groups, a wait before the
+// condition followed by a wait for all but one group, a wait for all but the last two groups, a wait before the
 // commit, a read before the loop's first barrier, copies the last iteration
 // makes too, and copies before the loop not waited for; later iterations
 // that never wait, or that keep more groups than the first, a read of copies
@@ -356,7 +356,7 @@ __global__ void asm_not_waited(int M, int N, int K, const __nv_bfloat16 *A,
       C[(row0 + tRow * TM + i) * N + col0 + tCol * TN + j] = acc[i][j];
 }
 
-// CHECK: async-copies-refusals.cu:[[@LINE+16]]:3: warning: {{.*}}the commits and waits of asynchronous copies may not stand under the prefetch's condition
+// CHECK: async-copies-refusals.cu:[[@LINE+16]]:3: warning: {{.*}}this wait follows a commit under the prefetch's condition, which the last iteration skips
 __global__ void flight_commit_in_if(int M, int N, int K, float alpha,
                                     const __nv_bfloat16 *A,
                                     const __nv_bfloat16 *B, float *C) {

@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}20{{$}}
+// COUNT: {{^}}21{{$}}
 #include <cuda_fp16.h>
 
 // Double-buffered 32 x 32 x 16 tiles, 64 threads, 4 x 4 per thread.
@@ -185,8 +185,9 @@ __global__ void no_first_barrier(ARGS) {
 }
 // CHECK: next-tiles-refusals.cu:[[@LINE-10]]:3: note: the loop reads 'As' before its first barrier, and no barrier follows the copies of the first tiles before the loop
 
-// No barrier at the end of the body: iteration i + 1 would overwrite what
-// a slower warp still reads.
+// No barrier at the end of the body, and the next tiles staged after the
+// product's barrier: iteration i + 1 would read them while a slower warp
+// still writes them.
 __global__ void no_last_barrier(ARGS) {
   HEAD
   COPY(0, 0)
@@ -195,7 +196,25 @@ __global__ void no_last_barrier(ARGS) {
 #pragma tawa tile
   for (int t = 0; t < tiles; ++t) {
     const int cur = t & 1;
+    PRODUCT(cur)
     __syncthreads();
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+  }
+  STORE
+}
+// CHECK: next-tiles-refusals.cu:[[@LINE-10]]:3: note: the loop body ends without '__syncthreads();', so its last part runs on into the next iteration's first with no barrier between, and 'As' is written in the last and read in the first
+
+// No barrier in the loop body at all.
+__global__ void no_barrier(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int cur = t & 1;
     if (t + 1 < tiles) {
       COPY(cur ^ 1, t + 1)
     }
@@ -203,7 +222,7 @@ __global__ void no_last_barrier(ARGS) {
   }
   STORE
 }
-// CHECK: next-tiles-refusals.cu:[[@LINE-3]]:3: note: expected the loop body of a kernel that stages the next iteration's tiles to end with '__syncthreads();'
+// CHECK: next-tiles-refusals.cu:[[@LINE-3]]:3: note: expected a '__syncthreads();' in the loop body of a kernel that stages the next iteration's tiles
 
 // The code before the loop stages buffer 1.
 __global__ void first_into_one(ARGS) {

@@ -1,10 +1,10 @@
 // --migrate lifts double-buffered shared-memory GEMMs whose buffer index
 // is a variable toggled at the end of each iteration ('int cur = 0;' before
 // the loop, 'cur ^= 1;' or 'cur = 1 - cur;' as the loop body's last
-// statement): in iteration i it is i % 2 up to the toggle. Refused: the
-// variable read after the loop, and a toggle that is not the body's last
-// statement. (The outputs are checked without this file's own check lines,
-// which they copy.)
+// statement, or followed by barriers only): in iteration i it is i % 2 up
+// to the toggle. Refused: the variable read after the loop, and a toggle
+// before the product. (The outputs are checked without this file's own
+// check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
 #include <cuda_fp16.h>
@@ -91,8 +91,9 @@ __global__ void read_after(const __half *A, const __half *B, float *C, int M,
     C[row * N + col] = acc + cur;
 }
 
-// Toggled before the barrier, not as the last statement.
-// DIAG: toggled-buffer.cu:[[@LINE+5]]:3: warning: this loop does not match a liftable pattern
+// Toggled before the body's last barrier: nothing after the toggle reads it.
+// CHECK-LABEL: __global__ void toggle_early_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
 __global__ void toggle_early(const __half *A, const __half *B, float *C, int M,
                              int N, int K) {
   HEAD
@@ -112,6 +113,27 @@ __global__ void toggle_early(const __half *A, const __half *B, float *C, int M,
     C[row * N + col] = acc;
 }
 
+// Toggled before the product, which then reads the buffer being staged.
+// DIAG: toggled-buffer.cu:[[@LINE+5]]:3: warning: this loop does not match a liftable pattern
+__global__ void toggle_before_product(const __half *A, const __half *B,
+                                      float *C, int M, int N, int K) {
+  HEAD
+#pragma tawa tile
+  for (int t = 0; t < ntiles; ++t) {
+    if (t + 1 < ntiles) {
+      const int kn = (t + 1) * TILE + tx;
+      sa[cur ^ 1][ty][tx] = row < M && kn < K ? A[row * K + kn] : __half();
+      sb[cur ^ 1][ty][tx] = brow < N && kn < K ? B[brow * K + kn] : __half();
+    }
+    cur ^= 1;
+    for (int k = 0; k < TILE; ++k)
+      acc += __half2float(sa[cur][ty][k]) * __half2float(sb[cur][tx][k]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
 void launch(const __half *A, const __half *B, float *C, int M, int N, int K) {
   dim3 block(TILE, TILE);
   dim3 grid((N + TILE - 1) / TILE, (M + TILE - 1) / TILE);
@@ -119,4 +141,5 @@ void launch(const __half *A, const __half *B, float *C, int M, int N, int K) {
   minus_toggle<<<grid, block>>>(A, B, C, M, N, K);
   read_after<<<grid, block>>>(A, B, C, M, N, K);
   toggle_early<<<grid, block>>>(A, B, C, M, N, K);
+  toggle_before_product<<<grid, block>>>(A, B, C, M, N, K);
 }

@@ -745,6 +745,56 @@ K['checked_uint4_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['cp_async_one_barrier_half'] = dict(
+    decl='void one_barrier_run(const __half *A, const __half *B, __half *C, int M, int N,\n'
+         '                     int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  one_barrier_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['wmma_one_barrier_bf16'] = dict(
+    decl='void wmma_one_barrier_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                          float *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  wmma_one_barrier_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['toggled_stage_bf16'] = dict(
+    decl='void toggled_stage_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,\n'
+         '                       int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  toggled_stage_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['write_stage_regs_bf16'] = dict(
+    decl='void write_stage_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,\n'
+         '                     int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  write_stage_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['cp_async_helpers_half'] = dict(
+    decl='void helpers_run(const __half *A, const __half *B, __half *C, int M, int N,\n'
+         '                 int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  helpers_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
