@@ -128,7 +128,8 @@ __global__ void fixed_buffers(ARGS) {
 }
 // CHECK: next-tiles-refusals.cu:[[@LINE-7]]:12: note: expected the buffer of 'As' selected by the iteration: i % 2 (or i & 1) of iteration i, the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1), the one it stages for the next; a constant before the loop
 
-// A buffer index toggled at the end of each iteration.
+// A buffer index toggled before the product, which then reads the buffer
+// being staged (a toggle at the end of the body is 'blocked-toggles.cu').
 __global__ void toggled_buffer(ARGS) {
   HEAD
   COPY(0, 0)
@@ -140,8 +141,8 @@ __global__ void toggled_buffer(ARGS) {
     if (t + 1 < tiles) {
       COPY(cur ^ 1, t + 1)
     }
-    PRODUCT(cur)
     cur ^= 1;
+    PRODUCT(cur)
     __syncthreads();
   }
   STORE
