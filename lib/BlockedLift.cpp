@@ -498,41 +498,83 @@ private:
   }
 
   /// Buffer indices toggled at the end of the loop body: `int cur = 0;` (or
-  /// 1) before the loop, changed only by a statement among the last of the
-  /// body, after which stand only barriers and other such statements, that
-  /// flips it (flippedVariable). In iteration i, up to that statement, a
-  /// variable set to 0 is i % 2, the buffer the iteration reads, and one
-  /// set to 1 is (i + 1) % 2, the one it stages. It is read nowhere outside
-  /// the loop, where it is no iteration's; the threads never bind it.
+  /// 1, or a `bool` set to false or true) before the loop, changed only by
+  /// a statement among the last of the body (alone or in a block of such
+  /// statements), after which stand only barriers, other such statements
+  /// and pointer advances that do not read it, that flips it
+  /// (flippedVariable). In iteration i, up to that statement, a variable
+  /// set to 0 is i % 2, the buffer the iteration reads, and one set to 1 is
+  /// (i + 1) % 2, the one it stages. It is read nowhere outside the loop,
+  /// where it is no iteration's; the threads never bind it.
   bool toggledBuffers(llvm::ArrayRef<Stmt *> Before, const CompoundStmt *Body) {
+    std::vector<const Stmt *> Advances;
     for (auto It = Body->body_rbegin(); It != Body->body_rend(); ++It) {
       if (isBarrier(*It))
         continue;
-      const VarDecl *VD = flippedVariable(*It);
-      if (!VD || ToggleVars.contains(VD))
+      if (advancedPointer(*It)) {
+        Advances.push_back(*It);
+        continue;
+      }
+      std::vector<const Stmt *> Flips(1, *It);
+      if (auto *Block = dyn_cast<CompoundStmt>(*It))
+        Flips.assign(Block->body_begin(), Block->body_end());
+      std::vector<std::pair<const VarDecl *, bool>> Found;
+      for (const Stmt *F : Flips)
+        if (std::optional<std::pair<const VarDecl *, bool>> T =
+                toggle(Before, F);
+            T && llvm::none_of(Found, [&](auto &X) { return X == *T; }))
+          Found.push_back(*T);
+      if (Found.empty() || Found.size() != Flips.size())
         break;
-      const Stmt *Decl = nullptr;
-      for (const Stmt *S : Before)
-        if (auto *DS = dyn_cast<DeclStmt>(S);
-            DS && llvm::is_contained(DS->decls(), VD))
-          Decl = S;
-      std::optional<int64_t> Init =
-          Decl && VD->hasInit() ? Ev.constant(VD->getInit()) : std::nullopt;
-      if (!Init || (*Init != 0 && *Init != 1) ||
-          isModified(VD, Kernel->getBody(), *It))
-        break;
-      for (llvm::ArrayRef<Stmt *> Part : {Before, Epilogue})
-        for (const Stmt *S : Part)
-          if (S != Decl && mentions(S, VD))
+      for (const auto &[VD, StartsAtOne] : Found) {
+        ToggleVars.insert(VD);
+        (StartsAtOne ? NextVars : CurrentVars).push_back(VD);
+      }
+      Toggles.insert(*It);
+    }
+    for (const Stmt *A : Advances)
+      for (const VarDecl *VD : ToggleVars)
+        if (mentions(A, VD))
+          return fail(A->getBeginLoc(),
+                      "'" + VD->getName().str() +
+                          "', the buffer the loop toggles, is read after it "
+                          "is toggled");
+    for (llvm::ArrayRef<Stmt *> Part : {Before, Epilogue})
+      for (const Stmt *S : Part)
+        for (const VarDecl *VD : ToggleVars)
+          if (!declares(S, VD) && mentions(S, VD))
             return fail(S->getBeginLoc(),
                         "'" + VD->getName().str() +
                             "', the buffer the loop toggles, may be read in "
                             "the loop only");
-      ToggleVars.insert(VD);
-      Toggles.insert(*It);
-      (*Init == 0 ? CurrentVars : NextVars).push_back(VD);
-    }
     return true;
+  }
+
+  static bool declares(const Stmt *S, const VarDecl *VD) {
+    auto *DS = dyn_cast<DeclStmt>(S);
+    return DS && llvm::is_contained(DS->decls(), VD);
+  }
+
+  /// The variable `F` flips (toggledBuffers), and whether it starts at 1,
+  /// where it is declared in `Before`, set to 0 or 1 there and changed
+  /// nowhere else; nullopt otherwise.
+  std::optional<std::pair<const VarDecl *, bool>>
+  toggle(llvm::ArrayRef<Stmt *> Before, const Stmt *F) {
+    const VarDecl *VD = flippedVariable(F);
+    if (!VD || ToggleVars.contains(VD) ||
+        llvm::none_of(Before, [&](const Stmt *S) { return declares(S, VD); }))
+      return std::nullopt;
+    std::optional<int64_t> Init;
+    if (auto *B = VD->hasInit()
+                      ? dyn_cast<CXXBoolLiteralExpr>(bare(VD->getInit()))
+                      : nullptr)
+      Init = B->getValue();
+    else if (VD->hasInit())
+      Init = Ev.constant(VD->getInit());
+    if (!Init || (*Init != 0 && *Init != 1) ||
+        isModified(VD, Kernel->getBody(), F))
+      return std::nullopt;
+    return std::pair(VD, *Init == 1);
   }
 
   bool rotatedLoop(llvm::ArrayRef<Stmt *> Before, bool Quick) {
@@ -574,12 +616,14 @@ private:
     // The second pass follows the next iteration's copies in flight: from
     // the state the first left, which every later iteration starts from
     // too where the second ends in it (asyncRepeats).
-    std::vector<std::vector<std::vector<AsyncCopy>>> InFlight;
+    std::vector<InFlightCopies> InFlight;
     for (const ThreadState &T : Threads)
-      InFlight.push_back(T.AsyncGroups);
+      InFlight.push_back({T.AsyncGroups, T.AsyncOpen});
     Threads = Start;
-    for (size_t I = 0; I < Threads.size(); ++I)
-      Threads[I].AsyncGroups = InFlight[I];
+    for (size_t I = 0; I < Threads.size(); ++I) {
+      Threads[I].AsyncGroups = InFlight[I].Groups;
+      Threads[I].AsyncOpen = InFlight[I].Open;
+    }
     Recording = false;
     if (!rotatedBody(Quick) || !readsBeforeWrites() || !firstReadsOrdered() ||
         !wrapOrdered() || !asyncRepeats(InFlight))
@@ -1176,17 +1220,17 @@ private:
       return true;
     if (auto *DS = dyn_cast<DeclStmt>(S))
       return declare(DS, P);
+    if (isBarrier(S))
+      return fail(S->getBeginLoc(),
+                  "expected '__syncthreads();' only at the top level of the "
+                  "loop body: one after the staging copies, one after the "
+                  "product");
     if (auto *A = dyn_cast<GCCAsmStmt>(S))
       return asmStatement(A, P);
     if (auto *F = dyn_cast<ForStmt>(S))
       return unroll(F, P);
     if (auto *If = dyn_cast<IfStmt>(S))
       return branch(If, P);
-    if (isBarrier(S))
-      return fail(S->getBeginLoc(),
-                  "expected '__syncthreads();' only at the top level of the "
-                  "loop body: one after the staging copies, one after the "
-                  "product");
     bool IsAssert = false;
     if (const Expr *X = assertCondition(S, Ctx, IsAssert); IsAssert)
       return assertion(X, S);
@@ -2226,8 +2270,10 @@ private:
       return fail(If->getCond()->getBeginLoc(),
                   "expected the copies of the next iteration's tiles under "
                   "the loop's condition one step on, 'if (t + step < "
-                  "bound)' or 'if (t < bound - step)', with the loop's own "
-                  "bound: they may be skipped in the last iteration only");
+                  "bound)' or 'if (t < bound - step)' (for a tile counter "
+                  "also 'if (t + 1 != bound)', and 'if ((t + 1) * TILE < K)' "
+                  "up to ceil(K / TILE)), with the loop's own bound: they "
+                  "may be skipped in the last iteration only");
     if (staging(P))
       return guardedStaging(If, P);
     if (P == Phase::Epilogue && If->getElse())
@@ -2683,8 +2729,10 @@ private:
   static std::string bufferMessage(const SharedTile &X) {
     return "expected the buffer of '" + X.Var->getName().str() +
            "' selected by the iteration: i % 2 (or i & 1) of iteration i, "
-           "the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1), the one it "
-           "stages for the next; a constant before the loop";
+           "the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1, !cur), the "
+           "one it stages for the next (i + c for i, of any constant c "
+           "before '& 1' and of c >= 0 before '% 2'); a constant before the "
+           "loop";
   }
 
   std::optional<int64_t> constantIndex(const Expr *E) const {
@@ -3367,21 +3415,22 @@ private:
   /// barrier likewise.
   bool asyncSettled(Phase P, bool AtLoop = false) {
     const bool BodyEnd = P == Phase::Rotated && CurSeg + 1 == RotSeg.size();
-    auto Fails = [&](const AsyncCopy &C, bool Committed) {
-      // No barrier ends the body: its copies, committed, are the next
-      // iteration's carried ones, complete at its first barrier.
+    // Copies in flight at the end of the body (or of the code before the
+    // loop where no barrier ends it), committed or not, are the next
+    // iteration's carried ones, complete at its first barrier (a
+    // `cp.async.wait_all` there commits those not committed).
+    auto Fails = [&](const AsyncCopy &C) {
       if (AtLoop || (BodyEnd && Wraps))
-        return !Committed;
-      return P != Phase::Rotated || C.Carried || !C.Next ||
-             (BodyEnd && !Committed);
+        return false;
+      return P != Phase::Rotated || C.Carried || !C.Next;
     };
     for (const auto &G : Cur->AsyncGroups)
       for (const AsyncCopy &C : G)
-        if (Fails(C, true))
+        if (Fails(C))
           return fail(C.At, C.Carried ? CarriedMessage : SettledMessage);
     for (const AsyncCopy &C : Cur->AsyncOpen)
-      if (Fails(C, false))
-        return fail(C.At, SettledMessage);
+      if (Fails(C))
+        return fail(C.At, C.Carried ? UncommittedMessage : SettledMessage);
     return true;
   }
 
@@ -3399,6 +3448,13 @@ private:
       "of the iteration's own copies ('__pipeline_wait_prior(1);' after one "
       "commit)";
 
+  static constexpr const char *UncommittedMessage =
+      "this asynchronous copy, made for the next iteration, is not "
+      "committed before that iteration's first barrier, and a wait for "
+      "groups ('__pipeline_wait_prior', 'cp.async.wait_group') waits for "
+      "committed ones only: commit it ('__pipeline_commit();') before the "
+      "wait, or wait with 'cp.async.wait_all;', which commits it";
+
   /// At the loop body's start, the copies in flight are an earlier
   /// iteration's; after the loop, those the last iteration skips are not
   /// made, and no other may be in flight.
@@ -3407,32 +3463,46 @@ private:
     for (auto &G : Cur->AsyncGroups)
       for (AsyncCopy &C : G)
         C.Carried = AnyCarried = true;
+    for (AsyncCopy &C : Cur->AsyncOpen)
+      C.Carried = AnyCarried = true;
   }
   bool asyncAfterLoop() {
+    std::vector<AsyncCopy> All = Cur->AsyncOpen;
     for (const auto &G : Cur->AsyncGroups)
-      for (const AsyncCopy &C : G)
-        if (!C.Conditional)
-          return fail(C.At, "this asynchronous copy is still in flight after "
-                            "the loop: stage the next iteration's tiles under "
-                            "'if (<the loop's condition one step on>)'");
+      All.insert(All.end(), G.begin(), G.end());
+    for (const AsyncCopy &C : All)
+      if (!C.Conditional)
+        return fail(C.At, "this asynchronous copy is still in flight after "
+                          "the loop: stage the next iteration's tiles under "
+                          "'if (<the loop's condition one step on>)'");
     return true;
   }
+
+  /// The asynchronous copies a thread has in flight: its committed groups
+  /// and those not yet committed.
+  struct InFlightCopies {
+    std::vector<std::vector<AsyncCopy>> Groups;
+    std::vector<AsyncCopy> Open;
+  };
 
   /// Each thread ends the second iteration with the copies in flight it
   /// ended the first with (as many groups, as many copies in each, into
   /// the same buffers), so that every later iteration is followed as the
   /// second was.
-  bool asyncRepeats(
-      const std::vector<std::vector<std::vector<AsyncCopy>>> &InFlight) {
+  bool asyncRepeats(const std::vector<InFlightCopies> &InFlight) {
+    auto SameCopies = [](const std::vector<AsyncCopy> &X,
+                         const std::vector<AsyncCopy> &Y) {
+      bool Same = X.size() == Y.size();
+      for (size_t C = 0; Same && C < X.size(); ++C)
+        Same = X[C].Next == Y[C].Next && X[C].Conditional == Y[C].Conditional;
+      return Same;
+    };
     for (size_t I = 0; I < Threads.size(); ++I) {
-      const auto &Now = Threads[I].AsyncGroups, &Then = InFlight[I];
-      bool Same = Now.size() == Then.size();
-      for (size_t G = 0; Same && G < Now.size(); ++G) {
-        Same = Now[G].size() == Then[G].size();
-        for (size_t C = 0; Same && C < Now[G].size(); ++C)
-          Same = Now[G][C].Next == Then[G][C].Next &&
-                 Now[G][C].Conditional == Then[G][C].Conditional;
-      }
+      const auto &Now = Threads[I].AsyncGroups, &Then = InFlight[I].Groups;
+      bool Same = Now.size() == Then.size() &&
+                  SameCopies(Threads[I].AsyncOpen, InFlight[I].Open);
+      for (size_t G = 0; Same && G < Now.size(); ++G)
+        Same = SameCopies(Now[G], Then[G]);
       if (!Same)
         return fail(Loop->getForLoc(),
                     "the asynchronous copies in flight at the end of an "

@@ -376,21 +376,55 @@ bool GemmLoopReader::isIteration(const Expr *E) const {
          Den && Den->constantValue() == std::optional<int64_t>(G.Tile);
 }
 
-/// `X % 2` or `X & 1`, X satisfying `Of`.
-template <class F> static bool parity(const Expr *E, F Of) {
+std::optional<int64_t> GemmLoopReader::iterationOffset(const Expr *E) const {
+  if (isIteration(E))
+    return 0;
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  if (!B || (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub))
+    return std::nullopt;
+  auto Constant = [&](const Expr *X) -> std::optional<int64_t> {
+    std::optional<Poly> P = Ev.eval(X);
+    std::optional<int64_t> V = P ? P->constantValue() : std::nullopt;
+    // A small offset: no sum with it wraps.
+    return V && *V > -4096 && *V < 4096 ? V : std::nullopt;
+  };
+  if (std::optional<int64_t> C = Constant(B->getRHS()))
+    if (std::optional<int64_t> O = iterationOffset(B->getLHS()))
+      return B->getOpcode() == BO_Add ? *O + *C : *O - *C;
+  if (B->getOpcode() == BO_Add)
+    if (std::optional<int64_t> C = Constant(B->getLHS()))
+      if (std::optional<int64_t> O = iterationOffset(B->getRHS()))
+        return *O + *C;
+  return std::nullopt;
+}
+
+std::optional<bool> GemmLoopReader::iterationParity(const Expr *E) const {
   auto *B = dyn_cast<BinaryOperator>(bare(E));
   auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
-  return Lit &&
-         ((B->getOpcode() == BO_Rem && Lit->getValue() == 2) ||
-          (B->getOpcode() == BO_And && Lit->getValue() == 1)) &&
-         Of(B->getLHS());
+  const bool Rem = Lit && B->getOpcode() == BO_Rem && Lit->getValue() == 2;
+  const bool And = Lit && B->getOpcode() == BO_And && Lit->getValue() == 1;
+  std::optional<int64_t> O =
+      Rem || And ? iterationOffset(B->getLHS()) : std::nullopt;
+  // The iteration counts from 0: i + c is never negative where c is not,
+  // and `x % 2` of a negative x is negative; `x & 1` of any x is its
+  // parity (two's complement).
+  if (!O || (Rem && *O < 0))
+    return std::nullopt;
+  return *O % 2 != 0;
+}
+
+/// `!X` of a buffer index X (0 or 1): the other buffer.
+static const Expr *negatedIndex(const Expr *E) {
+  auto *U = dyn_cast<UnaryOperator>(bare(E));
+  return U && U->getOpcode() == UO_LNot ? U->getSubExpr() : nullptr;
 }
 
 bool GemmLoopReader::isCurrent(const Expr *E) const {
   auto *R = dyn_cast<DeclRefExpr>(bare(E));
   if (R && llvm::is_contained(CurrentVars, R->getDecl()))
     return true;
-  // `1 - nxt`, `nxt ^ 1`: the other buffer of the one the iteration writes.
+  // `1 - nxt`, `nxt ^ 1`, `!nxt`: the other buffer of the one the
+  // iteration writes.
   auto *B = dyn_cast<BinaryOperator>(bare(E));
   auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getLHS())) : nullptr;
   auto *LitR = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
@@ -400,7 +434,9 @@ bool GemmLoopReader::isCurrent(const Expr *E) const {
   if (B && B->getOpcode() == BO_Xor && LitR && LitR->getValue() == 1 &&
       isNext(B->getLHS()))
     return true;
-  return parity(E, [&](const Expr *X) { return isIteration(X); });
+  if (const Expr *X = negatedIndex(E))
+    return isNext(X);
+  return iterationParity(E) == std::optional<bool>(false);
 }
 
 bool GemmLoopReader::isNext(const Expr *E) const {
@@ -416,22 +452,34 @@ bool GemmLoopReader::isNext(const Expr *E) const {
   if (B && B->getOpcode() == BO_Xor && LitR && LitR->getValue() == 1 &&
       isCurrent(B->getLHS()))
     return true;
-  return parity(E, [&](const Expr *X) {
-    auto *Sum = dyn_cast<BinaryOperator>(bare(X));
-    auto *One = Sum ? dyn_cast<IntegerLiteral>(bare(Sum->getRHS())) : nullptr;
-    return Sum && Sum->getOpcode() == BO_Add && One && One->getValue() == 1 &&
-           isIteration(Sum->getLHS());
-  });
+  if (const Expr *X = negatedIndex(E))
+    return isCurrent(X);
+  return iterationParity(E) == std::optional<bool>(true);
 }
 
 bool GemmLoopReader::prefetchCondition(const Expr *E) const {
   auto *C = dyn_cast<BinaryOperator>(bare(E));
   auto *LoopCond = cast<BinaryOperator>(Loop->getCond());
-  if (!C || C->getOpcode() != BO_LT)
+  if (!C)
+    return false;
+  const Expr *Lhs = C->getLHS(), *Bound = C->getRHS();
+  BinaryOperatorKind Op = C->getOpcode();
+  if (Op == BO_GT) {
+    std::swap(Lhs, Bound);
+    Op = BO_LT;
+  }
+  // A tile counter steps by 1 from 0 and stays below its bound: `t + 1 !=
+  // bound` is `t + 1 < bound`.
+  if (Op != BO_LT && (Op != BO_NE || LoopCountsElements))
     return false;
   const Poly Step = Poly::constant(LoopCountsElements ? G.Tile : 1);
-  std::optional<Poly> Next = Ev.eval(C->getLHS());
-  const Expr *Bound = C->getRHS();
+  std::optional<Poly> Next = Ev.eval(Lhs);
+  // `(t + 1) * TILE < K` of a tile counter up to ceil(K / TILE): the next
+  // tile starts inside K.
+  if (Op == BO_LT && !LoopCountsElements && !FloorBound.isValid() && Next &&
+      *Next == KOffset + Poly::constant(G.Tile))
+    if (std::optional<Extent> K = extentOf(Bound))
+      return *K == G.K;
   // `counter < bound - step`
   if (auto *Sub = dyn_cast<BinaryOperator>(bare(Bound));
       Next && *Next == Poly::symbol(Counter) && Sub &&
@@ -452,6 +500,18 @@ bool GemmLoopReader::prefetchCondition(const Expr *E) const {
   Bound->IgnoreParenImpCasts()->Profile(Got, Ctx, true);
   LoopCond->getRHS()->IgnoreParenImpCasts()->Profile(Want, Ctx, true);
   return Got == Want;
+}
+
+/// `(v + 1) % 2` or `(v + 1) & 1` (`B`) of the variable `VD`.
+static bool parityOfNext(const BinaryOperator *B, const VarDecl *VD) {
+  auto *Lit = dyn_cast<IntegerLiteral>(bare(B->getRHS()));
+  auto *Sum = dyn_cast<BinaryOperator>(bare(B->getLHS()));
+  auto *One = Sum ? dyn_cast<IntegerLiteral>(bare(Sum->getRHS())) : nullptr;
+  return Lit &&
+         ((B->getOpcode() == BO_Rem && Lit->getValue() == 2) ||
+          (B->getOpcode() == BO_And && Lit->getValue() == 1)) &&
+         Sum && Sum->getOpcode() == BO_Add && One && One->getValue() == 1 &&
+         refersTo(Sum->getLHS(), VD);
 }
 
 const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
@@ -475,11 +535,27 @@ const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
          isOne(RB->getRHS())) ||
         (RB && RB->getOpcode() == BO_Sub && isOne(RB->getLHS()) &&
          refersTo(RB->getRHS(), VD)) ||
-        (RU && RU->getOpcode() == UO_LNot && refersTo(RU->getSubExpr(), VD))));
+        (RU && RU->getOpcode() == UO_LNot && refersTo(RU->getSubExpr(), VD)) ||
+        (RB && parityOfNext(RB, VD))));
   return Flips ? VD : nullptr;
 }
 
 bool GemmLoopReader::isBarrier(const Stmt *S) {
+  // `asm volatile("bar.sync 0;" ::: "memory");`: barrier 0 of every thread
+  // of the block, which __syncthreads() is (PTX ISA 9.7.13.1, bar.sync
+  // without a thread count).
+  if (auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    std::string Text = A->getAsmString();
+    llvm::StringRef T = llvm::StringRef(Text).trim();
+    while (T.consume_back(";") || T.consume_back("\n"))
+      T = T.rtrim();
+    bool OnlyMemory = true;
+    for (unsigned I = 0; I < A->getNumClobbers(); ++I)
+      OnlyMemory &= A->getClobber(I) == "memory";
+    return !A->getNumOutputs() && !A->getNumInputs() && OnlyMemory &&
+           llvm::is_contained(
+               {"bar.sync 0", "barrier.sync 0", "barrier.sync.aligned 0"}, T);
+  }
   auto *C = dyn_cast<CallExpr>(S);
   return C && C->getDirectCallee() &&
          C->getDirectCallee()->getName() == "__syncthreads";

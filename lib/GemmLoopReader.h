@@ -43,10 +43,12 @@ protected:
   /// Appends the pairs of a bounds check `X < P && Y < Q` to `Out`; false,
   /// with the failure, where `E` is something else.
   bool guard(const clang::Expr *E, Guard &Out);
-  /// Whether `S` is `__syncthreads();`.
+  /// Whether `S` is `__syncthreads();` or an asm statement of `bar.sync
+  /// 0;` alone (no operands; a "memory" clobber or none).
   static bool isBarrier(const clang::Stmt *S);
   /// The integer variable that `S` flips between 0 and 1: `cur ^= 1;`,
-  /// `cur = cur ^ 1;`, `cur = 1 - cur;` or `cur = !cur;`; else null.
+  /// `cur = cur ^ 1;`, `cur = 1 - cur;`, `cur = !cur;` or `cur = (cur + 1)
+  /// % 2;` (`& 1`); else null.
   static const clang::VarDecl *flippedVariable(const clang::Stmt *S);
   /// Finds the pointer advances of the loop body (`p += step;` at its top
   /// level, once per iteration, the step the same in every iteration and a
@@ -151,11 +153,18 @@ protected:
   /// The iteration's index: the loop variable of a tile counter, or
   /// `t / TILE` of an element counter.
   bool isIteration(const clang::Expr *E) const;
-  /// The buffer iteration i reads: `i % 2`, `i & 1`, or a variable of
-  /// CurrentVars.
+  /// Where `E` is the iteration plus a constant c (`i + 2`, `i - 1`, `t /
+  /// TILE + 1`), c; nullopt otherwise.
+  std::optional<int64_t> iterationOffset(const clang::Expr *E) const;
+  /// Where `E` is `(i + c) % 2` (c >= 0) or `(i + c) & 1` (any c) of
+  /// iteration i, whether c is odd; nullopt otherwise.
+  std::optional<bool> iterationParity(const clang::Expr *E) const;
+  /// The buffer iteration i reads: `(i + c) % 2` or `(i + c) & 1` of an
+  /// even c (iterationParity), or a variable of CurrentVars.
   bool isCurrent(const clang::Expr *E) const;
-  /// The buffer iteration i writes: `(i + 1) % 2`, `(i + 1) & 1`, `1 - cur`,
-  /// `cur ^ 1` (cur as isCurrent says), or a variable of NextVars.
+  /// The buffer iteration i writes: `(i + c) % 2` or `(i + c) & 1` of an
+  /// odd c, `1 - cur`, `cur ^ 1`, `!cur` (cur as isCurrent says), or a
+  /// variable of NextVars.
   bool isNext(const clang::Expr *E) const;
   /// Whether `E` is the loop's condition one step on: `counter + step <
   /// bound` or `counter < bound - step`, the bound the loop's own (the same

@@ -51,7 +51,7 @@ __global__ void skips_two(ARGS) {
   }
   STORE
 }
-// CHECK: next-tiles-refusals.cu:[[@LINE-8]]:9: note: expected the copies of the next iteration's tiles under the loop's condition one step on, 'if (t + step < bound)' or 'if (t < bound - step)', with the loop's own bound: they may be skipped in the last iteration only
+// CHECK: next-tiles-refusals.cu:[[@LINE-8]]:9: note: expected the copies of the next iteration's tiles under the loop's condition one step on, 'if (t + step < bound)' or 'if (t < bound - step)' (for a tile counter also 'if (t + 1 != bound)', and 'if ((t + 1) * TILE < K)' up to ceil(K / TILE)), with the loop's own bound: they may be skipped in the last iteration only
 
 // The code before the loop stages the second tiles.
 __global__ void wrong_first(ARGS) {
@@ -126,7 +126,7 @@ __global__ void fixed_buffers(ARGS) {
   }
   STORE
 }
-// CHECK: next-tiles-refusals.cu:[[@LINE-7]]:12: note: expected the buffer of 'As' selected by the iteration: i % 2 (or i & 1) of iteration i, the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1), the one it stages for the next; a constant before the loop
+// CHECK: next-tiles-refusals.cu:[[@LINE-7]]:12: note: expected the buffer of 'As' selected by the iteration: i % 2 (or i & 1) of iteration i, the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1, !cur), the one it stages for the next (i + c for i, of any constant c before '& 1' and of c >= 0 before '% 2'); a constant before the loop
 
 // A buffer index toggled before the product, which then reads the buffer
 // being staged (a toggle at the end of the body is 'blocked-toggles.cu').
