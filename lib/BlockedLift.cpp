@@ -1272,41 +1272,6 @@ private:
       return nullptr;
     return negated(If->getCond());
   }
-  const Expr *negated(const Expr *E) {
-    E = bare(E);
-    if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
-      return U->getSubExpr();
-    auto *B = dyn_cast<BinaryOperator>(E);
-    if (!B)
-      return nullptr;
-    BinaryOperatorKind Op;
-    const Expr *L = B->getLHS(), *R = B->getRHS();
-    switch (B->getOpcode()) {
-    case BO_LOr:
-      Op = BO_LAnd;
-      L = negated(L), R = L ? negated(R) : nullptr;
-      if (!L || !R)
-        return nullptr;
-      break;
-    case BO_GE:
-      Op = BO_LT;
-      break;
-    case BO_GT:
-      Op = BO_LE;
-      break;
-    case BO_LE:
-      Op = BO_GT;
-      break;
-    case BO_LT:
-      Op = BO_GE;
-      break;
-    default:
-      return nullptr;
-    }
-    return BinaryOperator::Create(
-        Ctx, const_cast<Expr *>(L), const_cast<Expr *>(R), Op, Ctx.BoolTy,
-        VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
-  }
 
   static const char *expected(Phase P) {
     switch (P) {
@@ -2366,14 +2331,23 @@ private:
         return checkedVectorLoad(V, If->getCond(), R, P);
     }
     if (!If->getElse() || !assignment(single(If->getThen()), L, R) ||
-        !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
+        !assignment(single(If->getElse()), L2, R2))
+      return fail(If->getBeginLoc(), expected(Phase::Stage));
+    // `if (out) x = 0; else x = matrix[index];`: the negated check.
+    const Expr *Cond = If->getCond();
+    if (isZero(R) && !isZero(R2)) {
+      std::swap(L, L2);
+      std::swap(R, R2);
+      Cond = negated(Cond);
+    }
+    if (!Cond || !isZero(R2))
       return fail(If->getBeginLoc(), expected(Phase::Stage));
     // `if (guard) reg = matrix[index]; else reg = 0;`
     if (std::optional<Location> X = location(L, false)) {
       std::optional<Location> Y = location(L2, false);
       if (!Y || Y->Var != X->Var || Y->Index != X->Index)
         return fail(If->getBeginLoc(), expected(Phase::Stage));
-      return load(*X, R, If->getCond(), If->getBeginLoc());
+      return load(*X, R, Cond, If->getBeginLoc());
     }
     auto T1 = tileElement(L, true);
     auto T2 = T1 ? tileElement(L2, true) : std::nullopt;
@@ -2381,7 +2355,7 @@ private:
       return Why.Message.empty()
                  ? fail(If->getBeginLoc(), expected(Phase::Stage))
                  : false;
-    return stage(*T1, R, If->getCond(), If->getBeginLoc());
+    return stage(*T1, R, Cond, If->getBeginLoc());
   }
 
   bool expression(const Expr *E, Phase P) {
@@ -2800,11 +2774,11 @@ private:
   std::optional<StagedElement> fetch(const Expr *Read, const Expr *Cond,
                                      QualType Type, SourceLocation At) {
     if (auto *C = dyn_cast<ConditionalOperator>(bare(Read)); C && !Cond) {
-      if (!isZero(C->getFalseExpr()))
+      auto Checked = zeroOutside(C);
+      if (!Checked)
         return fail(C->getFalseExpr()->getBeginLoc(),
                     "elements outside the matrix must read as 0");
-      Cond = C->getCond();
-      Read = C->getTrueExpr();
+      std::tie(Cond, Read) = *Checked;
     }
     // A member of a vector loaded under a bounds check is its element
     // under that check (one for all its elements, StagedElement::Width).
@@ -3092,26 +3066,61 @@ private:
   }
 
   /// `cond ? a : b` with a bounds check `cond` (or a bool local set to
-  /// one) and constants a and b, or `cond` itself where `Bool`: the check
-  /// and the two values, as the current thread evaluates them.
+  /// one, or the negation of either, truth) and constants a and b, `cond *
+  /// a` (`a * cond`) of a bool cond and a constant a (b = 0), or `cond`
+  /// itself where `Bool`: the check and the two values, as the current
+  /// thread evaluates them.
   std::optional<std::tuple<Guard, int64_t, int64_t>> choice(const Expr *E,
                                                             bool Bool) {
     E = bare(E);
     const Expr *Cond = E;
     std::optional<int64_t> In = 1, Out = 0;
+    auto *M = dyn_cast<BinaryOperator>(E);
+    auto Truth = [](const Expr *X) {
+      X = X->IgnoreParenCasts();
+      return X->getType()->isBooleanType() ? X : nullptr;
+    };
     if (auto *C = dyn_cast<ConditionalOperator>(E)) {
       Cond = bare(C->getCond());
       In = Ev.constant(C->getTrueExpr());
       Out = Ev.constant(C->getFalseExpr());
+    } else if (M && M->getOpcode() == BO_Mul &&
+               (Truth(M->getLHS()) || Truth(M->getRHS()))) {
+      const bool Left = Truth(M->getLHS());
+      Cond = Truth(Left ? M->getLHS() : M->getRHS());
+      In = Ev.constant(Left ? M->getRHS() : M->getLHS());
     } else if (!Bool) {
       return std::nullopt;
     }
-    if (!In || !Out)
+    std::optional<std::pair<Guard, bool>> T =
+        In && Out ? truth(Cond) : std::nullopt;
+    if (!T)
       return std::nullopt;
-    Guard G;
-    if (!checks(Cond, G))
-      return std::nullopt;
-    return std::tuple(std::move(G), *In, *Out);
+    if (!T->second)
+      std::swap(In, Out);
+    return std::tuple(std::move(T->first), *In, *Out);
+  }
+
+  /// The bounds check `Cond` makes (checks), and whether `Cond` is it
+  /// (true) or its negation (false: `!ok`, `r >= M || c >= K`, a bool
+  /// local set to such a negation); nullopt for anything else.
+  std::optional<std::pair<Guard, bool>> truth(const Expr *Cond, int Depth = 0) {
+    Cond = bare(Cond);
+    if (Guard G; checks(Cond, G))
+      return std::pair(std::move(G), true);
+    if (auto *R = dyn_cast<DeclRefExpr>(Cond)) {
+      auto *VD = dyn_cast<VarDecl>(R->getDecl());
+      auto It = VD ? Cur->Choices.find(VD) : Cur->Choices.end();
+      if (It != Cur->Choices.end() && VD->getType()->isBooleanType() &&
+          std::get<1>(It->second) == 0 && std::get<2>(It->second) == 1)
+        return std::pair(std::get<0>(It->second), false);
+    }
+    const Expr *N = Depth < 4 ? negated(Cond) : nullptr;
+    std::optional<std::pair<Guard, bool>> T =
+        N ? truth(N, Depth + 1) : std::nullopt;
+    if (T)
+      T->second = !T->second;
+    return T;
   }
 
   /// Appends to `G` the bounds checks `Cond` makes: comparisons joined by
@@ -3231,7 +3240,8 @@ private:
       auto Check = Bounds.empty() ? std::nullopt : choice(C->getCond(), true);
       if (!Check || std::get<0>(*Check) != Bounds)
         return fail(At->getBeginLoc(), Expected);
-      Src = C->getTrueExpr();
+      // `ok ? &A[j] : A`, or `!ok ? A : &A[j]`.
+      Src = std::get<1>(*Check) ? C->getTrueExpr() : C->getFalseExpr();
     }
     auto From = T ? pointer(Src) : std::nullopt;
     if (!T || !From)

@@ -540,6 +540,53 @@ const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
   return Flips ? VD : nullptr;
 }
 
+const Expr *GemmLoopReader::negated(const Expr *E) const {
+  E = bare(E);
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_LNot)
+    return U->getSubExpr();
+  auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B)
+    return nullptr;
+  BinaryOperatorKind Op;
+  const Expr *L = B->getLHS(), *R = B->getRHS();
+  switch (B->getOpcode()) {
+  case BO_LOr:
+    Op = BO_LAnd;
+    L = negated(L), R = L ? negated(R) : nullptr;
+    if (!L || !R)
+      return nullptr;
+    break;
+  case BO_GE:
+    Op = BO_LT;
+    break;
+  case BO_GT:
+    Op = BO_LE;
+    break;
+  case BO_LE:
+    Op = BO_GT;
+    break;
+  case BO_LT:
+    Op = BO_GE;
+    break;
+  default:
+    return nullptr;
+  }
+  return BinaryOperator::Create(
+      Ctx, const_cast<Expr *>(L), const_cast<Expr *>(R), Op, Ctx.BoolTy,
+      VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
+}
+
+std::optional<std::pair<const Expr *, const Expr *>>
+GemmLoopReader::zeroOutside(const ConditionalOperator *C) const {
+  if (isZero(C->getFalseExpr()))
+    return std::pair(C->getCond(), C->getTrueExpr());
+  if (!isZero(C->getTrueExpr()))
+    return std::nullopt;
+  const Expr *Cond = negated(C->getCond());
+  return Cond ? std::optional(std::pair(Cond, C->getFalseExpr()))
+              : std::nullopt;
+}
+
 bool GemmLoopReader::isBarrier(const Stmt *S) {
   // `asm volatile("bar.sync 0;" ::: "memory");`: barrier 0 of every thread
   // of the block, which __syncthreads() is (PTX ISA 9.7.13.1, bar.sync

@@ -43,6 +43,16 @@ protected:
   /// Appends the pairs of a bounds check `X < P && Y < Q` to `Out`; false,
   /// with the failure, where `E` is something else.
   bool guard(const clang::Expr *E, Guard &Out);
+  /// The negation of the condition `E`: `X` of `!X`, the opposite
+  /// comparison (`r >= M` of `r < M`), `!a && !b` of `a || b`; null for
+  /// anything else. Built in the AST context, for the bounds checks read
+  /// from it.
+  const clang::Expr *negated(const clang::Expr *E) const;
+  /// The check and the element read of a copy `ok ? matrix[j] : 0`, or
+  /// of `out ? 0 : matrix[j]` (the check the negation of `out`); nullopt
+  /// where neither value is a zero.
+  std::optional<std::pair<const clang::Expr *, const clang::Expr *>>
+  zeroOutside(const clang::ConditionalOperator *C) const;
   /// Whether `S` is `__syncthreads();` or an asm statement of `bar.sync
   /// 0;` alone (no operands; a "memory" clobber or none).
   static bool isBarrier(const clang::Stmt *S);

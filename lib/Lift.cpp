@@ -414,22 +414,30 @@ private:
       const Expr *L2 = nullptr, *R2 = nullptr;
       if (!single(If->getThen()) || !single(If->getElse()) ||
           !assignment(single(If->getThen()), L, R) ||
-          !assignment(single(If->getElse()), L2, R2) || !isZero(R2))
+          !assignment(single(If->getElse()), L2, R2))
+        return fail(S->getBeginLoc(), Expected);
+      // `if (out) tile = 0; else tile = matrix[j];`: the negated check.
+      Cond = If->getCond();
+      if (isZero(R) && !isZero(R2)) {
+        std::swap(L, L2);
+        std::swap(R, R2);
+        Cond = negated(Cond);
+      }
+      if (!Cond || !isZero(R2))
         return fail(S->getBeginLoc(), Expected);
       std::optional<Access> A1 = tileAccess(L);
       std::optional<Access> A2 = A1 ? tileAccess(L2) : std::nullopt;
       if (!A1 || !A2 || A1->Array != A2->Array || A1->P1 != A2->P1 ||
           A1->P2 != A2->P2)
         return Why.Message.empty() ? fail(S->getBeginLoc(), Expected) : false;
-      Cond = If->getCond();
       Read = R;
     } else if (assignment(S, L, R)) {
       if (auto *C = dyn_cast<ConditionalOperator>(bare(R))) {
-        if (!isZero(C->getFalseExpr()))
+        auto Checked = zeroOutside(C);
+        if (!Checked)
           return fail(C->getFalseExpr()->getBeginLoc(),
                       "elements outside the matrix must read as 0");
-        Cond = C->getCond();
-        Read = C->getTrueExpr();
+        std::tie(Cond, Read) = *Checked;
       } else {
         Read = R;
       }

@@ -815,6 +815,26 @@ K['toggle_advance_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['negated_zfill_half'] = dict(
+    decl='void negated_zfill_run(const __half *A, const __half *B, __half *C, int M,\n'
+         '                       int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  negated_zfill_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['shared_negated_bf16'] = dict(
+    decl='void shared_negated_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                        float *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  shared_negated_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
