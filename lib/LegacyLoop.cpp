@@ -187,9 +187,14 @@ public:
   }
 
   bool VisitGCCAsmStmt(GCCAsmStmt *A) {
-    if (StringRef(A->getAsmString()).contains("cp.async"))
+    const std::string Text = A->getAsmString();
+    if (StringRef(Text).contains("cp.async"))
       add(Staging, A->getBeginLoc(),
           "cp.async: an asynchronous copy into shared memory");
+    else if (StringRef(Text).contains("bar.sync") ||
+             StringRef(Text).contains("barrier.sync"))
+      add(Barriers, A->getBeginLoc(),
+          "bar.sync: a barrier between the staging and the product");
     return true;
   }
 
