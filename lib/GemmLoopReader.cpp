@@ -472,6 +472,10 @@ bool GemmLoopReader::prefetchCondition(const Expr *E) const {
   // bound` is `t + 1 < bound`.
   if (Op != BO_LT && (Op != BO_NE || LoopCountsElements))
     return false;
+  // `bound != t + 1`
+  if (std::optional<Poly> L = Op == BO_NE ? Ev.eval(Lhs) : std::nullopt;
+      Op == BO_NE && (!L || !L->dependsOn(Counter)))
+    std::swap(Lhs, Bound);
   const Poly Step = Poly::constant(LoopCountsElements ? G.Tile : 1);
   std::optional<Poly> Next = Ev.eval(Lhs);
   // `(t + 1) * TILE < K` of a tile counter up to ceil(K / TILE): the next
@@ -502,7 +506,12 @@ bool GemmLoopReader::prefetchCondition(const Expr *E) const {
   return Got == Want;
 }
 
-/// `(v + 1) % 2` or `(v + 1) & 1` (`B`) of the variable `VD`.
+static bool isOneLiteral(const Expr *E) {
+  auto *Lit = dyn_cast<IntegerLiteral>(bare(E));
+  return Lit && Lit->getValue() == 1;
+}
+
+/// `(v + 1) % 2` or `(v + 1) & 1` (`B`, also `1 + v`) of the variable `VD`.
 static bool parityOfNext(const BinaryOperator *B, const VarDecl *VD) {
   auto *Lit = dyn_cast<IntegerLiteral>(bare(B->getRHS()));
   auto *Sum = dyn_cast<BinaryOperator>(bare(B->getLHS()));
@@ -510,8 +519,17 @@ static bool parityOfNext(const BinaryOperator *B, const VarDecl *VD) {
   return Lit &&
          ((B->getOpcode() == BO_Rem && Lit->getValue() == 2) ||
           (B->getOpcode() == BO_And && Lit->getValue() == 1)) &&
-         Sum && Sum->getOpcode() == BO_Add && One && One->getValue() == 1 &&
-         refersTo(Sum->getLHS(), VD);
+         Sum && Sum->getOpcode() == BO_Add &&
+         ((One && One->getValue() == 1 && refersTo(Sum->getLHS(), VD)) ||
+          (isOneLiteral(Sum->getLHS()) && refersTo(Sum->getRHS(), VD)));
+}
+
+/// `v ? 0 : 1` (`C`) of the variable `VD`.
+static bool flippedChoice(const ConditionalOperator *C, const VarDecl *VD) {
+  auto *R = dyn_cast<DeclRefExpr>(bare(C->getCond()));
+  auto *Zero = dyn_cast<IntegerLiteral>(bare(C->getTrueExpr()));
+  return R && R->getDecl() == VD && Zero && Zero->getValue() == 0 &&
+         isOneLiteral(C->getFalseExpr());
 }
 
 const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
@@ -536,7 +554,9 @@ const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
         (RB && RB->getOpcode() == BO_Sub && isOne(RB->getLHS()) &&
          refersTo(RB->getRHS(), VD)) ||
         (RU && RU->getOpcode() == UO_LNot && refersTo(RU->getSubExpr(), VD)) ||
-        (RB && parityOfNext(RB, VD))));
+        (RB && parityOfNext(RB, VD)) ||
+        (isa<ConditionalOperator>(R) &&
+         flippedChoice(cast<ConditionalOperator>(R), VD))));
   return Flips ? VD : nullptr;
 }
 
@@ -592,16 +612,21 @@ bool GemmLoopReader::isBarrier(const Stmt *S) {
   // of the block, which __syncthreads() is (PTX ISA 9.7.13.1, bar.sync
   // without a thread count).
   if (auto *A = dyn_cast<GCCAsmStmt>(S)) {
-    std::string Text = A->getAsmString();
+    const std::string Text = A->getAsmString();
     llvm::StringRef T = llvm::StringRef(Text).trim();
     while (T.consume_back(";") || T.consume_back("\n"))
       T = T.rtrim();
+    llvm::SmallVector<llvm::StringRef, 4> Words;
+    llvm::SplitString(T, Words);
     bool OnlyMemory = true;
     for (unsigned I = 0; I < A->getNumClobbers(); ++I)
       OnlyMemory &= A->getClobber(I) == "memory";
     return !A->getNumOutputs() && !A->getNumInputs() && OnlyMemory &&
-           llvm::is_contained(
-               {"bar.sync 0", "barrier.sync 0", "barrier.sync.aligned 0"}, T);
+           Words.size() == 2 && Words[1] == "0" &&
+           llvm::is_contained({"bar.sync", "bar.cta.sync", "barrier.sync",
+                               "barrier.sync.aligned", "barrier.cta.sync",
+                               "barrier.cta.sync.aligned"},
+                              Words[0]);
   }
   auto *C = dyn_cast<CallExpr>(S);
   return C && C->getDirectCallee() &&

@@ -57,8 +57,8 @@ protected:
   /// 0;` alone (no operands; a "memory" clobber or none).
   static bool isBarrier(const clang::Stmt *S);
   /// The integer variable that `S` flips between 0 and 1: `cur ^= 1;`,
-  /// `cur = cur ^ 1;`, `cur = 1 - cur;`, `cur = !cur;` or `cur = (cur + 1)
-  /// % 2;` (`& 1`); else null.
+  /// `cur = cur ^ 1;`, `cur = 1 - cur;`, `cur = !cur;`, `cur = (cur + 1)
+  /// % 2;` (`& 1`, `1 + cur`) or `cur = cur ? 0 : 1;`; else null.
   static const clang::VarDecl *flippedVariable(const clang::Stmt *S);
   /// Finds the pointer advances of the loop body (`p += step;` at its top
   /// level, once per iteration, the step the same in every iteration and a

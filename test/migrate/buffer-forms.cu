@@ -1,9 +1,10 @@
 // Other spellings of the forms a double-buffered loop is read in
 // ('next-tiles.cu', 'blocked-toggles.cu', 'one-barrier.cu'): buffer indices
 // `(t + c) % 2` (c >= 0) and `(t + c) & 1` of any constant c, the prefetch
-// under `t + 1 != tiles` or `(t + 1) * TILE < K` (a tile counter up to
-// ceil(K / TILE)), a toggle `cur = (cur + 1) % 2;` in a block of its own and
-// followed by pointer advances, barriers written `bar.sync 0` in asm, and
+// under `tiles != t + 1` or `(t + 1) * TILE < K` (a tile counter up to
+// ceil(K / TILE)), a toggle `cur = cur ? 0 : 1;` in a block of its own and
+// followed by pointer advances, barriers written `bar.sync 0` and
+// `barrier.sync.aligned 0` in asm, and
 // copies committed by the next iteration's `cp.async.wait_all` alone (PTX
 // ISA 9.7.9.25.3.4: cp.async.wait_all is cp.async.commit_group followed by
 // cp.async.wait_group 0). Each is lifted. (The outputs are checked without
@@ -73,7 +74,7 @@ __global__ void not_last(ARGS) {
   const int tiles = K / 16;
 #pragma tawa tile
   for (int t = 0; t < tiles; ++t) {
-    if (t + 1 != tiles) {
+    if (tiles != t + 1) {
       COPY((t + 1) % 2, t + 1)
     }
     PRODUCT(t % 2)
@@ -125,7 +126,7 @@ __global__ void toggle_forms(ARGS) {
     PRODUCT(cur)
     __syncthreads();
     {
-      cur = (cur + 1) % 2;
+      cur = cur ? 0 : 1;
     }
     a += 16;
     b += 16 * N;
@@ -146,7 +147,7 @@ __global__ void asm_barriers(ARGS) {
       COPY((t + 1) % 2, t + 1)
     }
     PRODUCT(t % 2)
-    asm volatile("bar.sync 0;" ::: "memory");
+    asm volatile("barrier.sync.aligned\t0 ;" ::: "memory");
   }
   STORE
 }
