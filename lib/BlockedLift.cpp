@@ -61,14 +61,16 @@ struct HeldRef {
 /// (`wmma::store_matrix_sync(Cs + offset, acc, 16, ...)` or `Cs[i][j] =
 /// acc[k]`, read back after a barrier); Held says what each element holds.
 ///
-/// A double-buffered tile `X[2][R][C]` (Buffers 2) is indexed as one array
-/// of 2 R rows; in the loop, buffer 0 stands for buffer i % 2, which
-/// iteration i reads, and buffer 1 for (i + 1) % 2, which it stages
-/// (GemmLoopReader::isCurrent, isNext). Where the loop stages the next
-/// iteration's tiles (BlockedLifter::Rotated), Slot holds what iteration i
-/// reads, First what the code before the loop staged, and FirstRead,
-/// LastRead, FirstWrite and LastWrite the parts of the loop body, between
-/// barriers, that read and write the tile.
+/// A multi-buffered tile `X[S][R][C]` (Buffers S, 2 to 8) is indexed as
+/// one array of S R rows. In the loop, buffer 0 stands for buffer i % S,
+/// which iteration i reads, and buffer 1 for (i + D) % S, which it stages
+/// for iteration i + D (D, BlockedLifter::Ahead, the number of tiles the
+/// code before the loop stages; 1 where S is 2: GemmLoopReader::isCurrent,
+/// isNext). Where the loop stages later iterations' tiles
+/// (BlockedLifter::Rotated), Slot holds what iteration i reads, First what
+/// the code before the loop staged (buffer b the tile of iteration b), and
+/// FirstRead, LastRead, FirstWrite and LastWrite the parts of the loop
+/// body, between barriers, that read and write the tile.
 struct SharedTile {
   const VarDecl *Var = nullptr;
   int64_t Rows = 1, Cols = 0, Buffers = 1;
@@ -187,14 +189,17 @@ struct VectorRef {
   QualType V; ///< the vector type, unqualified
 };
 
-/// An asynchronous copy in flight: where it is made, the buffer of the
-/// tile it writes (1: the one the iteration stages for the next, in a
-/// double-buffered tile), whether an earlier iteration (or the code before
-/// the loop) made it, and whether it stands under the prefetch's condition
-/// (so that the last iteration does not make it).
+/// An asynchronous copy in flight: where it is made; Ahead, how many
+/// iterations after the one now followed first reads what it writes (0:
+/// this one; D for the copies of a ring's staged buffer, BlockedLifter::
+/// Ahead; b + 1 for buffer b staged before the loop, which stands for the
+/// iteration before the first); whether an earlier iteration (or the code
+/// before the loop) made it, and whether it stands under the prefetch's
+/// condition (so that the last iterations do not make it).
 struct AsyncCopy {
   SourceLocation At;
-  bool Next = false, Carried = false, Conditional = false;
+  int64_t Ahead = 0;
+  bool Carried = false, Conditional = false, InLoop = false;
 };
 
 /// One thread of the block, followed through the kernel.
@@ -518,17 +523,20 @@ private:
       std::vector<const Stmt *> Flips(1, *It);
       if (auto *Block = dyn_cast<CompoundStmt>(*It))
         Flips.assign(Block->body_begin(), Block->body_end());
-      std::vector<std::pair<const VarDecl *, bool>> Found;
+      std::vector<Advance> Found;
       for (const Stmt *F : Flips)
-        if (std::optional<std::pair<const VarDecl *, bool>> T =
-                toggle(Before, F);
-            T && llvm::none_of(Found, [&](auto &X) { return X == *T; }))
+        if (std::optional<Advance> T = toggle(Before, F);
+            T && llvm::none_of(
+                     Found, [&](const Advance &X) { return X.Var == T->Var; }))
           Found.push_back(*T);
       if (Found.empty() || Found.size() != Flips.size())
         break;
-      for (const auto &[VD, StartsAtOne] : Found) {
-        ToggleVars.insert(VD);
-        (StartsAtOne ? NextVars : CurrentVars).push_back(VD);
+      for (const Advance &A : Found) {
+        ToggleVars.insert(A.Var);
+        if (A.Ring > 2)
+          RingCounters[A.Var] = {A.Init, A.Ring};
+        else
+          (A.Init == 1 ? NextVars : CurrentVars).push_back(A.Var);
       }
       Toggles.insert(*It);
     }
@@ -555,12 +563,23 @@ private:
     return DS && llvm::is_contained(DS->decls(), VD);
   }
 
-  /// The variable `F` flips (toggledBuffers), and whether it starts at 1,
-  /// where it is declared in `Before`, set to 0 or 1 there and changed
-  /// nowhere else; nullopt otherwise.
-  std::optional<std::pair<const VarDecl *, bool>>
-  toggle(llvm::ArrayRef<Stmt *> Before, const Stmt *F) {
+  /// A buffer index the loop advances at the end of its body
+  /// (toggledBuffers): the variable, the value it starts with, and the
+  /// ring it counts modulo (2 for a flip).
+  struct Advance {
+    const VarDecl *Var;
+    int64_t Init, Ring;
+  };
+
+  /// The variable `F` flips (flippedVariable) or advances around a ring of
+  /// 3 to MaxRing (`s = (s + 1) % S;`), where it is declared in `Before`,
+  /// set to a constant buffer there and changed nowhere else; nullopt
+  /// otherwise.
+  std::optional<Advance> toggle(llvm::ArrayRef<Stmt *> Before, const Stmt *F) {
+    int64_t Ring = 2;
     const VarDecl *VD = flippedVariable(F);
+    if (!VD)
+      VD = ringAdvanced(F, Ring);
     if (!VD || ToggleVars.contains(VD) ||
         llvm::none_of(Before, [&](const Stmt *S) { return declares(S, VD); }))
       return std::nullopt;
@@ -571,10 +590,38 @@ private:
       Init = B->getValue();
     else if (VD->hasInit())
       Init = Ev.constant(VD->getInit());
-    if (!Init || (*Init != 0 && *Init != 1) ||
+    if (!Init || *Init < 0 || *Init >= Ring ||
         isModified(VD, Kernel->getBody(), F))
       return std::nullopt;
-    return std::pair(VD, *Init == 1);
+    return Advance{VD, *Init, Ring};
+  }
+
+  /// The integer variable `s` of `s = (s + 1) % S;` (or `(1 + s) % S`), S a
+  /// constant of 3 to MaxRing, set in `Ring`; null otherwise.
+  const VarDecl *ringAdvanced(const Stmt *F, int64_t &Ring) const {
+    auto *A = dyn_cast<BinaryOperator>(F);
+    auto *L = A && A->getOpcode() == BO_Assign
+                  ? dyn_cast<DeclRefExpr>(bare(A->getLHS()))
+                  : nullptr;
+    auto *VD = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
+    auto *Rem = VD ? dyn_cast<BinaryOperator>(bare(A->getRHS())) : nullptr;
+    auto *Sum = Rem && Rem->getOpcode() == BO_Rem
+                    ? dyn_cast<BinaryOperator>(bare(Rem->getLHS()))
+                    : nullptr;
+    std::optional<int64_t> S = Sum ? Ev.constant(Rem->getRHS()) : std::nullopt;
+    if (!S || *S < 3 || *S > MaxRing || Sum->getOpcode() != BO_Add ||
+        !VD->getType()->isIntegerType())
+      return nullptr;
+    auto IsVar = [&](const Expr *X) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(X));
+      return R && R->getDecl() == VD;
+    };
+    auto IsOne = [&](const Expr *X) { return Ev.constant(X) == 1; };
+    if (!(IsVar(Sum->getLHS()) && IsOne(Sum->getRHS())) &&
+        !(IsOne(Sum->getLHS()) && IsVar(Sum->getRHS())))
+      return nullptr;
+    Ring = *S;
+    return VD;
   }
 
   bool rotatedLoop(llvm::ArrayRef<Stmt *> Before, bool Quick) {
@@ -598,35 +645,37 @@ private:
                       false))
         return false;
     }
-    if (!enterLoop())
+    if (!ringAhead() || !enterLoop())
       return false;
     Looping = true;
     const std::vector<ThreadState> Start = Threads;
     Recording = true;
-    if (!rotatedBody(false) || !firstTilesAgree())
+    if (!rotatedBody(false) || !firstTilesAgree() || !asyncAfterLoop(false))
       return false;
-    // Every thread has followed one iteration: what it leaves in flight.
-    for (ThreadState &T : Threads) {
-      enter(T);
-      const bool Ok = asyncAfterLoop();
-      leave(T);
-      if (!Ok)
+    // The later passes follow the copies in flight: each from the state
+    // the one before left, until one ends in the state it started from,
+    // which every later iteration then starts from too (asyncRepeats). The
+    // copies made before the loop are complete within Ahead iterations.
+    Recording = false;
+    for (int64_t Pass = 0;; ++Pass) {
+      std::vector<InFlightCopies> InFlight;
+      for (const ThreadState &T : Threads)
+        InFlight.push_back({T.AsyncGroups, T.AsyncOpen, T.SkippedCommit});
+      Threads = Start;
+      for (size_t I = 0; I < Threads.size(); ++I) {
+        Threads[I].AsyncGroups = InFlight[I].Groups;
+        Threads[I].AsyncOpen = InFlight[I].Open;
+        Threads[I].SkippedCommit = InFlight[I].SkippedCommit;
+      }
+      if (!rotatedBody(Quick))
+        return false;
+      if (asyncRepeats(InFlight, Pass == Ahead))
+        break;
+      if (Pass == Ahead)
         return false;
     }
-    // The second pass follows the next iteration's copies in flight: from
-    // the state the first left, which every later iteration starts from
-    // too where the second ends in it (asyncRepeats).
-    std::vector<InFlightCopies> InFlight;
-    for (const ThreadState &T : Threads)
-      InFlight.push_back({T.AsyncGroups, T.AsyncOpen});
-    Threads = Start;
-    for (size_t I = 0; I < Threads.size(); ++I) {
-      Threads[I].AsyncGroups = InFlight[I].Groups;
-      Threads[I].AsyncOpen = InFlight[I].Open;
-    }
-    Recording = false;
-    if (!rotatedBody(Quick) || !readsBeforeWrites() || !firstReadsOrdered() ||
-        !wrapOrdered() || !asyncRepeats(InFlight))
+    if (!readsBeforeWrites() || !firstReadsOrdered() || !wrapOrdered() ||
+        !asyncAfterLoop(true, Quick))
       return false;
     Looping = false;
     for (ThreadState &T : Threads) {
@@ -641,6 +690,37 @@ private:
     return true;
   }
 
+  /// The distance a ring of more than two buffers stages ahead (Ahead):
+  /// the number of buffers the code before the loop stages, 0 to D - 1,
+  /// each the tile of its iteration (firstTilesAgree). Every tile the loop
+  /// stages is then a ring of more than D buffers, so that the buffer it
+  /// writes, (i + D) % S, is none of those iterations i to i + D - 1 read.
+  bool ringAhead() {
+    Ahead = 1;
+    bool Ring = false;
+    for (const SharedTile &T : Tiles) {
+      Ring |= !T.Results && T.Buffers > 2;
+      for (size_t E = 0; E < T.First.size(); ++E)
+        if (T.First[E] >= 0)
+          Ahead = std::max(Ahead, int64_t(E) / T.buffer() + 1);
+    }
+    if (!Ring)
+      return Ahead = 1, true;
+    for (const SharedTile &T : Tiles)
+      if (!T.Results && T.Buffers <= Ahead)
+        return fail(T.Var->getLocation(),
+                    "the copies before the loop stage buffers up to " +
+                        std::to_string(Ahead - 1) +
+                        ", the first tiles, so the loop stages tiles " +
+                        std::to_string(Ahead) + " iterations ahead, and '" +
+                        T.Var->getName().str() + "' has " +
+                        std::to_string(T.Buffers) +
+                        (T.Buffers == 1 ? " buffer" : " buffers") +
+                        ": expected a ring of more buffers than the tiles "
+                        "staged before the loop");
+    return true;
+  }
+
   bool rotatedBody(bool Quick) {
     for (CurSeg = 0; CurSeg < RotSeg.size(); ++CurSeg)
       if (!forThreads(RotSeg[CurSeg], Phase::Rotated, Quick))
@@ -648,36 +728,58 @@ private:
     return true;
   }
 
-  /// What the loop stages for iteration 0 is what the code before it
-  /// staged.
+  /// What the loop stages for iteration b < Ahead is what the code before
+  /// it staged into buffer b.
   bool firstTilesAgree() {
-    const Poly Zero;
-    auto AtZero = [&](const Poly &P) { return P.substitute(Counter, Zero); };
-    for (const SharedTile &T : Tiles) {
-      if (T.Results)
-        continue;
-      for (int64_t E = 0; E < T.buffer(); ++E) {
-        const int32_t A = T.Slot[size_t(E)], F = T.First[size_t(E)];
-        if (A < 0 && F < 0)
-          continue;
-        const StagedElement *L = A >= 0 ? &Staged[size_t(A)] : nullptr;
-        const StagedElement *P = F >= 0 ? &FirstStaged[size_t(F)] : nullptr;
-        bool Same = L && P && L->Ptr == P->Ptr && AtZero(L->L) == P->L &&
-                    L->Guarded == P->Guarded && L->Lane == P->Lane &&
-                    L->Width == P->Width && L->BatchStride == P->BatchStride &&
-                    L->Bounds.size() == P->Bounds.size();
-        for (size_t I = 0; Same && I < L->Bounds.size(); ++I)
-          Same = L->Bounds[I].second == P->Bounds[I].second &&
-                 AtZero(L->Bounds[I].first) == P->Bounds[I].first;
-        if (!Same)
-          return fail(P ? P->At : L->At,
-                      "the copies before the loop must stage what the "
-                      "loop's copies stage for its first iteration: element " +
-                          std::to_string(E / T.Cols) + ", " +
-                          std::to_string(E % T.Cols) + " of '" +
-                          T.Var->getName().str() + "' differs");
-      }
-    }
+    // Buffers no iteration reads before the loop stages them first.
+    for (const SharedTile &T : Tiles)
+      for (int64_t E = Ahead * T.buffer(); !T.Results && E < T.size(); ++E)
+        if (!firstTileAgrees(T, E / T.buffer(), E % T.buffer()))
+          return false;
+    for (const SharedTile &T : Tiles)
+      for (int64_t E = 0;
+           !T.Results && E < std::min(T.size(), Ahead * T.buffer()); ++E)
+        if (!firstTileAgrees(T, E / T.buffer(), E % T.buffer()))
+          return false;
+    return true;
+  }
+  bool firstTileAgrees(const SharedTile &T, int64_t B, int64_t E) {
+    const int32_t F = T.First[size_t(B * T.buffer() + E)];
+    const int32_t A = B < Ahead ? T.Slot[size_t(E)] : -1;
+    if (A < 0 && F < 0)
+      return true;
+    const StagedElement *L = A >= 0 ? &Staged[size_t(A)] : nullptr;
+    const StagedElement *P = F >= 0 ? &FirstStaged[size_t(F)] : nullptr;
+    const std::string Name = "'" + T.Var->getName().str() + "'";
+    if (B >= Ahead && Ahead == 1)
+      return fail(P->At, "the copies before the loop must stage buffer 0 of " +
+                             Name + ", which iteration 0 reads");
+    if (B >= Ahead)
+      return fail(P->At, "the copies before the loop stage buffer " +
+                             std::to_string(B) + " of " + Name +
+                             ", which no iteration reads before the loop "
+                             "writes it: expected the first tiles in "
+                             "buffers 0 to " +
+                             std::to_string(Ahead - 1));
+    const Poly At = Poly::constant((LoopCountsElements ? G.Tile : 1) * B);
+    auto Then = [&](const Poly &P) { return P.substitute(Counter, At); };
+    bool Same = L && P && L->Ptr == P->Ptr && Then(L->L) == P->L &&
+                L->Guarded == P->Guarded && L->Lane == P->Lane &&
+                L->Width == P->Width && L->BatchStride == P->BatchStride &&
+                L->Bounds.size() == P->Bounds.size();
+    for (size_t I = 0; Same && I < L->Bounds.size(); ++I)
+      Same = L->Bounds[I].second == P->Bounds[I].second &&
+             Then(L->Bounds[I].first) == P->Bounds[I].first;
+    if (!Same)
+      return fail(P ? P->At : L->At,
+                  "the copies before the loop must stage what the loop's "
+                  "copies stage for its first " +
+                      (Ahead > 1 ? std::to_string(Ahead) + " iterations"
+                                 : std::string("iteration")) +
+                      ": element " + std::to_string(E / T.Cols) + ", " +
+                      std::to_string(E % T.Cols) + " of " + Name +
+                      (Ahead > 1 ? " in buffer " + std::to_string(B) : "") +
+                      " differs");
     return true;
   }
 
@@ -823,11 +925,13 @@ private:
           auto *Inner =
               Outer ? Ctx.getAsConstantArrayType(Outer->getElementType())
                     : nullptr;
-          // X[2][R][C]: two buffers of R x C.
+          // X[S][R][C]: S buffers of R x C, a ring of 2 to 8.
           auto *Third =
               Inner ? Ctx.getAsConstantArrayType(Inner->getElementType())
                     : nullptr;
-          const bool Buffered = Third && Outer->getSize() == 2;
+          const int64_t Ring =
+              Outer ? int64_t(Outer->getSize().getZExtValue()) : 0;
+          const bool Buffered = Third && Ring >= 2 && Ring <= MaxRing;
           const bool Flat =
               FlatBuffers && Inner && !Third && Outer->getSize() == 2;
           if (Buffered) {
@@ -843,10 +947,10 @@ private:
             return fail(VD->getLocation(),
                         "expected a __shared__ tile of __nv_bfloat16 or "
                         "__half, of one or two constant dimensions (or "
-                        "X[2][R][C], two buffers)");
+                        "X[S][R][C], a ring of S buffers, 2 to 8)");
           SharedTile T;
           T.Var = VD;
-          T.Buffers = Buffered || Flat ? 2 : 1;
+          T.Buffers = Buffered ? Ring : Flat ? 2 : 1;
           T.Rows = Inner ? int64_t(Outer->getSize().getZExtValue()) : 1;
           T.Cols = int64_t((Inner ? Inner : Outer)->getSize().getZExtValue());
           if (!addTile(std::move(T)))
@@ -870,7 +974,7 @@ private:
     if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
       return fail(T.Var->getLocation(), SgemmMessage);
     T.Slot.assign(size_t(T.size()), -1);
-    T.First.assign(size_t(T.buffer()), -1);
+    T.First.assign(size_t(T.size()), -1);
     Shared.push_back(T.Var);
     Tiles.push_back(std::move(T));
     return true;
@@ -1357,6 +1461,18 @@ private:
                                              VD->getName().str() +
                                              "' is changed in the loop");
         (isCurrent(VD->getInit()) ? CurrentVars : NextVars).push_back(VD);
+        continue;
+      }
+      // `int cur = t % 3;`: a buffer of a ring, read through its
+      // initializer (ringResidue).
+      if (T->isIntegerType() && VD->hasInit() && Looping &&
+          llvm::any_of(Tiles, [&](const SharedTile &X) {
+            return X.Buffers > 2 && ringResidue(VD->getInit(), X.Buffers);
+          })) {
+        if (isModified(VD, Loop->getBody()))
+          return fail(VD->getLocation(), "the buffer index '" +
+                                             VD->getName().str() +
+                                             "' is changed in the loop");
         continue;
       }
       if (T->isIntegerType() && VD->hasInit()) {
@@ -2207,13 +2323,33 @@ private:
   /// under it, and registers loaded from the matrices (`Loaded`), may be
   /// written; else fails at `At`.
   bool prefetchWrite(const VarDecl *V, const Expr *At, bool Loaded = false) {
-    if (!InPrefetch || Loaded || PrefetchLocals.contains(V))
+    if (!InPrefetch || (Loaded && FirstGuard < 0) || PrefetchLocals.contains(V))
       return true;
+    if (FirstGuard >= 0)
+      return fail(At->getBeginLoc(),
+                  "'" + V->getName().str() +
+                      "' is written under the condition of the copies "
+                      "before the loop, which skips them where the loop "
+                      "has fewer iterations: only copies into the tiles "
+                      "may stand there");
     return fail(At->getBeginLoc(),
                 "'" + V->getName().str() +
                     "' is written under the prefetch's condition, which the "
                     "last iteration skips: only the copies of the next tiles "
                     "and the loads of the registers they copy may stand there");
+  }
+
+  std::string prefetchRingMessage() const {
+    const std::string D = std::to_string(Ahead);
+    return "expected the copies of the tiles of iteration i + " + D +
+           " under the loop's condition " + D + " steps on, 'if (t + " + D +
+           " * step < bound)' or 'if (t < bound - " + D +
+           " * step)' (for a tile counter up to ceil(K / TILE) also 'if ((t "
+           "+ " +
+           D +
+           ") * TILE < K)'), with the loop's own bound: they may be skipped "
+           "in the last " +
+           D + " iterations only";
   }
 
   /// An `if`: a condition constant for the thread picks a branch; a staging
@@ -2231,14 +2367,29 @@ private:
       --InPrefetch;
       return Ok;
     }
+    // `if (b < tiles)` before the loop: the copies of tile b and later,
+    // skipped where no iteration reads them.
+    if (P == Phase::Prologue && Rotated && !If->getElse())
+      if (std::optional<int64_t> B = firstTileCondition(If->getCond())) {
+        const int64_t Outer = FirstGuard;
+        FirstGuard = std::max(FirstGuard, *B);
+        ++InPrefetch;
+        const bool Ok = exec(If->getThen(), P);
+        --InPrefetch;
+        FirstGuard = Outer;
+        return Ok;
+      }
     if (P == Phase::Rotated && !If->getElse())
       return fail(If->getCond()->getBeginLoc(),
-                  "expected the copies of the next iteration's tiles under "
-                  "the loop's condition one step on, 'if (t + step < "
-                  "bound)' or 'if (t < bound - step)' (for a tile counter "
-                  "also 'if (t + 1 != bound)', and 'if ((t + 1) * TILE < K)' "
-                  "up to ceil(K / TILE)), with the loop's own bound: they "
-                  "may be skipped in the last iteration only");
+                  Ahead > 1 ? prefetchRingMessage()
+                            : "expected the copies of the next iteration's "
+                              "tiles under the loop's condition one step on, "
+                              "'if (t + step < bound)' or 'if (t < bound - "
+                              "step)' (for a tile counter also 'if (t + 1 != "
+                              "bound)', and 'if ((t + 1) * TILE < K)' up to "
+                              "ceil(K / TILE)), with the loop's own bound: "
+                              "they may be skipped in the last iteration "
+                              "only");
     if (staging(P))
       return guardedStaging(If, P);
     if (P == Phase::Epilogue && If->getElse())
@@ -2665,7 +2816,7 @@ private:
     }
     std::optional<int64_t> B = 0;
     if (X.Buffers > 1) {
-      B = bufferIndex(Subs.front()->getIdx());
+      B = bufferIndex(X, Subs.front()->getIdx());
       if (!B && !Report)
         return std::nullopt;
       if (!B)
@@ -2689,18 +2840,35 @@ private:
     return std::pair(T, (*B * X.Rows + *I) * X.Cols + *J);
   }
 
-  /// The buffer of a double-buffered tile that `E` selects: in the loop, 0
-  /// for the one iteration i reads (i % 2, GemmLoopReader::isCurrent), 1
-  /// for the one it stages (isNext); before it, a constant 0 or 1.
-  std::optional<int64_t> bufferIndex(const Expr *E) const {
-    if (Looping)
+  /// The buffer of a multi-buffered tile `X` that `E` selects: in the
+  /// loop, 0 for the one iteration i reads (i % 2, GemmLoopReader::
+  /// isCurrent; i % S of a ring), 1 for the one it stages (isNext; (i + D)
+  /// % S of a ring, D = Ahead); before it, a constant buffer.
+  std::optional<int64_t> bufferIndex(const SharedTile &X, const Expr *E) const {
+    if (Looping && X.Buffers == 2)
       return isCurrent(E) ? 0
              : isNext(E)  ? std::optional<int64_t>(1)
                           : std::nullopt;
+    if (Looping) {
+      std::optional<int64_t> R = ringResidue(E, X.Buffers);
+      return R == 0 ? R : R == Ahead ? std::optional<int64_t>(1) : std::nullopt;
+    }
     std::optional<int64_t> B = Ev.constant(E);
-    return B && (*B == 0 || *B == 1) ? B : std::nullopt;
+    return B && *B >= 0 && *B < X.Buffers ? B : std::nullopt;
   }
-  static std::string bufferMessage(const SharedTile &X) {
+  std::string bufferMessage(const SharedTile &X) const {
+    const std::string S = std::to_string(X.Buffers);
+    if (X.Buffers > 2)
+      return "expected the buffer of '" + X.Var->getName().str() +
+             "' selected by the iteration: i % " + S +
+             " of iteration i, the one it reads, or (i + " +
+             std::to_string(Ahead) + ") % " + S +
+             ", the one it stages for iteration i + " + std::to_string(Ahead) +
+             " (the code before the loop stages the first " +
+             std::to_string(Ahead) +
+             "; i + c for i of c >= 0, a local set to either, or a counter "
+             "advanced last in the body, 'r = (r + 1) % " +
+             S + ";'); a constant before the loop";
     return "expected the buffer of '" + X.Var->getName().str() +
            "' selected by the iteration: i % 2 (or i & 1) of iteration i, "
            "the one it reads, or (i + 1) % 2 (1 - cur, cur ^ 1, !cur), the "
@@ -2836,9 +3004,10 @@ private:
   }
 
   /// Records that element `T` of a tile holds `S` in the iteration. In a
-  /// loop that stages the next iteration's tiles (Rotated), the code before
-  /// the loop stages buffer 0 (SharedTile::First), and the loop's copies,
-  /// into the buffer it does not read, are taken back a step.
+  /// loop that stages later iterations' tiles (Rotated), the code before
+  /// the loop stages the first (SharedTile::First: buffer b for iteration
+  /// b), and the loop's copies, into the buffer it stages (Ahead iterations
+  /// on), are taken back Ahead steps.
   bool record(std::pair<int32_t, int64_t> T, StagedElement S) {
     SharedTile &X = Tiles[size_t(T.first)];
     if (Rotated) {
@@ -2846,11 +3015,13 @@ private:
         return true;
       const bool Next = T.second >= X.buffer();
       if (!Looping) {
-        if (Next)
-          return fail(S.At, "the copies before the loop must stage buffer 0 "
-                            "of '" +
-                                X.Var->getName().str() +
-                                "', which iteration 0 reads");
+        if (FirstGuard > T.second / X.buffer())
+          return fail(S.At, "this copy into buffer " +
+                                std::to_string(T.second / X.buffer()) +
+                                " stands under a condition that fails "
+                                "where iteration " +
+                                std::to_string(T.second / X.buffer()) +
+                                ", which reads it, runs");
         int32_t &F = X.First[size_t(T.second)];
         if (F >= 0)
           return fail(S.At, "two copies before the loop write the same "
@@ -2861,15 +3032,19 @@ private:
         return true;
       }
       if (X.Buffers > 1 && !Next)
-        return fail(S.At, "the loop must stage the next iteration's "
-                          "elements of '" +
-                              X.Var->getName().str() +
-                              "' into buffer (i + 1) % 2, not the one it "
-                              "reads");
+        return fail(S.At,
+                    "the loop must stage the next iteration's "
+                    "elements of '" +
+                        X.Var->getName().str() + "' into buffer " +
+                        (X.Buffers > 2 ? "(i + " + std::to_string(Ahead) +
+                                             ") % " + std::to_string(X.Buffers)
+                                       : std::string("(i + 1) % 2")) +
+                        ", not the one it reads");
       if (Next)
         T.second -= X.buffer();
-      const Poly Back = Poly::symbol(Counter) -
-                        Poly::constant(LoopCountsElements ? G.Tile : 1);
+      const Poly Back =
+          Poly::symbol(Counter) -
+          Poly::constant((LoopCountsElements ? G.Tile : 1) * Ahead);
       S.L = S.L.substitute(Counter, Back);
       for (auto &B : S.Bounds)
         B.first = B.first.substitute(Counter, Back);
@@ -3255,10 +3430,13 @@ private:
     if (!copyElements(*T, *From, N, At->getBeginLoc(), cast<Expr>(Src),
                       Bounds.empty() ? nullptr : &Bounds))
       return false;
+    // Ahead: the staged buffer of a ring is read Ahead iterations on;
+    // buffer b before the loop, b + 1 on (in iteration b).
+    const int64_t B = T->second / X.buffer();
     Cur->AsyncOpen.push_back(
         AsyncCopy{At->getBeginLoc(),
-                  X.Buffers == 2 && Looping && T->second / X.buffer() == 1,
-                  false, InPrefetch > 0});
+                  Looping ? (X.Buffers > 1 && B == 1 ? Ahead : 0) : B + 1,
+                  false, InPrefetch > 0, Looping});
     return true;
   }
 
@@ -3267,6 +3445,13 @@ private:
   /// 9.7.9.25.3.2), in every iteration alike, or, under the prefetch's
   /// condition, in every iteration but the last (asyncWait).
   bool asyncCommit(const Stmt *At) {
+    if (FirstGuard >= 0)
+      return fail(At->getBeginLoc(),
+                  "this commit stands under the condition of the copies "
+                  "before the loop, so where the loop has fewer iterations "
+                  "fewer groups are in flight and a wait for all but the "
+                  "most recent leaves the first tiles' in flight: commit "
+                  "outside the condition, an empty group where it fails");
     if (InPrefetch)
       Cur->SkippedCommit = true;
     Cur->AsyncGroups.push_back(std::move(Cur->AsyncOpen));
@@ -3285,11 +3470,15 @@ private:
       return fail(At->getBeginLoc(), PrefetchWaitMessage);
     if (N > 0 && Cur->SkippedCommit)
       return fail(At->getBeginLoc(),
-                  "this wait follows a commit under the prefetch's condition, "
-                  "which the last iteration skips: there it would leave the "
-                  "group of an earlier iteration's copies in flight; commit "
-                  "outside the condition, or wait for every group "
-                  "('__pipeline_wait_prior(0);', 'cp.async.wait_group 0;')");
+                  std::string("this wait follows a commit under the "
+                              "prefetch's condition, which the last ") +
+                      (Ahead > 1 ? std::to_string(Ahead) + " iterations skip"
+                                 : std::string("iteration skips")) +
+                      ": there it would leave the group of an earlier "
+                      "iteration's copies in flight; commit outside the "
+                      "condition, or wait for every group "
+                      "('__pipeline_wait_prior(0);', 'cp.async.wait_group "
+                      "0;')");
     auto &G = Cur->AsyncGroups;
     if (int64_t(G.size()) > N)
       G.erase(G.begin(), G.end() - N);
@@ -3429,15 +3618,21 @@ private:
     // loop where no barrier ends it), committed or not, are the next
     // iteration's carried ones, complete at its first barrier (a
     // `cp.async.wait_all` there commits those not committed).
+    // Otherwise, a copy whose buffer the iteration reads (the first tiles,
+    // before the loop) is complete at the barrier.
     auto Fails = [&](const AsyncCopy &C) {
       if (AtLoop || (BodyEnd && Wraps))
         return false;
-      return P != Phase::Rotated || C.Carried || !C.Next;
+      return P == Phase::Rotated    ? C.Ahead <= 0
+             : P == Phase::Prologue ? C.Ahead <= 1 || !Rotated
+                                    : true;
     };
     for (const auto &G : Cur->AsyncGroups)
       for (const AsyncCopy &C : G)
         if (Fails(C))
-          return fail(C.At, C.Carried ? CarriedMessage : SettledMessage);
+          return fail(C.At, !C.Carried  ? SettledMessage
+                            : Ahead > 1 ? carriedRingMessage()
+                                        : CarriedMessage);
     for (const AsyncCopy &C : Cur->AsyncOpen)
       if (Fails(C))
         return fail(C.At, C.Carried ? UncommittedMessage : SettledMessage);
@@ -3458,6 +3653,18 @@ private:
       "of the iteration's own copies ('__pipeline_wait_prior(1);' after one "
       "commit)";
 
+  std::string carriedRingMessage() const {
+    const std::string D = std::to_string(Ahead), W = std::to_string(Ahead - 1);
+    return "this asynchronous copy, made " + D +
+           " iterations ahead (or before the loop), is not complete at the "
+           "first barrier of the iteration that reads it: wait there for "
+           "all groups but the " +
+           W + " most recent ('__pipeline_wait_prior(" + W +
+           ");' or 'cp.async.wait_group " + W +
+           ";' before the first barrier, where each iteration commits one "
+           "group after it)";
+  }
+
   static constexpr const char *UncommittedMessage =
       "this asynchronous copy, made for the next iteration, is not "
       "committed before that iteration's first barrier, and a wait for "
@@ -3469,22 +3676,40 @@ private:
   /// iteration's; after the loop, those the last iteration skips are not
   /// made, and no other may be in flight.
   void asyncCarried() {
-    Cur->SkippedCommit = false;
+    // A ring skips the commit in its last Ahead iterations: the waits of
+    // the iterations after the first skip see fewer groups.
+    if (Ahead == 1)
+      Cur->SkippedCommit = false;
     for (auto &G : Cur->AsyncGroups)
-      for (AsyncCopy &C : G)
+      for (AsyncCopy &C : G) {
         C.Carried = AnyCarried = true;
-    for (AsyncCopy &C : Cur->AsyncOpen)
+        --C.Ahead;
+      }
+    for (AsyncCopy &C : Cur->AsyncOpen) {
       C.Carried = AnyCarried = true;
+      --C.Ahead;
+    }
   }
-  bool asyncAfterLoop() {
-    std::vector<AsyncCopy> All = Cur->AsyncOpen;
-    for (const auto &G : Cur->AsyncGroups)
-      All.insert(All.end(), G.begin(), G.end());
-    for (const AsyncCopy &C : All)
-      if (!C.Conditional)
-        return fail(C.At, "this asynchronous copy is still in flight after "
-                          "the loop: stage the next iteration's tiles under "
-                          "'if (<the loop's condition one step on>)'");
+  /// After an iteration, each thread's copies in flight (the last
+  /// thread's alone, `LastOnly`), but those made before the loop (which a
+  /// later iteration may wait for) unless `Before`, are skipped in the
+  /// last iterations.
+  bool asyncAfterLoop(bool Before, bool LastOnly = false) {
+    for (const ThreadState &T : llvm::ArrayRef(Threads).drop_front(
+             LastOnly ? Threads.size() - 1 : 0)) {
+      std::vector<AsyncCopy> All = T.AsyncOpen;
+      for (const auto &G : T.AsyncGroups)
+        All.insert(All.end(), G.begin(), G.end());
+      for (const AsyncCopy &C : All)
+        if (!C.Conditional && (Before || C.InLoop))
+          return fail(C.At,
+                      "this asynchronous copy is still in flight after the "
+                      "loop: stage the next iteration's tiles under 'if "
+                      "(<the loop's condition " +
+                          (Ahead > 1 ? std::to_string(Ahead) + " steps"
+                                     : std::string("one step")) +
+                          " on>)'");
+    }
     return true;
   }
 
@@ -3493,18 +3718,22 @@ private:
   struct InFlightCopies {
     std::vector<std::vector<AsyncCopy>> Groups;
     std::vector<AsyncCopy> Open;
+    bool SkippedCommit = false;
   };
 
-  /// Each thread ends the second iteration with the copies in flight it
-  /// ended the first with (as many groups, as many copies in each, into
-  /// the same buffers), so that every later iteration is followed as the
-  /// second was.
-  bool asyncRepeats(const std::vector<InFlightCopies> &InFlight) {
+  /// Whether each thread ends the iteration followed with the copies in
+  /// flight it ended the one before with (as many groups, as many copies
+  /// in each, into the same buffers, made in the loop alike), so that
+  /// every later iteration is followed as this one was; else, with
+  /// `Report`, a failure.
+  bool asyncRepeats(const std::vector<InFlightCopies> &InFlight, bool Report) {
     auto SameCopies = [](const std::vector<AsyncCopy> &X,
                          const std::vector<AsyncCopy> &Y) {
       bool Same = X.size() == Y.size();
       for (size_t C = 0; Same && C < X.size(); ++C)
-        Same = X[C].Next == Y[C].Next && X[C].Conditional == Y[C].Conditional;
+        Same = X[C].Ahead == Y[C].Ahead &&
+               X[C].Conditional == Y[C].Conditional &&
+               X[C].InLoop == Y[C].InLoop;
       return Same;
     };
     for (size_t I = 0; I < Threads.size(); ++I) {
@@ -3513,6 +3742,8 @@ private:
                   SameCopies(Threads[I].AsyncOpen, InFlight[I].Open);
       for (size_t G = 0; Same && G < Now.size(); ++G)
         Same = SameCopies(Now[G], Then[G]);
+      if (!Same && !Report)
+        return false;
       if (!Same)
         return fail(Loop->getForLoc(),
                     "the asynchronous copies in flight at the end of an "
@@ -3717,9 +3948,9 @@ private:
     const SharedTile &X = Tiles[size_t(T)];
     std::optional<int64_t> B = 0, Row = 0;
     if (X.Buffers > 1 && X.Rows == 1 && !Buf)
-      B = bufferIndex(S->getIdx());
+      B = bufferIndex(X, S->getIdx());
     else if (X.Buffers > 1 && X.Rows > 1 && Buf)
-      B = bufferIndex(Buf->getIdx()), Row = constantIndex(S->getIdx());
+      B = bufferIndex(X, Buf->getIdx()), Row = constantIndex(S->getIdx());
     else if (X.Buffers == 1 && X.Rows > 1 && !Buf)
       Row = constantIndex(S->getIdx());
     else
@@ -3824,7 +4055,8 @@ private:
                     "which the last iteration skips");
       if (T.second >= X.buffer())
         return fail(V->getBeginLoc(),
-                    "the product must read buffer i % 2 of '" +
+                    "the product must read buffer i % " +
+                        std::to_string(X.Buffers) + " of '" +
                         X.Var->getName().str() +
                         "' in iteration i, the one staged for it");
       X.LastRead = X.Read ? std::max(X.LastRead, CurSeg) : CurSeg;
@@ -4925,6 +5157,8 @@ private:
   /// loop, follow the loop, record its copies (else read the tiles), run
   /// under a prefetch's condition (the depth).
   bool Rotated = false;
+  /// The most buffers of a ring tile (`X[S][R][C]`, SharedTile).
+  static constexpr int64_t MaxRing = 8;
   std::vector<std::vector<Stmt *>> RotSeg;
   size_t CurSeg = 0, PrologueSplit = 0;
   /// Whether a barrier ends the staging before the loop (rotatedSegments);
@@ -4939,6 +5173,9 @@ private:
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   int InPrefetch = 0;
+  /// Before the loop, under `if (b < tiles)` (firstTileCondition): b; -1
+  /// elsewhere.
+  int64_t FirstGuard = -1;
   /// The locals declared under a prefetch's condition.
   llvm::SmallPtrSet<const VarDecl *, 8> PrefetchLocals;
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;

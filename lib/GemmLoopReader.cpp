@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
 
 #include <algorithm>
 #include <cmath>
@@ -413,6 +414,67 @@ std::optional<bool> GemmLoopReader::iterationParity(const Expr *E) const {
   return *O % 2 != 0;
 }
 
+std::optional<int64_t> GemmLoopReader::ringResidue(const Expr *E,
+                                                   int64_t S) const {
+  // A ring counter r of S, (i + c) % S, and `r + d` of one.
+  auto Counted = [&](const Expr *X) -> std::optional<int64_t> {
+    auto *R = dyn_cast<DeclRefExpr>(bare(X));
+    auto It = R ? RingCounters.find(R->getDecl()) : RingCounters.end();
+    if (It == RingCounters.end() || It->second.second != S)
+      return std::nullopt;
+    return It->second.first;
+  };
+  if (std::optional<int64_t> C = Counted(E))
+    return C;
+  if (auto *R = dyn_cast<DeclRefExpr>(bare(E))) {
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    // Declared in the loop body (where macros expand).
+    const SourceManager &SM = Ctx.getSourceManager();
+    auto Inside = [&](const VarDecl *V) {
+      const SourceLocation At = SM.getExpansionLoc(V->getLocation());
+      const Stmt *Body = Loop->getBody();
+      return SM.isBeforeInTranslationUnit(
+                 SM.getExpansionLoc(Body->getBeginLoc()), At) &&
+             SM.isBeforeInTranslationUnit(
+                 At, SM.getExpansionLoc(Body->getEndLoc()));
+    };
+    const bool Local = VD && VD->hasInit() && VD->isLocalVarDecl() &&
+                       VD->getType()->isIntegerType() && Inside(VD) &&
+                       !isModified(VD, Loop->getBody());
+    return Local ? ringResidue(VD->getInit(), S) : std::nullopt;
+  }
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  std::optional<int64_t> By = B ? Ev.constant(B->getRHS()) : std::nullopt;
+  const bool Rem = By && B->getOpcode() == BO_Rem && *By == S;
+  const bool And =
+      By && B->getOpcode() == BO_And && *By == S - 1 && (S & (S - 1)) == 0;
+  if (!Rem && !And)
+    return std::nullopt;
+  std::optional<int64_t> O = iterationOffset(B->getLHS());
+  // `(r + d) % S` of a ring counter r of S, d >= 0 (r + d >= 0).
+  if (!O)
+    O = Counted(B->getLHS());
+  if (auto *Sum = dyn_cast<BinaryOperator>(bare(B->getLHS()));
+      !O && Sum && Sum->getOpcode() == BO_Add)
+    for (auto [X, D] : {std::pair(Sum->getLHS(), Sum->getRHS()),
+                        std::pair(Sum->getRHS(), Sum->getLHS())})
+      if (std::optional<int64_t> C = Counted(X))
+        if (std::optional<int64_t> By = Ev.constant(D); By && *By >= 0)
+          O = *C + *By;
+  // A tile counter's local `f = t + c`.
+  if (std::optional<Poly> P =
+          O || LoopCountsElements ? std::nullopt : Ev.eval(B->getLHS());
+      P && P->dependsOn(Counter))
+    if (std::optional<int64_t> C = (*P - Poly::symbol(Counter)).constantValue())
+      O = *C;
+  // The iteration counts from 0: i + c is never negative where c is not,
+  // and `x % S` of a negative x is negative; `x & (S - 1)` of any x is x
+  // modulo S (two's complement).
+  if (!O || (Rem && *O < 0))
+    return std::nullopt;
+  return ((*O % S) + S) % S;
+}
+
 /// `!X` of a buffer index X (0 or 1): the other buffer.
 static const Expr *negatedIndex(const Expr *E) {
   auto *U = dyn_cast<UnaryOperator>(bare(E));
@@ -459,7 +521,6 @@ bool GemmLoopReader::isNext(const Expr *E) const {
 
 bool GemmLoopReader::prefetchCondition(const Expr *E) const {
   auto *C = dyn_cast<BinaryOperator>(bare(E));
-  auto *LoopCond = cast<BinaryOperator>(Loop->getCond());
   if (!C)
     return false;
   const Expr *Lhs = C->getLHS(), *Bound = C->getRHS();
@@ -469,19 +530,19 @@ bool GemmLoopReader::prefetchCondition(const Expr *E) const {
     Op = BO_LT;
   }
   // A tile counter steps by 1 from 0 and stays below its bound: `t + 1 !=
-  // bound` is `t + 1 < bound`.
-  if (Op != BO_LT && (Op != BO_NE || LoopCountsElements))
+  // bound` is `t + 1 < bound` (but `t + 2 != bound` holds past it).
+  if (Op != BO_LT && (Op != BO_NE || LoopCountsElements || Ahead != 1))
     return false;
   // `bound != t + 1`
   if (std::optional<Poly> L = Op == BO_NE ? Ev.eval(Lhs) : std::nullopt;
       Op == BO_NE && (!L || !L->dependsOn(Counter)))
     std::swap(Lhs, Bound);
-  const Poly Step = Poly::constant(LoopCountsElements ? G.Tile : 1);
+  const Poly Step = Poly::constant((LoopCountsElements ? G.Tile : 1) * Ahead);
   std::optional<Poly> Next = Ev.eval(Lhs);
   // `(t + 1) * TILE < K` of a tile counter up to ceil(K / TILE): the next
-  // tile starts inside K.
+  // tile starts inside K (`(t + D) * TILE < K` of a ring D tiles ahead).
   if (Op == BO_LT && !LoopCountsElements && !FloorBound.isValid() && Next &&
-      *Next == KOffset + Poly::constant(G.Tile))
+      *Next == KOffset + Poly::constant(G.Tile * Ahead))
     if (std::optional<Extent> K = extentOf(Bound))
       return *K == G.K;
   // `counter < bound - step`
@@ -494,8 +555,11 @@ bool GemmLoopReader::prefetchCondition(const Expr *E) const {
     Bound = Sub->getLHS();
     Next = *Next + Step;
   }
-  if (!Next || *Next != Poly::symbol(Counter) + Step)
-    return false;
+  return Next && *Next == Poly::symbol(Counter) + Step && isLoopBound(Bound);
+}
+
+bool GemmLoopReader::isLoopBound(const Expr *Bound) const {
+  auto *LoopCond = cast<BinaryOperator>(Loop->getCond());
   std::optional<Poly> B1 = Ev.eval(Bound);
   std::optional<Poly> B2 = Ev.eval(LoopCond->getRHS());
   if (B1 && B2)
@@ -504,6 +568,26 @@ bool GemmLoopReader::prefetchCondition(const Expr *E) const {
   Bound->IgnoreParenImpCasts()->Profile(Got, Ctx, true);
   LoopCond->getRHS()->IgnoreParenImpCasts()->Profile(Want, Ctx, true);
   return Got == Want;
+}
+
+std::optional<int64_t> GemmLoopReader::firstTileCondition(const Expr *E) const {
+  auto *C = dyn_cast<BinaryOperator>(bare(E));
+  if (!C || (C->getOpcode() != BO_LT && C->getOpcode() != BO_GT))
+    return std::nullopt;
+  const Expr *Lhs = C->getLHS(), *Bound = C->getRHS();
+  if (C->getOpcode() == BO_GT)
+    std::swap(Lhs, Bound);
+  std::optional<Poly> X = Ev.eval(Lhs);
+  std::optional<int64_t> V = X ? X->constantValue() : std::nullopt;
+  const int64_t Step = LoopCountsElements ? G.Tile : 1;
+  if (!V || *V < 0 || *V % Step != 0)
+    return std::nullopt;
+  // `b * TILE < K` of a tile counter up to ceil(K / TILE).
+  if (!LoopCountsElements && !FloorBound.isValid())
+    if (std::optional<Extent> K = extentOf(Bound); K && *K == G.K)
+      return *V % G.Tile == 0 ? std::optional<int64_t>(*V / G.Tile)
+                              : std::nullopt;
+  return isLoopBound(Bound) ? std::optional<int64_t>(*V / Step) : std::nullopt;
 }
 
 static bool isOneLiteral(const Expr *E) {

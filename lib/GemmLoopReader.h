@@ -176,13 +176,38 @@ protected:
   /// odd c, `1 - cur`, `cur ^ 1`, `!cur` (cur as isCurrent says), or a
   /// variable of NextVars.
   bool isNext(const clang::Expr *E) const;
-  /// Whether `E` is the loop's condition one step on: `counter + step <
-  /// bound` or `counter < bound - step`, the bound the loop's own (the same
-  /// polynomial, or the same expression where it is none), so that it
-  /// holds in every iteration but the last.
+  /// Whether `E` is the loop's condition Ahead steps on: `counter + step <
+  /// bound` or `counter < bound - step` (step the loop's times Ahead), the
+  /// bound the loop's own (the same polynomial, or the same expression
+  /// where it is none), so that it holds in every iteration but the last
+  /// Ahead.
   bool prefetchCondition(const clang::Expr *E) const;
+  /// How many iterations ahead the loop stages tiles: 1 for double
+  /// buffering, D for a ring of more buffers (`X[S][R][C]`) whose first D
+  /// tiles are staged before the loop; prefetchCondition reads `t + D <
+  /// bound`.
+  int64_t Ahead = 1;
+  /// Whether `Bound` is the loop's bound: the same polynomial, or the same
+  /// expression where it is none.
+  bool isLoopBound(const clang::Expr *Bound) const;
+  /// Where `E`, before the loop, is its condition in iteration b, `b *
+  /// step < bound` (`b * TILE < K` of a tile counter up to ceil(K / TILE)),
+  /// b: the first b iterations run wherever it fails. Nullopt otherwise.
+  std::optional<int64_t> firstTileCondition(const clang::Expr *E) const;
+  /// Where `E` is `(i + c) % S` (c >= 0) or `(i + c) & (S - 1)` (S a power
+  /// of two, any c) of iteration i (iterationOffset, or a tile counter's
+  /// local set to `t + c`), or a local of the loop body set to one and not
+  /// changed, or a ring counter of S (RingCounters) or `(r + c) % S` of
+  /// one, c >= 0, c modulo S: the buffer of a ring of S that the
+  /// iteration reads (0) or stages c iterations ahead.
+  std::optional<int64_t> ringResidue(const clang::Expr *E, int64_t S) const;
   /// Local variables set to the buffer iteration i reads or writes.
   std::vector<const clang::ValueDecl *> CurrentVars, NextVars;
+  /// Buffer indices advanced around a ring at the end of the loop body
+  /// (`s = (s + 1) % S;`), each set to c before the loop, so that in
+  /// iteration i, up to the advance, it is (i + c) % S: c and S.
+  llvm::DenseMap<const clang::ValueDecl *, std::pair<int64_t, int64_t>>
+      RingCounters;
 
   /// The scale `E` names: a float parameter of the kernel, or a uniform
   /// scale (uniformScale); null for anything else.

@@ -835,6 +835,27 @@ K['shared_negated_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['multistage_pipeline_bf16'] = dict(
+    decl='void multistage_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                    __nv_bfloat16 *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  multistage_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['multistage_ptx_half'] = dict(
+    decl='void ring_gemm_run(const __half *A, const __half *B, float *C, int M, int N,\n'
+         '                   int K, float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = beta == 0.0f ? dev_nan<float>(m * n) : dev_random<float>(m * n, 4);
+  ring_gemm_run(A, B, C, M, N, K, 1.25f, beta);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
