@@ -787,22 +787,48 @@ private:
   /// body's first barrier: the first tiles are staged before it. Likewise
   /// where an iteration starts with copies in flight (AnyCarried), which
   /// are complete for every thread only past that barrier.
+  ///
+  /// With the copies in flight from one iteration to the next, reads
+  /// before the first barrier are ordered where the body ends with a
+  /// barrier at which the next iteration's copies are complete (checked
+  /// there, asyncSettled) and the copies of the first tiles are complete
+  /// at the barrier before the loop: the wait at the bottom of the body.
   bool firstReadsOrdered() {
-    if (PrologueBarrier && !AnyCarried)
-      return true;
+    const SharedTile *Early = nullptr;
     for (const SharedTile &T : Tiles)
-      if (!T.Results && T.Read && T.FirstRead == 0)
-        return fail(Loop->getForLoc(),
-                    "the loop reads '" + T.Var->getName().str() +
-                        "' before its first barrier, " +
-                        (PrologueBarrier
-                             ? "while the asynchronous copies an iteration "
-                               "makes for the next are complete for every "
-                               "thread only past that barrier"
-                             : "and no barrier follows the copies of the "
-                               "first tiles before the loop: put "
-                               "'__syncthreads();' between them"));
-    return true;
+      if (!Early && !T.Results && T.Read && T.FirstRead == 0)
+        Early = &T;
+    if (!Early)
+      return true;
+    if (PrologueBarrier && PrologueInFlight.isValid())
+      return fail(PrologueInFlight,
+                  "this asynchronous copy of the first tiles is not "
+                  "complete at the barrier before the loop, and the loop "
+                  "reads '" +
+                      Early->Var->getName().str() +
+                      "' before its first barrier: wait for it before that "
+                      "barrier");
+    if (PrologueBarrier && (!AnyCarried || (!Wraps && !EndCheckedLax)))
+      return true;
+    return fail(Loop->getForLoc(),
+                "the loop reads '" + Early->Var->getName().str() +
+                    "' before its first barrier, " +
+                    (PrologueBarrier
+                         ? "while the asynchronous copies an iteration "
+                           "makes for the next are complete for every "
+                           "thread only past that barrier: end the body "
+                           "with the wait and '__syncthreads();'"
+                         : "and no barrier follows the copies of the "
+                           "first tiles before the loop: put "
+                           "'__syncthreads();' between them"));
+  }
+
+  /// Whether the loop reads a tile before its body's first barrier (so
+  /// far as the threads have been followed).
+  bool readsFirst() const {
+    return llvm::any_of(Tiles, [](const SharedTile &T) {
+      return !T.Results && T.Read && T.FirstRead == 0;
+    });
   }
 
   /// Where the loop body does not end with a barrier (Wraps), its last part
@@ -3538,7 +3564,8 @@ private:
         "then "
         "'cp.async.commit_group;' and 'cp.async.wait_group 0;' (or "
         "'cp.async.wait_all;') before the barrier that follows them; each "
-        "alone in an asm statement without outputs";
+        "copy alone in an asm statement without outputs, commits and waits "
+        "alone or together without operands";
     std::string Text = A->getAsmString();
     llvm::StringRef T = llvm::StringRef(Text).trim();
     while (T.consume_back(";") || T.consume_back("\n"))
@@ -3559,8 +3586,10 @@ private:
     bool Writes = false;
     for (unsigned I = 0; I < A->getNumInputs(); ++I)
       Writes |= mayWrite(A->getInputExpr(I), Ctx);
-    if (A->getNumOutputs() || Clobbers || Writes || T.contains(';'))
+    if (A->getNumOutputs() || Clobbers || Writes)
       return fail(A->getBeginLoc(), Expected);
+    if (T.contains(';'))
+      return asyncControls(A, T, Expected);
     const unsigned Inputs = A->getNumInputs();
     if (Op == "cp.async.commit_group" && Args.empty() && !Inputs)
       return asyncCommit(A);
@@ -3603,6 +3632,34 @@ private:
                      *Bytes, A, P, Expected, *Bounds);
   }
 
+  /// Several instructions in one asm statement without operands (`T`, its
+  /// text): commits and waits alone, `cp.async.commit_group;
+  /// cp.async.wait_group 0;`, each followed in order as if it stood alone.
+  bool asyncControls(const GCCAsmStmt *A, llvm::StringRef T,
+                     const char *Expected) {
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    T.split(Parts, ';', -1, false);
+    if (A->getNumInputs())
+      return fail(A->getBeginLoc(), Expected);
+    for (llvm::StringRef Part : Parts) {
+      llvm::SmallVector<llvm::StringRef, 2> Words;
+      llvm::SplitString(Part, Words);
+      int64_t N = 0;
+      const bool Ok =
+          Words.size() == 1 && Words[0] == "cp.async.commit_group"
+              ? asyncCommit(A)
+          : Words.size() == 1 && Words[0] == "cp.async.wait_all"
+              ? asyncCommit(A) && asyncWait(A, 0)
+          : Words.size() == 2 && Words[0] == "cp.async.wait_group" &&
+                  !Words[1].getAsInteger(10, N) && N >= 0
+              ? asyncWait(A, N)
+              : fail(A->getBeginLoc(), Expected);
+      if (!Ok)
+        return false;
+    }
+    return true;
+  }
+
   /// At a barrier (or the end of the loop body, or of the code before
   /// it), every asynchronous copy of the thread is complete, but for the
   /// copies an iteration makes of the next iteration's tiles into their
@@ -3614,23 +3671,37 @@ private:
   /// barrier likewise.
   bool asyncSettled(Phase P, bool AtLoop = false) {
     const bool BodyEnd = P == Phase::Rotated && CurSeg + 1 == RotSeg.size();
+    // Where the next iteration reads a tile before its first barrier (the
+    // wait at the bottom of the body), the barrier that ends this one
+    // orders those reads: the copies of the next iteration's tiles are
+    // complete there. (FirstRead is known here but where the first thread
+    // followed reads nothing; firstReadsOrdered then refuses.)
+    const bool NextReadsEarly =
+        BodyEnd && !Wraps && PrologueBarrier && readsFirst();
+    EndCheckedLax |= BodyEnd && !Wraps && !NextReadsEarly;
     // Copies in flight at the end of the body (or of the code before the
     // loop where no barrier ends it), committed or not, are the next
     // iteration's carried ones, complete at its first barrier (a
     // `cp.async.wait_all` there commits those not committed).
-    // Otherwise, a copy whose buffer the iteration reads (the first tiles,
-    // before the loop) is complete at the barrier.
+    // Otherwise, a copy whose buffer the iteration reads is complete at
+    // the barrier. The first tiles, before the loop, may stay in flight
+    // past its barrier where the loop's first barrier completes them
+    // (PrologueInFlight; firstReadsOrdered).
     auto Fails = [&](const AsyncCopy &C) {
       if (AtLoop || (BodyEnd && Wraps))
         return false;
-      return P == Phase::Rotated    ? C.Ahead <= 0
-             : P == Phase::Prologue ? C.Ahead <= 1 || !Rotated
-                                    : true;
+      if (P == Phase::Prologue && Rotated) {
+        if (C.Ahead <= 1 && PrologueInFlight.isInvalid())
+          PrologueInFlight = C.At;
+        return false;
+      }
+      return P == Phase::Rotated ? C.Ahead <= (NextReadsEarly ? 1 : 0) : true;
     };
     for (const auto &G : Cur->AsyncGroups)
       for (const AsyncCopy &C : G)
         if (Fails(C))
-          return fail(C.At, !C.Carried  ? SettledMessage
+          return fail(C.At, NextReadsEarly && C.Ahead == 1 ? bottomWaitMessage()
+                            : !C.Carried                   ? SettledMessage
                             : Ahead > 1 ? carriedRingMessage()
                                         : CarriedMessage);
     for (const AsyncCopy &C : Cur->AsyncOpen)
@@ -3652,6 +3723,20 @@ private:
       "barrier, the copies of the next tiles after it) or after the commit "
       "of the iteration's own copies ('__pipeline_wait_prior(1);' after one "
       "commit)";
+
+  /// A copy of the next iteration's tiles in flight at the barrier that
+  /// ends the body, where that iteration reads them before its first one.
+  std::string bottomWaitMessage() const {
+    const std::string W = std::to_string(Ahead - 1);
+    return "this asynchronous copy of the next iteration's tiles is not "
+           "complete at the barrier that ends the loop body, and the next "
+           "iteration reads them before its first barrier: wait before that "
+           "barrier for " +
+           (Ahead > 1 ? "all groups but the " + W + " most recent"
+                      : std::string("every group")) +
+           " ('__pipeline_wait_prior(" + W + ");' or 'cp.async.wait_group " +
+           W + ";' after the commit of each iteration's one group)";
+  }
 
   std::string carriedRingMessage() const {
     const std::string D = std::to_string(Ahead), W = std::to_string(Ahead - 1);
@@ -5164,6 +5249,11 @@ private:
   /// Whether a barrier ends the staging before the loop (rotatedSegments);
   /// where none does, its asynchronous copies stay in flight into the loop.
   bool PrologueBarrier = true, AsyncAtLoop = false, AnyCarried = false;
+  /// A copy of a tile iteration 0 reads, in flight at the barrier before
+  /// the loop; whether a barrier ending the body was checked without the
+  /// next iteration's reads before its first barrier (asyncSettled).
+  SourceLocation PrologueInFlight;
+  bool EndCheckedLax = false;
   /// Whether the loop body's last part is not followed by a barrier.
   bool Wraps = false;
   /// The buffer indices toggled at the end of the loop body, and the

@@ -1034,7 +1034,8 @@ bool GemmLoopReader::zeroValueAgrees(const StoredValue &Z,
          G.Terms.find('c') != std::string::npos && !Z.Beta && !Z.CIn &&
          Z.BetaZeroTerms.empty() && Sorted == WithoutC && Z.Alpha == G.Alpha &&
          Z.Act == G.Act && Z.Bias.has_value() == G.Bias.has_value() &&
-         (!Z.Bias || Z.Bias->Data == G.Bias->Data);
+         (!Z.Bias || (Z.Bias->Data == G.Bias->Data &&
+                      Z.Bias->Optional == G.Bias->Optional));
 }
 
 std::optional<GemmLoopReader::BetaStores>
@@ -1059,7 +1060,8 @@ bool GemmLoopReader::StoredValue::operator==(const StoredValue &O) const {
   return Terms == O.Terms && BetaZeroTerms == O.BetaZeroTerms &&
          Alpha == O.Alpha && Beta == O.Beta && CIn == O.CIn && Act == O.Act &&
          Bias.has_value() == O.Bias.has_value() &&
-         (!Bias || Bias->Data == O.Bias->Data);
+         (!Bias ||
+          (Bias->Data == O.Bias->Data && Bias->Optional == O.Bias->Optional));
 }
 
 GemmLoopReader::StoredValue GemmLoopReader::takeValue() {
@@ -1090,7 +1092,8 @@ bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
       "expected the stored value 'acc', 'alpha * acc', plus optionally "
       "'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or "
       "float) and "
-      "a bias 'bias[col]' or 'bias[row]', optionally "
+      "a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), "
+      "optionally "
       "under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of "
       "docs/migration.md (alpha, beta float parameters), "
       "converted to C's type with rounding to nearest";
@@ -1185,12 +1188,21 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
         return 'c';
       }
     }
+  // An optional bias, `bias != nullptr ? bias[col] : 0.0f`.
+  const ParmVarDecl *Tested = nullptr;
+  if (auto *Sel = dyn_cast<ConditionalOperator>(X))
+    if (auto Read = nonNullRead(Sel)) {
+      std::tie(Tested, X) = *Read;
+      X = throughLocals(X);
+    }
   std::optional<GlobalAccess> Bias = global(X);
   std::optional<Poly> I = Bias ? Ev.eval(Bias->Index) : std::nullopt;
+  if (Tested && (!I || Bias->Ptr != Tested || Tested == G.C))
+    return 0;
   // C's old value unscaled (beta = 1), where C is float: the sum is then
   // the kernel's own, in float. A C input apart from C (a residual,
   // `acc + res[i]`) is read widened to float whatever C's type.
-  if (I &&
+  if (I && !Tested &&
       (Bias->Ptr != G.C ||
        G.C->getType()->getPointeeType()->isSpecificBuiltinType(
            BuiltinType::Float)) &&
@@ -1200,8 +1212,46 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
     return 0;
   BiasAt = X;
   BiasIndex = *I + Bias->Offset;
-  G.Bias = LiftedBias{Bias->Ptr, true, {}};
+  G.Bias = LiftedBias{Bias->Ptr, true, {}, Tested != nullptr};
   return 'b';
+}
+
+std::optional<std::pair<const ParmVarDecl *, const Expr *>>
+GemmLoopReader::nonNullRead(const ConditionalOperator *Sel) const {
+  auto Param = [](const Expr *X) -> const ParmVarDecl * {
+    auto *R = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+    auto *P = R ? dyn_cast<ParmVarDecl>(R->getDecl()) : nullptr;
+    return P && P->getType()->isPointerType() ? P : nullptr;
+  };
+  auto IsNull = [&](const Expr *X) {
+    return X->IgnoreParenImpCasts()->isNullPointerConstant(
+               const_cast<ASTContext &>(Ctx),
+               Expr::NPC_ValueDependentIsNotNull) != Expr::NPCK_NotNull;
+  };
+  // The test: `P`, `P != null`, `null != P` hold where P is not null;
+  // `!P`, `P == null`, `null == P` where it is.
+  const Expr *C = Sel->getCond()->IgnoreParenImpCasts();
+  const ParmVarDecl *P = Param(C);
+  bool Set = P != nullptr;
+  if (auto *U = dyn_cast<UnaryOperator>(C); U && U->getOpcode() == UO_LNot) {
+    P = Param(U->getSubExpr());
+    Set = false;
+  }
+  if (auto *B = dyn_cast<BinaryOperator>(C);
+      B && (B->getOpcode() == BO_NE || B->getOpcode() == BO_EQ))
+    for (auto [X, Y] : {std::pair(B->getLHS(), B->getRHS()),
+                        std::pair(B->getRHS(), B->getLHS())})
+      if (Param(X) && IsNull(Y)) {
+        P = Param(X);
+        Set = B->getOpcode() == BO_NE;
+      }
+  if (!P)
+    return std::nullopt;
+  const Expr *Read = Set ? Sel->getTrueExpr() : Sel->getFalseExpr();
+  const Expr *Zero = Set ? Sel->getFalseExpr() : Sel->getTrueExpr();
+  if (!isZero(throughLocals(Zero)))
+    return std::nullopt;
+  return std::pair(P, Read);
 }
 
 bool GemmLoopReader::oldValue(const GlobalAccess &Old, const Poly &I,

@@ -151,6 +151,11 @@ protected:
   /// The bias is indexed by the store's column, Col (a row of N values), or
   /// row, Row, holds bf16, fp16 or float.
   bool biasAgrees();
+  /// `bias != nullptr ? bias[col] : 0.0f` (`bias ?`, `bias == nullptr ? 0 :
+  /// ...`, `!bias ? 0 : ...`), bias a pointer parameter: the pointer
+  /// tested and the value read where it is not null; nullopt otherwise.
+  std::optional<std::pair<const clang::ParmVarDecl *, const clang::Expr *>>
+  nonNullRead(const clang::ConditionalOperator *Sel) const;
   /// A and B have one 16-bit element type, that of the __shared__ tiles
   /// (or float tiles, where WidenedTiles); the extents and leading
   /// dimensions are `int`. An fp32 SGEMM is refused.

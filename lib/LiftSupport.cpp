@@ -9,6 +9,8 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/StringExtras.h"
@@ -769,10 +771,15 @@ public:
     // A bool set to a truth value and never changed (`const bool ok = row <
     // M;` or `bool ok = ...;`, a copy's bounds check) holds no index.
     const Expr *Init = VD->getInit();
+    // A bool set to false or true and only flipped (`s = !s;`, `s ^= 1;`)
+    // is a double buffer's stage, a toggle the front ends follow as such.
     const bool Truth = T->isBooleanType() && !isa<ParmVarDecl>(VD) && Init &&
-                       Init->IgnoreParens()->getType()->isBooleanType() &&
-                       !isa<ImplicitCastExpr>(Init->IgnoreParens()) &&
-                       (T.isConstQualified() || !mutated(VD));
+                       ((Init->IgnoreParens()->getType()->isBooleanType() &&
+                         !isa<ImplicitCastExpr>(Init->IgnoreParens()) &&
+                         (T.isConstQualified() || !mutated(VD))) ||
+                        (isa<CXXBoolLiteralExpr, IntegerLiteral>(
+                             Init->IgnoreParenImpCasts()) &&
+                         onlyFlipped(VD)));
     if (T->isBooleanType() && !Truth && !isa<ParmVarDecl>(VD))
       return report(VD->getLocation(),
                     "the bool variable '" + VD->getName().str() +
@@ -784,6 +791,49 @@ public:
                     "the integer variable '" + VD->getName().str() +
                         "' is narrower than 32 bits; its values would wrap "
                         "where the index arithmetic followed does not");
+    return true;
+  }
+  /// Whether every use of the local `VD` in the function that declares it
+  /// reads it, but statements that flip it: `v = !v;`, `v ^= 1;` (or
+  /// `true`).
+  static bool onlyFlipped(const VarDecl *VD) {
+    auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
+    if (!F || !F->getBody())
+      return false;
+    ASTContext &Ctx = VD->getASTContext();
+    using namespace ast_matchers;
+    auto Refs =
+        match(findAll(declRefExpr(to(varDecl(equalsNode(VD)))).bind("ref")),
+              *F->getBody(), Ctx);
+    auto IsOne = [](const Expr *X) {
+      X = X->IgnoreParenImpCasts();
+      if (auto *B = dyn_cast<CXXBoolLiteralExpr>(X))
+        return B->getValue();
+      auto *I = dyn_cast<IntegerLiteral>(X);
+      return I && I->getValue() == 1;
+    };
+    for (const BoundNodes &M : Refs) {
+      const auto *R = M.getNodeAs<DeclRefExpr>("ref");
+      DynTypedNodeList Parents = Ctx.getParents(*R);
+      if (Parents.size() != 1)
+        return false;
+      if (auto *C = Parents[0].get<ImplicitCastExpr>();
+          C && C->getCastKind() == CK_LValueToRValue)
+        continue;
+      auto *B = Parents[0].get<BinaryOperator>();
+      if (!B || B->getLHS() != R)
+        return false;
+      auto *Not = dyn_cast<UnaryOperator>(B->getRHS()->IgnoreParenImpCasts());
+      auto *Of =
+          Not && Not->getOpcode() == UO_LNot
+              ? dyn_cast<DeclRefExpr>(Not->getSubExpr()->IgnoreParenImpCasts())
+              : nullptr;
+      const bool Flip =
+          (B->getOpcode() == BO_Assign && Of && Of->getDecl() == VD) ||
+          (B->getOpcode() == BO_XorAssign && IsOne(B->getRHS()));
+      if (!Flip)
+        return false;
+    }
     return true;
   }
   /// Whether anything in the function that declares the local `VD` may

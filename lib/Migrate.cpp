@@ -187,6 +187,8 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
                        Col ? kBN : 1, name(G.Bias->Data), Col ? "0" : M0,
                        Col ? N0 : "0");
         Words = Col ? "a bias per column" : "a bias per row";
+        if (G.Bias->Optional)
+          Words += " (0 where '" + name(G.Bias->Data) + "' is null)";
       }
       Value += (Value.empty() ? "" : " + ") + Term;
       Sum += (Sum.empty() ? "" : " + ") + Words;
@@ -199,13 +201,29 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
     }
     return std::pair(Value, Sum);
   };
-  auto [Value, Sum] = ValueOf(
+  // An optional bias is read only where its pointer is not null, as the
+  // kernel reads it: the conditional chooses the value without it where
+  // the pointer is null (both branches are accumulators).
+  auto OptionalBias = [&](const std::string &Terms) {
+    auto [Value, Sum] = ValueOf(Terms);
+    std::string Without = Terms;
+    llvm::erase(Without, 'b');
+    if (G.Bias && G.Bias->Optional && Without != Terms && !Without.empty())
+      Value = name(G.Bias->Data) + ".data != nullptr ? " + Value + " : " +
+              ValueOf(Without).first;
+    return std::pair(Value, Sum);
+  };
+  auto [Value, Sum] = OptionalBias(
       G.Terms.empty() ? std::string("a") + (G.Beta ? "c" : "") : G.Terms);
   // Where beta is 0 the kernel stores the value without beta * C and reads
   // no element of C; the conditional chooses the same.
   if (!G.BetaZeroTerms.empty()) {
+    auto Nested = [](const std::string &V) {
+      return V.find('?') == std::string::npos ? V : "(" + V + ")";
+    };
     Value = name(G.Beta) + " == 0.0f\n                  ? " +
-            ValueOf(G.BetaZeroTerms).first + "\n                  : " + Value;
+            Nested(OptionalBias(G.BetaZeroTerms).first) +
+            "\n                  : " + Nested(Value);
     Sum += " (" + (G.CIn ? name(G.CIn) : std::string("C")) +
            " not read where beta is 0)";
   }

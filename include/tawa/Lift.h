@@ -125,6 +125,9 @@ struct LiftedBias {
   const clang::ParmVarDecl *Data = nullptr;
   bool PerColumn = true;
   ElementType Elem{}; ///< bf16, f16 or f32
+  /// Read only where Data is not null, 0 where it is (`bias != nullptr ?
+  /// bias[col] : 0.0f`).
+  bool Optional = false;
 };
 
 /// The activations of a lifted implicit-GEMM convolution (ConvLift.h): the

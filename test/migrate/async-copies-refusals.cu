@@ -10,8 +10,9 @@
 // makes too, and copies before the loop not waited for; later iterations
 // that never wait, or that keep more groups than the first, a read of copies
 // waited for with no barrier after the wait, a shared address of a fixed
-// buffer set before the loop, a shared address changed in a helper, and an
-// asm input with a side effect.
+// buffer set before the loop, a shared address changed in a helper, an
+// asm input with a side effect; a commit and a wait for all but the latest
+// group in one asm statement, and a barrier in the asm statement of a wait.
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: diff %s %t.cu
 #include <cuda_bf16.h>
@@ -601,7 +602,7 @@ __global__ void flight_single_wait_zero_late(int M, int N, int K, float alpha,
 }
 
 
-// CHECK: async-copies-refusals.cu:[[@LINE+17]]:3: warning: {{.*}}this asynchronous copy, made for the next iteration, is not complete at that iteration's first barrier
+// CHECK: async-copies-refusals.cu:[[@LINE+17]]:3: warning: {{.*}}this asynchronous copy of the next iteration's tiles is not complete at the barrier that ends the loop body, and the next iteration reads them before its first barrier: wait before that barrier for every group ('__pipeline_wait_prior(0);'
 __global__ void never_waits(int M, int N, int K, float alpha, const __nv_bfloat16 *A,
                   const __nv_bfloat16 *B, float *C) {
   __shared__ __align__(16) __nv_bfloat16 As[2][BM][BK];
@@ -677,7 +678,7 @@ __global__ void extra_empty_groups(int M, int N, int K, float alpha, const __nv_
       C[(row0 + tRow * TM + i) * N + col0 + tCol * TN + j] = alpha * acc[i][j];
 }
 
-// CHECK: async-copies-refusals.cu:[[@LINE+17]]:3: warning: {{.*}}the loop reads 'As' before its first barrier, while the asynchronous copies
+// CHECK: async-copies-refusals.cu:[[@LINE+17]]:3: warning: {{.*}}this asynchronous copy of the next iteration's tiles is not complete at the barrier that ends the loop body
 __global__ void waits_without_barrier(int M, int N, int K, float alpha, const __nv_bfloat16 *A,
                   const __nv_bfloat16 *B, float *C) {
   __shared__ __align__(16) __nv_bfloat16 As[2][BM][BK];
@@ -825,6 +826,70 @@ __global__ void asm_input_side_effect(int M, int N, int K, float alpha, const __
       C[(row0 + tRow * TM + i) * N + col0 + tCol * TN + j] = alpha * acc[i][j];
 }
 
+// CHECK: async-copies-refusals.cu:[[@LINE+9]]:3: warning: {{.*}}this asynchronous copy is not complete at the barrier that follows it
+__global__ void asm_commit_waits_for_older(int M, int N, int K, const __nv_bfloat16 *A,
+                            const __nv_bfloat16 *B, float *C) {
+  __shared__ __align__(16) __nv_bfloat16 As[BM][BK];
+  __shared__ __align__(16) __nv_bfloat16 Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    const int ar = threadIdx.x / (BK / 8), ac = threadIdx.x % (BK / 8) * 8;
+    const int br = threadIdx.x / (BN / 8), bc = threadIdx.x % (BN / 8) * 8;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                     (uint32_t)__cvta_generic_to_shared(&As[ar][ac])),
+                 "l"(&A[(row0 + ar) * K + k0 + ac]));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                     (uint32_t)__cvta_generic_to_shared(&Bs[br][bc])),
+                 "l"(&B[(k0 + br) * N + col0 + bc]));
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 1;\n" ::);
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __bfloat162float(As[tRow * TM + i][kk]) *
+                       __bfloat162float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j)
+      C[(row0 + tRow * TM + i) * N + col0 + tCol * TN + j] = acc[i][j];
+}
+
+// CHECK: async-copies-refusals.cu:[[@LINE+9]]:3: warning: {{.*}}breaks it: the loop body has one '__syncthreads();'
+__global__ void asm_wait_and_barrier(int M, int N, int K, const __nv_bfloat16 *A,
+                            const __nv_bfloat16 *B, float *C) {
+  __shared__ __align__(16) __nv_bfloat16 As[BM][BK];
+  __shared__ __align__(16) __nv_bfloat16 Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    const int ar = threadIdx.x / (BK / 8), ac = threadIdx.x % (BK / 8) * 8;
+    const int br = threadIdx.x / (BN / 8), bc = threadIdx.x % (BN / 8) * 8;
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                     (uint32_t)__cvta_generic_to_shared(&As[ar][ac])),
+                 "l"(&A[(row0 + ar) * K + k0 + ac]));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                     (uint32_t)__cvta_generic_to_shared(&Bs[br][bc])),
+                 "l"(&B[(k0 + br) * N + col0 + bc]));
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;\n\tbar.sync 0;\n" ::
+                     : "memory");
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __bfloat162float(As[tRow * TM + i][kk]) *
+                       __bfloat162float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j)
+      C[(row0 + tRow * TM + i) * N + col0 + tCol * TN + j] = acc[i][j];
+}
+
 void launch(int M, int N, int K, float alpha, const __nv_bfloat16 *A,
             const __nv_bfloat16 *B, float *C) {
   dim3 grid(N / BN, M / BM);
@@ -851,4 +916,6 @@ void launch(int M, int N, int K, float alpha, const __nv_bfloat16 *A,
   address_set_before_loop<<<grid, 256>>>(M, N, K, alpha, A, B, C);
   address_changed_in_helper<<<grid, 256>>>(M, N, K, alpha, A, B, C);
   asm_input_side_effect<<<grid, 256>>>(M, N, K, alpha, A, B, C);
+  asm_commit_waits_for_older<<<grid, 256>>>(M, N, K, A, B, C);
+  asm_wait_and_barrier<<<grid, 256>>>(M, N, K, A, B, C);
 }

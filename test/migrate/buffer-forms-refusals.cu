@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}7{{$}}
+// COUNT: {{^}}10{{$}}
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 
@@ -181,3 +181,67 @@ __global__ void wait_prior_uncommitted(ARGS) {
 }
 // CHECK: buffer-forms-refusals.cu:[[@LINE-13]]:3: note: this asynchronous copy, made for the next iteration, is not committed before that iteration's first barrier, and a wait for groups ('__pipeline_wait_prior', 'cp.async.wait_group') waits for committed ones only: commit it ('__pipeline_commit();') before the wait, or wait with 'cp.async.wait_all;', which commits it
 
+
+// A bool stage flipped before the reads: the copy's buffer is no buffer of
+// the iteration's.
+__global__ void flip_first(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = true;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    s = !s;
+    if (t + 1 < tiles) {
+      COPY(!s, t + 1)
+    }
+    PRODUCT(s)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: buffer-forms-refusals.cu:[[@LINE-9]]:9: note: the value is not a polynomial
+
+// A bool stage flipped twice an iteration.
+__global__ void flip_twice(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = false;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(!s, t + 1)
+    }
+    PRODUCT(s)
+    __syncthreads();
+    s = !s;
+    s ^= 1;
+  }
+  STORE
+}
+// CHECK: buffer-forms-refusals.cu:[[@LINE-9]]:12: note: expected the buffer of 'As' selected by the iteration
+
+// A bool stage read after the loop.
+__global__ void read_after(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = false;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(!s, t + 1)
+    }
+    PRODUCT(s)
+    __syncthreads();
+    s = !s;
+  }
+  if (s) {
+    STORE
+  }
+}
+// CHECK: buffer-forms-refusals.cu:[[@LINE-4]]:3: note: 's', the buffer the loop toggles, may be read in the loop only

@@ -4,7 +4,8 @@
 // under `tiles != t + 1` or `(t + 1) * TILE < K` (a tile counter up to
 // ceil(K / TILE)), a toggle `cur = cur ? 0 : 1;` in a block of its own and
 // followed by pointer advances, barriers written `bar.sync 0` and
-// `barrier.sync.aligned 0` in asm, and
+// `barrier.sync.aligned 0` in asm, a commit and a wait in one asm statement,
+// a `bool` stage flipped by `s = !s;` (set to false or true), and
 // copies committed by the next iteration's `cp.async.wait_all` alone (PTX
 // ISA 9.7.9.25.3.4: cp.async.wait_all is cp.async.commit_group followed by
 // cp.async.wait_group 0). Each is lifted. (The outputs are checked without
@@ -166,6 +167,68 @@ __global__ void wait_all_commits(ARGS) {
       COPY_ASYNC((t + 1) % 2, t + 1)
     }
     PRODUCT(t % 2)
+  }
+  STORE
+}
+
+// The commit and the wait in one asm statement without operands.
+// CHECK-LABEL: __global__ void commit_and_wait_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void commit_and_wait(ARGS) {
+  HEAD
+  COPY_ASYNC(0, 0)
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;\n" :::
+                     "memory");
+    __syncthreads();
+    if (t + 1 < tiles) {
+      COPY_ASYNC((t + 1) % 2, t + 1)
+    }
+    PRODUCT(t % 2)
+  }
+  STORE
+}
+
+// A bool stage, flipped at the end of the body.
+// CHECK-LABEL: __global__ void bool_stage_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void bool_stage(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = false;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(!s, t + 1)
+    }
+    PRODUCT(s)
+    __syncthreads();
+    s = !s;
+  }
+  STORE
+}
+
+// A bool stage set to true: iteration i reads buffer !s.
+// CHECK-LABEL: __global__ void starts_true_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void starts_true(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = true;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(s, t + 1)
+    }
+    PRODUCT(!s)
+    __syncthreads();
+    s = !s;
   }
   STORE
 }

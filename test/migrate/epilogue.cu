@@ -77,7 +77,7 @@ __global__ void relu_scale(const bf16 *A, const bf16 *B, float *C, int M, int N,
 __global__ void two_biases(const bf16 *A, const bf16 *B, const float *b1, const float *b2, float *C, int M, int N, int K) {
   BODY
 #pragma tawa tile
-  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]', optionally under ReLU 'fmaxf(v, 0.0f)'
+  // DIAG: epilogue.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)'
   LOOP
   if (row < M && col < N)
     C[row * N + col] = acc + b1[col] + b2[row];

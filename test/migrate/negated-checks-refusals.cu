@@ -124,7 +124,7 @@ __global__ void reads_outside(ARGS) {
   }
   STORE
 }
-// CHECK: negated-checks-refusals.cu:[[@LINE-11]]:5: note: expected 'cp.async.cg.shared.global [%0], [%1], 16;' with inputs "r"(<the shared address of a tile element>) and "l"(&matrix[j]) (and a source size "r"(ok ? 16 : 0) after the 16 for a copy under a bounds check) among the staging copies, then 'cp.async.commit_group;' and 'cp.async.wait_group 0;' (or 'cp.async.wait_all;') before the barrier that follows them; each alone in an asm statement without outputs
+// CHECK: negated-checks-refusals.cu:[[@LINE-11]]:5: note: expected 'cp.async.cg.shared.global [%0], [%1], 16;' with inputs "r"(<the shared address of a tile element>) and "l"(&matrix[j]) (and a source size "r"(ok ? 16 : 0) after the 16 for a copy under a bounds check) among the staging copies, then 'cp.async.commit_group;' and 'cp.async.wait_group 0;' (or 'cp.async.wait_all;') before the barrier that follows them; each copy alone in an asm statement without outputs, commits and waits alone or together without operands
 
 __global__ void source_swapped(ARGS) {
   HEAD

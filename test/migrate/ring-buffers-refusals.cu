@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}18{{$}}
+// COUNT: {{^}}20{{$}}
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 
@@ -459,3 +459,61 @@ __global__ void counter_advanced_early(ARGS) {
   STORE
 }
 // CHECK: ring-buffers-refusals.cu:[[@LINE-4]]:13: note: expected the buffer of 'As' selected by the iteration: i % 3 of iteration i, the one it reads, or (i + 2) % 3, the one it stages for iteration i + 2 (the code before the loop stages the first 2; i + c for i of c >= 0, a local set to either, or a counter advanced last in the body, 'r = (r + 1) % 3;'); a constant before the loop
+
+// The wait at the bottom for all but three groups of a four-stage ring:
+// the next tile's group is still in flight at the barrier that ends the
+// body, and the next iteration reads it before its first barrier.
+__global__ void bottom_wait_too_late(ARGS) {
+  constexpr int STAGES = 4;
+  HEAD(STAGES)
+  const int tiles = K / 16;
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles) {
+      COPY_ASYNC(s, s)
+    }
+    __pipeline_commit();
+  }
+  __pipeline_wait_prior(STAGES - 2);
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    PRODUCT(t % STAGES)
+    if (t + STAGES - 1 < tiles) {
+      COPY_ASYNC((t + STAGES - 1) % STAGES, t + STAGES - 1)
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(STAGES - 1);
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: ring-buffers-refusals.cu:[[@LINE-18]]:7: note: this asynchronous copy of the next iteration's tiles is not complete at the barrier that ends the loop body, and the next iteration reads them before its first barrier: wait before that barrier for all groups but the 2 most recent ('__pipeline_wait_prior(2);' or 'cp.async.wait_group 2;' after the commit of each iteration's one group)
+
+// The wait at the bottom, but the code before the loop meets at its
+// barrier with the first tile in flight, which iteration 0 reads before
+// its first barrier.
+__global__ void bottom_wait_first_in_flight(ARGS) {
+  constexpr int STAGES = 3;
+  HEAD(STAGES)
+  const int tiles = K / 16;
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles) {
+      COPY_ASYNC(s, s)
+    }
+    __pipeline_commit();
+  }
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    PRODUCT(t % STAGES)
+    if (t + STAGES - 1 < tiles) {
+      COPY_ASYNC((t + STAGES - 1) % STAGES, t + STAGES - 1)
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(STAGES - 2);
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: ring-buffers-refusals.cu:[[@LINE-17]]:7: note: this asynchronous copy of the first tiles is not complete at the barrier before the loop, and the loop reads 'As' before its first barrier: wait for it before that barrier
+

@@ -5,8 +5,10 @@
 // tiles)`) or one by one. The copies are asynchronous, each iteration
 // waiting for all but the most recent groups that hold later tiles
 // (`__pipeline_wait_prior(S - 2)`, `cp.async.wait_group`) before its first
-// barrier, or synchronous. The buffers are chosen by `t % S`, locals set to
-// it, or ring counters advanced at the end of the body. Each is lifted.
+// barrier, or at the bottom of the body before the barrier that ends it
+// (the next iteration then reads before its first barrier), or synchronous.
+// The buffers are chosen by `t % S`, locals set to it, or ring counters
+// advanced at the end of the body. Each is lifted.
 // (The outputs are checked without this file's own check lines, which they
 // copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | count 0
@@ -214,6 +216,89 @@ __global__ void ring_counters(ARGS) {
     PRODUCT(rd)
     rd = (rd + 1) % 3;
     wr = (1 + wr) % 3;
+  }
+  STORE
+}
+
+// The wait at the bottom of the body: the code before the loop waits for
+// the first tile and meets at a barrier; each iteration multiplies its
+// tile, stages the one three ahead, commits, waits for all groups but the
+// two most recent (the next tile's is then complete) and meets at the
+// barrier that ends the body, which orders the next iteration's reads.
+// CHECK-LABEL: __global__ void bottom_wait_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void bottom_wait(ARGS) {
+  constexpr int STAGES = 4;
+  HEAD(STAGES)
+  const int tiles = K / 16;
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles) {
+      COPY_ASYNC(s, s)
+    }
+    __pipeline_commit();
+  }
+  __pipeline_wait_prior(STAGES - 2);
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    PRODUCT(t % STAGES)
+    if (t + STAGES - 1 < tiles) {
+      COPY_ASYNC((t + STAGES - 1) % STAGES, t + STAGES - 1)
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(STAGES - 2);
+    __syncthreads();
+  }
+  STORE
+}
+
+// Two buffers, the wait at the bottom for every group.
+// CHECK-LABEL: __global__ void bottom_wait_double_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void bottom_wait_double(ARGS) {
+  HEAD(2)
+  const int tiles = K / 16;
+  COPY_ASYNC(0, 0)
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    PRODUCT(t % 2)
+    if (t + 1 < tiles) {
+      COPY_ASYNC((t + 1) % 2, t + 1)
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+  }
+  STORE
+}
+
+// A barrier right after the first tiles' copies, which stay in flight
+// past it: the loop waits for them before its own first barrier.
+// CHECK-LABEL: __global__ void barrier_after_first_copies_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void barrier_after_first_copies(ARGS) {
+  constexpr int STAGES = 3;
+  HEAD(STAGES)
+  const int tiles = K / 16;
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles) {
+      COPY_ASYNC(s, s)
+    }
+    __pipeline_commit();
+  }
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    __pipeline_wait_prior(STAGES - 2);
+    __syncthreads();
+    if (t + STAGES - 1 < tiles) {
+      COPY_ASYNC((t + STAGES - 1) % STAGES, t + STAGES - 1)
+    }
+    __pipeline_commit();
+    PRODUCT(t % STAGES)
   }
   STORE
 }

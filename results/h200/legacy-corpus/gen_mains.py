@@ -856,6 +856,39 @@ K['multistage_ptx_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_ring_half'] = dict(
+    decl='void wmma_ring_run(const __half *A, const __half *B, float *C, int M, int N,\n'
+         '                   int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  wmma_ring_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['optional_bias_blocked_bf16'] = dict(
+    decl='void linear_optional_bias_run(const __nv_bfloat16 *X, const __nv_bfloat16 *W,\n'
+         '                              const float *bias, __nv_bfloat16 *Y, int M,\n'
+         '                              int N, int K, float alpha);',
+    body='''  __nv_bfloat16 *X = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *W = dev_random<__nv_bfloat16>(k * n, 2);
+  // An odd M runs without a bias (a null pointer), an even one with it.
+  float *bias = m % 2 ? nullptr : dev_random<float>(n, 3);
+  __nv_bfloat16 *Y = dev_nan<__nv_bfloat16>(m * n);
+  linear_optional_bias_run(X, W, bias, Y, M, N, K, 0.5f);
+  return finish(Y, m * n, out);
+''')
+
+K['bottom_wait_ring_bf16'] = dict(
+    decl='void bottom_wait_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                     __nv_bfloat16 *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  bottom_wait_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
