@@ -2386,13 +2386,26 @@ private:
         return exec(If->getThen(), P);
       return !If->getElse() || exec(If->getElse(), P);
     }
-    if (P == Phase::Rotated && !If->getElse() &&
+    // The prefetch, with an `else` that waits for every group where it is
+    // skipped: there nothing stays in flight, so the waits and commits of
+    // the prefetch are followed as every iteration's (Drained).
+    if (P == Phase::Rotated && (!If->getElse() || drainsAll(If->getElse())) &&
         prefetchCondition(If->getCond())) {
       ++InPrefetch;
+      Drained += If->getElse() ? 1 : 0;
       const bool Ok = exec(If->getThen(), P);
+      Drained -= If->getElse() ? 1 : 0;
       --InPrefetch;
       return Ok;
     }
+    if (P == Phase::Rotated && If->getElse() &&
+        prefetchCondition(If->getCond()))
+      return fail(If->getElse()->getBeginLoc(),
+                  "expected the 'else' of the prefetch's condition to wait "
+                  "for every group in flight, alone: "
+                  "'__pipeline_wait_prior(0);', 'cp.async.wait_group 0;' or "
+                  "'cp.async.wait_all;' (the iterations that skip the "
+                  "prefetch then leave nothing in flight)");
     // `if (b < tiles)` before the loop: the copies of tile b and later,
     // skipped where no iteration reads them.
     if (P == Phase::Prologue && Rotated && !If->getElse())
@@ -2697,6 +2710,7 @@ private:
       Ev.Bindings.erase(PV);
       Pointers.erase(PV);
       Aliases.erase(PV);
+      TileBuffers.erase(PV);
       TileElements.erase(PV);
       CopySources.erase(PV);
       Cur->Choices.erase(PV);
@@ -2738,6 +2752,33 @@ private:
       }
     }
     if (T->isPointerType()) {
+      // `As[b]`, one buffer of a multi-buffered tile, passed to a pointer to
+      // its rows: the parameter stands for the tile, its buffer b.
+      if (auto *S = dyn_cast<ArraySubscriptExpr>(bare(Arg))) {
+        auto *TR = dyn_cast<DeclRefExpr>(bare(S->getBase()));
+        auto *TV = TR ? dyn_cast<VarDecl>(TR->getDecl()) : nullptr;
+        const int32_t Tile = TV && !bufferOf(TR) ? tileOf(TV) : -1;
+        const auto *Buffer =
+            Tile >= 0 && Tiles[size_t(Tile)].Buffers > 1
+                ? Ctx.getAsConstantArrayType(resolved(TV)->getType())
+                : nullptr;
+        if (Buffer) {
+          if (!Ctx.hasSameUnqualifiedType(
+                  T->getPointeeType(),
+                  Ctx.getAsArrayType(Buffer->getElementType())
+                      ->getElementType()) ||
+              isModified(PV, declaringBody(PV)))
+            return fail(Arg->getBeginLoc(),
+                        "the parameter '" + PV->getName().str() +
+                            "' of the __device__ function '" + Name +
+                            "' must point to the rows of a buffer of '" +
+                            resolved(TV)->getName().str() +
+                            "', of its type, and never change");
+          Aliases[PV] = resolved(TV);
+          TileBuffers[PV] = S->getIdx();
+          return true;
+        }
+      }
       auto *R = dyn_cast<DeclRefExpr>(bare(Arg));
       auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
       const VarDecl *Target = VD ? resolved(VD) : nullptr;
@@ -2832,7 +2873,10 @@ private:
     if (T < 0)
       return std::nullopt;
     const SharedTile &X = Tiles[size_t(T)];
-    const size_t Want = (X.Buffers > 1 ? 1 : 0) + (X.Rows > 1 ? 2 : 1);
+    // A helper's parameter bound to one buffer, `As[b]` (bindParameter).
+    const Expr *Buffer = bufferOf(R);
+    const size_t Want =
+        (X.Buffers > 1 && !Buffer ? 1 : 0) + (X.Rows > 1 ? 2 : 1);
     if (Subs.size() != Want) {
       if (!Report)
         return std::nullopt;
@@ -2842,12 +2886,15 @@ private:
     }
     std::optional<int64_t> B = 0;
     if (X.Buffers > 1) {
-      B = bufferIndex(X, Subs.front()->getIdx());
+      if (!Buffer)
+        Buffer = Subs.front()->getIdx();
+      B = bufferIndex(X, Buffer);
       if (!B && !Report)
         return std::nullopt;
       if (!B)
-        return fail(Subs.front()->getIdx()->getBeginLoc(), bufferMessage(X));
-      Subs.erase(Subs.begin());
+        return fail(Buffer->getBeginLoc(), bufferMessage(X));
+      if (!bufferOf(R))
+        Subs.erase(Subs.begin());
     }
     std::optional<int64_t> I =
         constantIndex(Subs.size() > 1 ? Subs.front()->getIdx() : nullptr);
@@ -2907,6 +2954,15 @@ private:
     if (!E)
       return 0;
     return Ev.constant(E);
+  }
+
+  /// The buffer index a helper's parameter `R` names stands for, where it
+  /// is bound to one buffer of a multi-buffered tile (`As[b]`, the
+  /// caller's expression); null otherwise.
+  const Expr *bufferOf(const DeclRefExpr *R) const {
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    auto It = VD ? TileBuffers.find(VD) : TileBuffers.end();
+    return It != TileBuffers.end() ? It->second : nullptr;
   }
 
   int32_t tileOf(const ValueDecl *D) const {
@@ -3478,7 +3534,7 @@ private:
                   "fewer groups are in flight and a wait for all but the "
                   "most recent leaves the first tiles' in flight: commit "
                   "outside the condition, an empty group where it fails");
-    if (InPrefetch)
+    if (InPrefetch && !Drained)
       Cur->SkippedCommit = true;
     Cur->AsyncGroups.push_back(std::move(Cur->AsyncOpen));
     Cur->AsyncOpen.clear();
@@ -3492,9 +3548,11 @@ private:
   /// most recent would there leave one more group in flight, an earlier
   /// iteration's (the copies of the tiles it reads).
   bool asyncWait(const Stmt *At, int64_t N) {
-    if (InPrefetch)
+    if (InPrefetch && !Drained)
       return fail(At->getBeginLoc(), PrefetchWaitMessage);
-    if (N > 0 && Cur->SkippedCommit)
+    // Under the prefetch's condition with an `else` that drains, the wait
+    // runs only where every earlier iteration made its commits.
+    if (N > 0 && Cur->SkippedCommit && !Drained)
       return fail(At->getBeginLoc(),
                   std::string("this wait follows a commit under the "
                               "prefetch's condition, which the last ") +
@@ -3514,7 +3572,52 @@ private:
   static constexpr const char *PrefetchWaitMessage =
       "the waits for asynchronous copies may not stand under the "
       "prefetch's condition: the last iteration, which skips it, would "
-      "wait for other groups";
+      "wait for other groups (unless an 'else' waits for every group, "
+      "'else __pipeline_wait_prior(0);')";
+
+  /// Whether `S` (an `else`) only waits for every group in flight:
+  /// `__pipeline_wait_prior(0);`, asm statements without operands of
+  /// 'cp.async.wait_group 0;', 'cp.async.wait_all;' (and commits).
+  bool drainsAll(const Stmt *S) const {
+    llvm::SmallVector<const Stmt *, 2> Stmts;
+    if (auto *Block = dyn_cast<CompoundStmt>(S))
+      Stmts.append(Block->body_begin(), Block->body_end());
+    else
+      Stmts.push_back(S);
+    bool Drains = false;
+    for (const Stmt *X : Stmts) {
+      if (auto *A = dyn_cast<GCCAsmStmt>(X)) {
+        if (A->getNumOutputs() || A->getNumInputs())
+          return false;
+        const std::string Text = A->getAsmString();
+        llvm::SmallVector<llvm::StringRef, 4> Parts;
+        llvm::StringRef(Text).split(Parts, ';', -1, false);
+        for (llvm::StringRef Part : Parts) {
+          llvm::SmallVector<llvm::StringRef, 2> Words;
+          llvm::SplitString(Part, Words);
+          if (Words.empty())
+            continue;
+          const bool WaitsAll =
+              (Words.size() == 1 && Words[0] == "cp.async.wait_all") ||
+              (Words.size() == 2 && Words[0] == "cp.async.wait_group" &&
+               Words[1] == "0");
+          if (!WaitsAll && !(Words.size() == 1 &&
+                             Words[0] == "cp.async.commit_group" && !Drains))
+            return false;
+          Drains |= WaitsAll;
+        }
+        continue;
+      }
+      auto *C = dyn_cast<CallExpr>(single(X));
+      std::optional<int64_t> N = pipelineCall(C) == "__pipeline_wait_prior"
+                                     ? Ev.constant(C->getArg(0))
+                                     : std::nullopt;
+      if (!N || *N != 0)
+        return false;
+      Drains = true;
+    }
+    return Drains;
+  }
 
   /// The tile element whose shared-memory address `E` is:
   /// `__cvta_generic_to_shared(&tile[i])` (the toolkit's), converted to an
@@ -4032,7 +4135,12 @@ private:
       return std::nullopt;
     const SharedTile &X = Tiles[size_t(T)];
     std::optional<int64_t> B = 0, Row = 0;
-    if (X.Buffers > 1 && X.Rows == 1 && !Buf)
+    if (const Expr *Buffer = bufferOf(R)) {
+      // `P[i]` of a helper's parameter bound to one buffer, `As[b]`.
+      if (Buf || X.Rows == 1)
+        return std::nullopt;
+      B = bufferIndex(X, Buffer), Row = constantIndex(S->getIdx());
+    } else if (X.Buffers > 1 && X.Rows == 1 && !Buf)
       B = bufferIndex(X, S->getIdx());
     else if (X.Buffers > 1 && X.Rows > 1 && Buf)
       B = bufferIndex(X, Buf->getIdx()), Row = constantIndex(S->getIdx());
@@ -5263,6 +5371,8 @@ private:
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   int InPrefetch = 0;
+  /// Within prefetches whose `else` waits for every group (drainsAll).
+  int Drained = 0;
   /// Before the loop, under `if (b < tiles)` (firstTileCondition): b; -1
   /// elsewhere.
   int64_t FirstGuard = -1;
@@ -5292,6 +5402,9 @@ private:
   /// bound to the caller's arrays and tiles (bindParameter).
   std::vector<const FunctionDecl *> Calling;
   llvm::DenseMap<const VarDecl *, const VarDecl *> Aliases;
+  /// Helpers' parameters bound to one buffer of a multi-buffered tile: the
+  /// caller's buffer index (bufferOf).
+  llvm::DenseMap<const VarDecl *, const Expr *> TileBuffers;
   /// A helper's parameters bound to a pointer to a tile element, and to a
   /// zero-filling copy's source `ok ? &A[j] : A`.
   llvm::DenseMap<const ValueDecl *, std::pair<int32_t, int64_t>> TileElements;

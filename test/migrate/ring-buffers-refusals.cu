@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}20{{$}}
+// COUNT: {{^}}21{{$}}
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 
@@ -517,3 +517,27 @@ __global__ void bottom_wait_first_in_flight(ARGS) {
 }
 // CHECK: ring-buffers-refusals.cu:[[@LINE-17]]:7: note: this asynchronous copy of the first tiles is not complete at the barrier before the loop, and the loop reads 'As' before its first barrier: wait for it before that barrier
 
+
+// The prefetch's `else` waits for all but the most recent group, which in
+// the last iteration is the group of the tile it reads.
+__global__ void tail_else_weak(ARGS) {
+  HEAD(2)
+  const int tiles = K / 16;
+  COPY_ASYNC(0, 0)
+  __pipeline_commit();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY_ASYNC((t + 1) % 2, t + 1)
+      __pipeline_commit();
+      __pipeline_wait_prior(1);
+    } else {
+      __pipeline_wait_prior(1);
+    }
+    __syncthreads();
+    PRODUCT(t % 2)
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: ring-buffers-refusals.cu:[[@LINE-9]]:12: note: expected the 'else' of the prefetch's condition to wait for every group in flight, alone

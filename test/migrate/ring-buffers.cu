@@ -6,7 +6,9 @@
 // waiting for all but the most recent groups that hold later tiles
 // (`__pipeline_wait_prior(S - 2)`, `cp.async.wait_group`) before its first
 // barrier, or at the bottom of the body before the barrier that ends it
-// (the next iteration then reads before its first barrier), or synchronous.
+// (the next iteration then reads before its first barrier), or under the
+// prefetch's condition with an `else` that waits for every group, or
+// synchronous.
 // The buffers are chosen by `t % S`, locals set to it, or ring counters
 // advanced at the end of the body. Each is lifted.
 // (The outputs are checked without this file's own check lines, which they
@@ -298,6 +300,63 @@ __global__ void barrier_after_first_copies(ARGS) {
       COPY_ASYNC((t + STAGES - 1) % STAGES, t + STAGES - 1)
     }
     __pipeline_commit();
+    PRODUCT(t % STAGES)
+  }
+  STORE
+}
+
+// The wait under the prefetch's condition, the last iteration waiting for
+// every group in the `else`.
+// CHECK-LABEL: __global__ void tail_else_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void tail_else(ARGS) {
+  HEAD(2)
+  const int tiles = K / 16;
+  COPY_ASYNC(0, 0)
+  __pipeline_commit();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY_ASYNC((t + 1) % 2, t + 1)
+      __pipeline_commit();
+      __pipeline_wait_prior(1);
+    } else {
+      __pipeline_wait_prior(0);
+    }
+    __syncthreads();
+    PRODUCT(t % 2)
+    __syncthreads();
+  }
+  STORE
+}
+
+// A ring's wait chosen by the prefetch's condition: all groups but the two
+// most recent, or every group (`cp.async.wait_all`) in the last three
+// iterations, whose commits the prefetch's condition skips.
+// CHECK-LABEL: __global__ void tail_else_ring_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void tail_else_ring(ARGS) {
+  constexpr int STAGES = 4;
+  HEAD(STAGES)
+  const int tiles = K / 16;
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles) {
+      COPY_ASYNC(s, s)
+    }
+    __pipeline_commit();
+  }
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + STAGES - 1 < tiles) {
+      __pipeline_wait_prior(STAGES - 2);
+    } else {
+      asm volatile("cp.async.wait_all;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (t + STAGES - 1 < tiles) {
+      COPY_ASYNC((t + STAGES - 1) % STAGES, t + STAGES - 1)
+      __pipeline_commit();
+    }
     PRODUCT(t % STAGES)
   }
   STORE

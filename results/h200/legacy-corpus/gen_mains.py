@@ -889,6 +889,16 @@ K['bottom_wait_ring_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['tail_wait_else_half'] = dict(
+    decl='void tail_wait_run(const __half *A, const __half *B, __half *C, int M, int N,\n'
+         '                   int K, float alpha);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  tail_wait_run(A, B, C, M, N, K, 0.5f);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
