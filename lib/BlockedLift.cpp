@@ -3587,22 +3587,13 @@ private:
     bool Drains = false;
     for (const Stmt *X : Stmts) {
       if (auto *A = dyn_cast<GCCAsmStmt>(X)) {
-        if (A->getNumOutputs() || A->getNumInputs())
+        std::optional<std::vector<int64_t>> Ops =
+            asyncControlOps(A->getAsmString());
+        if (A->getNumOutputs() || A->getNumInputs() || !Ops)
           return false;
-        const std::string Text = A->getAsmString();
-        llvm::SmallVector<llvm::StringRef, 4> Parts;
-        llvm::StringRef(Text).split(Parts, ';', -1, false);
-        for (llvm::StringRef Part : Parts) {
-          llvm::SmallVector<llvm::StringRef, 2> Words;
-          llvm::SplitString(Part, Words);
-          if (Words.empty())
-            continue;
-          const bool WaitsAll =
-              (Words.size() == 1 && Words[0] == "cp.async.wait_all") ||
-              (Words.size() == 2 && Words[0] == "cp.async.wait_group" &&
-               Words[1] == "0");
-          if (!WaitsAll && !(Words.size() == 1 &&
-                             Words[0] == "cp.async.commit_group" && !Drains))
+        for (int64_t Op : *Ops) {
+          const bool WaitsAll = Op == WaitAllOp || Op == 0;
+          if (!WaitsAll && !(Op == CommitOp && !Drains))
             return false;
           Drains |= WaitsAll;
         }
@@ -3740,27 +3731,46 @@ private:
   /// cp.async.wait_group 0;`, each followed in order as if it stood alone.
   bool asyncControls(const GCCAsmStmt *A, llvm::StringRef T,
                      const char *Expected) {
-    llvm::SmallVector<llvm::StringRef, 4> Parts;
-    T.split(Parts, ';', -1, false);
-    if (A->getNumInputs())
+    std::optional<std::vector<int64_t>> Ops = asyncControlOps(T);
+    if (A->getNumInputs() || !Ops)
       return fail(A->getBeginLoc(), Expected);
-    for (llvm::StringRef Part : Parts) {
-      llvm::SmallVector<llvm::StringRef, 2> Words;
-      llvm::SplitString(Part, Words);
-      int64_t N = 0;
-      const bool Ok =
-          Words.size() == 1 && Words[0] == "cp.async.commit_group"
-              ? asyncCommit(A)
-          : Words.size() == 1 && Words[0] == "cp.async.wait_all"
-              ? asyncCommit(A) && asyncWait(A, 0)
-          : Words.size() == 2 && Words[0] == "cp.async.wait_group" &&
-                  !Words[1].getAsInteger(10, N) && N >= 0
-              ? asyncWait(A, N)
-              : fail(A->getBeginLoc(), Expected);
+    for (int64_t Op : *Ops) {
+      const bool Ok = Op == CommitOp    ? asyncCommit(A)
+                      : Op == WaitAllOp ? asyncCommit(A) && asyncWait(A, 0)
+                                        : asyncWait(A, Op);
       if (!Ok)
         return false;
     }
     return true;
+  }
+
+  /// The instructions of an asm text of commits and waits, in order:
+  /// CommitOp for 'cp.async.commit_group', WaitAllOp for
+  /// 'cp.async.wait_all', N >= 0 for 'cp.async.wait_group N'; nullopt
+  /// where it holds any other instruction.
+  static constexpr int64_t CommitOp = -1, WaitAllOp = -2;
+  static std::optional<std::vector<int64_t>>
+  asyncControlOps(llvm::StringRef Text) {
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    Text.split(Parts, ';', -1, false);
+    std::vector<int64_t> Ops;
+    for (llvm::StringRef Part : Parts) {
+      llvm::SmallVector<llvm::StringRef, 2> Words;
+      llvm::SplitString(Part, Words);
+      int64_t N = 0;
+      if (Words.empty())
+        continue;
+      if (Words.size() == 1 && Words[0] == "cp.async.commit_group")
+        Ops.push_back(CommitOp);
+      else if (Words.size() == 1 && Words[0] == "cp.async.wait_all")
+        Ops.push_back(WaitAllOp);
+      else if (Words.size() == 2 && Words[0] == "cp.async.wait_group" &&
+               !Words[1].getAsInteger(10, N) && N >= 0)
+        Ops.push_back(N);
+      else
+        return std::nullopt;
+    }
+    return Ops;
   }
 
   /// At a barrier (or the end of the loop body, or of the code before
