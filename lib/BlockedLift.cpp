@@ -76,6 +76,9 @@ struct SharedTile {
   int64_t Rows = 1, Cols = 0, Buffers = 1;
   std::vector<int32_t> Slot, First;
   bool Results = false;
+  /// A ring in dynamic shared memory (ringStride): a pointer indexed
+  /// `tile[b * Cols + i]`, Buffers buffers of Cols elements.
+  bool DynamicRing = false;
   std::vector<HeldResult> Held;
   size_t LastRead = 0, FirstWrite = SIZE_MAX, FirstRead = SIZE_MAX,
          LastWrite = 0;
@@ -932,6 +935,7 @@ private:
     Dynamic = dynamicTiles(Kernel, Before, Ctx);
     if (Dynamic.Failure)
       return fail(Dynamic.Failure->Loc, Dynamic.Failure->Message);
+    dynamicRings();
     std::vector<const Stmt *> Declared(Before.begin(), Before.end());
     Declared.insert(Declared.end(), Epilogue.begin(), Epilogue.end());
     for (const Stmt *S : Declared)
@@ -987,6 +991,82 @@ private:
                   "expected two __shared__ tiles declared before the loop "
                   "(or none, where wmma fragments load from global memory)");
     return true;
+  }
+
+  /// A dynamic tile that points to rows, `T (*As)[C]`: a two-dimensional
+  /// tile of the rows up to the next tile (the last: to the end of the
+  /// largest shared memory, as dynamicTile); or to buffers, `T (*As)[R][C]`:
+  /// a ring of the buffers up to the next tile, 2 to MaxRing (the last: as
+  /// many as the rings before it), indexed `As[b][r][c]` as `X[S][R][C]`.
+  bool arrayTile(const DynamicTile &D, int64_t Size,
+                 const ConstantArrayType *Outer) {
+    SharedTile T;
+    T.Var = D.Var;
+    const int64_t Extent = D.Extent ? D.Extent : (227 * 1024 - D.Offset) / Size;
+    const int64_t Count = int64_t(Outer->getSize().getZExtValue());
+    const auto *Inner = Ctx.getAsConstantArrayType(Outer->getElementType());
+    if (!Inner) {
+      T.Cols = Count;
+      T.Rows = Count ? Extent / Count : 0;
+      if (T.Rows < 1)
+        return fail(D.Var->getLocation(),
+                    "the next tile starts before the end of the first row "
+                    "of '" +
+                        D.Var->getName().str() + "'");
+      return addTile(std::move(T));
+    }
+    T.Rows = Count;
+    T.Cols = int64_t(Inner->getSize().getZExtValue());
+    auto It = DynamicRings.find(D.Var);
+    T.Buffers = It != DynamicRings.end() ? It->second.second : 0;
+    if (T.Buffers < 2)
+      return fail(D.Var->getLocation(),
+                  "'" + D.Var->getName().str() + "' points to buffers of " +
+                      std::to_string(T.Rows) + " x " + std::to_string(T.Cols) +
+                      " elements: expected a ring of 2 to " +
+                      std::to_string(MaxRing) +
+                      " of them before the next tile (the last tile: as many "
+                      "as the rings before it)");
+    return addTile(std::move(T));
+  }
+
+  /// The rings among the dynamic tiles (ringStride): S buffers of C
+  /// elements where the loop indexes a tile `tile[b * C + i]` and the next
+  /// tile starts S * C elements after it (2 <= S <= MaxRing); the last tile,
+  /// whose extent the launch sets, has as many buffers as the rings before
+  /// it. A tile read otherwise is one-dimensional (dynamicTile).
+  void dynamicRings() {
+    std::optional<int64_t> Ring;
+    const VarDecl *Last = nullptr;
+    int64_t LastStride = 0;
+    for (const DynamicTile &D : Dynamic.Tiles) {
+      // `T (*As)[R][C]`: buffers of R x C.
+      const auto *Outer =
+          Ctx.getAsConstantArrayType(D.Var->getType()->getPointeeType());
+      const auto *Inner =
+          Outer ? Ctx.getAsConstantArrayType(Outer->getElementType()) : nullptr;
+      std::optional<int64_t> C =
+          Inner ? std::optional<int64_t>(
+                      int64_t(Outer->getSize().getZExtValue()) *
+                      int64_t(Inner->getSize().getZExtValue()))
+          : Outer ? std::nullopt
+                  : ringStride(D.Var, Loop, Counter, Ctx);
+      if (!C || *C <= 0)
+        continue;
+      if (!D.Extent) {
+        Last = D.Var, LastStride = *C;
+        continue;
+      }
+      // Buffers of arrays may leave a gap before the next tile.
+      const int64_t S = D.Extent / *C;
+      if ((D.Extent % *C != 0 && !Inner) || S < 2 || S > MaxRing ||
+          (Ring && *Ring != S))
+        continue;
+      Ring = S;
+      DynamicRings[D.Var] = {*C, S};
+    }
+    if (Last && Ring)
+      DynamicRings[Last] = {LastStride, *Ring};
   }
 
   /// A tile of Rows x Cols elements, for the staging and the product, or
@@ -1157,6 +1237,15 @@ private:
     const int64_t Size = Ctx.getTypeSizeInChars(E).getQuantity();
     SharedTile T;
     T.Var = D.Var;
+    if (auto *Outer =
+            Ctx.getAsConstantArrayType(D.Var->getType()->getPointeeType()))
+      return arrayTile(D, Size, Outer);
+    if (auto It = DynamicRings.find(D.Var); It != DynamicRings.end()) {
+      T.DynamicRing = true;
+      T.Cols = It->second.first;
+      T.Buffers = It->second.second;
+      return addTile(std::move(T));
+    }
     T.Cols = D.Extent ? D.Extent : (227 * 1024 - D.Offset) / Size;
     if (T.Cols <= 0)
       return fail(D.Var->getLocation(),
@@ -2873,6 +2962,8 @@ private:
     if (T < 0)
       return std::nullopt;
     const SharedTile &X = Tiles[size_t(T)];
+    if (X.DynamicRing && Subs.size() == 1)
+      return ringElement(T, indexTerms(Subs.front()->getIdx()), E, Report);
     // A helper's parameter bound to one buffer, `As[b]` (bindParameter).
     const Expr *Buffer = bufferOf(R);
     const size_t Want =
@@ -2911,6 +3002,54 @@ private:
                               : "it uses " + Ev.Why));
     }
     return std::pair(T, (*B * X.Rows + *I) * X.Cols + *J);
+  }
+
+  /// The element of a ring in dynamic shared memory (SharedTile::
+  /// DynamicRing) that the index `Terms` (indexTerms) selects, `E` the
+  /// access: in the loop, one term `b * C` of a buffer b (bufferIndex, C
+  /// the elements of a buffer) and others constant for the thread, of a sum
+  /// in [0, C); before the loop, a constant index.
+  std::optional<std::pair<int32_t, int64_t>>
+  ringElement(int32_t T, llvm::ArrayRef<IndexTerm> Terms, const Expr *E,
+              bool Report) {
+    const SharedTile &X = Tiles[size_t(T)];
+    const Expr *Buffer = nullptr;
+    std::optional<int64_t> B = 0, J = 0;
+    for (const IndexTerm &Term : Terms) {
+      const Expr *Selector = Looping && !Term.Negated && !Buffer
+                                 ? stridedBy(Term.E, X.Cols, Ctx)
+                                 : nullptr;
+      if (Selector && bufferIndex(X, Selector)) {
+        Buffer = Selector;
+        B = bufferIndex(X, Selector);
+        continue;
+      }
+      std::optional<int64_t> V = Ev.constant(Term.E);
+      if (!V) {
+        // A term `b * C` of no buffer the iteration selects.
+        if (Selector)
+          Ev.Why.clear();
+        J.reset();
+        break;
+      }
+      *J += Term.Negated ? -*V : *V;
+    }
+    if (!Looping && J && *J >= 0)
+      B = *J / X.Cols, J = *J % X.Cols;
+    if (J && *J >= 0 && *J < X.Cols && *B < X.Buffers && (Buffer || !Looping))
+      return std::pair(T, *B * X.Cols + *J);
+    if (!Report)
+      return std::nullopt;
+    const std::string Name = X.Var->getName().str();
+    const std::string C = std::to_string(X.Cols);
+    return fail(E->getBeginLoc(),
+                "the index of '" + Name + "', a ring of " +
+                    std::to_string(X.Buffers) + " buffers of " + C +
+                    " elements in dynamic shared memory, must be 'b * " + C +
+                    " + i', i constant for each thread and in [0, " + C + ")" +
+                    (!J && !Ev.Why.empty()       ? ": it uses " + Ev.Why
+                     : J && (Buffer || !Looping) ? ": it is out of bounds"
+                                                 : "; " + bufferMessage(X)));
   }
 
   /// The buffer of a multi-buffered tile `X` that `E` selects: in the
@@ -4091,6 +4230,13 @@ private:
     auto *B = dyn_cast<BinaryOperator>(E);
     if (!B || B->getOpcode() != BO_Add)
       return std::nullopt;
+    if (std::optional<int32_t> Ring = ringBase(E)) {
+      std::vector<IndexTerm> Terms = indexTerms(E);
+      llvm::erase_if(Terms, [&](const IndexTerm &T) {
+        return T.E->getType()->isPointerType();
+      });
+      return ringElement(*Ring, Terms, E, true);
+    }
     const Expr *Base = B->getLHS(), *Off = B->getRHS();
     if (!Base->getType()->isPointerType())
       std::swap(Base, Off);
@@ -4126,6 +4272,22 @@ private:
         At->second / X.buffer() != Buffer)
       return std::nullopt;
     return At;
+  }
+
+  /// The ring in dynamic shared memory that the pointer sum `E` moves
+  /// (`As + b * C + i`, the tile its one pointer term), or nullopt.
+  std::optional<int32_t> ringBase(const Expr *E) const {
+    std::optional<int32_t> Ring;
+    for (const IndexTerm &T : indexTerms(E)) {
+      if (!T.E->getType()->isPointerType())
+        continue;
+      auto *R = dyn_cast<DeclRefExpr>(T.E);
+      const int32_t Tile = R && !T.Negated ? tileOf(R->getDecl()) : -1;
+      if (Tile < 0 || !Tiles[size_t(Tile)].DynamicRing || Ring)
+        return std::nullopt;
+      Ring = Tile;
+    }
+    return Ring;
   }
 
   /// The first element of the row of a tile that `E`, an array, names:
@@ -5415,6 +5577,8 @@ private:
   /// Helpers' parameters bound to one buffer of a multi-buffered tile: the
   /// caller's buffer index (bufferOf).
   llvm::DenseMap<const VarDecl *, const Expr *> TileBuffers;
+  /// The rings in dynamic shared memory: elements of a buffer, buffers.
+  llvm::DenseMap<const VarDecl *, std::pair<int64_t, int64_t>> DynamicRings;
   /// A helper's parameters bound to a pointer to a tile element, and to a
   /// zero-filling copy's source `ok ? &A[j] : A`.
   llvm::DenseMap<const ValueDecl *, std::pair<int32_t, int64_t>> TileElements;

@@ -6,6 +6,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -144,12 +145,28 @@ std::optional<LiftFailure> tile(const VarDecl *VD, DynamicTiles &Into,
                          ? VD->getType()->getPointeeType()
                          : QualType();
   std::optional<int64_t> Offset = byteOffset(VD->getInit(), Into, Ctx);
-  if (T.isNull() || T->isIncompleteType() || T->isArrayType() || !Offset)
+  // A pointer to rows or buffers, `T (*As)[C]` or `T (*As)[R][C]`, of
+  // constant extents.
+  const bool Rows = !T.isNull() && T->isArrayType();
+  const ConstantArrayType *Outer =
+      Rows ? Ctx.getAsConstantArrayType(T) : nullptr;
+  const QualType Row = Outer ? Outer->getElementType() : QualType();
+  if (Rows &&
+      (!Outer ||
+       (Row->isArrayType() &&
+        (!Ctx.getAsConstantArrayType(Row) ||
+         Ctx.getAsConstantArrayType(Row)->getElementType()->isArrayType()))))
+    return failure(VD->getLocation(),
+                   "'" + VD->getName().str() +
+                       "' points to arrays of other than one or two constant "
+                       "dimensions");
+  if (T.isNull() || T->isIncompleteType() || !Offset)
     return failure(VD->getLocation(), "'" + VD->getName().str() +
                                           "' is no pointer to a constant "
                                           "offset into '" +
                                           Into.Base->getName().str() + "'");
-  const int64_t Size = Ctx.getTypeSizeInChars(T).getQuantity();
+  const int64_t Size =
+      Ctx.getTypeSizeInChars(Ctx.getBaseElementType(T)).getQuantity();
   if (*Offset % Size != 0)
     return failure(VD->getLocation(),
                    "'" + VD->getName().str() + "' starts " +
@@ -168,7 +185,8 @@ std::optional<LiftFailure> extents(DynamicTiles &T, ASTContext &Ctx) {
   for (size_t I = 0; I + 1 < T.Tiles.size(); ++I) {
     DynamicTile &X = T.Tiles[I];
     const int64_t Size =
-        Ctx.getTypeSizeInChars(X.Var->getType()->getPointeeType())
+        Ctx.getTypeSizeInChars(
+               Ctx.getBaseElementType(X.Var->getType()->getPointeeType()))
             .getQuantity();
     X.Extent = (T.Tiles[I + 1].Offset - X.Offset) / Size;
     if (T.Tiles[I + 1].Offset == X.Offset)
@@ -232,9 +250,165 @@ DynamicTiles dynamicTiles(const FunctionDecl *Kernel,
   return T;
 }
 
+std::vector<IndexTerm> indexTerms(const Expr *E) {
+  std::vector<IndexTerm> Out;
+  struct Walk {
+    std::vector<IndexTerm> &Out;
+    void operator()(const Expr *E, bool Negated) {
+      E = E->IgnoreParenImpCasts();
+      auto *B = dyn_cast<BinaryOperator>(E);
+      if (B && (B->getOpcode() == BO_Add || B->getOpcode() == BO_Sub)) {
+        (*this)(B->getLHS(), Negated);
+        (*this)(B->getRHS(), Negated != (B->getOpcode() == BO_Sub));
+        return;
+      }
+      Out.push_back({E, Negated});
+    }
+  } W{Out};
+  W(E, false);
+  return Out;
+}
+
+namespace {
+
+/// `E` as a product: the integer constant of its constant factors, and its
+/// one other factor (`(x * 128) * 32` is 4096 and x); nullopt where it is
+/// no product of one such factor and constants.
+std::optional<std::pair<int64_t, const Expr *>> scaled(const Expr *E,
+                                                       ASTContext &Ctx) {
+  E = E->IgnoreParenImpCasts();
+  if (std::optional<int64_t> V = constant(E, Ctx))
+    return std::pair(*V, static_cast<const Expr *>(nullptr));
+  auto *B = dyn_cast<BinaryOperator>(E);
+  if (!B || B->getOpcode() != BO_Mul)
+    return std::pair(int64_t(1), E);
+  auto L = scaled(B->getLHS(), Ctx), R = scaled(B->getRHS(), Ctx);
+  int64_t Product = 0;
+  if (!L || !R || (L->second && R->second) ||
+      __builtin_mul_overflow(L->first, R->first, &Product))
+    return std::nullopt;
+  return std::pair(Product, L->second ? L->second : R->second);
+}
+
+} // namespace
+
+const Expr *stridedBy(const Expr *E, int64_t Stride, ASTContext &Ctx) {
+  auto *B = dyn_cast<BinaryOperator>(E->IgnoreParenImpCasts());
+  if (!B || B->getOpcode() != BO_Mul)
+    return nullptr;
+  auto S = scaled(B, Ctx);
+  return S && S->second && S->first == Stride ? S->second : nullptr;
+}
+
+namespace {
+
+/// Whether `E` depends on the iteration of `Loop` (ringStride).
+class IterationDependence {
+public:
+  IterationDependence(const ForStmt *Loop, const VarDecl *Counter)
+      : Body(Loop->getBody()), Counter(Counter) {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      llvm::SmallPtrSet<const VarDecl *, 16> *Local, *Inner;
+      bool VisitVarDecl(VarDecl *VD) {
+        Local->insert(VD);
+        return true;
+      }
+      bool VisitForStmt(ForStmt *F) {
+        if (auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit()))
+          for (const Decl *D : DS->decls())
+            if (auto *VD = dyn_cast<VarDecl>(D))
+              Inner->insert(VD);
+        return true;
+      }
+    } F;
+    F.Local = &Local;
+    F.Inner = &Inner;
+    F.TraverseStmt(const_cast<Stmt *>(Body));
+  }
+
+  bool operator()(const Expr *E, unsigned Depth = 0) const {
+    struct Refs : RecursiveASTVisitor<Refs> {
+      std::vector<const VarDecl *> Vars;
+      bool VisitDeclRefExpr(DeclRefExpr *R) {
+        if (auto *VD = dyn_cast<VarDecl>(R->getDecl()))
+          Vars.push_back(VD);
+        return true;
+      }
+    } R;
+    R.TraverseStmt(const_cast<Expr *>(E));
+    for (const VarDecl *VD : R.Vars) {
+      if (VD == Counter)
+        return true;
+      if (Inner.contains(VD))
+        continue;
+      if (!Local.contains(VD)) {
+        if (isModified(VD, Body))
+          return true;
+        continue;
+      }
+      if ((VD->hasInit() && Depth < 8 && (*this)(VD->getInit(), Depth + 1)) ||
+          isModified(VD, Body))
+        return true;
+    }
+    return false;
+  }
+
+private:
+  const Stmt *Body;
+  const VarDecl *Counter;
+  llvm::SmallPtrSet<const VarDecl *, 16> Local, Inner;
+};
+
+} // namespace
+
+std::optional<int64_t> ringStride(const VarDecl *Tile, const ForStmt *Loop,
+                                  const VarDecl *Counter, ASTContext &Ctx) {
+  // The indices `Tile[i]` and the sums `Tile + i + j`.
+  struct Subscripts : RecursiveASTVisitor<Subscripts> {
+    const VarDecl *Tile;
+    std::vector<const Expr *> Indices;
+    bool names(const Expr *E) const {
+      auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return R && R->getDecl() == Tile;
+    }
+    bool VisitArraySubscriptExpr(ArraySubscriptExpr *S) {
+      if (names(S->getBase()))
+        Indices.push_back(S->getIdx());
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->getOpcode() == BO_Add && B->getType()->isPointerType() &&
+          llvm::any_of(indexTerms(B),
+                       [&](const IndexTerm &T) { return names(T.E); }))
+        Indices.push_back(B);
+      return true;
+    }
+  } S;
+  S.Tile = Tile;
+  S.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
+  const IterationDependence Depends(Loop, Counter);
+  std::optional<int64_t> Stride;
+  for (const Expr *Index : S.Indices) {
+    std::optional<int64_t> Largest;
+    for (const IndexTerm &T : indexTerms(Index)) {
+      auto *B = dyn_cast<BinaryOperator>(T.E);
+      auto S = B && B->getOpcode() == BO_Mul ? scaled(B, Ctx) : std::nullopt;
+      if (!T.Negated && S && S->second && S->first > 0 && Depends(S->second) &&
+          (!Largest || S->first > *Largest))
+        Largest = S->first;
+    }
+    if (!Largest)
+      continue;
+    if (Stride && *Stride != *Largest)
+      return std::nullopt;
+    Stride = Largest;
+  }
+  return Stride;
+}
+
 QualType tileElementType(const VarDecl *Tile, ASTContext &Ctx) {
   const QualType T = Tile->getType();
-  return (T->isPointerType() ? T->getPointeeType() : Ctx.getBaseElementType(T))
+  return Ctx.getBaseElementType(T->isPointerType() ? T->getPointeeType() : T)
       .getUnqualifiedType();
 }
 

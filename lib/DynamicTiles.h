@@ -24,7 +24,8 @@
 
 namespace tawa {
 
-/// One tile in dynamic shared memory: `T *Var`, Offset bytes into Base.
+/// One tile in dynamic shared memory: `T *Var`, or a pointer to rows or
+/// buffers of T (`T (*Var)[C]`, `T (*Var)[R][C]`), Offset bytes into Base.
 struct DynamicTile {
   const clang::VarDecl *Var = nullptr;
   int64_t Offset = 0; ///< bytes from the start of the array
@@ -50,7 +51,8 @@ struct DynamicTiles {
 /// the K loop) that point into an `extern __shared__` array of unknown
 /// extent. Each must be initialized with `Base` or a tile declared before
 /// it, moved by a constant (`p + c`, `c + p`, `p - c`, `&p[c]`) and
-/// cast to any pointer type (`reinterpret_cast<half *>(smem + 512)`), at a
+/// cast to any pointer type (`reinterpret_cast<half *>(smem + 512)`, or to
+/// rows or buffers, `reinterpret_cast<half (*)[32][16]>(smem)`), at a
 /// multiple of its element's size; no two may start at the same byte; none
 /// may change in `Kernel` (assigned, advanced or its address taken); and
 /// Base may be named nowhere else in the kernel or the `__device__` helpers
@@ -60,8 +62,36 @@ DynamicTiles dynamicTiles(const clang::FunctionDecl *Kernel,
                           llvm::ArrayRef<clang::Stmt *> Before,
                           clang::ASTContext &Ctx);
 
-/// The element type of a tile: that of a __shared__ array, or the pointee
-/// of a dynamic tile's pointer, unqualified.
+/// One additive term of an index expression, negated or not.
+struct IndexTerm {
+  const clang::Expr *E = nullptr;
+  bool Negated = false;
+};
+
+/// The additive terms of `E`: `a + b - (c - d)` is a, b, -c, d
+/// (parentheses and implicit casts removed).
+std::vector<IndexTerm> indexTerms(const clang::Expr *E);
+
+/// Where `E` is `x * C` or `C * x`, C the integer constant `Stride`: x.
+const clang::Expr *stridedBy(const clang::Expr *E, int64_t Stride,
+                             clang::ASTContext &Ctx);
+
+/// The elements of one buffer of `Tile`, where `Loop` indexes it as a ring
+/// of buffers in dynamic shared memory, `Tile[(t % S) * C + i]`: every
+/// subscript of it in the loop body whose index has a term `x * C` (C an
+/// integer constant, x depending on the iteration: naming `Counter`, a
+/// variable the body changes other than an inner loop's own, or a local of
+/// the body set from either; the largest such C of the index) has the same
+/// C, and one does. Nullopt otherwise. The front ends prove the buffer
+/// each subscript selects themselves; this only reads the layout.
+std::optional<int64_t> ringStride(const clang::VarDecl *Tile,
+                                  const clang::ForStmt *Loop,
+                                  const clang::VarDecl *Counter,
+                                  clang::ASTContext &Ctx);
+
+/// The element type of a tile: that of a __shared__ array, or of the
+/// pointee of a dynamic tile's pointer (its elements where it points to
+/// arrays), unqualified.
 clang::QualType tileElementType(const clang::VarDecl *Tile,
                                 clang::ASTContext &Ctx);
 

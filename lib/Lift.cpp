@@ -242,6 +242,11 @@ private:
   /// A tile in dynamic shared memory (DynamicTiles.h): one-dimensional,
   /// of TILE * TILE elements before the next tile starts.
   bool dynamicTile(const DynamicTile &T) {
+    if (T.Var->getType()->getPointeeType()->isArrayType())
+      return fail(T.Var->getLocation(),
+                  "expected the tile '" + T.Var->getName().str() +
+                      "' a pointer to its elements, indexed 'As[ty * TILE + "
+                      "tx]'");
     const int64_t Elements = int64_t(G.Tile) * G.Tile;
     if (T.Extent != 0 && T.Extent < Elements)
       return fail(T.Var->getLocation(),
