@@ -237,6 +237,11 @@ struct ThreadState {
   /// double-buffered tile means another buffer inside the loop).
   llvm::DenseMap<const VarDecl *, std::pair<std::pair<int32_t, int64_t>, bool>>
       SharedAddrs;
+  /// Local pointers into a tile, `const T *a = As + (t % S) * C;`, of its
+  /// element type (tileView): the element each points to, and whether the
+  /// loop was being followed where it was set, as SharedAddrs.
+  llvm::DenseMap<const VarDecl *, std::pair<std::pair<int32_t, int64_t>, bool>>
+      TileViews;
   /// Locals that choose a zero-filling copy's size by a bounds check
   /// (`int n = ok ? 16 : 0;`, `bool ok = row < M && k < K;`), as their
   /// declarations evaluated it: the check, and the values where it holds
@@ -1613,6 +1618,11 @@ private:
         continue;
       }
       if (T->isPointerType() && VD->hasInit()) {
+        if (std::optional<bool> View = tileViewDeclaration(VD)) {
+          if (!*View)
+            return false;
+          continue;
+        }
         if (staging(P) && viewDeclaration(VD))
           continue;
         if (!pointerDeclaration(VD))
@@ -1899,6 +1909,63 @@ private:
       return std::nullopt;
     return GlobalAccess{V->second.Ptr, zeroIndex(S->getBeginLoc()),
                         V->second.Offset + Poly::constant(*I)};
+  }
+
+  /// `const T *a = As + (t % S) * C;` (or `&As[...]`, `As[b]` decayed):
+  /// a local pointer of the tile's element type into a __shared__ tile,
+  /// never changed, read as the element it points to where it is set (so a
+  /// buffer counter advanced later does not move it), and indexed `a[i]`
+  /// or moved `a + i` within that buffer (tileView). Nullopt where the
+  /// initializer names no tile; false with a failure where it is no such
+  /// pointer.
+  std::optional<bool> tileViewDeclaration(const VarDecl *VD) {
+    const Expr *Init = VD->getInit();
+    if (!llvm::any_of(Tiles, [&](const SharedTile &X) {
+          return !X.Results && mentions(Init, X.Var);
+        }))
+      return std::nullopt;
+    const std::string Name = VD->getName().str();
+    std::optional<std::pair<int32_t, int64_t>> At = tilePointer(Init);
+    if (!At && !Why.Message.empty())
+      return false;
+    if (!At || !sameType(VD->getType()->getPointeeType(),
+                         tileElementType(Tiles[size_t(At->first)].Var, Ctx)))
+      return fail(Init->getBeginLoc(),
+                  "expected the pointer '" + Name +
+                      "' to point into a __shared__ tile, of its element "
+                      "type, at an element constant for each thread ('const "
+                      "T *" +
+                      Name + " = As + (t % S) * C;')");
+    if (isModified(VD, declaringBody(VD)))
+      return fail(VD->getLocation(), "the pointer '" + Name +
+                                         "' into a __shared__ tile is changed");
+    Cur->TileViews[VD] = {*At, Looping};
+    return true;
+  }
+
+  /// The element the local pointer `R` names points to (TileViews), where
+  /// it is one set where the loop is followed as now, or of a tile of one
+  /// buffer; nullopt otherwise.
+  std::optional<std::pair<int32_t, int64_t>>
+  tileView(const DeclRefExpr *R) const {
+    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    auto It = VD ? Cur->TileViews.find(VD) : Cur->TileViews.end();
+    if (It == Cur->TileViews.end())
+      return std::nullopt;
+    const auto [At, InLoop] = It->second;
+    if (InLoop != Looping && Tiles[size_t(At.first)].Buffers > 1)
+      return std::nullopt;
+    return At;
+  }
+
+  /// `At` moved by `Offset` elements, where that stays in its buffer.
+  std::optional<std::pair<int32_t, int64_t>>
+  sameBuffer(std::pair<int32_t, int64_t> At, int64_t Offset) const {
+    const SharedTile &X = Tiles[size_t(At.first)];
+    const int64_t To = At.second + Offset;
+    if (To < 0 || To >= X.size() || To / X.buffer() != At.second / X.buffer())
+      return std::nullopt;
+    return std::pair(At.first, To);
   }
 
   /// `const T *h = reinterpret_cast<const T *>(&v);` in the staging copies,
@@ -2958,6 +3025,19 @@ private:
       Base = bare(S->getBase());
     }
     auto *R = dyn_cast<DeclRefExpr>(Base);
+    if (auto View = Subs.size() == 1 ? tileView(R) : std::nullopt) {
+      std::optional<int64_t> I = Ev.constant(Subs.front()->getIdx());
+      auto At = I ? sameBuffer(*View, *I) : std::nullopt;
+      if (!At && Report)
+        return fail(E->getBeginLoc(),
+                    "the index of '" + R->getDecl()->getName().str() +
+                        "', a pointer into the __shared__ tile '" +
+                        Tiles[size_t(View->first)].Var->getName().str() +
+                        "', must be a constant for each thread that stays "
+                        "inside the buffer it points into" +
+                        (I ? "" : ": it uses " + Ev.Why));
+      return At;
+    }
     const int32_t T = R && !Subs.empty() ? tileOf(R->getDecl()) : -1;
     if (T < 0)
       return std::nullopt;
@@ -4213,9 +4293,12 @@ private:
   std::optional<std::pair<int32_t, int64_t>> tilePointer(const Expr *E) {
     E = bare(E);
     // A helper's parameter bound to a pointer into a tile (bindParameter).
-    if (auto *R = dyn_cast<DeclRefExpr>(E))
+    if (auto *R = dyn_cast<DeclRefExpr>(E)) {
       if (auto It = TileElements.find(R->getDecl()); It != TileElements.end())
         return It->second;
+      if (auto View = tileView(R))
+        return View;
+    }
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return tileElement(U->getSubExpr(), true);
     // A one-dimensional tile decays to a pointer to its first element, a
@@ -4256,6 +4339,8 @@ private:
     if (auto *Inner = dyn_cast<BinaryOperator>(bare(Base));
         Inner && Inner->getOpcode() == BO_Add) {
       At = tilePointer(Inner); // (tile + i) + j
+    } else if (auto View = tileView(dyn_cast<DeclRefExpr>(bare(Base)))) {
+      At = View;
     } else if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
                R && tileOf(R->getDecl()) >= 0 &&
                Tiles[size_t(tileOf(R->getDecl()))].Buffers == 1) {

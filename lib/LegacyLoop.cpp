@@ -51,17 +51,20 @@ std::set<const VarDecl *> varsOf(const Expr *E) {
 }
 
 /// A __shared__ variable, or a local pointer into one (`T *As = smem +
-/// off;` of an `extern __shared__` array).
-bool isShared(const VarDecl *VD) {
+/// off;` of an `extern __shared__` array, or `const T *a = As + off;` of
+/// such a pointer).
+bool sharedWithin(const VarDecl *VD, unsigned Depth) {
   if (VD->hasAttr<CUDASharedAttr>())
     return true;
-  if (isa<ParmVarDecl>(VD) || !VD->getType()->isPointerType() || !VD->hasInit())
+  if (isa<ParmVarDecl>(VD) || !VD->getType()->isPointerType() ||
+      !VD->hasInit() || Depth > 8)
     return false;
   for (const VarDecl *V : varsOf(VD->getInit()))
-    if (V != VD && V->hasAttr<CUDASharedAttr>())
+    if (V != VD && sharedWithin(V, Depth + 1))
       return true;
   return false;
 }
+bool isShared(const VarDecl *VD) { return sharedWithin(VD, 0); }
 /// A pointer into global memory: a pointer parameter of the kernel, or a
 /// local pointer (typically derived from one).
 bool isGlobalPointer(const VarDecl *VD) {
