@@ -623,7 +623,10 @@ const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
   auto *VD = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
   if (!VD || !VD->getType()->isIntegerType())
     return nullptr;
+  // 1, or true (`s ^= true` of a bool stage).
   auto isOne = [](const Expr *X) {
+    if (auto *T = dyn_cast<CXXBoolLiteralExpr>(bare(X)))
+      return T->getValue();
     auto *Lit = dyn_cast<IntegerLiteral>(bare(X));
     return Lit && Lit->getValue() == 1;
   };

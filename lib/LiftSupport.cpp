@@ -794,8 +794,8 @@ public:
     return true;
   }
   /// Whether every use of the local `VD` in the function that declares it
-  /// reads it, but statements that flip it: `v = !v;`, `v ^= 1;` (or
-  /// `true`).
+  /// reads it, but statements that flip it: `v = !v;`, `v = 1 - v;`, `v =
+  /// v ^ 1;`, `v ^= 1;` (or `true` for 1).
   static bool onlyFlipped(const VarDecl *VD) {
     auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
     if (!F || !F->getBody())
@@ -823,14 +823,21 @@ public:
       auto *B = Parents[0].get<BinaryOperator>();
       if (!B || B->getLHS() != R)
         return false;
-      auto *Not = dyn_cast<UnaryOperator>(B->getRHS()->IgnoreParenImpCasts());
-      auto *Of =
-          Not && Not->getOpcode() == UO_LNot
-              ? dyn_cast<DeclRefExpr>(Not->getSubExpr()->IgnoreParenImpCasts())
-              : nullptr;
-      const bool Flip =
-          (B->getOpcode() == BO_Assign && Of && Of->getDecl() == VD) ||
-          (B->getOpcode() == BO_XorAssign && IsOne(B->getRHS()));
+      const Expr *Value = B->getRHS()->IgnoreParenImpCasts();
+      auto IsVar = [&](const Expr *X) {
+        auto *Of = dyn_cast<DeclRefExpr>(X->IgnoreParenImpCasts());
+        return Of && Of->getDecl() == VD;
+      };
+      auto *Not = dyn_cast<UnaryOperator>(Value);
+      auto *Op = dyn_cast<BinaryOperator>(Value);
+      const bool Flipped =
+          (Not && Not->getOpcode() == UO_LNot && IsVar(Not->getSubExpr())) ||
+          (Op && Op->getOpcode() == BO_Sub && IsOne(Op->getLHS()) &&
+           IsVar(Op->getRHS())) ||
+          (Op && Op->getOpcode() == BO_Xor && IsVar(Op->getLHS()) &&
+           IsOne(Op->getRHS()));
+      const bool Flip = (B->getOpcode() == BO_Assign && Flipped) ||
+                        (B->getOpcode() == BO_XorAssign && IsOne(B->getRHS()));
       if (!Flip)
         return false;
     }

@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}10{{$}}
+// COUNT: {{^}}11{{$}}
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 
@@ -245,3 +245,23 @@ __global__ void read_after(ARGS) {
   }
 }
 // CHECK: buffer-forms-refusals.cu:[[@LINE-4]]:3: note: 's', the buffer the loop toggles, may be read in the loop only
+
+// A bool stage changed by `s ^= false`, which does not flip it.
+__global__ void xor_false(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = false;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(!s, t + 1)
+    }
+    PRODUCT(s)
+    __syncthreads();
+    s ^= false;
+  }
+  STORE
+}
+// CHECK: buffer-forms-refusals.cu:[[@LINE-12]]:8: note: the bool variable 's' must be set once

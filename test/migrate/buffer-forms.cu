@@ -5,7 +5,8 @@
 // ceil(K / TILE)), a toggle `cur = cur ? 0 : 1;` in a block of its own and
 // followed by pointer advances, barriers written `bar.sync 0` and
 // `barrier.sync.aligned 0` in asm, a commit and a wait in one asm statement,
-// a `bool` stage flipped by `s = !s;` (set to false or true), and
+// a `bool` stage flipped by `s = !s;`, `s ^= true;` or `s = 1 - s;` (set to
+// false or true), and
 // copies committed by the next iteration's `cp.async.wait_all` alone (PTX
 // ISA 9.7.9.25.3.4: cp.async.wait_all is cp.async.commit_group followed by
 // cp.async.wait_group 0). Each is lifted. (The outputs are checked without
@@ -229,6 +230,46 @@ __global__ void starts_true(ARGS) {
     PRODUCT(!s)
     __syncthreads();
     s = !s;
+  }
+  STORE
+}
+
+// A bool stage flipped by `s ^= true`, and one by `s = 1 - s`.
+// CHECK-LABEL: __global__ void xor_true_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void xor_true(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = false;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(!s, t + 1)
+    }
+    PRODUCT(s)
+    __syncthreads();
+    s ^= true;
+  }
+  STORE
+}
+// CHECK-LABEL: __global__ void one_minus_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void one_minus(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  bool s = false;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(1 - s, t + 1)
+    }
+    PRODUCT(s)
+    __syncthreads();
+    s = 1 - s;
   }
   STORE
 }
