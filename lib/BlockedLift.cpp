@@ -653,7 +653,7 @@ private:
                       false))
         return false;
     }
-    if (!ringAhead() || !enterLoop())
+    if (!guardedCommits() || !ringAhead() || !enterLoop())
       return false;
     Looping = true;
     const std::vector<ThreadState> Start = Threads;
@@ -3745,14 +3745,13 @@ private:
   /// committed become a group (an empty one where there are none; PTX ISA
   /// 9.7.9.25.3.2), in every iteration alike, or, under the prefetch's
   /// condition, in every iteration but the last (asyncWait).
+  /// A commit under the condition of the copies before the loop
+  /// (FirstGuard) makes fewer groups where the loop has fewer iterations:
+  /// it is recorded, and refused at the loop (guardedCommits) unless a wait
+  /// for every group outside any condition follows it before the loop.
   bool asyncCommit(const Stmt *At) {
-    if (FirstGuard >= 0)
-      return fail(At->getBeginLoc(),
-                  "this commit stands under the condition of the copies "
-                  "before the loop, so where the loop has fewer iterations "
-                  "fewer groups are in flight and a wait for all but the "
-                  "most recent leaves the first tiles' in flight: commit "
-                  "outside the condition, an empty group where it fails");
+    if (FirstGuard >= 0 && GuardedCommit.isInvalid())
+      GuardedCommit = At->getBeginLoc();
     if (InPrefetch && !Drained)
       Cur->SkippedCommit = true;
     Cur->AsyncGroups.push_back(std::move(Cur->AsyncOpen));
@@ -3785,7 +3784,28 @@ private:
     auto &G = Cur->AsyncGroups;
     if (int64_t(G.size()) > N)
       G.erase(G.begin(), G.end() - N);
+    // Before the loop, a wait for every group that runs wherever the loop
+    // does leaves nothing in flight, however many groups were committed.
+    if (N == 0 && !Looping && !InPrefetch && FirstGuard < 0) {
+      GuardedCommit = SourceLocation();
+      Cur->SkippedCommit = false;
+    }
     return true;
+  }
+
+  /// At the loop: no commit under the condition of the copies before it
+  /// whose group may be missing (asyncCommit).
+  bool guardedCommits() {
+    if (GuardedCommit.isInvalid())
+      return true;
+    return fail(GuardedCommit,
+                "this commit stands under the condition of the copies "
+                "before the loop, so where the loop has fewer iterations "
+                "fewer groups are in flight and a wait for all but the "
+                "most recent leaves the first tiles' in flight: commit "
+                "outside the condition, an empty group where it fails (or "
+                "wait for every group before the loop, "
+                "'__pipeline_wait_prior(0);')");
   }
 
   static constexpr const char *PrefetchWaitMessage =
@@ -5633,6 +5653,9 @@ private:
   /// Before the loop, under `if (b < tiles)` (firstTileCondition): b; -1
   /// elsewhere.
   int64_t FirstGuard = -1;
+  /// The first commit under FirstGuard not yet followed by a wait for every
+  /// group (asyncCommit); invalid where there is none.
+  SourceLocation GuardedCommit;
   /// The locals declared under a prefetch's condition.
   llvm::SmallPtrSet<const VarDecl *, 8> PrefetchLocals;
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;

@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}21{{$}}
+// COUNT: {{^}}22{{$}}
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 
@@ -386,7 +386,7 @@ __global__ void guarded_commit(ARGS) {
   }
   STORE
 }
-// CHECK: ring-buffers-refusals.cu:[[@LINE-14]]:7: note: this commit stands under the condition of the copies before the loop, so where the loop has fewer iterations fewer groups are in flight and a wait for all but the most recent leaves the first tiles' in flight: commit outside the condition, an empty group where it fails
+// CHECK: ring-buffers-refusals.cu:[[@LINE-14]]:7: note: this commit stands under the condition of the copies before the loop, so where the loop has fewer iterations fewer groups are in flight and a wait for all but the most recent leaves the first tiles' in flight: commit outside the condition, an empty group where it fails (or wait for every group before the loop, '__pipeline_wait_prior(0);')
 
 // Tile 0 under `1 < tiles`: skipped where the loop runs once.
 __global__ void guard_too_strong(ARGS) {
@@ -541,3 +541,29 @@ __global__ void tail_else_weak(ARGS) {
   STORE
 }
 // CHECK: ring-buffers-refusals.cu:[[@LINE-9]]:12: note: expected the 'else' of the prefetch's condition to wait for every group in flight, alone
+
+// The first tiles' commits under their condition, then a wait for all but
+// the most recent group: where the loop runs once, tile 0's is that one.
+__global__ void guarded_waits_one(ARGS) {
+  HEAD(3)
+  const int tiles = K / 16;
+  for (int s = 0; s < 2; ++s)
+    if (s < tiles) {
+      COPY_ASYNC(s, s)
+      __pipeline_commit();
+    }
+  __pipeline_wait_prior(1);
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    __pipeline_wait_prior(1);
+    __syncthreads();
+    if (t + 2 < tiles) {
+      COPY_ASYNC((t + 2) % 3, t + 2)
+    }
+    __pipeline_commit();
+    PRODUCT(t % 3)
+  }
+  STORE
+}
+// CHECK: ring-buffers-refusals.cu:[[@LINE-11]]:3: warning: this loop does not match a liftable pattern: {{.*}}this wait follows a commit under the prefetch's condition

@@ -361,3 +361,31 @@ __global__ void tail_else_ring(ARGS) {
   }
   STORE
 }
+
+// The first tiles' copies and commits under their condition, then a wait
+// for every group before the loop: nothing is in flight at the loop,
+// however many groups were committed.
+// CHECK-LABEL: __global__ void guarded_drained_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void guarded_drained(ARGS) {
+  HEAD(3)
+  const int tiles = K / 16;
+  for (int s = 0; s < 2; ++s)
+    if (s < tiles) {
+      COPY_ASYNC(s, s)
+      __pipeline_commit();
+    }
+  __pipeline_wait_prior(0);
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    __pipeline_wait_prior(1);
+    __syncthreads();
+    if (t + 2 < tiles) {
+      COPY_ASYNC((t + 2) % 3, t + 2)
+    }
+    __pipeline_commit();
+    PRODUCT(t % 3)
+  }
+  STORE
+}
