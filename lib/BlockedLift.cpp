@@ -1948,9 +1948,21 @@ private:
   /// buffer; nullopt otherwise.
   std::optional<std::pair<int32_t, int64_t>>
   tileView(const DeclRefExpr *R) const {
-    auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
-    auto It = VD ? Cur->TileViews.find(VD) : Cur->TileViews.end();
-    if (It == Cur->TileViews.end())
+    return followed(Cur->TileViews,
+                    R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr);
+  }
+
+  /// The tile element a local of `Elements` (SharedAddrs, TileViews) holds,
+  /// where it was set where the loop is followed as now or names a tile of
+  /// one buffer: a buffer of a multi-buffered tile set outside the loop is
+  /// a fixed one, which the loop does not follow.
+  std::optional<std::pair<int32_t, int64_t>>
+  followed(const llvm::DenseMap<const VarDecl *,
+                                std::pair<std::pair<int32_t, int64_t>, bool>>
+               &Elements,
+           const VarDecl *VD) const {
+    auto It = VD ? Elements.find(VD) : Elements.end();
+    if (It == Elements.end())
       return std::nullopt;
     const auto [At, InLoop] = It->second;
     if (InLoop != Looping && Tiles[size_t(At.first)].Buffers > 1)
@@ -3863,15 +3875,7 @@ private:
     }
     if (auto *R = dyn_cast<DeclRefExpr>(E)) {
       auto *VD = dyn_cast<VarDecl>(R->getDecl());
-      auto It = VD ? Cur->SharedAddrs.find(VD) : Cur->SharedAddrs.end();
-      if (It == Cur->SharedAddrs.end())
-        return std::nullopt;
-      // A buffer of a double-buffered tile set outside the loop is a fixed
-      // one, which the loop does not follow.
-      const auto [At, InLoop] = It->second;
-      if (InLoop != Looping && Tiles[size_t(At.first)].Buffers > 1)
-        return std::nullopt;
-      return At;
+      return followed(Cur->SharedAddrs, VD);
     }
     auto *C = dyn_cast<CallExpr>(E);
     const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
