@@ -1,5 +1,6 @@
 //===- BlockedLift.cpp - lifting a register-blocked GEMM loop -------------===//
 #include "tawa/BlockedLift.h"
+#include "CudaPipeline.h"
 #include "DynamicTiles.h"
 #include "GemmLoopReader.h"
 
@@ -231,6 +232,10 @@ struct ThreadState {
   /// Whether the iteration has committed a group under the prefetch's
   /// condition, a commit the last iteration skips.
   bool SkippedCommit = false;
+  /// The groups committed through the kernel's cuda::pipeline not yet
+  /// waited for by its `consumer_wait()` (the pipeline's head - tail), now
+  /// and where the loop starts.
+  int64_t PipeUnwaited = 0, PipeAtLoop = 0;
   /// Locals holding the shared-memory address of a tile element
   /// (sharedAddress): the element.
   /// Whether the loop was being followed where each was set (buffer 1 of a
@@ -418,7 +423,8 @@ private:
       return false;
     Reached = 1;
     return forThreads(Seg[1], Phase::Product, Quick) &&
-           forThreads(Seg[2], Phase::Tail, Quick);
+           forThreads(Seg[2], Phase::Tail, Quick) && pipelineRepeats(Quick) &&
+           pipelineWaitsDynamic();
   }
 
   //===--- loops that stage the next iteration's tiles --------------------===//
@@ -668,12 +674,14 @@ private:
     for (int64_t Pass = 0;; ++Pass) {
       std::vector<InFlightCopies> InFlight;
       for (const ThreadState &T : Threads)
-        InFlight.push_back({T.AsyncGroups, T.AsyncOpen, T.SkippedCommit});
+        InFlight.push_back(
+            {T.AsyncGroups, T.AsyncOpen, T.SkippedCommit, T.PipeUnwaited});
       Threads = Start;
       for (size_t I = 0; I < Threads.size(); ++I) {
         Threads[I].AsyncGroups = InFlight[I].Groups;
         Threads[I].AsyncOpen = InFlight[I].Open;
         Threads[I].SkippedCommit = InFlight[I].SkippedCommit;
+        Threads[I].PipeUnwaited = InFlight[I].PipeUnwaited;
       }
       if (!rotatedBody(Quick))
         return false;
@@ -683,7 +691,7 @@ private:
         return false;
     }
     if (!readsBeforeWrites() || !firstReadsOrdered() || !wrapOrdered() ||
-        !asyncAfterLoop(true, Quick))
+        !asyncAfterLoop(true, Quick) || !pipelineWaitsDynamic())
       return false;
     Looping = false;
     for (ThreadState &T : Threads) {
@@ -1378,6 +1386,7 @@ private:
       if (!Ok)
         return false;
       T.Before = T.Floats;
+      T.PipeAtLoop = T.PipeUnwaited;
       for (auto &[Var, Vals] : T.Floats)
         for (FVal &V : Vals)
           V = FVal{FVal::Carried};
@@ -1540,6 +1549,15 @@ private:
         return fail(D->getLocation(), expected(P));
       if (ToggleVars.contains(VD))
         continue;
+      if (isCudaPipeline(VD->getType()) && !VD->getType()->isReferenceType()) {
+        if (!pipelineDeclaration(VD, P))
+          return false;
+        continue;
+      }
+      // `const auto shape = cuda::aligned_size_t<16>(16);`, a copy's size.
+      if (isAlignedSize(VD->getType()) && VD->getType().isConstQualified() &&
+          VD->hasInit() && copyBytes(VD->getInit()))
+        continue;
       if (VD->hasAttr<CUDASharedAttr>() ||
           (P == Phase::Prologue && Dynamic.find(VD))) {
         const int32_t T = tileOf(VD);
@@ -1669,7 +1687,7 @@ private:
   bool vectorType(QualType T) const {
     const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
     if (!RD || !fromSystemHeader(RD) || !RD->isTriviallyCopyable() ||
-        RD->field_empty() || T->isIncompleteType())
+        RD->field_empty() || T->isIncompleteType() || isAlignedSize(T))
       return false;
     const QualType F = RD->field_begin()->getType().getCanonicalType();
     for (const FieldDecl *FD : RD->fields())
@@ -2674,6 +2692,8 @@ private:
 
   /// `if (guard) tile[i] = matrix[index]; else tile[i] = 0;`.
   bool guardedStaging(const IfStmt *If, Phase P) {
+    if (std::optional<bool> Z = asyncOrZeros(If, P))
+      return *Z;
     const Expr *L = nullptr, *R = nullptr, *L2 = nullptr, *R2 = nullptr;
     // `if (guard) v = *reinterpret_cast<const V *>(&matrix[j]);` of a vector
     // of zeros, or with `else v = <zeros>;`.
@@ -2718,6 +2738,8 @@ private:
 
   bool expression(const Expr *E, Phase P) {
     E = E->IgnoreImplicit()->IgnoreParens();
+    if (std::optional<PipelineCall> C = tawa::pipelineCall(E))
+      return cudaPipelineStatement(*C, E, P);
     if (auto *C = dyn_cast<CallExpr>(E); C && !pipelineCall(C).empty())
       return pipelineStatement(C, pipelineCall(C), P);
     if (auto *C = dyn_cast<CallExpr>(E);
@@ -2896,6 +2918,18 @@ private:
     if (auto *D = dyn_cast<CXXDefaultArgExpr>(Arg))
       Arg = D->getExpr();
     const QualType T = PV->getType();
+    // `cuda::pipeline<cuda::thread_scope_thread> &pipe`: the kernel's.
+    if (isCudaPipeline(T)) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(Arg));
+      const VarDecl *VD = R ? resolved(R->getDecl()) : nullptr;
+      if (!T->isReferenceType() || !VD || VD != Pipe)
+        return fail(Arg->getBeginLoc(),
+                    "expected the kernel's cuda::pipeline passed by "
+                    "reference to '" +
+                        Name + "'");
+      Aliases[PV] = VD;
+      return true;
+    }
     // `bool pred` passed a bounds check, `int bytes` passed `ok ? 16 : 0`:
     // a zero-filling copy's choice, as a local set to it would be.
     if (T->isIntegerType() && !isModified(PV, declaringBody(PV)))
@@ -3753,6 +3787,201 @@ private:
     return true;
   }
 
+  /// `if (ok) <an asynchronous copy of N bytes to &tile[i]> else
+  /// *reinterpret_cast<V *>(&tile[i]) = <zeros>;` (or the negated check
+  /// with the branches swapped), V a vector type of N bytes and ok a
+  /// bounds check: followed as the copy filled with zeros outside the
+  /// check (the zeros, stored at once, are there before the group is
+  /// complete). The copy is `__pipeline_memcpy_async(dst, src, N)` or a
+  /// cuda::pipeline's `cuda::memcpy_async(dst, src, size, pipe)`. nullopt
+  /// where `If` is not of this form.
+  std::optional<bool> asyncOrZeros(const IfStmt *If, Phase P) {
+    const Stmt *Then = single(If->getThen());
+    const Stmt *Else = If->getElse() ? single(If->getElse()) : nullptr;
+    const Expr *Cond = If->getCond();
+    auto CopyOf = [&](const Stmt *S) -> std::optional<PipelineCall> {
+      auto *E = dyn_cast_or_null<Expr>(S);
+      if (!E)
+        return std::nullopt;
+      if (std::optional<PipelineCall> C = tawa::pipelineCall(E);
+          C && C->Op == PipelineCall::Copy)
+        return C;
+      auto *C = dyn_cast<CallExpr>(bare(E));
+      if (!C || pipelineCall(C) != "__pipeline_memcpy_async" ||
+          (C->getNumArgs() > 3 && !isa<CXXDefaultArgExpr>(C->getArg(3))))
+        return std::nullopt;
+      PipelineCall Copy;
+      Copy.Op = PipelineCall::Copy;
+      Copy.Dst = C->getArg(0);
+      Copy.Src = C->getArg(1);
+      Copy.Size = C->getArg(2);
+      return Copy;
+    };
+    std::optional<PipelineCall> Copy = CopyOf(Then);
+    if (!Copy && (Copy = CopyOf(Else))) {
+      std::swap(Then, Else);
+      Cond = negated(Cond);
+    }
+    if (!Copy || !Else)
+      return std::nullopt;
+    const char *Expected =
+        "expected 'if (ok) <an asynchronous copy of 16 bytes to &tile[i]> "
+        "else *reinterpret_cast<uint4 *>(&tile[i]) = make_uint4(0, 0, 0, "
+        "0);', ok a bounds check, the zeros of as many bytes at the same "
+        "element";
+    const bool Pipelined =
+        !isa<CallExpr>(bare(cast<Expr>(Then))) ||
+        pipelineCall(cast<CallExpr>(bare(cast<Expr>(Then)))) !=
+            "__pipeline_memcpy_async";
+    if (Pipelined) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(Copy->Pipeline));
+      if (!R || resolved(R->getDecl()) != Pipe)
+        return fail(Copy->Pipeline->getBeginLoc(), Expected);
+    }
+    const Expr *L = nullptr, *R = nullptr;
+    std::optional<VectorRef> Dst =
+        assignment(Else, L, R) ? vectorAccess(L) : std::nullopt;
+    std::optional<int64_t> Bytes =
+        Pipelined ? copyBytes(Copy->Size) : Ev.constant(Copy->Size);
+    std::optional<std::pair<Guard, bool>> Check =
+        Cond ? truth(Cond) : std::nullopt;
+    auto To = tilePointer(Copy->Dst);
+    auto Zeros = Dst && Bytes && Dst->Bytes == *Bytes && zeroVector(R, Dst->V)
+                     ? vectorTile(*Dst)
+                     : std::nullopt;
+    if (!To || !Zeros || *To != *Zeros || !Check || !Check->second ||
+        Check->first.empty())
+      return Why.Message.empty() ? fail(If->getBeginLoc(), Expected) : false;
+    return asyncCopy(To, Copy->Src, *Bytes, Then, P, Expected, Check->first);
+  }
+
+  //===--- cuda::pipeline ------------------------------------------------===//
+
+  /// A call on the kernel's one thread-scope cuda::pipeline, followed as
+  /// the cp.async operations it compiles to (libcu++'s <cuda/pipeline>;
+  /// CUDA C++ Programming Guide, "Asynchronous Data Copies using
+  /// cuda::pipeline"): `producer_commit()` commits a group (head + 1);
+  /// `consumer_wait()`, where head > tail, waits for every group but the
+  /// head - tail - 1 most recent (at most 8 left in flight), then tail + 1;
+  /// `pipeline_consumer_wait_prior<N>` waits for all but the N most recent
+  /// and sets tail = head - N; `producer_acquire()` and
+  /// `consumer_release()` do nothing; `cuda::memcpy_async(dst, src, size,
+  /// pipe)` is an asynchronous copy of `size` bytes.
+  bool cudaPipelineStatement(const PipelineCall &C, const Expr *At, Phase P) {
+    const char *Expected =
+        "expected 'cuda::memcpy_async(&tile[i], &matrix[j], "
+        "cuda::aligned_size_t<16>(16), pipe)' (4, 8 or 16 bytes of "
+        "consecutive elements) among the staging copies, then "
+        "'pipe.producer_commit();' and 'pipe.consumer_wait();' before the "
+        "barrier that follows them, on one pipeline of thread scope";
+    auto *R = dyn_cast<DeclRefExpr>(bare(C.Pipeline));
+    const VarDecl *VD = R ? resolved(R->getDecl()) : nullptr;
+    if (!VD || VD != Pipe)
+      return fail(C.Pipeline->getBeginLoc(),
+                  "expected a call on the kernel's one pipeline of thread "
+                  "scope, declared before the loop ('auto pipe = "
+                  "cuda::make_pipeline();') or a helper's reference "
+                  "parameter passed it");
+    int64_t &Unwaited = Cur->PipeUnwaited;
+    switch (C.Op) {
+    case PipelineCall::Acquire:
+    case PipelineCall::Release:
+      return true;
+    case PipelineCall::Commit:
+      ++Unwaited;
+      return asyncCommit(At, true);
+    case PipelineCall::Wait:
+      if (Unwaited == 0)
+        return true;
+      --Unwaited;
+      return asyncWait(At, std::min<int64_t>(Unwaited, 8), true, true);
+    case PipelineCall::WaitPrior:
+      Unwaited = C.Prior;
+      return asyncWait(At, std::min<int64_t>(C.Prior, 8), true);
+    case PipelineCall::Copy:
+      break;
+    }
+    std::optional<int64_t> Bytes = copyBytes(C.Size);
+    if (!Bytes)
+      return fail(C.Size->getBeginLoc(), Expected);
+    return asyncCopy(tilePointer(C.Dst), C.Src, *Bytes, At, P, Expected);
+  }
+
+  /// The bytes a pipeline's copy of size `Size` copies (copySize), a
+  /// constant (`16`, `sizeof(float4)`).
+  std::optional<int64_t> copyBytes(const Expr *Size) {
+    const Expr *N = copySize(Size);
+    if (!N)
+      return std::nullopt;
+    if (std::optional<int64_t> C = Ev.constant(N))
+      return C;
+    if (std::optional<llvm::APSInt> C = N->getIntegerConstantExpr(Ctx))
+      return C->getExtValue();
+    return std::nullopt;
+  }
+
+  /// Commits and waits of one kind: a cuda::pipeline's (`Pipeline`) or
+  /// the primitives' and cp.async's, whose groups the pipeline does not
+  /// count.
+  bool asyncKind(const Stmt *At, bool Pipeline) {
+    SourceLocation &Mine = Pipeline ? PipelineAsync : PrimitiveAsync;
+    const SourceLocation Other = Pipeline ? PrimitiveAsync : PipelineAsync;
+    if (Other.isValid())
+      return fail(At->getBeginLoc(),
+                  "the kernel commits or waits for asynchronous copies both "
+                  "through a cuda::pipeline and through the pipeline "
+                  "primitives or cp.async, whose groups the pipeline does "
+                  "not count: use one of them");
+    if (Mine.isInvalid())
+      Mine = At->getBeginLoc();
+    return true;
+  }
+
+  /// `auto pipe = cuda::make_pipeline();` before the loop: the kernel's
+  /// one pipeline.
+  bool pipelineDeclaration(const VarDecl *VD, Phase P) {
+    if (P != Phase::Prologue || !makesThreadPipeline(VD->getInit()) ||
+        (Pipe && Pipe != VD))
+      return fail(VD->getLocation(),
+                  "expected one cuda::pipeline of thread scope, declared "
+                  "before the loop: 'auto pipe = cuda::make_pipeline();' (a "
+                  "pipeline of block scope, made from a group and a shared "
+                  "state, is not followed)");
+    Pipe = VD;
+    return true;
+  }
+
+  /// Whether each thread's pipeline counts as many groups not waited for
+  /// at the end of the loop body as at its start, so that every iteration
+  /// waits as the one followed did (all threads, or the last with `Quick`).
+  bool pipelineRepeats(bool Quick) {
+    for (const ThreadState &T :
+         llvm::ArrayRef(Threads).drop_front(Quick ? Threads.size() - 1 : 0))
+      if (T.PipeUnwaited != T.PipeAtLoop)
+        return fail(Loop->getForLoc(),
+                    "the groups the cuda::pipeline commits and those its "
+                    "'consumer_wait()' waits for differ in number in each "
+                    "iteration, so that each iteration waits for other "
+                    "groups: commit as many as it waits for");
+    return true;
+  }
+
+  /// Commits that the last iterations skip, or that a loop of few
+  /// iterations skips before it, are followed as if made. A pipeline's
+  /// `consumer_wait()`, which counts the commits made, then waits for at
+  /// least the groups it waits for where they are all made; a wait for all
+  /// but N does not, so with one in the kernel such commits are refused.
+  bool pipelineWaitsDynamic() {
+    if (SkippedBeforeDynamic.isInvalid() || !StaticWait)
+      return true;
+    return fail(SkippedBeforeDynamic,
+                "this commit is skipped where the loop has few iterations, "
+                "and the kernel also waits for all but a fixed number of "
+                "groups, which then leaves other groups in flight: commit "
+                "outside the condition (an empty group), or wait with "
+                "'pipe.consumer_wait();' alone");
+  }
+
   /// `__pipeline_commit()`, `cp.async.commit_group`: the copies not yet
   /// committed become a group (an empty one where there are none; PTX ISA
   /// 9.7.9.25.3.2), in every iteration alike, or, under the prefetch's
@@ -3761,11 +3990,15 @@ private:
   /// (FirstGuard) makes fewer groups where the loop has fewer iterations:
   /// it is recorded, and refused at the loop (guardedCommits) unless a wait
   /// for every group outside any condition follows it before the loop.
-  bool asyncCommit(const Stmt *At) {
+  bool asyncCommit(const Stmt *At, bool Pipeline = false) {
+    if (!asyncKind(At, Pipeline))
+      return false;
     if (FirstGuard >= 0 && GuardedCommit.isInvalid())
       GuardedCommit = At->getBeginLoc();
     if (InPrefetch && !Drained)
       Cur->SkippedCommit = true;
+    if (InPrefetch && !Drained && Pipeline && SkippedBeforeDynamic.isInvalid())
+      SkippedBeforeDynamic = At->getBeginLoc();
     Cur->AsyncGroups.push_back(std::move(Cur->AsyncOpen));
     Cur->AsyncOpen.clear();
     return true;
@@ -3777,12 +4010,18 @@ private:
   /// group is the same wait in the last iteration: one for all but the N
   /// most recent would there leave one more group in flight, an earlier
   /// iteration's (the copies of the tiles it reads).
-  bool asyncWait(const Stmt *At, int64_t N) {
+  /// With `Dynamic`, the wait is a cuda::pipeline's `consumer_wait()`,
+  /// whose N counts the groups committed (cudaPipelineStatement).
+  bool asyncWait(const Stmt *At, int64_t N, bool Pipeline = false,
+                 bool Dynamic = false) {
+    if (!asyncKind(At, Pipeline))
+      return false;
+    StaticWait |= !Dynamic;
     if (InPrefetch && !Drained)
       return fail(At->getBeginLoc(), PrefetchWaitMessage);
     // Under the prefetch's condition with an `else` that drains, the wait
     // runs only where every earlier iteration made its commits.
-    if (N > 0 && Cur->SkippedCommit && !Drained)
+    if (N > 0 && Cur->SkippedCommit && !Drained && !Dynamic)
       return fail(At->getBeginLoc(),
                   std::string("this wait follows a commit under the "
                               "prefetch's condition, which the last ") +
@@ -3792,7 +4031,11 @@ private:
                       "iteration's copies in flight; commit outside the "
                       "condition, or wait for every group "
                       "('__pipeline_wait_prior(0);', 'cp.async.wait_group "
-                      "0;')");
+                      "0;')" +
+                      (Pipeline ? std::string(", or for the oldest group "
+                                              "not yet waited for "
+                                              "('pipe.consumer_wait();')")
+                                : std::string()));
     auto &G = Cur->AsyncGroups;
     if (int64_t(G.size()) > N)
       G.erase(G.begin(), G.end() - N);
@@ -3810,6 +4053,12 @@ private:
   bool guardedCommits() {
     if (GuardedCommit.isInvalid())
       return true;
+    // A cuda::pipeline's waits count the groups committed: see
+    // pipelineWaitsDynamic.
+    if (PipelineAsync.isValid()) {
+      SkippedBeforeDynamic = GuardedCommit;
+      return true;
+    }
     return fail(GuardedCommit,
                 "this commit stands under the condition of the copies "
                 "before the loop, so where the loop has fewer iterations "
@@ -4056,14 +4305,26 @@ private:
     for (const auto &G : Cur->AsyncGroups)
       for (const AsyncCopy &C : G)
         if (Fails(C))
-          return fail(C.At, NextReadsEarly && C.Ahead == 1 ? bottomWaitMessage()
-                            : !C.Carried                   ? SettledMessage
-                            : Ahead > 1 ? carriedRingMessage()
-                                        : CarriedMessage);
+          return fail(C.At,
+                      (NextReadsEarly && C.Ahead == 1 ? bottomWaitMessage()
+                       : !C.Carried                   ? SettledMessage
+                       : Ahead > 1                    ? carriedRingMessage()
+                                                      : CarriedMessage) +
+                          pipelineHint());
     for (const AsyncCopy &C : Cur->AsyncOpen)
       if (Fails(C))
-        return fail(C.At, C.Carried ? UncommittedMessage : SettledMessage);
+        return fail(C.At, (C.Carried ? UncommittedMessage : SettledMessage) +
+                              pipelineHint());
     return true;
+  }
+
+  /// With a cuda::pipeline, how its calls say what a failure asks for.
+  std::string pipelineHint() const {
+    if (PipelineAsync.isInvalid())
+      return "";
+    return "; through the cuda::pipeline, 'pipe.producer_commit();' commits "
+           "a group and 'pipe.consumer_wait();' waits for the oldest group "
+           "not yet waited for";
   }
 
   static constexpr const char *SettledMessage =
@@ -4160,6 +4421,7 @@ private:
     std::vector<std::vector<AsyncCopy>> Groups;
     std::vector<AsyncCopy> Open;
     bool SkippedCommit = false;
+    int64_t PipeUnwaited = 0;
   };
 
   /// Whether each thread ends the iteration followed with the copies in
@@ -4180,7 +4442,8 @@ private:
     for (size_t I = 0; I < Threads.size(); ++I) {
       const auto &Now = Threads[I].AsyncGroups, &Then = InFlight[I].Groups;
       bool Same = Now.size() == Then.size() &&
-                  SameCopies(Threads[I].AsyncOpen, InFlight[I].Open);
+                  SameCopies(Threads[I].AsyncOpen, InFlight[I].Open) &&
+                  Threads[I].PipeUnwaited == InFlight[I].PipeUnwaited;
       for (size_t G = 0; Same && G < Now.size(); ++G)
         Same = SameCopies(Now[G], Then[G]);
       if (!Same && !Report)
@@ -5660,6 +5923,16 @@ private:
   /// The first commit under FirstGuard not yet followed by a wait for every
   /// group (asyncCommit); invalid where there is none.
   SourceLocation GuardedCommit;
+  /// The kernel's cuda::pipeline (pipelineDeclaration).
+  const VarDecl *Pipe = nullptr;
+  /// The first commit or wait through the pipeline, and the first through
+  /// the primitives or cp.async (asyncKind).
+  SourceLocation PipelineAsync, PrimitiveAsync;
+  /// A commit skipped in some iterations before a pipeline's
+  /// `consumer_wait()`, and whether any wait waits for all groups but a
+  /// fixed number (pipelineWaitsDynamic).
+  SourceLocation SkippedBeforeDynamic;
+  bool StaticWait = false;
   /// The locals declared under a prefetch's condition.
   llvm::SmallPtrSet<const VarDecl *, 8> PrefetchLocals;
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;

@@ -1,5 +1,6 @@
 //===- LiftSupport.cpp - what the lifting front ends share ----------------===//
 #include "LiftSupport.h"
+#include "CudaPipeline.h"
 
 #include "tawa/TileProgram.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
@@ -757,6 +758,15 @@ public:
   std::optional<LiftFailure> Found;
 
   bool VisitVarDecl(VarDecl *VD) {
+    if (isCudaPipeline(VD->getType()) && !VD->getType()->isReferenceType() &&
+        !makesThreadPipeline(VD->getInit()))
+      return report(VD->getLocation(),
+                    "the cuda::pipeline '" + VD->getName().str() +
+                        "' is not of thread scope: only 'auto " +
+                        VD->getName().str() +
+                        " = cuda::make_pipeline();' is followed (a pipeline "
+                        "of block scope, made from a group and a shared "
+                        "state, synchronizes the block without a barrier)");
     if (VD->hasInit() && mayWrite(VD->getInit(), VD->getASTContext()))
       return report(VD->getLocation(), "the initializer of '" +
                                            VD->getName().str() +

@@ -30,7 +30,7 @@ declare -A SHAPE=(
   [checked_uint4_bf16]="1000 1000 1000" [cp_async_one_barrier_half]="1000 1000 1000"
   [wmma_one_barrier_bf16]="1024 1024 1024" [toggled_stage_bf16]="1024 1024 1024" [cp_async_helpers_half]="1000 1000 1000"
   [cp_async_wait_all_half]="1000 1000 1000" [toggle_advance_bf16]="1024 1024 1024"
-  [multistage_pipeline_bf16]="1000 1000 1000" [bottom_wait_ring_bf16]="1000 1000 1000" [tail_wait_else_half]="1000 1000 1000" [multistage_ptx_half]="1000 1000 1000 0.5" [wmma_ring_half]="1024 1024 1024" [wmma_dynamic_ring_half]="1024 1024 1024" [dynamic_ring_bf16]="1000 1000 1000" [dynamic_stage_pointers_bf16]="1000 1000 1000" [wmma_stage_pointers_half]="1024 1024 1024" [optional_bias_blocked_bf16]="1024 1024 1024"
+  [multistage_pipeline_bf16]="1000 1000 1000" [cuda_pipeline_bf16]="1000 1000 1000" [wmma_pipeline_half]="1024 1024 1024" [bottom_wait_ring_bf16]="1000 1000 1000" [tail_wait_else_half]="1000 1000 1000" [multistage_ptx_half]="1000 1000 1000 0.5" [wmma_ring_half]="1024 1024 1024" [wmma_dynamic_ring_half]="1024 1024 1024" [dynamic_ring_bf16]="1000 1000 1000" [dynamic_stage_pointers_bf16]="1000 1000 1000" [wmma_stage_pointers_half]="1024 1024 1024" [optional_bias_blocked_bf16]="1024 1024 1024"
   [negated_zfill_half]="1000 1000 1000" [shared_negated_bf16]="1000 1000 1000"
   [write_stage_regs_bf16]="1024 1024 1024"
   [float4_checked_epilogue_bf16]="1024 1024 1024"
