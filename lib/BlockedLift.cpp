@@ -534,6 +534,21 @@ private:
         Advances.push_back(*It);
         continue;
       }
+      // Flips spelled over two or three statements.
+      llvm::SmallVector<Stmt *, 3> Last;
+      for (auto J = It; J != Body->body_rend() && Last.size() < 3; ++J)
+        Last.push_back(*J);
+      if (std::vector<Advance> Found = spreadFlips(Before, Last);
+          !Found.empty()) {
+        for (const Advance &A : Found) {
+          ToggleVars.insert(A.Var);
+          (A.Init == 1 ? NextVars : CurrentVars).push_back(A.Var);
+        }
+        for (size_t I = 0; I < Found.back().Statements; ++I)
+          Toggles.insert(*(It + I));
+        It += Found.back().Statements - 1;
+        continue;
+      }
       std::vector<const Stmt *> Flips(1, *It);
       if (auto *Block = dyn_cast<CompoundStmt>(*It))
         Flips.assign(Block->body_begin(), Block->body_end());
@@ -583,7 +598,113 @@ private:
   struct Advance {
     const VarDecl *Var;
     int64_t Init, Ring;
+    size_t Statements = 1; ///< how many statements flip it (spreadFlips)
   };
+
+  /// Flips spelled over the last two or three statements (`Last`, the
+  /// last first), each variable declared in `Before`, set to 0 or 1 there
+  /// and changed nowhere else: `v += 1; v %= 2;` (`++v`, `v++`, `v = v +
+  /// 1` then `v %= 2` or `v &= 1`), `v = n;` of a local `n` declared at
+  /// the top level of the loop body as a flip of v and not changed (`const
+  /// int n = v ^ 1;`, flipOf), and the swap `int t = a; a =
+  /// b; b = t;` of two variables set to 0 and 1. Empty where none is.
+  std::vector<Advance> spreadFlips(llvm::ArrayRef<Stmt *> Before,
+                                   llvm::ArrayRef<Stmt *> Last) {
+    auto Assigned = [](const Stmt *S,
+                       BinaryOperatorKind Op) -> const VarDecl * {
+      auto *B = dyn_cast_or_null<BinaryOperator>(
+          isa_and_nonnull<Expr>(S) ? bare(cast<Expr>(S)) : nullptr);
+      auto *L = B && B->getOpcode() == Op
+                    ? dyn_cast<DeclRefExpr>(bare(B->getLHS()))
+                    : nullptr;
+      return L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
+    };
+    auto Flip = [&](const VarDecl *VD, llvm::ArrayRef<const Stmt *> At,
+                    size_t N) -> std::vector<Advance> {
+      std::optional<Advance> A = VD ? startOf(Before, VD, 2, At) : std::nullopt;
+      if (!A || A->Init > 1)
+        return {};
+      A->Statements = N;
+      return {*A};
+    };
+    // `v = n;`, n a const local set to a flip of v in this iteration.
+    if (const VarDecl *VD = Assigned(Last[0], BO_Assign)) {
+      auto *R = dyn_cast<DeclRefExpr>(
+          bare(cast<BinaryOperator>(bare(cast<Expr>(Last[0])))->getRHS()));
+      auto *N = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      const auto *Body = cast<CompoundStmt>(Loop->getBody());
+      if (N && N->hasInit() &&
+          (N->getType().isConstQualified() || !isModified(N, Body)) &&
+          flipOf(N->getInit(), VD) &&
+          llvm::any_of(Body->body(),
+                       [&](const Stmt *S) { return declares(S, N); }))
+        return Flip(VD, {Last[0]}, 1);
+    }
+    if (Last.size() < 2)
+      return {};
+    // `v += 1; v %= 2;`
+    const VarDecl *Reduced = Assigned(Last[0], BO_RemAssign);
+    auto *Lit =
+        Reduced
+            ? dyn_cast<IntegerLiteral>(bare(
+                  cast<BinaryOperator>(bare(cast<Expr>(Last[0])))->getRHS()))
+            : nullptr;
+    if (!Reduced || !Lit || Lit->getValue() != 2) {
+      Reduced = Assigned(Last[0], BO_AndAssign);
+      Lit =
+          Reduced
+              ? dyn_cast<IntegerLiteral>(bare(
+                    cast<BinaryOperator>(bare(cast<Expr>(Last[0])))->getRHS()))
+              : nullptr;
+      if (!Lit || Lit->getValue() != 1)
+        Reduced = nullptr;
+    }
+    if (Reduced && incremented(Last[1], Reduced))
+      return Flip(Reduced, {Last[0], Last[1]}, 2);
+    // `int t = a; a = b; b = t;`
+    if (Last.size() < 3)
+      return {};
+    auto *DS = dyn_cast<DeclStmt>(Last[2]);
+    auto *T = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl())
+                                       : nullptr;
+    const VarDecl *A = Assigned(Last[1], BO_Assign);
+    const VarDecl *B = Assigned(Last[0], BO_Assign);
+    auto Reads = [](const Stmt *S, const VarDecl *V) {
+      return V &&
+             refersTo(cast<BinaryOperator>(bare(cast<Expr>(S)))->getRHS(), V);
+    };
+    if (!T || !A || !B || A == B || !T->hasInit() ||
+        !refersTo(T->getInit(), A) || !Reads(Last[1], B) || !Reads(Last[0], T))
+      return {};
+    std::vector<Advance> First = Flip(A, {Last[1], Last[2]}, 3);
+    std::vector<Advance> Second = Flip(B, {Last[0], Last[2]}, 3);
+    if (First.empty() || Second.empty() || First[0].Init == Second[0].Init)
+      return {};
+    return {First[0], Second[0]};
+  }
+
+  /// Whether `S` adds 1 to `VD`: `++v`, `v++`, `v += 1`, `v = v + 1`.
+  static bool incremented(const Stmt *S, const VarDecl *VD) {
+    auto *E = dyn_cast<Expr>(S);
+    E = E ? bare(E) : nullptr;
+    if (auto *U = dyn_cast_or_null<UnaryOperator>(E))
+      return U->isIncrementOp() && refersTo(U->getSubExpr(), VD);
+    auto *B = dyn_cast_or_null<BinaryOperator>(E);
+    if (!B || !refersTo(B->getLHS(), VD))
+      return false;
+    auto One = [](const Expr *X) {
+      auto *L = dyn_cast<IntegerLiteral>(bare(X));
+      return L && L->getValue() == 1;
+    };
+    if (B->getOpcode() == BO_AddAssign)
+      return One(B->getRHS());
+    auto *Sum = B->getOpcode() == BO_Assign
+                    ? dyn_cast<BinaryOperator>(bare(B->getRHS()))
+                    : nullptr;
+    return Sum && Sum->getOpcode() == BO_Add &&
+           ((refersTo(Sum->getLHS(), VD) && One(Sum->getRHS())) ||
+            (One(Sum->getLHS()) && refersTo(Sum->getRHS(), VD)));
+  }
 
   /// The variable `F` flips (flippedVariable) or advances around a ring of
   /// 3 to MaxRing (`s = (s + 1) % S;`), where it is declared in `Before`,
@@ -594,7 +715,16 @@ private:
     const VarDecl *VD = flippedVariable(F);
     if (!VD)
       VD = ringAdvanced(F, Ring);
-    if (!VD || ToggleVars.contains(VD) ||
+    return VD ? startOf(Before, VD, Ring, {F}) : std::nullopt;
+  }
+
+  /// The buffer index `VD`, declared in `Before` and set there to a
+  /// constant buffer of a ring of `Ring`, changed only by the statements
+  /// `At`; nullopt otherwise.
+  std::optional<Advance> startOf(llvm::ArrayRef<Stmt *> Before,
+                                 const VarDecl *VD, int64_t Ring,
+                                 llvm::ArrayRef<const Stmt *> At) {
+    if (ToggleVars.contains(VD) ||
         llvm::none_of(Before, [&](const Stmt *S) { return declares(S, VD); }))
       return std::nullopt;
     std::optional<int64_t> Init;
@@ -605,7 +735,7 @@ private:
     else if (VD->hasInit())
       Init = Ev.constant(VD->getInit());
     if (!Init || *Init < 0 || *Init >= Ring ||
-        isModified(VD, Kernel->getBody(), F))
+        isModifiedOutside(VD, Kernel->getBody(), At))
       return std::nullopt;
     return Advance{VD, *Init, Ring};
   }

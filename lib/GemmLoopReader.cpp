@@ -481,6 +481,26 @@ static const Expr *negatedIndex(const Expr *E) {
   return U && U->getOpcode() == UO_LNot ? U->getSubExpr() : nullptr;
 }
 
+/// `x` of `(x + 1) % 2` or `(x + 1) & 1` (also `1 + x`) where `x` names a
+/// variable; null otherwise.
+static const Expr *nextParityOf(const Expr *E) {
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  auto *Lit = B ? dyn_cast<IntegerLiteral>(bare(B->getRHS())) : nullptr;
+  auto *Sum = Lit ? dyn_cast<BinaryOperator>(bare(B->getLHS())) : nullptr;
+  if (!Sum || Sum->getOpcode() != BO_Add ||
+      !((B->getOpcode() == BO_Rem && Lit->getValue() == 2) ||
+        (B->getOpcode() == BO_And && Lit->getValue() == 1)))
+    return nullptr;
+  auto One = [](const Expr *X) {
+    auto *L = dyn_cast<IntegerLiteral>(bare(X));
+    return L && L->getValue() == 1;
+  };
+  const Expr *X = One(Sum->getRHS())   ? Sum->getLHS()
+                  : One(Sum->getLHS()) ? Sum->getRHS()
+                                       : nullptr;
+  return X && isa<DeclRefExpr>(bare(X)) ? X : nullptr;
+}
+
 bool GemmLoopReader::isCurrent(const Expr *E) const {
   auto *R = dyn_cast<DeclRefExpr>(bare(E));
   if (R && llvm::is_contained(CurrentVars, R->getDecl()))
@@ -498,6 +518,9 @@ bool GemmLoopReader::isCurrent(const Expr *E) const {
     return true;
   if (const Expr *X = negatedIndex(E))
     return isNext(X);
+  // `(nxt + 1) % 2` of a buffer variable (0 or 1).
+  if (const Expr *X = nextParityOf(E); X && isNext(X))
+    return true;
   return iterationParity(E) == std::optional<bool>(false);
 }
 
@@ -516,6 +539,8 @@ bool GemmLoopReader::isNext(const Expr *E) const {
     return true;
   if (const Expr *X = negatedIndex(E))
     return isCurrent(X);
+  if (const Expr *X = nextParityOf(E); X && isCurrent(X))
+    return true;
   return iterationParity(E) == std::optional<bool>(true);
 }
 
@@ -616,6 +641,27 @@ static bool flippedChoice(const ConditionalOperator *C, const VarDecl *VD) {
          isOneLiteral(C->getFalseExpr());
 }
 
+// 1, or true (`s ^= true` of a bool stage).
+static bool isOneOrTrue(const Expr *X) {
+  if (auto *T = dyn_cast<CXXBoolLiteralExpr>(bare(X)))
+    return T->getValue();
+  return isOneLiteral(X);
+}
+
+bool GemmLoopReader::flipOf(const Expr *R, const VarDecl *VD) {
+  R = bare(R);
+  auto *RB = dyn_cast<BinaryOperator>(R);
+  auto *RU = dyn_cast<UnaryOperator>(R);
+  return (RB && RB->getOpcode() == BO_Xor && refersTo(RB->getLHS(), VD) &&
+          isOneOrTrue(RB->getRHS())) ||
+         (RB && RB->getOpcode() == BO_Sub && isOneOrTrue(RB->getLHS()) &&
+          refersTo(RB->getRHS(), VD)) ||
+         (RU && RU->getOpcode() == UO_LNot && refersTo(RU->getSubExpr(), VD)) ||
+         (RB && parityOfNext(RB, VD)) ||
+         (isa<ConditionalOperator>(R) &&
+          flippedChoice(cast<ConditionalOperator>(R), VD));
+}
+
 const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
   auto *E = dyn_cast<Expr>(S);
   auto *B = E ? dyn_cast<BinaryOperator>(bare(E)) : nullptr;
@@ -623,27 +669,9 @@ const VarDecl *GemmLoopReader::flippedVariable(const Stmt *S) {
   auto *VD = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
   if (!VD || !VD->getType()->isIntegerType())
     return nullptr;
-  // 1, or true (`s ^= true` of a bool stage).
-  auto isOne = [](const Expr *X) {
-    if (auto *T = dyn_cast<CXXBoolLiteralExpr>(bare(X)))
-      return T->getValue();
-    auto *Lit = dyn_cast<IntegerLiteral>(bare(X));
-    return Lit && Lit->getValue() == 1;
-  };
-  const Expr *R = bare(B->getRHS());
-  auto *RB = dyn_cast<BinaryOperator>(R);
-  auto *RU = dyn_cast<UnaryOperator>(R);
   const bool Flips =
-      (B->getOpcode() == BO_XorAssign && isOne(R)) ||
-      (B->getOpcode() == BO_Assign &&
-       ((RB && RB->getOpcode() == BO_Xor && refersTo(RB->getLHS(), VD) &&
-         isOne(RB->getRHS())) ||
-        (RB && RB->getOpcode() == BO_Sub && isOne(RB->getLHS()) &&
-         refersTo(RB->getRHS(), VD)) ||
-        (RU && RU->getOpcode() == UO_LNot && refersTo(RU->getSubExpr(), VD)) ||
-        (RB && parityOfNext(RB, VD)) ||
-        (isa<ConditionalOperator>(R) &&
-         flippedChoice(cast<ConditionalOperator>(R), VD))));
+      (B->getOpcode() == BO_XorAssign && isOneOrTrue(B->getRHS())) ||
+      (B->getOpcode() == BO_Assign && flipOf(B->getRHS(), VD));
   return Flips ? VD : nullptr;
 }
 

@@ -60,6 +60,9 @@ protected:
   /// `cur = cur ^ 1;`, `cur = 1 - cur;`, `cur = !cur;`, `cur = (cur + 1)
   /// % 2;` (`& 1`, `1 + cur`) or `cur = cur ? 0 : 1;`; else null.
   static const clang::VarDecl *flippedVariable(const clang::Stmt *S);
+  /// Whether `R` is the value of `VD` flipped between 0 and 1: `VD ^ 1`,
+  /// `1 - VD`, `!VD`, `(VD + 1) % 2` (`& 1`, `1 + VD`), `VD ? 0 : 1`.
+  static bool flipOf(const clang::Expr *R, const clang::VarDecl *VD);
   /// Finds the pointer advances of the loop body (`p += step;` at its top
   /// level, once per iteration, the step the same in every iteration and a
   /// multiple of TILE), records them in Steps and starts each advanced

@@ -260,12 +260,19 @@ std::optional<ElementType> elementOf(QualType T) {
 
 /// Whether `VD` is written anywhere in `S` after its declaration.
 bool isModified(const VarDecl *VD, const Stmt *S, const Stmt *Except) {
+  return isModifiedOutside(
+      VD, S, Except ? llvm::ArrayRef(Except) : llvm::ArrayRef<const Stmt *>());
+}
+
+bool isModifiedOutside(const VarDecl *VD, const Stmt *S,
+                       llvm::ArrayRef<const Stmt *> Except) {
   struct Finder : RecursiveASTVisitor<Finder> {
     const VarDecl *VD;
-    const Stmt *Except;
+    llvm::ArrayRef<const Stmt *> Except;
     bool Found = false;
     bool TraverseStmt(Stmt *X) {
-      return X == Except || RecursiveASTVisitor<Finder>::TraverseStmt(X);
+      return llvm::is_contained(Except, X) ||
+             RecursiveASTVisitor<Finder>::TraverseStmt(X);
     }
     bool refers(const Expr *E) {
       auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());

@@ -78,6 +78,9 @@ loopStatement(const clang::CompoundStmt *Body, const clang::ForStmt *Loop);
 /// Whether `VD` is written anywhere in `S` (outside `Except`, where given).
 bool isModified(const clang::VarDecl *VD, const clang::Stmt *S,
                 const clang::Stmt *Except = nullptr);
+/// Whether `VD` is written anywhere in `S` outside the statements `Except`.
+bool isModifiedOutside(const clang::VarDecl *VD, const clang::Stmt *S,
+                       llvm::ArrayRef<const clang::Stmt *> Except);
 /// Whether `VD` is a uniform scale of `Kernel`: a float local, never
 /// changed, whose initializer reads only the kernel's arithmetic parameters
 /// and literals, outside macros, through arithmetic, casts, conditionals and

@@ -5,7 +5,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}11{{$}}
+// COUNT: {{^}}17{{$}}
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 
@@ -265,3 +265,132 @@ __global__ void xor_false(ARGS) {
   STORE
 }
 // CHECK: buffer-forms-refusals.cu:[[@LINE-12]]:8: note: the bool variable 's' must be set once
+
+// `cur = nxt;` of a `nxt` set before the loop: cur stays 1 from the
+// second iteration on.
+// CHECK: warning: {{.*}}expected the buffer of 'As' selected by the iteration
+__global__ void nxt_before(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+  const int nxt = cur ^ 1;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(cur ^ 1, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    cur = nxt;
+  }
+  STORE
+}
+
+// `cur += 2; cur %= 2;`, which leaves cur at 0.
+// CHECK: warning: {{.*}}expected the buffer of 'As' selected by the iteration
+__global__ void plus_two(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(1 - cur, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    cur += 2;
+    cur %= 2;
+  }
+  STORE
+}
+
+// A swap of two indices that start equal.
+// CHECK: warning: {{.*}}expected the buffer of 'As' selected by the iteration
+__global__ void swap_same(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0, nxt = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(nxt, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    const int tmp = cur;
+    cur = nxt;
+    nxt = tmp;
+  }
+  STORE
+}
+
+// A swap whose local holds the other index: both end equal.
+// CHECK: warning: {{.*}}expected the buffer of 'As' selected by the iteration
+__global__ void swap_wrong_tmp(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0, nxt = 1;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(nxt, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    const int tmp = nxt;
+    cur = nxt;
+    nxt = tmp;
+  }
+  STORE
+}
+
+// `cur %= 2; cur += 1;`: cur grows past 1.
+// CHECK: warning: {{.*}}expected the buffer of 'As' selected by the iteration
+__global__ void mod_then_inc(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(1 - cur, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    cur %= 2;
+    cur += 1;
+  }
+  STORE
+}
+
+// `cur += 1; cur %= 2;` with the prefetch into the buffer being read.
+// CHECK: warning: {{.*}}the loop must stage the next iteration's elements of 'As' into buffer (i + 1) % 2, not the one it reads
+__global__ void prefetch_wrong(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(cur, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    cur += 1;
+    cur %= 2;
+  }
+  STORE
+}

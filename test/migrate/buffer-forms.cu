@@ -6,7 +6,9 @@
 // followed by pointer advances, barriers written `bar.sync 0` and
 // `barrier.sync.aligned 0` in asm, a commit and a wait in one asm statement,
 // a `bool` stage flipped by `s = !s;`, `s ^= true;` or `s = 1 - s;` (set to
-// false or true), and
+// false or true), buffer indices advanced by `(cur + 1) % 2`, `cur += 1; cur
+// %= 2;`, `cur = nxt;` of a local `nxt = cur ^ 1`, or swapped through a
+// local, an element counter's `(k0 / 16) % 2`, and
 // copies committed by the next iteration's `cp.async.wait_all` alone (PTX
 // ISA 9.7.9.25.3.4: cp.async.wait_all is cp.async.commit_group followed by
 // cp.async.wait_group 0). Each is lifted. (The outputs are checked without
@@ -270,6 +272,144 @@ __global__ void one_minus(ARGS) {
     PRODUCT(s)
     __syncthreads();
     s = 1 - s;
+  }
+  STORE
+}
+
+// A buffer counter advanced by `cur = (cur + 1) % 2;`, the next buffer
+// `(cur + 1) % 2`.
+// CHECK-LABEL: __global__ void mod2_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void mod2(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY((cur + 1) % 2, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    cur = (cur + 1) % 2;
+  }
+  STORE
+}
+
+// `cur += 1; cur %= 2;`
+// CHECK-LABEL: __global__ void plus_mod_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void plus_mod(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(1 - cur, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    cur += 1;
+    cur %= 2;
+  }
+  STORE
+}
+
+// Two buffer indices swapped through a local, `const int tmp = cur; cur =
+// nxt; nxt = tmp;`.
+// CHECK-LABEL: __global__ void swap_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void swap(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0, nxt = 1;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(nxt, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    const int tmp = cur;
+    cur = nxt;
+    nxt = tmp;
+  }
+  STORE
+}
+
+// Two indices, of the buffer read and the one written, each toggled.
+// CHECK-LABEL: __global__ void two_toggles_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void two_toggles(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int rd = 0, wr = 1;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    if (t + 1 < tiles) {
+      COPY(wr, t + 1)
+    }
+    PRODUCT(rd)
+    __syncthreads();
+    rd ^= 1;
+    wr ^= 1;
+  }
+  STORE
+}
+
+// The next buffer in a local of the body, `const int nxt = cur ^ 1;`, and
+// `cur = nxt;` at its end.
+// CHECK-LABEL: __global__ void nxt_cur_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void nxt_cur(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+  int cur = 0;
+#pragma tawa tile
+  for (int t = 0; t < tiles; ++t) {
+    const int nxt = cur ^ 1;
+    if (t + 1 < tiles) {
+      COPY(nxt, t + 1)
+    }
+    PRODUCT(cur)
+    __syncthreads();
+    cur = nxt;
+  }
+  STORE
+}
+
+// An element counter's buffers, `(k0 / 16) % 2` and `(k0 / 16 + 1) % 2`.
+// CHECK-LABEL: __global__ void elem_counter_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void elem_counter(ARGS) {
+  HEAD
+  COPY(0, 0)
+  __syncthreads();
+  const int tiles = K / 16;
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    if (k0 + 16 < K) {
+      for (int i = 0; i < 8; ++i) {
+        const int e = tid + i * 64;
+        As[(k0 / 16 + 1) % 2][e / 16][e % 16] =
+            A[(row0 + e / 16) * K + k0 + 16 + e % 16];
+        Bs[(k0 / 16 + 1) % 2][e / 32][e % 32] =
+            B[(k0 + 16 + e / 32) * N + col0 + e % 32];
+      }
+    }
+    PRODUCT((k0 / 16) % 2)
+    __syncthreads();
   }
   STORE
 }
