@@ -402,6 +402,8 @@ public:
     for (StoreRecord &S : Stores)
       if (!decompose(S))
         return std::nullopt;
+    if (!earlyReturnsStoreNothing())
+      return std::nullopt;
     Reached = 4;
     if (Quick)
       return G;
@@ -1262,8 +1264,38 @@ private:
   /// the same value where a store reads it.
   bool valueLocal(const VarDecl *VD) {
     if (!VD->hasInit() || VD->getType()->isArrayType() ||
-        isModified(VD, declaringBody(VD)))
+        isModified(VD, declaringBody(VD)) || !stableReads(VD->getInit(), VD))
       return false;
+    return heldReads(VD->getInit()) && epilogueLocal(VD);
+  }
+
+  /// `float v = x; if (beta != 0) v += y;` (the declaration `DS` of `VD`
+  /// and the statement after it, y not reading v) in the epilogue: the
+  /// stores read v as `beta != 0 ? x + y : x` (betaUpdatedLocal), the
+  /// choice on beta they read in `beta == 0 ? x : x + y`; the update is
+  /// then not followed as a statement (BetaUpdates).
+  bool betaLocal(const DeclStmt *DS, const VarDecl *VD) {
+    if (!DS->isSingleDecl() || Blocks.empty() || !VD->hasInit())
+      return false;
+    const auto &[Body, I] = Blocks.back();
+    auto *If = I + 1 < Body.size() && Body[I] == DS
+                   ? dyn_cast<IfStmt>(Body[I + 1])
+                   : nullptr;
+    auto *Update = If ? dyn_cast_or_null<CompoundAssignOperator>(
+                            dyn_cast_or_null<Expr>(single(If->getThen())))
+                      : nullptr;
+    if (!Update || !stableReads(VD->getInit(), VD) ||
+        !stableReads(Update->getRHS(), VD) || !betaUpdatedLocal(VD, If))
+      return false;
+    BetaUpdates.insert(If);
+    return heldReads(VD->getInit()) && heldReads(Update->getRHS());
+  }
+
+  /// Whether no local that `E` names (an accumulator, an index) is written
+  /// after the loop, but for the variables of the loops around the
+  /// declaration of `VD`, so that `E` has one value from there to where
+  /// the stores read `VD`.
+  bool stableReads(const Expr *E, const VarDecl *VD) {
     struct Reads : RecursiveASTVisitor<Reads> {
       std::vector<const VarDecl *> Locals;
       bool VisitDeclRefExpr(DeclRefExpr *R) {
@@ -1272,16 +1304,16 @@ private:
         return true;
       }
     } R;
-    R.TraverseStmt(const_cast<Expr *>(VD->getInit()));
+    R.TraverseStmt(const_cast<Expr *>(E));
     for (const VarDecl *V : R.Locals) {
       const int32_t T = tileOf(V);
       if (T >= 0 && Tiles[size_t(T)].Results)
         continue; // each element written once; heldReads
-      if (!enclosingCounter(V, VD) &&
+      if (V != VD && !enclosingCounter(V, VD) &&
           llvm::any_of(Epilogue, [&](const Stmt *S) { return writes(S, V); }))
         return false;
     }
-    return heldReads(VD->getInit()) && epilogueLocal(VD);
+    return true;
   }
 
   /// Records the reads of arrays of results in `E`, for resolveHeld to
@@ -1617,7 +1649,8 @@ private:
         Ok = guard(Kept, Guards);
         continue;
       }
-      Ok = exec(Body[I], P);
+      if (!BetaUpdates.contains(Body[I]))
+        Ok = exec(Body[I], P);
     }
     Guards.resize(Depth);
     Blocks.pop_back();
@@ -1678,6 +1711,10 @@ private:
       if (!VD)
         return fail(D->getLocation(), expected(P));
       if (ToggleVars.contains(VD))
+        continue;
+      // `cg::thread_block block = cg::this_thread_block();`, whose
+      // `block.sync()` is a barrier (isBarrier).
+      if (isThreadBlock(VD->getType()->getAsCXXRecordDecl()))
         continue;
       if (isCudaPipeline(VD->getType()) && !VD->getType()->isReferenceType()) {
         if (!pipelineDeclaration(VD, P))
@@ -1796,7 +1833,7 @@ private:
           return false;
         continue;
       }
-      if (P == Phase::Epilogue && valueLocal(VD))
+      if (P == Phase::Epilogue && (betaLocal(DS, VD) || valueLocal(VD)))
         continue;
       // A scale the stores apply, computed from the kernel's parameters
       // alone (`const float scale = 1.0f / sqrtf((float)K);`).
@@ -2697,6 +2734,9 @@ private:
   /// An `if`: a condition constant for the thread picks a branch; a staging
   /// copy's bounds check in its if/else form; a store's bounds check.
   bool branch(const IfStmt *If, Phase P) {
+    if (P == Phase::Prologue && !If->getElse() &&
+        isa_and_nonnull<ReturnStmt>(single(If->getThen())))
+      return earlyReturn(If);
     if (std::optional<bool> C = constantCondition(If->getCond())) {
       if (*C)
         return exec(If->getThen(), P);
@@ -4448,6 +4488,81 @@ private:
     return true;
   }
 
+  //===--- early returns -------------------------------------------------===//
+
+  /// `if (m0 >= M || n0 >= N) return;` before the loop: comparisons `u >=
+  /// X` (or `X <= u`) joined by `||`, u the same value for every thread of
+  /// the block and X an extent. A block that returns stores nothing, which
+  /// the kernel without the return also does where every store checks some
+  /// `row < X` with row >= u (earlyReturnsStoreNothing): the return is then
+  /// dropped.
+  bool earlyReturn(const IfStmt *If) {
+    const char *Expected =
+        "expected an early return of whole blocks before the loop, 'if (m0 "
+        ">= M || n0 >= N) return;': comparisons 'u >= X' joined by '||', u "
+        "the same for every thread of the block and X an extent of C";
+    std::vector<std::pair<Poly, Extent>> Parts;
+    std::function<bool(const Expr *)> Split = [&](const Expr *E) {
+      E = bare(E);
+      auto *B = dyn_cast<BinaryOperator>(E);
+      if (B && B->getOpcode() == BO_LOr)
+        return Split(B->getLHS()) && Split(B->getRHS());
+      if (!B || (B->getOpcode() != BO_GE && B->getOpcode() != BO_LE))
+        return false;
+      const Expr *U = B->getOpcode() == BO_GE ? B->getLHS() : B->getRHS();
+      const Expr *X = B->getOpcode() == BO_GE ? B->getRHS() : B->getLHS();
+      std::optional<Extent> Ext = extentOf(X);
+      std::optional<Poly> V = Ext ? Ev.eval(U) : std::nullopt;
+      if (!V || readsThreadIdx(U, 'x') || readsThreadIdx(U, 'y') ||
+          readsThreadIdx(U, 'z'))
+        return false;
+      Parts.push_back({*V, *Ext});
+      return true;
+    };
+    if (!Split(If->getCond()))
+      return fail(If->getBeginLoc(), Expected);
+    if (!EarlyReturn) {
+      EarlyReturn = If;
+      EarlyReturnParts = std::move(Parts);
+      return true;
+    }
+    // Every thread of the block returns alike.
+    const bool Same =
+        EarlyReturn == If && Parts.size() == EarlyReturnParts.size() &&
+        std::equal(Parts.begin(), Parts.end(), EarlyReturnParts.begin(),
+                   [](const auto &X, const auto &Y) {
+                     return X.first == Y.first && X.second == Y.second;
+                   });
+    return Same ? true : fail(If->getBeginLoc(), Expected);
+  }
+
+  /// Whether every store checks, for each comparison `u >= X` of the early
+  /// return, some `row < X` with row - u a constant of 0 or more: where the
+  /// block returns, u >= X, every store is skipped.
+  bool earlyReturnsStoreNothing() {
+    if (!EarlyReturn)
+      return true;
+    for (const auto &[U, X] : EarlyReturnParts)
+      for (const StoreRecord &S : Stores) {
+        const bool Skipped = llvm::any_of(S.Bounds, [&](const auto &B) {
+          std::optional<int64_t> D = (B.first - U).constantValue();
+          return B.second == X && D && *D >= 0;
+        });
+        if (!Skipped)
+          return fail(
+              EarlyReturn->getBeginLoc(),
+              "the blocks this early return skips would store "
+              "elements of C without it: expected each comparison "
+              "'u >= X' to skip every store, each checking 'row < X' "
+              "of a row (or column) at u or after it; the store at "
+              "line " +
+                  std::to_string(
+                      Ctx.getSourceManager().getPresumedLoc(S.At).getLine()) +
+                  " is not");
+      }
+    return true;
+  }
+
   /// With a cuda::pipeline, how its calls say what a failure asks for.
   std::string pipelineHint() const {
     if (PipelineAsync.isInvalid())
@@ -6042,6 +6157,12 @@ private:
   /// statements that toggle them (toggledBuffers).
   llvm::SmallPtrSet<const VarDecl *, 2> ToggleVars;
   llvm::SmallPtrSet<const Stmt *, 2> Toggles;
+  /// The updates `if (beta != 0) v += y;` of epilogue locals (betaLocal).
+  llvm::SmallPtrSet<const Stmt *, 2> BetaUpdates;
+  /// The early return before the loop, and its comparisons `u >= X`
+  /// (earlyReturn).
+  const IfStmt *EarlyReturn = nullptr;
+  std::vector<std::pair<Poly, Extent>> EarlyReturnParts;
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   int InPrefetch = 0;

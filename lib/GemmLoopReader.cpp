@@ -743,9 +743,23 @@ bool GemmLoopReader::isBarrier(const Stmt *S) {
                                "barrier.cta.sync.aligned"},
                               Words[0]);
   }
-  auto *C = dyn_cast<CallExpr>(S);
-  return C && C->getDirectCallee() &&
-         C->getDirectCallee()->getName() == "__syncthreads";
+  auto *E = dyn_cast<Expr>(S);
+  auto *C = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return false;
+  if (F->getName() == "__syncthreads")
+    return true;
+  // `block.sync()`, `cg::this_thread_block().sync()` and `cg::sync(block)`
+  // of cooperative_groups' thread_block: a barrier of every thread of the
+  // block, as __syncthreads() (CUDA C++ Programming Guide, "Cooperative
+  // Groups", thread_block::sync()).
+  if (auto *M = dyn_cast<CXXMethodDecl>(F))
+    return M->getName() == "sync" && C->getNumArgs() == 0 &&
+           isThreadBlock(M->getParent());
+  return F->getName() == "sync" && C->getNumArgs() == 1 &&
+         inCooperativeGroups(F) &&
+         isThreadBlock(C->getArg(0)->getType()->getAsCXXRecordDecl());
 }
 
 bool GemmLoopReader::advancesInLoop(const CompoundStmt *Body) {

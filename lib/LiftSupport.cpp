@@ -259,6 +259,21 @@ std::optional<ElementType> elementOf(QualType T) {
 }
 
 /// Whether `VD` is written anywhere in `S` after its declaration.
+bool inCooperativeGroups(const Decl *D) {
+  if (!D || !fromSystemHeader(D))
+    return false;
+  for (const DeclContext *C = D->getDeclContext(); C; C = C->getParent())
+    if (auto *NS = dyn_cast<NamespaceDecl>(C);
+        NS && NS->getName() == "cooperative_groups")
+      return NS->getParent()->getRedeclContext()->isTranslationUnit();
+  return false;
+}
+
+bool isThreadBlock(const CXXRecordDecl *RD) {
+  return RD && RD->getIdentifier() && RD->getName() == "thread_block" &&
+         inCooperativeGroups(RD);
+}
+
 bool isModified(const VarDecl *VD, const Stmt *S, const Stmt *Except) {
   return isModifiedOutside(
       VD, S, Except ? llvm::ArrayRef(Except) : llvm::ArrayRef<const Stmt *>());

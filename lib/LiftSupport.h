@@ -155,6 +155,12 @@ std::optional<LiftFailure> deviceDependentText(
 /// stand-ins of the tests) or is a compiler builtin: a type, conversion or
 /// function the kernel did not write itself.
 bool fromSystemHeader(const clang::Decl *D);
+/// Whether `D` is declared in namespace cooperative_groups (or one inside
+/// it, such as its ABI namespace) of a system header.
+bool inCooperativeGroups(const clang::Decl *D);
+/// Whether `RD` is cooperative_groups' thread_block, the group of every
+/// thread of the block (CUDA C++ Programming Guide, "Cooperative Groups").
+bool isThreadBlock(const clang::CXXRecordDecl *RD);
 
 /// Whether evaluating `E` may change anything: an assignment, an increment,
 /// or a call of a function that is not the CUDA toolkit's (a system

@@ -959,6 +959,30 @@ K['wmma_pipeline_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['blocked_beta_if_bf16'] = dict(
+    decl='void gemm_beta_if_rb_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C, int M,\n'
+         '                         int N, int K, float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = beta == 0.0f ? dev_nan<__nv_bfloat16>(m * n)
+                                  : dev_random<__nv_bfloat16>(m * n, 4);
+  gemm_beta_if_rb_launch(A, B, C, M, N, K, 1.5f, beta);
+  return finish(C, m * n, out);
+''')
+
+K['early_return_blocked_bf16'] = dict(
+    decl='void gemm_early_return_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C, int M,\n'
+         '                         int N, int K, float alpha, float beta);',
+    main=MAIN_MNK_BETA,
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = beta == 0.0f ? dev_nan<__nv_bfloat16>(m * n)
+                                  : dev_random<__nv_bfloat16>(m * n, 4);
+  gemm_early_return_launch(A, B, C, M, N, K, 1.5f, beta);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
