@@ -6,39 +6,12 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
 // COUNT: {{^}}13{{$}}
-#include <cuda/pipeline>
-#include <cuda_fp16.h>
+#include "Inputs/pipeline-ring.h"
 #include <cuda_pipeline.h>
 
-// Rings of S 32 x 32 x 16 tiles, 64 threads, 4 x 4 per thread.
-#define HEAD(S)                                                                \
-  __shared__ __align__(16) __half As[S][32][16];                               \
-  __shared__ __align__(16) __half Bs[S][16][32];                               \
-  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;                     \
-  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;                    \
-  float acc[4][4] = {};
-#define COPY_ASYNC(BUF, T, SIZE)                                               \
-  cuda::memcpy_async(&As[BUF][tid / 2][tid % 2 * 8],                           \
-                     &A[(row0 + tid / 2) * K + (T) * 16 + tid % 2 * 8], SIZE,  \
-                     pipe);                                                    \
-  cuda::memcpy_async(&Bs[BUF][tid / 4][tid % 4 * 8],                           \
-                     &B[((T) * 16 + tid / 4) * N + col0 + tid % 4 * 8], SIZE,  \
-                     pipe);
-#define PRODUCT(BUF)                                                           \
-  for (int k = 0; k < 16; ++k)                                                 \
-    for (int i = 0; i < 4; ++i)                                                \
-      for (int j = 0; j < 4; ++j)                                              \
-        acc[i][j] += __half2float(As[BUF][ty * 4 + i][k]) *                    \
-                     __half2float(Bs[BUF][k][tx * 4 + j]);
-#define STORE                                                                  \
-  for (int i = 0; i < 4; ++i)                                                  \
-    for (int j = 0; j < 4; ++j)                                                \
-      C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
-#define ARGS const __half *A, const __half *B, float *C, int M, int N, int K
-#define SIZE16 cuda::aligned_size_t<16>(16)
-
-
-// Two commits in each iteration and one wait: each iteration waits for one group fewer than it commits, and the copies of later tiles are in flight when they are read.
+// Two commits in each iteration and one wait: each iteration waits for one
+// group fewer than it commits, and the copies of later tiles are in flight
+// when they are read.
 // CHECK: warning: {{.*}}this asynchronous copy, made 2 iterations ahead
 __global__ void two_commits(ARGS) {
   constexpr int STAGES = 3;
@@ -70,7 +43,8 @@ __global__ void two_commits(ARGS) {
 }
 
 
-// The prefetch committed by the pipeline primitive, which the pipeline does not count.
+// The prefetch committed by the pipeline primitive, which the pipeline does
+// not count.
 // CHECK: warning: {{.*}}both through a cuda::pipeline and through the pipeline primitives
 __global__ void primitive_commit(ARGS) {
   constexpr int STAGES = 3;
@@ -131,7 +105,8 @@ __global__ void no_wait(ARGS) {
 }
 
 
-// The wait after the barrier: other threads read the tiles before the copies of this thread are complete.
+// The wait after the barrier: other threads read the tiles before the copies
+// of this thread are complete.
 // CHECK: warning: {{.*}}this asynchronous copy, made 2 iterations ahead
 __global__ void wait_after_barrier(ARGS) {
   constexpr int STAGES = 3;
@@ -162,7 +137,8 @@ __global__ void wait_after_barrier(ARGS) {
 }
 
 
-// A wait for all groups but the two most recent, which leaves tile i's in flight.
+// A wait for all groups but the two most recent, which leaves tile i's in
+// flight.
 // CHECK: warning: {{.*}}through the cuda::pipeline, 'pipe.producer_commit();' commits
 __global__ void wait_prior_two(ARGS) {
   constexpr int STAGES = 3;
@@ -193,7 +169,9 @@ __global__ void wait_prior_two(ARGS) {
 }
 
 
-// Commits under the prefetch's condition and a wait for all but one group: in the last iteration, which skips the commit, that leaves tile i's group in flight.
+// Commits under the prefetch's condition and a wait for all but one group:
+// in the last iteration, which skips the commit, that leaves tile i's group
+// in flight.
 // CHECK: warning: {{.*}}this wait follows a commit under the prefetch's condition
 __global__ void conditional_wait_prior(ARGS) {
   constexpr int STAGES = 3;
@@ -318,146 +296,97 @@ __global__ void eight_bytes(ARGS) {
   STORE
 }
 
-// Eight bytes of zeros where the copy fails, for a copy of 16: half of the elements keep what the buffer held.
+// One buffer of 32 x 16 (A) and 16 x 32 (B) elements, each 16-byte chunk
+// copied under a bounds check whose else stores zeros, then committed,
+// waited for and multiplied.
+#define ONE_BUFFER_HEAD                                                        \
+  __shared__ __align__(16) __half As[32][16];                                  \
+  __shared__ __align__(16) __half Bs[16][32];                                  \
+  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;                     \
+  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;                    \
+  const int ar = tid / 2, ac = tid % 2 * 8, br = tid / 4, bc = tid % 4 * 8;    \
+  float acc[4][4] = {};
+#define ONE_BUFFER_PRODUCT                                                     \
+  __pipeline_commit();                                                         \
+  __pipeline_wait_prior(0);                                                    \
+  __syncthreads();                                                             \
+  for (int k = 0; k < 16; ++k)                                                 \
+    for (int i = 0; i < 4; ++i)                                                \
+      for (int j = 0; j < 4; ++j)                                              \
+        acc[i][j] += __half2float(As[ty * 4 + i][k]) *                         \
+                     __half2float(Bs[k][tx * 4 + j]);                          \
+  __syncthreads();
+#define ONE_BUFFER_STORE                                                       \
+  for (int i = 0; i < 4; ++i)                                                  \
+    for (int j = 0; j < 4; ++j)                                                \
+      if (row0 + ty * 4 + i < M && col0 + tx * 4 + j < N)                      \
+        C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
+#define COPY_A(ZEROS)                                                          \
+  if (row0 + ar < M && k0 + ac < K)                                            \
+    __pipeline_memcpy_async(&As[ar][ac], &A[(row0 + ar) * K + k0 + ac], 16);   \
+  else                                                                         \
+    ZEROS;
+#define COPY_B(ZEROS)                                                          \
+  if (k0 + br < K && col0 + bc < N)                                            \
+    __pipeline_memcpy_async(&Bs[br][bc], &B[(k0 + br) * N + col0 + bc], 16);   \
+  else                                                                         \
+    ZEROS;
+#define ZEROS_A *reinterpret_cast<float4 *>(&As[ar][ac]) = make_float4(0, 0, 0, 0)
+#define ZEROS_B *reinterpret_cast<float4 *>(&Bs[br][bc]) = float4{}
+
+// Eight bytes of zeros where the copy fails, for a copy of 16: half of the
+// elements keep what the buffer held.
 // CHECK: warning: {{.*}}expected 'if (ok) <an asynchronous copy of 16 bytes
 __global__ void zeros_half_the_copy(ARGS) {
-  __shared__ __align__(16) __half As[32][16];
-  __shared__ __align__(16) __half Bs[16][32];
-  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;
-  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
-  float acc[4][4] = {};
+  ONE_BUFFER_HEAD
 #pragma tawa tile
   for (int k0 = 0; k0 < K; k0 += 16) {
-    const int ar = tid / 2, ac = tid % 2 * 8;
-    if (row0 + ar < M && k0 + ac < K)
-      __pipeline_memcpy_async(&As[ar][ac], &A[(row0 + ar) * K + k0 + ac], 16);
-    else
-      *reinterpret_cast<float2 *>(&As[ar][ac]) = make_float2(0, 0);
-    const int br = tid / 4, bc = tid % 4 * 8;
-    if (k0 + br < K && col0 + bc < N)
-      __pipeline_memcpy_async(&Bs[br][bc], &B[(k0 + br) * N + col0 + bc], 16);
-    else
-      *reinterpret_cast<float4 *>(&Bs[br][bc]) = float4{};
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-    __syncthreads();
-    for (int k = 0; k < 16; ++k)
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-          acc[i][j] += __half2float(As[ty * 4 + i][k]) *
-                       __half2float(Bs[k][tx * 4 + j]);
-    __syncthreads();
+    COPY_A(*reinterpret_cast<float2 *>(&As[ar][ac]) = make_float2(0, 0))
+    COPY_B(ZEROS_B)
+    ONE_BUFFER_PRODUCT
   }
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      if (row0 + ty * 4 + i < M && col0 + tx * 4 + j < N)
-        C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
+  ONE_BUFFER_STORE
 }
 
 // The zeros stored at another element than the copy's.
 // CHECK: warning: {{.*}}expected 'if (ok) <an asynchronous copy of 16 bytes
 __global__ void zeros_elsewhere(ARGS) {
-  __shared__ __align__(16) __half As[32][16];
-  __shared__ __align__(16) __half Bs[16][32];
-  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;
-  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
-  float acc[4][4] = {};
+  ONE_BUFFER_HEAD
 #pragma tawa tile
   for (int k0 = 0; k0 < K; k0 += 16) {
-    const int ar = tid / 2, ac = tid % 2 * 8;
-    if (row0 + ar < M && k0 + ac < K)
-      __pipeline_memcpy_async(&As[ar][ac], &A[(row0 + ar) * K + k0 + ac], 16);
-    else
-      *reinterpret_cast<float4 *>(&As[ar][(ac + 8) % 16]) = make_float4(0, 0, 0, 0);
-    const int br = tid / 4, bc = tid % 4 * 8;
-    if (k0 + br < K && col0 + bc < N)
-      __pipeline_memcpy_async(&Bs[br][bc], &B[(k0 + br) * N + col0 + bc], 16);
-    else
-      *reinterpret_cast<float4 *>(&Bs[br][bc]) = float4{};
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-    __syncthreads();
-    for (int k = 0; k < 16; ++k)
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-          acc[i][j] += __half2float(As[ty * 4 + i][k]) *
-                       __half2float(Bs[k][tx * 4 + j]);
-    __syncthreads();
+    COPY_A(*reinterpret_cast<float4 *>(&As[ar][(ac + 8) % 16]) =
+               make_float4(0, 0, 0, 0))
+    COPY_B(ZEROS_B)
+    ONE_BUFFER_PRODUCT
   }
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      if (row0 + ty * 4 + i < M && col0 + tx * 4 + j < N)
-        C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
+  ONE_BUFFER_STORE
 }
 
 // The copy where the check fails and the zeros where it holds.
 // CHECK: warning: {{.*}}expected 'if (ok) <an asynchronous copy of 16 bytes
 __global__ void copy_where_outside(ARGS) {
-  __shared__ __align__(16) __half As[32][16];
-  __shared__ __align__(16) __half Bs[16][32];
-  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;
-  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
-  float acc[4][4] = {};
+  ONE_BUFFER_HEAD
 #pragma tawa tile
   for (int k0 = 0; k0 < K; k0 += 16) {
-    const int ar = tid / 2, ac = tid % 2 * 8;
     if (row0 + ar >= M || k0 + ac >= K)
       __pipeline_memcpy_async(&As[ar][ac], &A[(row0 + ar) * K + k0 + ac], 16);
     else
-      *reinterpret_cast<float4 *>(&As[ar][ac]) = make_float4(0, 0, 0, 0);
-    const int br = tid / 4, bc = tid % 4 * 8;
-    if (k0 + br < K && col0 + bc < N)
-      __pipeline_memcpy_async(&Bs[br][bc], &B[(k0 + br) * N + col0 + bc], 16);
-    else
-      *reinterpret_cast<float4 *>(&Bs[br][bc]) = float4{};
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-    __syncthreads();
-    for (int k = 0; k < 16; ++k)
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-          acc[i][j] += __half2float(As[ty * 4 + i][k]) *
-                       __half2float(Bs[k][tx * 4 + j]);
-    __syncthreads();
+      ZEROS_A;
+    COPY_B(ZEROS_B)
+    ONE_BUFFER_PRODUCT
   }
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      if (row0 + ty * 4 + i < M && col0 + tx * 4 + j < N)
-        C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
+  ONE_BUFFER_STORE
 }
 
 // Ones, not zeros, where the copy fails.
 // CHECK: warning: {{.*}}expected 'if (ok) <an asynchronous copy of 16 bytes
 __global__ void zeros_not_zero(ARGS) {
-  __shared__ __align__(16) __half As[32][16];
-  __shared__ __align__(16) __half Bs[16][32];
-  const int tid = threadIdx.x, tx = tid % 8, ty = tid / 8;
-  const int row0 = blockIdx.y * 32, col0 = blockIdx.x * 32;
-  float acc[4][4] = {};
+  ONE_BUFFER_HEAD
 #pragma tawa tile
   for (int k0 = 0; k0 < K; k0 += 16) {
-    const int ar = tid / 2, ac = tid % 2 * 8;
-    if (row0 + ar < M && k0 + ac < K)
-      __pipeline_memcpy_async(&As[ar][ac], &A[(row0 + ar) * K + k0 + ac], 16);
-    else
-      *reinterpret_cast<float4 *>(&As[ar][ac]) = make_float4(0, 0, 0, 0);
-    const int br = tid / 4, bc = tid % 4 * 8;
-    if (k0 + br < K && col0 + bc < N)
-      __pipeline_memcpy_async(&Bs[br][bc], &B[(k0 + br) * N + col0 + bc], 16);
-    else
-      *reinterpret_cast<float4 *>(&Bs[br][bc]) = make_float4(1, 1, 1, 1);
-    __pipeline_commit();
-    __pipeline_wait_prior(0);
-    __syncthreads();
-    for (int k = 0; k < 16; ++k)
-      for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j)
-          acc[i][j] += __half2float(As[ty * 4 + i][k]) *
-                       __half2float(Bs[k][tx * 4 + j]);
-    __syncthreads();
+    COPY_A(ZEROS_A)
+    COPY_B(*reinterpret_cast<float4 *>(&Bs[br][bc]) = make_float4(1, 1, 1, 1))
+    ONE_BUFFER_PRODUCT
   }
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j)
-      if (row0 + ty * 4 + i < M && col0 + tx * 4 + j < N)
-        C[(row0 + ty * 4 + i) * N + col0 + tx * 4 + j] = acc[i][j];
+  ONE_BUFFER_STORE
 }
