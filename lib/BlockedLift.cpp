@@ -3759,8 +3759,9 @@ private:
 
   /// `cond ? a : b` with a bounds check `cond` (or a bool local set to
   /// one, or the negation of either, truth) and constants a and b, `cond *
-  /// a` (`a * cond`) of a bool cond and a constant a (b = 0), or `cond`
-  /// itself where `Bool`: the check and the two values, as the current
+  /// a` (`a * cond`) of a bool cond and a constant a (b = 0), `cond << s`
+  /// (a = 2^s, b = 0), `a - a * cond` (0 and a), or `cond` itself where
+  /// `Bool`: the check and the two values, as the current
   /// thread evaluates them.
   std::optional<std::tuple<Guard, int64_t, int64_t>> choice(const Expr *E,
                                                             bool Bool) {
@@ -3781,6 +3782,19 @@ private:
       const bool Left = Truth(M->getLHS());
       Cond = Truth(Left ? M->getLHS() : M->getRHS());
       In = Ev.constant(Left ? M->getRHS() : M->getLHS());
+    } else if (M && M->getOpcode() == BO_Shl && Truth(M->getLHS())) {
+      // `ok << 4`: 16 where ok holds.
+      Cond = Truth(M->getLHS());
+      std::optional<int64_t> S = Ev.constant(M->getRHS());
+      In = S && *S >= 0 && *S < 31 ? std::optional<int64_t>(int64_t(1) << *S)
+                                   : std::nullopt;
+    } else if (const Expr *T = M && M->getOpcode() == BO_Sub
+                                   ? scaledTruth(M->getRHS(), M->getLHS())
+                                   : nullptr) {
+      // `16 - 16 * ok`: 0 where ok holds, 16 where it does not.
+      Cond = T;
+      In = 0;
+      Out = Ev.constant(M->getLHS());
     } else if (!Bool) {
       return std::nullopt;
     }
@@ -3791,6 +3805,22 @@ private:
     if (!T->second)
       std::swap(In, Out);
     return std::tuple(std::move(T->first), *In, *Out);
+  }
+
+  /// The bool b of `b * A` or `A * b` (`E`), A the same constant as
+  /// `Scale`; null otherwise.
+  const Expr *scaledTruth(const Expr *E, const Expr *Scale) {
+    auto *M = dyn_cast<BinaryOperator>(bare(E));
+    if (!M || M->getOpcode() != BO_Mul)
+      return nullptr;
+    std::optional<int64_t> A = Ev.constant(Scale);
+    for (auto [B, K] : {std::pair(M->getLHS(), M->getRHS()),
+                        std::pair(M->getRHS(), M->getLHS())}) {
+      const Expr *X = B->IgnoreParenCasts();
+      if (X->getType()->isBooleanType() && A && Ev.constant(K) == A)
+        return X;
+    }
+    return nullptr;
   }
 
   /// The bounds check `Cond` makes (checks), and whether `Cond` is it

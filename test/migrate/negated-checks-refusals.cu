@@ -6,7 +6,7 @@
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | grep -c 'warning: this loop does not match a liftable pattern' | FileCheck %s --check-prefix=COUNT
 // RUN: diff %s %t.cu
-// COUNT: {{^}}5{{$}}
+// COUNT: {{^}}6{{$}}
 #include <cuda_fp16.h>
 #include <cuda_pipeline.h>
 #include <stdint.h>
@@ -148,3 +148,29 @@ __global__ void source_swapped(ARGS) {
   STORE
 }
 // CHECK: negated-checks-refusals.cu:[[@LINE-2]]:3: note: the accumulator stored at line 148 does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration
+
+// A zero fill of `16 - 8 * ok` (8 bytes where ok holds) and a source size
+// of `ok << 3` (8 of the 16 bytes): both fill part of an element range that
+// the check says is inside the matrix.
+__global__ void partial_sizes(ARGS) {
+  HEAD
+#pragma tawa tile
+  for (int t = 0; t < (K + 15) / 16; ++t) {
+    const int ar = row0 + tid / 2, ak = t * 16 + tid % 2 * 8;
+    const int bk = t * 16 + tid / 4, bc = col0 + tid % 4 * 8;
+    const bool aIn = ar < M && ak < K;
+    const bool bIn = bk < K && bc < N;
+    __pipeline_memcpy_async(&As[tid / 2][tid % 2 * 8],
+                            aIn ? &A[ar * K + ak] : A, 16, 16 - 8 * aIn);
+    const uint32_t sb = __cvta_generic_to_shared(&Bs[tid / 4][tid % 4 * 8]);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sb),
+                 "l"(bIn ? &B[bk * N + bc] : B), "r"(bIn << 3));
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    PRODUCT
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: negated-checks-refusals.cu:[[@LINE-13]]:5: note: expected '__pipeline_memcpy_async(&tile[i], &matrix[j], 16)'

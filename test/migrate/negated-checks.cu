@@ -2,8 +2,9 @@
 // is outside the matrix, `out ? 0 : A[j]` or `if (out) x = 0; else x =
 // A[j];` with `out` the negation of a check (`r >= M || k >= K`, `!ok`),
 // and zero-filling asynchronous copies whose sizes are written `!ok ? 16 :
-// 0`, `16 * !ok` (the zero fill of __pipeline_memcpy_async) or `ok * 16`
-// (cp.async's source size), the source `out ? A : &A[j]`. Each is read as
+// 0`, `16 * !ok`, `16 - 16 * ok` (the zero fill of __pipeline_memcpy_async)
+// or `ok * 16`, `ok << 4` (cp.async's source size), the source `out ? A :
+// &A[j]`. Each is read as
 // the check it negates; all are lifted. (The outputs are checked without
 // this file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | count 0
@@ -125,6 +126,32 @@ __global__ void ptx_source_size(ARGS) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sb),
                  "l"(bOut ? B : &B[bk * N + bc]), "r"(bOut ? 0 : 16));
     asm volatile("cp.async.wait_all;\n" ::: "memory");
+    __syncthreads();
+    PRODUCT
+    __syncthreads();
+  }
+  STORE
+}
+
+// Sizes written `16 - 16 * in` (the zero fill) and `in << 4` (the source
+// size).
+// CHECK-LABEL: __global__ void shifted_sizes_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+__global__ void shifted_sizes(ARGS) {
+  HEAD
+#pragma tawa tile
+  for (int t = 0; t < (K + 15) / 16; ++t) {
+    const int ar = row0 + tid / 2, ak = t * 16 + tid % 2 * 8;
+    const int bk = t * 16 + tid / 4, bc = col0 + tid % 4 * 8;
+    const bool aIn = ar < M && ak < K;
+    const bool bIn = bk < K && bc < N;
+    __pipeline_memcpy_async(&As[tid / 2][tid % 2 * 8],
+                            aIn ? &A[ar * K + ak] : A, 16, 16 - 16 * aIn);
+    const uint32_t sb = __cvta_generic_to_shared(&Bs[tid / 4][tid % 4 * 8]);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sb),
+                 "l"(bIn ? &B[bk * N + bc] : B), "r"(bIn << 4));
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
     __syncthreads();
     PRODUCT
     __syncthreads();
