@@ -4029,10 +4029,8 @@ private:
         "else *reinterpret_cast<uint4 *>(&tile[i]) = make_uint4(0, 0, 0, "
         "0);', ok a bounds check, the zeros of as many bytes at the same "
         "element";
-    const bool Pipelined =
-        !isa<CallExpr>(bare(cast<Expr>(Then))) ||
-        pipelineCall(cast<CallExpr>(bare(cast<Expr>(Then)))) !=
-            "__pipeline_memcpy_async";
+    // A cuda::memcpy_async names its pipeline; a primitive's copy none.
+    const bool Pipelined = Copy->Pipeline != nullptr;
     if (Pipelined) {
       auto *R = dyn_cast<DeclRefExpr>(bare(Copy->Pipeline));
       if (!R || resolved(R->getDecl()) != Pipe)
