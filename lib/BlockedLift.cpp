@@ -1052,6 +1052,7 @@ private:
         Parts.back().push_back(S);
       }
     }
+    EpilogueParts = int32_t(Parts.size());
     for (size_t I = 0; I < Parts.size(); ++I) {
       EpiloguePart = int32_t(I);
       if (!forThreads(Parts[I], Phase::Epilogue, Quick))
@@ -1649,12 +1650,36 @@ private:
         Ok = guard(Kept, Guards);
         continue;
       }
+      // `if (row >= M) return;` at the top of the epilogue's last part: the
+      // rest runs under `row < M`.
+      if (auto *If = dyn_cast<IfStmt>(Body[I]); If && P == Phase::Epilogue &&
+                                                Blocks.size() == 1 &&
+                                                returnsNothing(If->getThen())) {
+        Ok = returnCheck(If);
+        continue;
+      }
       if (!BetaUpdates.contains(Body[I]))
         Ok = exec(Body[I], P);
     }
     Guards.resize(Depth);
     Blocks.pop_back();
     return Ok;
+  }
+
+  /// `if (cond) return;` (no else) at the top level of the epilogue, after
+  /// its last barrier: the rest of it runs under the negated condition
+  /// (continueCondition's), as if under `if (!cond)`.
+  bool returnCheck(const IfStmt *If) {
+    const Expr *Kept =
+        If->getElse() || If->getInit() || If->getConditionVariable()
+            ? nullptr
+            : negated(If->getCond());
+    if (!Kept || EpiloguePart + 1 != EpilogueParts)
+      return fail(If->getBeginLoc(),
+                  "expected a return of the threads outside C after the "
+                  "epilogue's last barrier, 'if (row >= M || col >= N) "
+                  "return;', its condition comparisons, '||' and '!'");
+    return guard(Kept, Guards);
   }
 
   /// `if (cond) continue;` (no else): the condition under which the rest
@@ -5857,11 +5882,11 @@ private:
   bool storeBounds(const StoreRecord &S, const Poly &Row, const Poly &Col) {
     if (!S.Guarded)
       return true;
-    if (S.Bounds.size() != 2)
+    const Guard Bounds = tightest(S.Bounds);
+    if (Bounds.size() != 2)
       return false;
     for (int Order = 0; Order < 2; ++Order) {
-      const auto &RB = S.Bounds[size_t(Order)],
-                 &CB = S.Bounds[size_t(1 - Order)];
+      const auto &RB = Bounds[size_t(Order)], &CB = Bounds[size_t(1 - Order)];
       if (RB.first == Row && lanesChecked(CB, Col, S.Lane, S.Width) &&
           (!G.M || G.M == RB.second) && (!G.N || G.N == CB.second)) {
         G.M = RB.second;
@@ -6252,6 +6277,7 @@ private:
   char RowAxis = 0;
   int64_t WindowM = 0, WindowN = 0;
   int32_t EpiloguePart = 0; ///< the part of the epilogue followed
+  int32_t EpilogueParts = 1; ///< the parts the epilogue's barriers make
   /// For each part of the epilogue, the block barriers before it.
   std::vector<int32_t> BlockFences;
   /// The stores are bounds-checked, the loads not (guardsAgree).

@@ -328,6 +328,21 @@ const BinaryOperator *GemmLoopReader::tileBound(const Expr *E,
   return B && B->getOpcode() == BO_Div ? B : nullptr;
 }
 
+Guard tightest(const Guard &G) {
+  Guard Out;
+  for (size_t I = 0; I < G.size(); ++I) {
+    const bool Implied = llvm::any_of(llvm::seq(G.size()), [&](size_t J) {
+      if (J == I || !(G[J].second == G[I].second))
+        return false;
+      std::optional<int64_t> D = (G[J].first - G[I].first).constantValue();
+      return D && (*D > 0 || (*D == 0 && J < I));
+    });
+    if (!Implied)
+      Out.push_back(G[I]);
+  }
+  return Out;
+}
+
 bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
   E = bare(E);
   if (auto *B = dyn_cast<BinaryOperator>(E)) {

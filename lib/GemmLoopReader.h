@@ -18,6 +18,11 @@ namespace tawa {
 /// A bounds check `X < P && Y < Q` (P, Q extents), as pairs.
 using Guard = std::vector<std::pair<Poly, Extent>>;
 
+/// `G` without the pairs another implies: `X < P` where the check has `Y <
+/// P` with Y - X a constant of at least 0 (and the first of equal pairs
+/// kept), so that `r0 < M && r0 + 16 < M` is `r0 + 16 < M`.
+Guard tightest(const Guard &G);
+
 class GemmLoopReader : protected LifterBase {
 public:
   using LifterBase::LifterBase;

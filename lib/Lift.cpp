@@ -859,6 +859,32 @@ private:
            ((*PX == Tile && *PY == Rest) || (*PX == Rest && *PY == Tile));
   }
 
+  /// `if (row >= M || col >= N) return;` (or `if (!(row < M)) return;`, one
+  /// such `if` per bound) before the store: the statements after it run
+  /// where its negation holds, whose pairs are appended to `Bounds` as a
+  /// bounds check of the store would be. False where `S` is no such `if`;
+  /// true with `Cond` (the first check's condition) null after a failure.
+  bool returnCheck(const Stmt *S, Guard &Bounds, const Expr *&Cond) {
+    auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->getElse() || !returnsNothing(If->getThen()))
+      return false;
+    const Expr *Kept = negated(If->getCond());
+    if (If->getInit() || If->getConditionVariable() || !Kept) {
+      fail(If->getBeginLoc(), "expected a return of the threads outside C "
+                              "before the store, 'if (row >= M || col >= N) "
+                              "return;'");
+      Cond = nullptr;
+      return true;
+    }
+    if (!guard(Kept, Bounds)) {
+      Cond = nullptr;
+      return true;
+    }
+    if (!Cond)
+      Cond = If->getCond();
+    return true;
+  }
+
   /// `if (row < M && col < N) C[row * ldc + col] = value;`, or the store
   /// alone in a kernel whose staging copies are not bounds-checked either.
   bool epilogue(llvm::ArrayRef<Stmt *> Stmts) {
@@ -868,10 +894,19 @@ private:
         "C[row * N + col]), after integer index declarations, float "
         "locals set once ('float v = alpha * acc;') and updates of the "
         "accumulator ('acc += bias[col];')";
+    Guard Bounds;
+    const Expr *Cond = nullptr;
     // Index variables declared after the loop (`int c = ...;`), bound to
     // their values; float locals, read as their initializers; updates of
-    // the accumulator (`acc += bias[col];`), read where it is used.
+    // the accumulator (`acc += bias[col];`), read where it is used; returns
+    // of the threads outside C (returnCheck).
     for (;;) {
+      if (Stmts.size() > 1 && returnCheck(Stmts.front(), Bounds, Cond)) {
+        if (!Cond)
+          return false;
+        Stmts = Stmts.drop_front();
+        continue;
+      }
       if (Stmts.size() > 1 && !isa<DeclStmt>(Stmts.front()) &&
           accumulatorUpdate(Stmts.front())) {
         Stmts = Stmts.drop_front();
@@ -903,15 +938,16 @@ private:
     StoreAt = Store            ? Store->getBeginLoc()
               : !Stmts.empty() ? Stmts.front()->getBeginLoc()
                                : Loop->getEndLoc();
-    Guard Bounds;
-    const Expr *Cond = nullptr;
+    StoreGuarded = Cond;
     std::optional<BetaStores> Beta = betaStores(Store);
     if (auto *If = dyn_cast_or_null<IfStmt>(Store); If && !Beta) {
       const Stmt *Then =
           If->getElse() ? nullptr : afterLocals(If->getThen(), Expected);
       if (!Then || !single(Then))
         return If->getElse() || Then ? fail(StoreAt, Expected) : false;
-      if (!guard(Cond = If->getCond(), Bounds))
+      if (!Cond)
+        Cond = If->getCond();
+      if (!guard(If->getCond(), Bounds))
         return false;
       StoreGuarded = true;
       Store = single(Then);
@@ -962,6 +998,7 @@ private:
     if (!LC)
       return false;
     // The store's bounds name the rows and columns of C: M and N.
+    Bounds = tightest(Bounds);
     if (StoreGuarded && Bounds.size() != 2)
       return fail(Cond->getBeginLoc(), Expected);
     const Poly TX = Poly::symbol(threadIdxSymbol('x')),

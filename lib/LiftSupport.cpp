@@ -245,6 +245,11 @@ const Stmt *single(const Stmt *S) {
   return S;
 }
 
+bool returnsNothing(const Stmt *S) {
+  auto *R = dyn_cast_or_null<ReturnStmt>(single(S));
+  return R && !R->getRetValue();
+}
+
 std::optional<ElementType> elementOf(QualType T) {
   T = T.getCanonicalType().getUnqualifiedType();
   if (T->isSpecificBuiltinType(BuiltinType::Float))

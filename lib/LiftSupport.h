@@ -51,6 +51,8 @@ bool assignment(const clang::Stmt *S, const clang::Expr *&L,
                 const clang::Expr *&R);
 /// The only statement of a block, or the statement itself.
 const clang::Stmt *single(const clang::Stmt *S);
+/// Whether `S` is `return;`, alone or in braces.
+bool returnsNothing(const clang::Stmt *S);
 /// float, __nv_bfloat16 or __half.
 std::optional<ElementType> elementOf(clang::QualType T);
 /// `E` as a call, with `Args` arguments, of a function of the CUDA or C

@@ -56,9 +56,9 @@ private:
         Zeroed = V;
         continue;
       }
-      if (auto *If = dyn_cast<IfStmt>(S); If && returns(If->getThen())) {
+      if (auto *If = dyn_cast<IfStmt>(S); If && returnsNothing(If->getThen())) {
         if (If->getElse() || If->getInit() || If->getConditionVariable() ||
-            !exits(If->getCond()))
+            !exits(If->getCond(), ExitBounds))
           return fail(If->getBeginLoc(),
                       "expected an early return of the warps whose tile lies "
                       "outside C, 'if (row >= M || col >= N) return;'");
@@ -81,27 +81,19 @@ private:
     return true;
   }
 
-  /// `return;`, alone or in braces.
-  static bool returns(const Stmt *S) {
-    if (auto *C = dyn_cast_or_null<CompoundStmt>(S); C && C->size() == 1)
-      S = C->body_front();
-    auto *R = dyn_cast_or_null<ReturnStmt>(S);
-    return R && !R->getRetValue();
-  }
-
   /// `X >= P || Y >= Q ...` of an early return: the warp goes on where
   /// X < P && Y < Q, the bounds check of its loads and its store.
-  bool exits(const Expr *E) {
+  bool exits(const Expr *E, std::vector<std::pair<Poly, Extent>> &Out) {
     E = bare(E);
     auto *B = dyn_cast<BinaryOperator>(E);
     if (B && B->getOpcode() == BO_LOr)
-      return exits(B->getLHS()) && exits(B->getRHS());
+      return exits(B->getLHS(), Out) && exits(B->getRHS(), Out);
     std::optional<Extent> P =
         B && B->getOpcode() == BO_GE ? boundOf(B->getRHS()) : std::nullopt;
     std::optional<Poly> X = P ? Ev.eval(B->getLHS()) : std::nullopt;
     if (!X)
       return false;
-    ExitBounds.push_back({*X, *P});
+    Out.push_back({*X, *P});
     return true;
   }
 
@@ -284,7 +276,22 @@ private:
           return Why.Message.empty() ? fail(D->getLocation(), Expected) : false;
       }
     StoreAt = Stmts.empty() ? Loop->getEndLoc() : Stmts[0]->getBeginLoc();
-    auto *If = Stmts.size() == 1 ? dyn_cast<IfStmt>(Stmts[0]) : nullptr;
+    // `if (row >= M || col >= N) return;` before the store: the store runs
+    // where the warp's tile starts inside C, as under `if (row < M && col <
+    // N)`.
+    bool Returns = false;
+    if (auto *R = Stmts.size() > 1 ? dyn_cast<IfStmt>(Stmts[0]) : nullptr;
+        R && returnsNothing(R->getThen())) {
+      if (R->getElse() || R->getInit() || R->getConditionVariable() ||
+          !exits(R->getCond(), StoreBounds))
+        return fail(R->getBeginLoc(),
+                    "expected a return of the warps whose tile lies outside "
+                    "C before the store, 'if (row >= M || col >= N) return;'");
+      Returns = true;
+      Stmts = Stmts.drop_front();
+    }
+    auto *If =
+        Stmts.size() == 1 && !Returns ? dyn_cast<IfStmt>(Stmts[0]) : nullptr;
     Stmt *Then = If ? If->getThen() : nullptr;
     if (If) {
       if (If->getElse() || !bounds(If->getCond(), StoreBounds))
@@ -294,11 +301,13 @@ private:
         Stmts = llvm::ArrayRef<Stmt *>(Block->body_begin(), Block->body_end());
       else
         Stmts = llvm::ArrayRef<Stmt *>(Then);
+    } else if (Returns) {
+      G.Guarded = true;
     } else {
       G.Guarded = !ExitBounds.empty();
       StoreBounds = ExitBounds;
     }
-    if (If && !ExitBounds.empty())
+    if ((If || Returns) && !ExitBounds.empty())
       return fail(StoreAt, "the warps whose tile lies outside C return early, "
                            "so the store needs no bounds check of its own");
     const VarDecl *Stored = Zeroed;
