@@ -1730,7 +1730,8 @@ private:
     for (const Decl *D : DS->decls()) {
       if (auto *VD = dyn_cast<VarDecl>(D); VD && InPrefetch)
         PrefetchLocals.insert(VD);
-      if (isa<UsingDirectiveDecl, UsingDecl, TypedefNameDecl>(D))
+      if (isa<UsingDirectiveDecl, UsingDecl, TypedefNameDecl, StaticAssertDecl>(
+              D))
         continue;
       auto *VD = dyn_cast<VarDecl>(D);
       if (!VD)
@@ -1854,7 +1855,8 @@ private:
         continue;
       }
       if (vectorType(T)) {
-        if (!vectorDeclaration(VD, P))
+        std::optional<bool> Read = tileVector(VD, P);
+        if (!(Read ? *Read : vectorDeclaration(VD, P)))
           return false;
         continue;
       }
@@ -1887,6 +1889,41 @@ private:
         return false;
     const int64_t Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
     return Bytes == 8 || Bytes == 16;
+  }
+
+  /// `float4 a = *reinterpret_cast<const float4 *>(&As[k][i]);` in the
+  /// product: a vector of the tile's element type read from a row of the
+  /// tile, whose members (`a.x`, location) are registers holding those
+  /// elements. Nullopt for any other declaration.
+  std::optional<bool> tileVector(const VarDecl *VD, Phase P) {
+    std::optional<VectorRef> Src =
+        P == Phase::Product || P == Phase::Rotated
+            ? (VD->getInit() ? vectorAccess(VD->getInit()) : std::nullopt)
+            : std::nullopt;
+    auto T = Src ? vectorTile(*Src) : std::nullopt;
+    const auto *RD = VD->getType()->getAsCXXRecordDecl();
+    // A read of a tile that is no vector of it (one at no multiple of
+    // the vector's size).
+    if (auto *C = Src && !T ? dyn_cast<ExplicitCastExpr>(Src->Ptr) : nullptr;
+        C && tilePointer(C->getSubExpr()))
+      return bool(fail(VD->getLocation(), TileVectorMessage));
+    if (!T || !RD)
+      return std::nullopt;
+    const SharedTile &X = Tiles[size_t(T->first)];
+    const int64_t N =
+        int64_t(std::distance(RD->field_begin(), RD->field_end()));
+    if (!sameType(tileElementType(X.Var, Ctx), RD->field_begin()->getType()) ||
+        !sameType(Src->V, VD->getType()) || T->second % X.Cols + N > X.Cols)
+      return bool(fail(VD->getLocation(), TileVectorMessage));
+    Cur->Floats[VD].assign(size_t(N), FVal{});
+    for (int64_t I = 0; I < N; ++I) {
+      std::optional<FVal> F =
+          tileRead({T->first, T->second + I}, VD->getInit(), P);
+      if (!F)
+        return std::optional<bool>(false);
+      Cur->Floats[VD][size_t(I)] = *F;
+    }
+    return true;
   }
 
   /// `V v = *reinterpret_cast<const V *>(&M[i]);` (or `...(p)[0]`, or an
@@ -2476,9 +2513,26 @@ private:
       Vals.assign(size_t(*N), FVal{FVal::Zero});
       return true;
     }
+    // `float a[4] = {v.x, v.y, v.z, v.w};`: each element set as by an
+    // assignment, those the list leaves out to 0.
+    auto *List = dyn_cast<InitListExpr>(bare(VD->getInit()));
+    if (List && List->getNumInits() <= uint64_t(*N) &&
+        !Ctx.getAsConstantArrayType(VD->getType())
+             ->getElementType()
+             ->isArrayType() &&
+        (!List->hasArrayFiller() || allZero(List->getArrayFiller()))) {
+      for (unsigned I = 0; I < List->getNumInits(); ++I) {
+        if (!assign({VD, int64_t(I)}, List->getInit(I), P))
+          return false;
+      }
+      for (int64_t I = List->getNumInits(); I < *N; ++I)
+        Cur->Floats[VD][size_t(I)] = FVal{FVal::Zero};
+      return true;
+    }
     if (VD->getType()->isArrayType())
-      return fail(VD->getLocation(), "expected a local array set to 0 or "
-                                     "not initialized");
+      return fail(VD->getLocation(), "expected a local array set to 0, set "
+                                     "element by element by a list, or not "
+                                     "initialized");
     return assign({VD, 0}, VD->getInit(), P);
   }
 
@@ -5002,6 +5056,14 @@ private:
   std::optional<Location> location(const Expr *E, bool Report,
                                    bool Fragments = false) {
     E = bare(E);
+    // `a.y` of a vector read from a tile (tileVector).
+    if (auto *M = dyn_cast<MemberExpr>(E); M && !Fragments && !M->isArrow()) {
+      auto *R = dyn_cast<DeclRefExpr>(bare(M->getBase()));
+      auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      auto *FD = dyn_cast<FieldDecl>(M->getMemberDecl());
+      if (VD && FD && vectorType(VD->getType()) && Cur->Floats.count(VD))
+        return Location{VD, int64_t(FD->getFieldIndex())};
+    }
     std::vector<const Expr *> Idx;
     while (auto *S = dyn_cast<ArraySubscriptExpr>(E)) {
       Idx.insert(Idx.begin(), S->getIdx());

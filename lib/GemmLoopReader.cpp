@@ -34,16 +34,36 @@ static bool readsBlockDim(const Expr *E, int Depth = 0) {
   return F.Found;
 }
 
+static const char *const BlockSizeMessage =
+    "the tile loop's step (or its tile count's divisor) is the launch's "
+    "block size: the tiles must have a size known at compile time, TILE in "
+    "'t += TILE' or '(K + TILE - 1) / TILE' a constant (a #define, a "
+    "constexpr or a template parameter) that the launch's block matches";
+
 bool GemmLoopReader::tileLoopHeader() {
   const char *Expected = "expected 'for (int t = 0; t < K; t += TILE)' or "
                          "'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)'";
-  if (AcceptsWalkers && walkingForm())
-    return walkingHeader();
   auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
   auto *T = Init && Init->isSingleDecl()
                 ? dyn_cast<VarDecl>(Init->getSingleDecl())
                 : nullptr;
   auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
+  // `for (int t = 1; t < tiles; ++t)` of a loop whose first tiles are
+  // multiplied in the next trip and its last ones after it.
+  std::optional<Poly> Start =
+      T && T->hasInit() && Cond && Cond->getOpcode() == BO_LT
+          ? Ev.eval(T->getInit())
+          : std::nullopt;
+  if (Start && Start->constantValue().value_or(0) > 0)
+    return fail(T->getInit()->getBeginLoc(),
+                "the tile loop must start at 0: a loop from " +
+                    std::to_string(*Start->constantValue()) +
+                    " that multiplies the last tiles after it is not "
+                    "lifted; start it at 0, with the copies of the next "
+                    "tiles under 'if (t + 1 < tiles)' (the loop's condition "
+                    "one step on) and the last product inside the loop");
+  if (AcceptsWalkers && walkingForm())
+    return walkingHeader();
   if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
       Cond->getOpcode() != BO_LT || !Loop->getInc())
     return fail(Loop->getForLoc(), Expected);
@@ -64,11 +84,7 @@ bool GemmLoopReader::tileLoopHeader() {
   // A step the launch sets (`t += blockDim.x`): tiles sized at run time.
   if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
       !Step && C && readsBlockDim(C->getRHS()))
-    return fail(C->getRHS()->getBeginLoc(),
-                "the tile loop's step is the launch's block size: the tiles "
-                "must have a size known at compile time, TILE in 't += "
-                "TILE' a constant (a #define, a constexpr or a template "
-                "parameter) that the launch's block matches");
+    return fail(C->getRHS()->getBeginLoc(), BlockSizeMessage);
   // A step no tile has (and that an int cannot hold) is refused.
   if (!Step || *Step <= 0 || *Step > 4096)
     return fail(Loop->getInc()->getBeginLoc(), Expected);
@@ -93,6 +109,8 @@ bool GemmLoopReader::tileLoopHeader() {
     std::optional<Poly> Den = Ev.eval(Div->getRHS());
     std::optional<Poly> Num = Ev.eval(Div->getLHS());
     std::optional<int64_t> Tile = Den ? Den->constantValue() : std::nullopt;
+    if (!Tile && readsBlockDim(Div->getRHS()))
+      return fail(Div->getRHS()->getBeginLoc(), BlockSizeMessage);
     if (Tile && *Tile > 1 && Num)
       for (const Extent &P : extents()) {
         const Poly K = Poly::symbol(P.Sym);

@@ -202,12 +202,15 @@ public:
   }
 
   /// `float a = As[ty][k];`: a register loaded from the tiles, as an
-  /// assignment to it would be.
+  /// assignment to it would be; also `float a[4] = {v.x, v.y, v.z, v.w};`
+  /// of such a register.
   bool VisitVarDecl(VarDecl *VD) {
     if (!VD->isLocalVarDecl() || !VD->getInit() || isShared(VD) ||
         isGlobalPointer(VD) || VD->getType()->isIntegerType())
       return true;
-    if (llvm::any_of(resolvedVars(VD->getInit()), isShared))
+    if (llvm::any_of(resolvedVars(VD->getInit()), [&](const VarDecl *V) {
+          return isShared(V) || FromTiles.count(V);
+        }))
       FromTiles.insert(VD);
     return true;
   }

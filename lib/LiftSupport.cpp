@@ -1177,7 +1177,22 @@ std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
     return fail(Loop->getForLoc(),
                 "the annotated loop must be a statement of the kernel body");
   }
-  return AroundLoop{{Body->body_begin(), It}, {It + 1, Body->body_end()}};
+  BeforeLoop.clear();
+  AfterLoop.clear();
+  llvm::copy_if(llvm::make_range(Body->body_begin(), It),
+                std::back_inserter(BeforeLoop),
+                [](const Stmt *S) { return !staticAssertsOnly(S); });
+  llvm::copy_if(llvm::make_range(It + 1, Body->body_end()),
+                std::back_inserter(AfterLoop),
+                [](const Stmt *S) { return !staticAssertsOnly(S); });
+  return AroundLoop{BeforeLoop, AfterLoop};
+}
+
+bool staticAssertsOnly(const Stmt *S) {
+  auto *DS = dyn_cast_or_null<DeclStmt>(S);
+  return DS && llvm::all_of(DS->decls(), [](const Decl *D) {
+           return isa<StaticAssertDecl>(D);
+         });
 }
 
 const Expr *assertCondition(const Stmt *S, const ASTContext &Ctx, bool &Is) {

@@ -205,8 +205,10 @@ protected:
   struct AroundLoop {
     llvm::ArrayRef<clang::Stmt *> Before, After;
   };
-  /// Those statements; none where the kernel has no body, or, with the
-  /// failure, where the loop is not one of its statements.
+  /// Those statements, but for declarations of static_asserts alone (they
+  /// do nothing at run time); none where the kernel has no body, or, with
+  /// the failure, where the loop is not one of its statements. The views
+  /// live as long as the lifter.
   std::optional<AroundLoop> aroundLoop();
 
   /// The parameter a pointer expression points into and the offset, in
@@ -298,7 +300,11 @@ protected:
 
 private:
   std::vector<Extent> Extents;
+  std::vector<clang::Stmt *> BeforeLoop, AfterLoop; ///< aroundLoop's
 };
+
+/// Whether `S` declares static_asserts only.
+bool staticAssertsOnly(const clang::Stmt *S);
 
 } // namespace tawa
 

@@ -71,7 +71,8 @@ private:
         return fail(S->getBeginLoc(), Expected);
       for (const Decl *D : DS->decls()) {
         // `using namespace nvcuda;` and aliases declare no value.
-        if (isa<UsingDirectiveDecl, UsingDecl, TypedefNameDecl>(D))
+        if (isa<UsingDirectiveDecl, UsingDecl, TypedefNameDecl,
+                StaticAssertDecl>(D))
           continue;
         auto *VD = dyn_cast<VarDecl>(D);
         if (!VD || !declaration(VD))

@@ -395,7 +395,7 @@ __global__ void fake_zero(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {One(0)};      // acc[0] starts at 1.0f
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a local array set to 0 or not initialized (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a zero, an element of a __shared__ tile or a local holding one (following a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
