@@ -331,10 +331,21 @@ private:
       Acc = VD;
       return true;
     }
+    if (T->isBooleanType() && VD->hasInit())
+      return checkLocal(VD, Kernel->getBody());
     if (T->isIntegerType() && VD->hasInit())
       return unchangedIndex(VD, Kernel->getBody()) &&
              bindIndex(VD, /*Opaque=*/true);
     return false;
+  }
+
+  /// `const bool inside = ih >= 0 && ih < H;`, never changed in `Scope`: a
+  /// name for its checks, which a copy's condition may use (conditions).
+  bool checkLocal(const VarDecl *VD, const Stmt *Scope) {
+    if (!unchangedIndex(VD, Scope))
+      return false;
+    CheckLocals[VD] = VD->getInit();
+    return true;
   }
 
   /// Index declarations, two staging copies, '__syncthreads();', the
@@ -349,6 +360,9 @@ private:
     for (const auto &[DS, Scope] : OuterDecls)
       for (const Decl *D : DS->decls()) {
         auto *VD = dyn_cast<VarDecl>(D);
+        if (VD && VD->getType()->isBooleanType() && VD->hasInit() &&
+            checkLocal(VD, Scope))
+          continue;
         if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit() ||
             !unchangedIndex(VD, Scope) || !bindIndex(VD, /*Opaque=*/false))
           return Why.Message.empty() ? fail(DS->getBeginLoc(), Expected)
@@ -362,6 +376,9 @@ private:
       if (auto *DS = dyn_cast<DeclStmt>(X)) {
         for (const Decl *D : DS->decls()) {
           auto *VD = dyn_cast<VarDecl>(D);
+          if (VD && VD->getType()->isBooleanType() && VD->hasInit() &&
+              checkLocal(VD, Body))
+            continue;
           if (!VD || !VD->getType()->isIntegerType() || !VD->hasInit() ||
               !unchangedIndex(VD, Body) || !bindIndex(VD, /*Opaque=*/false))
             return Why.Message.empty() ? fail(X->getBeginLoc(), Expected)
@@ -460,6 +477,9 @@ private:
 
   /// A conjunction of comparisons of integer polynomials.
   bool conditions(const Expr *E, Conditions &Out) {
+    if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+      if (auto It = CheckLocals.find(R->getDecl()); It != CheckLocals.end())
+        return conditions(It->second, Out);
     auto *B = dyn_cast<BinaryOperator>(bare(E));
     if (B && B->getOpcode() == BO_LAnd)
       return conditions(B->getLHS(), Out) && conditions(B->getRHS(), Out);
@@ -1260,6 +1280,8 @@ private:
   Poly ChannelBound;
   const ForStmt *Channels = nullptr; ///< the loop whose body stages
   std::vector<StagingCopy> Copies;
+  /// Bool locals of bounds checks, with their initializers (checkLocal).
+  llvm::DenseMap<const Decl *, const Expr *> CheckLocals;
   std::array<const Expr *, 2> Factors{};
   Conditions StoreChecks;
   Poly StoreIndex, KBound, KVar, RowsBound, ColsBound, WeightsLd, LdoPoly;

@@ -4,7 +4,8 @@
 // a bias and ReLU; no padding (no lower bounds checks), an output extent
 // that is an expression of the input's ('H - 2'), weights stored R x S x C
 // x K; dilation; loops over the taps and a channel tile, or a channel tile
-// walked before the taps; a one-dimensional block; the column's
+// walked before the taps; checks named by bool locals ('const bool inside =
+// ih >= 0 && ...;'); a one-dimensional block; the column's
 // channel outermost (weights K x C x R x S, PyTorch's order, and C x R x S x
 // K), read from a copy permuted to the im2col matrix's order. Each tiled
 // kernel's Im2col view names the kernel's own extents, and the launcher runs the kernel as written where they are not
@@ -165,6 +166,43 @@ __global__ void conv_taps_nested(const bf16 *in, const bf16 *w, bf16 *out,
         Ws[ty][tx] = kload < K && c0 + tx < C
                          ? w[((kload * 3 + r) * 3 + s) * C + c0 + tx]
                          : bf16();
+        __syncthreads();
+        for (int j = 0; j < TILE; ++j)
+          acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+        __syncthreads();
+      }
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// The checks of the pixel's input row and column named by a bool local,
+// 'const bool inside = ...;', which the copy's condition reads.
+// OUT-LABEL: static void conv_inside_local_migrated_launch(
+// OUT: const auto tawa_x = tawa::Im2col<const __nv_bfloat16>{in, N, H, W, C, 3, 3, H,
+// OUT-NEXT: W, 1, 1, 1, 1, 1, 1};
+__global__ void conv_inside_local(const bf16 *in, const bf16 *w, bf16 *out,
+                                  int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  const int kload = blockIdx.x * TILE + ty;
+  const int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  const bool pixel = m < N * H * W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int r = 0; r < 3; ++r) {
+    for (int s = 0; s < 3; ++s) {
+      const int ih = oh + r - 1, iw = ow + s - 1;
+      const bool inside = pixel && ih >= 0 && ih < H && iw >= 0 && iw < W;
+      for (int c0 = 0; c0 < C; c0 += TILE) {
+        const int c = c0 + tx;
+        As[ty][tx] = inside && c < C ? in[((n * H + ih) * W + iw) * C + c]
+                                     : bf16();
+        Ws[ty][tx] = kload < K && c < C ? w[((kload * 3 + r) * 3 + s) * C + c]
+                                        : bf16();
         __syncthreads();
         for (int j = 0; j < TILE; ++j)
           acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
@@ -489,4 +527,4 @@ __global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, i
 // Every form is rewritten: the producers of the eight kernels (the wide,
 // narrow, ping-pong and cluster ones) of each of the thirteen load the
 // activations by im2col.
-// COUNT: 104
+// COUNT: 112

@@ -983,6 +983,24 @@ K['early_return_blocked_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['return_after_loop_half'] = dict(
+    decl='void hgemm_ret_run(const __half *A, const __half *B, float *C, int M, int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  hgemm_ret_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['vec4_temps_tf32'] = dict(
+    decl='void sgemm_vec4_temps_run(const float *A, const float *B, float *C, int M, int N, int K);',
+    body='''  float *A = dev_random<float>(m * k, 1);
+  float *B = dev_random<float>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  sgemm_vec4_temps_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -16,6 +16,7 @@ declare -A SHAPE=(
   [vec_transposed_half_view]="1024 1024 1024" [blocked_staged_store_half]="1024 1024 1024"
   [prefetch_regs_half]="1024 1024 1024" [double_buffer_vec_bf16]="1024 1024 1024"
   [float4_regs_prefetch_half]="1024 1024 1024"
+  [return_after_loop_half]="1024 1024 1024" [vec4_temps_tf32]="1024 1024 1024"
   [beta_zero_branch_half]="1024 1024 1024 0" [blocked_beta_zero_bf16]="1024 1024 1024 0" [blocked_beta_if_bf16]="1024 1024 1024 0.5" [early_return_blocked_bf16]="1024 1024 1024 0"
   [k4_asserts_bf16]="1024 1024 1024" [llmc_bias_gelu_bf16]="1024 1024 1024"
   [course_min_kmax_half]="1024 1024 1024" [noelse_whole_k_bf16]="1024 1024 1024"
