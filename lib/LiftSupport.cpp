@@ -794,7 +794,9 @@ public:
                         " = cuda::make_pipeline();' is followed (a pipeline "
                         "of block scope, made from a group and a shared "
                         "state, synchronizes the block without a barrier)");
-    if (VD->hasInit() && mayWrite(VD->getInit(), VD->getASTContext()))
+    // A lambda is reported as one (VisitLambdaExpr).
+    if (VD->hasInit() && !isa<LambdaExpr>(VD->getInit()->IgnoreImplicit()) &&
+        mayWrite(VD->getInit(), VD->getASTContext()))
       return report(VD->getLocation(), "the initializer of '" +
                                            VD->getName().str() +
                                            "' has side effects");
@@ -941,7 +943,9 @@ public:
     return report(S->getBeginLoc(), "a 'goto'");
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
-    return report(L->getBeginLoc(), "a lambda");
+    return report(L->getBeginLoc(),
+                  "a lambda (a __device__ function taking the tiles and "
+                  "indices is followed: write it as one)");
   }
 
 private:

@@ -45,6 +45,28 @@ typedef __nv_bfloat16 bf16;
     for (int j = 0; j < TN; ++j)                                               \
       C[(threadRow * TM + i) * N + threadCol * TN + j] = acc[i * TN + j];
 
+// 25. a lambda that stages the tiles
+__global__ void lambda_stage(int M, int N, int K, const bf16 *A, const bf16 *B,
+                             float *C) {
+  SETUP
+  float acc[TM * TN] = {0.0f};
+  auto stage = [&]() {
+    STAGE_A(8)
+    STAGE_B
+  };
+#pragma tawa tile
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: a lambda (a __device__ function taking the tiles and indices is followed: write it as one) (no lifting front end follows it) [tawa-unsupported]
+  for (int t = 0; t < K; t += BK) {
+    stage();
+    __syncthreads();
+    ADVANCE
+    PRODUCT
+    __syncthreads();
+  }
+  STORE
+}
+// CHECK: note: kernel 'lambda_stage' is left unchanged
+
 // 24. an int declaration whose initializer is no polynomial is skipped in the
 //     prologue (made opaque) -- with its side effects
 __device__ int poison(float *p) { p[0] = 1.0f; return 0; }
