@@ -345,6 +345,42 @@ std::optional<Poly> IndexEvaluator::divide(const Poly &X, const Poly &D,
   return intern(X, D, Mod);
 }
 
+Poly IndexEvaluator::recombined(const Poly &P) const {
+  Poly Out = P;
+  for (const DivModAtom &Q : Atoms) {
+    std::optional<int64_t> D = Q.D.constantValue();
+    if (Q.Mod || Q.Fixed || !D || *D <= 0)
+      continue;
+    for (const DivModAtom &R : Atoms) {
+      if (!R.Mod || R.Fixed || R.X != Q.X || R.D != Q.D)
+        continue;
+      // Each term c * m * R whose m * Q term has coefficient c * D.
+      for (bool Changed = true; Changed;) {
+        Changed = false;
+        for (const auto &[M, C] : Out.terms()) {
+          auto It = llvm::find(M, Symbol(&R));
+          if (It == M.end())
+            continue;
+          Poly Rest = Poly::constant(1);
+          for (auto J = M.begin(); J != M.end(); ++J)
+            if (J != It)
+              Rest = Rest * Poly::symbol(*J);
+          const Poly QTerm = Rest * Poly::symbol(&Q);
+          auto Found = Out.terms().find(QTerm.terms().begin()->first);
+          if (Found == Out.terms().end() || Found->second != C * *D)
+            continue;
+          const Poly Term = Poly::constant(C) * Rest;
+          Out = Out - Term * Poly::symbol(&R) -
+                Poly::constant(*D) * Term * Poly::symbol(&Q) + Term * Q.X;
+          Changed = true;
+          break;
+        }
+      }
+    }
+  }
+  return Out;
+}
+
 std::optional<Poly> IndexEvaluator::quotient(const Poly &L,
                                              const Poly &R) const {
   const std::optional<int64_t> D =

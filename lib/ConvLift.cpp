@@ -706,7 +706,9 @@ private:
         !sameConditions(Got, {ColsBound - Col - One}))
       return false;
     UncheckedK |= Got.size() == 1;
-    const Poly L = staged(St, R, St.L);
+    // A tap decoded into r = tap / S and s = tap % S indexes the weights as
+    // (r * S + s) * C, which is tap * C (IndexEvaluator::recombined).
+    const Poly L = Ev.recombined(staged(St, R, St.L));
     for (bool KMajor : {true, false}) {
       const Poly &Rest = KMajor ? KK : Col;
       const Poly &Strided = KMajor ? Col : KK;

@@ -171,6 +171,11 @@ public:
   std::optional<Poly> divide(const Poly &X, const Poly &D, bool Mod) const;
   /// The atom whose symbol `S` is, or null.
   const DivModAtom *atom(Symbol S) const;
+  /// `P` with each `c * m * (D * (X / D) + X % D)` written `c * m * X` (m a
+  /// monomial, D a positive constant): the value of `((k * 3 + tap / 3) * 3 +
+  /// tap % 3)` is 9 k + tap, as C's truncating division and remainder of a
+  /// never-negative X give X = D (X / D) + X % D.
+  Poly recombined(const Poly &P) const;
 
 private:
   /// The quotient q of `L / R` where L = D * q + low or D * q, R is the

@@ -214,6 +214,42 @@ __global__ void conv_inside_local(const bf16 *in, const bf16 *w, bf16 *out,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// One loop over the taps decoded into r = tap / 3 and s = tap % 3, the
+// weights K x 3 x 3 x C indexed ((k * 3 + r) * 3 + s) * C + c, which is
+// (k * 9 + tap) * C + c.
+// OUT-LABEL: static void conv_tap_decode_migrated_launch(
+// OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{w, K, 9 * C, 9 * C},
+__global__ void conv_tap_decode(const bf16 *in, const bf16 *w, bf16 *out,
+                                int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx;
+  const int kload = blockIdx.x * TILE + ty;
+  const int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int tap = 0; tap < 9; ++tap) {
+    const int r = tap / 3, s = tap % 3;
+    const int ih = oh + r - 1, iw = ow + s - 1;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      const int c = c0 + tx;
+      As[ty][tx] = m < N * H * W && c < C && ih >= 0 && ih < H && iw >= 0 &&
+                           iw < W
+                       ? in[((n * H + ih) * W + iw) * C + c]
+                       : bf16();
+      Ws[ty][tx] = kload < K && c < C ? w[((kload * 3 + r) * 3 + s) * C + c]
+                                      : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+      __syncthreads();
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+
 // OUT-LABEL: static void conv_taps_flat_migrated_launch(
 // OUT: in, N, H, W, C, R, S, P, Q, (R / 2), (S / 2), 2, 2, 1, 1};
 // OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{w, C * R * S, K, K},
@@ -527,4 +563,4 @@ __global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, i
 // Every form is rewritten: the producers of the eight kernels (the wide,
 // narrow, ping-pong and cluster ones) of each of the thirteen load the
 // activations by im2col.
-// COUNT: 112
+// COUNT: 120

@@ -38,6 +38,34 @@ __global__ void channels_first_swapped(const bf16 *in, const bf16 *w, bf16 *out,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 // CHECK: note: kernel 'channels_first_swapped' is left unchanged
+// One loop over the taps decoded into r = tap / 3 and s = tap % 3, whose
+// weights take them swapped, ((k * 3 + s) * 3 + r) * C + c: no element of
+// the im2col matrix.
+__global__ void tap_decode_swapped(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int n = m / (H * W), oh = (m / W) % H, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: {{.*}} breaks it: the product does not read the weights w[col][k] (stored K x R x S x C or K x C x R x S, K the output channels) or w[k][col] (R x S x C x K or C x R x S x K) of a staged tile
+#pragma tawa tile
+  for (int tap = 0; tap < 9; ++tap) {
+    int r = tap / 3, s = tap % 3;
+    int ih = oh + r - 1, iw = ow + s - 1;
+    for (int c0 = 0; c0 < C; c0 += TILE) {
+      As[ty][tx] = m < N * H * W && c0 + tx < C && ih >= 0 && ih < H && iw >= 0 && iw < W ? in[((n * H + ih) * W + iw) * C + c0 + tx] : bf16();
+      Ws[ty][tx] = kload < K && c0 + tx < C ? w[((kload * 3 + s) * 3 + r) * C + c0 + tx] : bf16();
+      __syncthreads();
+      for (int j = 0; j < TILE; ++j)
+        acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+      __syncthreads();
+    }
+  }
+  if (m < N * H * W && k < K)
+    out[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'tap_decode_swapped' is left unchanged
 // A channel tile walked before the taps whose loop over the taps skips
 // every other one.
 __global__ void channels_first_skips(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, int W, int C, int K) {
