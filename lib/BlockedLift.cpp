@@ -1670,10 +1670,7 @@ private:
   /// its last barrier: the rest of it runs under the negated condition
   /// (continueCondition's), as if under `if (!cond)`.
   bool returnCheck(const IfStmt *If) {
-    const Expr *Kept =
-        If->getElse() || If->getInit() || If->getConditionVariable()
-            ? nullptr
-            : negated(If->getCond());
+    const Expr *Kept = keptCondition(If);
     if (!Kept || EpiloguePart + 1 != EpilogueParts)
       return fail(If->getBeginLoc(),
                   "expected a return of the threads outside C after the "
@@ -1688,10 +1685,9 @@ private:
   /// statement, or a condition not made of comparisons, `||` and `!`.
   const Expr *continueCondition(const Stmt *S) {
     auto *If = dyn_cast<IfStmt>(S);
-    if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
-        !isa_and_nonnull<ContinueStmt>(single(If->getThen())))
-      return nullptr;
-    return negated(If->getCond());
+    return If && isa_and_nonnull<ContinueStmt>(single(If->getThen()))
+               ? keptCondition(If)
+               : nullptr;
   }
 
   static const char *expected(Phase P) {

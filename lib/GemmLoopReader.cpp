@@ -744,6 +744,12 @@ const Expr *GemmLoopReader::negated(const Expr *E) const {
       VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
 }
 
+const Expr *GemmLoopReader::keptCondition(const IfStmt *If) const {
+  return If->getElse() || If->getInit() || If->getConditionVariable()
+             ? nullptr
+             : negated(If->getCond());
+}
+
 std::optional<std::pair<const Expr *, const Expr *>>
 GemmLoopReader::zeroOutside(const ConditionalOperator *C) const {
   if (isZero(C->getFalseExpr()))

@@ -53,6 +53,10 @@ protected:
   /// anything else. Built in the AST context, for the bounds checks read
   /// from it.
   const clang::Expr *negated(const clang::Expr *E) const;
+  /// The condition under which the statements after `if (cond) return;`
+  /// (or `continue;`) run: negated(cond), for an `if` without an else, an
+  /// init-statement or a condition variable; null otherwise.
+  const clang::Expr *keptCondition(const clang::IfStmt *If) const;
   /// The check and the element read of a copy `ok ? matrix[j] : 0`, or
   /// of `out ? 0 : matrix[j]` (the check the negation of `out`); nullopt
   /// where neither value is a zero.

@@ -862,27 +862,18 @@ private:
   /// `if (row >= M || col >= N) return;` (or `if (!(row < M)) return;`, one
   /// such `if` per bound) before the store: the statements after it run
   /// where its negation holds, whose pairs are appended to `Bounds` as a
-  /// bounds check of the store would be. False where `S` is no such `if`;
-  /// true with `Cond` (the first check's condition) null after a failure.
-  bool returnCheck(const Stmt *S, Guard &Bounds, const Expr *&Cond) {
+  /// bounds check of the store would be. Nullopt where `S` is no such `if`;
+  /// false after a failure.
+  std::optional<bool> returnCheck(const Stmt *S, Guard &Bounds) {
     auto *If = dyn_cast<IfStmt>(S);
     if (!If || If->getElse() || !returnsNothing(If->getThen()))
-      return false;
-    const Expr *Kept = negated(If->getCond());
-    if (If->getInit() || If->getConditionVariable() || !Kept) {
-      fail(If->getBeginLoc(), "expected a return of the threads outside C "
-                              "before the store, 'if (row >= M || col >= N) "
-                              "return;'");
-      Cond = nullptr;
-      return true;
-    }
-    if (!guard(Kept, Bounds)) {
-      Cond = nullptr;
-      return true;
-    }
-    if (!Cond)
-      Cond = If->getCond();
-    return true;
+      return std::nullopt;
+    const Expr *Kept = keptCondition(If);
+    if (!Kept)
+      return bool(fail(If->getBeginLoc(),
+                       "expected a return of the threads outside C before "
+                       "the store, 'if (row >= M || col >= N) return;'"));
+    return guard(Kept, Bounds);
   }
 
   /// `if (row < M && col < N) C[row * ldc + col] = value;`, or the store
@@ -901,9 +892,13 @@ private:
     // the accumulator (`acc += bias[col];`), read where it is used; returns
     // of the threads outside C (returnCheck).
     for (;;) {
-      if (Stmts.size() > 1 && returnCheck(Stmts.front(), Bounds, Cond)) {
-        if (!Cond)
+      if (std::optional<bool> Returns = Stmts.size() > 1
+                                            ? returnCheck(Stmts.front(), Bounds)
+                                            : std::nullopt) {
+        if (!*Returns)
           return false;
+        if (!Cond)
+          Cond = cast<IfStmt>(Stmts.front())->getCond();
         Stmts = Stmts.drop_front();
         continue;
       }
