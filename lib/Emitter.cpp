@@ -1115,6 +1115,17 @@ void KernelEmitter::consumers() {
                    storeCol(), P.Store.Batch ? coord(P.Store.Batch) : "0",
                    P.Acc.Var, Zero)
                .str());
+    if (Plan.StoreTailCols) {
+      W.line(formatv("// The last {0} columns are not a whole 128-byte chunk: "
+                     "stored from the registers.",
+                     Plan.StoreTailCols)
+                 .str());
+      W.line(formatv("tawa::rt::store_accumulator<{0}>({1}, {2}{3}, {4}, {5}, "
+                     "/*zero=*/{6}{7});",
+                     Plan.BN - Plan.StoreTailCols, coord(P.Store.MatrixArg),
+                     AccRow0, RowsOffset, storeCol(), P.Acc.Var, Zero, FirstRow)
+                 .str());
+    }
     W.close(" else {");
     ++W.Depth;
     W.line(Shifted ? "// TMA cannot address the output, or the box was shifted "

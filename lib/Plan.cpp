@@ -277,9 +277,14 @@ static void explain(const TileProgram &P, PipelinePlan &Plan, int Fit,
                                          " at a time; a buffer per "
                                          "chunk would not fit beside " +
                                          Twine(Plan.Stages) + " stages") +
-                              ")"
+                              ")" +
+                              (Plan.StoreTailCols
+                                   ? "; the last " + Twine(Plan.StoreTailCols) +
+                                         " columns, not a whole chunk, from "
+                                         "the registers"
+                                   : Twine())
                         : "direct stores from registers: " + Twine(Plan.BN) +
-                              " columns do not split into 128-byte chunks of " +
+                              " columns are fewer than a 128-byte chunk of " +
                               Twine(Plan.StoreChunkCols)));
 }
 
@@ -474,10 +479,12 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   }
 
   // Epilogue: TMA stores through 128-byte-wide staging buffers where the
-  // tile splits into whole 128-byte column chunks.
+  // tile has a whole 128-byte column chunk; the columns past the last whole
+  // chunk (16 of a 144-column bf16 tile) are stored from the registers.
   const unsigned OutBytes = elementBytes(P.Store.Elem);
   Plan.StoreChunkCols = 128 / OutBytes;
-  Plan.TmaStore = Plan.BN % Plan.StoreChunkCols == 0;
+  Plan.TmaStore = Plan.BN >= Plan.StoreChunkCols;
+  Plan.StoreTailCols = Plan.TmaStore ? Plan.BN % Plan.StoreChunkCols : 0;
   const int Chunks = Plan.TmaStore ? Plan.BN / Plan.StoreChunkCols : 0;
   auto staging = [&](int Buffers) {
     return unsigned(Plan.Consumers * Buffers * 64 * Plan.MTiles * 128);

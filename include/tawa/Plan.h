@@ -50,9 +50,12 @@ struct PipelinePlan {
   /// tiles share the mma's B tile, each loading half with a multicast.
   int Cluster = 1;
   /// Epilogue through shared memory and TMA stores (else direct stores from
-  /// registers); chunks of StoreChunkCols columns (128 bytes per row).
+  /// registers); chunks of StoreChunkCols columns (128 bytes per row). The
+  /// last StoreTailCols columns of a tile, past its whole chunks (BN mod
+  /// StoreChunkCols), are stored from the registers.
   bool TmaStore = false;
   int StoreChunkCols = 0;
+  int StoreTailCols = 0;
   /// precision(3xtf32): each slot also holds the tf32 low parts of its fp32
   /// tiles, which the producer warpgroup's idle warps split off once the
   /// tiles land; three tf32 products per step (tawa/runtime/tf32_split.cuh).

@@ -29,19 +29,24 @@ template <class U> __device__ __forceinline__ U convert_from_float(float x) {
 /// zeros instead (a tile whose K loop ran no step: its accumulator registers
 /// were never written). Rows before `first_row` are skipped too (the rows of
 /// a shifted box that belong to the tile before, box_row), as are rows
-/// before row 0 (a window that starts above the matrix).
-template <class U, int MTiles, int N>
+/// before row 0 (a window that starts above the matrix). With `FromCol` > 0
+/// (a multiple of 8), only the window's columns from FromCol on: the columns
+/// past the whole 128-byte chunks that store_accumulator_tma and
+/// store_accumulator_staged write.
+template <int FromCol = 0, class U, int MTiles, int N>
 __device__ __forceinline__ void
 store_accumulator(Matrix<U> m, int row0, int col0,
                   const WgmmaAccumulator<MTiles, N> &acc, bool zero = false,
                   int first_row = 0) {
+  static_assert(FromCol % 8 == 0 && FromCol < N,
+                "whole 8-column groups of the fragment");
   const int t = warpgroup_thread();
   const int warp_row = 16 * (t / 32) + (t % 32) / 4;
   const int lane_col = 2 * (t % 4);
 #pragma unroll
   for (int mt = 0; mt < MTiles; ++mt)
 #pragma unroll
-    for (int i = 0; i < N / 2; i += 2) {
+    for (int i = FromCol / 2; i < N / 2; i += 2) {
       const int row = row0 + 64 * mt + warp_row + 8 * ((i / 2) % 2);
       const int col = col0 + 8 * (i / 4) + lane_col;
       if (row >= m.rows || row < first_row || row < 0)
@@ -269,14 +274,17 @@ __device__ __forceinline__ void store_batches_tma(
 /// skips the elements outside the tensor (ragged edges). `zero` writes zeros
 /// (a tile whose K loop ran no step). Uses named barrier `barrier` among the
 /// warpgroup's 128 threads. Thread 0 of the warpgroup issues the stores; it
-/// must call tma_store_wait_all() before the kernel ends.
+/// must call tma_store_wait_all() before the kernel ends. Where N is not a
+/// multiple of the chunk's columns, only the whole chunks are written: the
+/// caller stores the last N % (128 / sizeof(U)) columns from the registers
+/// (store_accumulator<N - N % (128 / sizeof(U))>).
 template <bool Batched, class U, int MTiles, int N, int Buffers>
 __device__ __forceinline__ void store_accumulator_tma(
     const CUtensorMap *map, EpilogueStaging<U, 64 * MTiles, Buffers> &staging,
     int row0, int col0, int batch, const WgmmaAccumulator<MTiles, N> &acc,
     bool zero, int barrier) {
   constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
-  static_assert(N % kCols == 0, "whole 128-byte column chunks");
+  static_assert(N >= kCols, "at least one whole 128-byte column chunk");
   constexpr int kChunks = N / kCols;
   store_batches_tma<Batched, kChunks>(
       map, staging, row0, col0, batch, acc, zero, barrier,
@@ -363,19 +371,22 @@ __device__ __forceinline__ void store_batches_staged(
 /// (copy_staged_chunk), so that its global writes stay coalesced. Rows
 /// before `first_row` are skipped: the rows of a shifted box that belong to the
 /// tile before (box_row), which TMA's stores cannot leave out, so kernels
-/// that store with TMA store such tiles this way. Uses named barrier
-/// `barrier` among the warpgroup's 128 threads.
+/// that store with TMA store such tiles this way. The columns past the whole
+/// chunks (N % (128 / sizeof(U))) are stored from the registers. Uses named
+/// barrier `barrier` among the warpgroup's 128 threads.
 template <class U, int MTiles, int N, int Buffers>
 __device__ __forceinline__ void store_accumulator_staged(
     Matrix<U> m, EpilogueStaging<U, 64 * MTiles, Buffers> &staging, int row0,
     int col0, const WgmmaAccumulator<MTiles, N> &acc, bool zero, int barrier,
     int first_row = 0) {
   constexpr int kCols = EpilogueStaging<U, 64 * MTiles, Buffers>::kCols;
-  static_assert(N % kCols == 0, "whole 128-byte column chunks");
+  static_assert(N >= kCols, "at least one whole 128-byte column chunk");
   constexpr int kChunks = N / kCols;
   store_batches_staged<kChunks>(
       m, staging, row0, col0, acc, zero, barrier, first_row,
       std::make_integer_sequence<int, (kChunks + Buffers - 1) / Buffers>{});
+  if constexpr (N % kCols != 0)
+    store_accumulator<kChunks * kCols>(m, row0, col0, acc, zero, first_row);
 }
 
 } // namespace tawa::rt
