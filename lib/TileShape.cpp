@@ -625,12 +625,14 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
   const bool Auto = !Clause || Clause->Columns.empty();
   // narrow(auto): of wide 128 x 256 tiles, 64 columns were fastest at up to
   // a quarter wave, 128 up to half a wave, 192 up to three quarters
-  // (results/README.md).
+  // (results/README.md); 144 fills a wave where 128 takes more than one and
+  // 192 leaves SMs idle, as cuBLAS's 128 x 144 tiles do: 1536^3 ran 1.18x
+  // faster so, 2560^3 1.10x (H200, results/h200/fixed-cost/).
   std::vector<int> Widths;
   if (!Auto)
     Widths = Clause->Columns;
   else
-    for (int Width : {64, 128, 192})
+    for (int Width : {64, 128, 144, 192})
       if (Width < Plan.BN)
         Widths.push_back(Width);
   if (Widths.empty()) {
@@ -655,13 +657,16 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
     N.Reason = Refused;
     return N;
   }
-  // narrow(auto): a ping-pong twin of each kernel the planner accepts it
-  // for, for tiles of more than half their rows (results/h100/small-shapes/).
-  // Where there is one, also a twin of 64-row tiles for launches whose
-  // stored rows all lie in the first 64 rows of the tiles.
+  // narrow(auto): a ping-pong twin of each kernel of at most 128 columns the
+  // planner accepts it for, for tiles of more than half their rows
+  // (results/h100/small-shapes/; wider twins were not measured, and 192
+  // columns hold too many accumulators for one consumer). Where there is
+  // one, also a twin of 64-row tiles for launches whose stored rows all lie
+  // in the first 64 rows of the tiles.
   if (Auto)
     for (const NarrowKernel &K : N.Kernels) {
-      N.FullRows.push_back(pingPongTwin(K, Diags));
+      N.FullRows.push_back(K.Plan.BN <= 128 ? pingPongTwin(K, Diags)
+                                            : std::nullopt);
       N.FewRows.push_back(N.FullRows.back() ? fewRowsTwin(K, Diags)
                                             : std::nullopt);
     }

@@ -324,7 +324,12 @@ inline int row_part_units(dim3 grid, int row_parts, int part_rows,
 /// wide tiles, 128 at 40-64 (64 columns alone 1.17-1.26x faster than the
 /// wide kernel at 64), 192 at 72-96 (1.11-1.28x faster than the wide kernel,
 /// bf16 and fp16); at 112 and 128 wide tiles, whose 192-column tiles take two
-/// waves, the wide kernel.
+/// waves, the wide kernel. On an H200 (bf16 NT and TT,
+/// results/h200/fixed-cost/width144/) 144 columns where they fill a wave and
+/// 128 do not: 1536^3 (132 tiles) in 15.9 us against 18.6-19.0 as 96
+/// 192-column tiles, 1536 x 1536 x 4096 in 29.7-30.7 against 36.3-36.7; and
+/// by the rule for more than a wave below, 2560^3 (360 tiles) in 51.0-52.3
+/// against 57.6-57.7 in two waves of wide tiles.
 ///
 /// A launch of more than a wave (`cols` given) runs a narrow kernel of at
 /// least half the wide width, or one that needs no more tiles than the wide

@@ -317,6 +317,9 @@ int main() {
       {67, 132, {268, 134, 90}, 2},    // past half a wave: 192
       {80, 132, {320, 160, 112}, 2},   //
       {99, 132, {396, 198, 132}, 2},   //
+      // 1536^3 with 144 columns among the widths: 72 wide tiles; 128
+      // columns take 144 tiles, 144 fill the wave with 132.
+      {72, 132, {288, 144, 132, 96}, 2},
       {100, 132, {400, 200, 136}, -1}, // 192 takes two waves: wide
       {2048, 132, {8192, 4096, 2731}, -1},
       {40, 132, {160}, 0},      // one width, two waves: still narrow
@@ -369,6 +372,17 @@ int main() {
                                 static_cast<int>(c.narrow.size()), 256, widths);
     if (got != c.want)
       return fail("narrow_choice waves", c.tiles, c.sms, got, c.want);
+  }
+  // 2560^3: 10 x 20 wide tiles, 2 waves x 256 = 512; 128: 400 tiles, 4 x
+  // 128 = 512; 144: 18 x 20 = 360, 3 x 144 = 432 (0.84); 192: 3 x 192 =
+  // 576.
+  {
+    const int widths4[] = {64, 128, 144, 192};
+    const long long narrow[] = {800, 400, 360, 280};
+    ++cases;
+    const int got = tawa::rt::narrow_choice(200, 132, narrow, 4, 256, widths4);
+    if (got != 2)
+      return fail("narrow_choice waves 144", 200, 132, got, 2);
   }
   // few_rows_choice: a launch of the few-rows twins that stores at most 48
   // rows takes the 128-column kernel for the 64-column one where its tiles
