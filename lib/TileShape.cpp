@@ -627,12 +627,15 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
   // a quarter wave, 128 up to half a wave, 192 up to three quarters
   // (results/README.md); 144 fills a wave where 128 takes more than one and
   // 192 leaves SMs idle, as cuBLAS's 128 x 144 tiles do: 1536^3 ran 1.18x
-  // faster so, 2560^3 1.10x (H200, results/h200/fixed-cost/).
+  // faster so, 2560^3 1.10x; 208 fills one where 192 takes more and the wide
+  // tiles leave a quarter of the SMs idle: 1792^3 1.11x faster, 1792 x 1792 x
+  // 8192 1.14x (H200, results/h200/fixed-cost/). 160, 176, 224 and 240 were
+  // no faster on the launches that would run them (more-widths/).
   std::vector<int> Widths;
   if (!Auto)
     Widths = Clause->Columns;
   else
-    for (int Width : {64, 128, 144, 192})
+    for (int Width : {64, 128, 144, 192, 208})
       if (Width < Plan.BN)
         Widths.push_back(Width);
   if (Widths.empty()) {
@@ -641,7 +644,8 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
                " columns are not more than 64";
     return N;
   }
-  std::string Refused;
+  // narrow(auto): the first width refused says why; the others are named.
+  std::string Refused, AlsoRefused;
   for (int Width : Widths) {
     std::string Why;
     if (std::optional<NarrowKernel> K =
@@ -651,7 +655,11 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
       return std::nullopt;
     else if (Refused.empty())
       Refused = Why;
+    else
+      AlsoRefused += (AlsoRefused.empty() ? "" : ", ") + std::to_string(Width);
   }
+  if (!AlsoRefused.empty())
+    Refused += "; narrow(" + AlsoRefused + ") was refused too";
   if (N.Kernels.empty()) {
     N.Value = "none";
     N.Reason = Refused;

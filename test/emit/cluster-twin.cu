@@ -54,6 +54,10 @@ __global__ void nt(In A, In B, Out C) {
 // CHECK-NEXT:      return (cluster_twin ? nt_narrow192_cluster_launch : nt_narrow192_launch)(
 // CHECK-NEXT:          grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
+// CHECK-NEXT:    if (narrow == 4) {
+// CHECK-NEXT:      return (cluster_twin ? nt_narrow208_cluster_launch : nt_narrow208_launch)(
+// CHECK-NEXT:          grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:    }
 // CHECK-NEXT:    if (cluster_twin) {
 // CHECK-NEXT:      return nt_cluster_launch(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
@@ -154,7 +158,7 @@ __global__ void b_by_row(In A, In B, Out C) {
 }
 
 // EXPLAIN:      kernel nt: tile loop at cluster-twin.cu:{{[0-9]+}}:3
-// EXPLAIN:        cluster twin: cluster(2) kernels of 256, 144, 192 columns -- run instead of the kernel of the same tile where an operand's rows are an odd number of 16 bytes apart (L2-bound: five 32-byte sectors read for four); two CTAs share B's tile through a multicast (tawa/runtime/schedule.cuh, choose_cluster)
+// EXPLAIN:        cluster twin: cluster(2) kernels of 256, 144, 192, 208 columns -- run instead of the kernel of the same tile where an operand's rows are an odd number of 16 bytes apart (L2-bound: five 32-byte sectors read for four); two CTAs share B's tile through a multicast (tawa/runtime/schedule.cuh, choose_cluster)
 // EXPLAIN:      kernel nn: tile loop at cluster-twin.cu:{{[0-9]+}}:3
 // EXPLAIN:        cluster twin: cluster(2) kernels of 256, 192 columns -- {{.*}}
 // EXPLAIN:      kernel clause: tile loop at cluster-twin.cu:{{[0-9]+}}:3

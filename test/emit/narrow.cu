@@ -1,7 +1,7 @@
 // The narrow kernels: beside the 128 x 256 kernel, the same work in 128 x 64
 // CTA tiles, four to a tile of the original launch, in 128 x 128, two to a
-// tile, and in 128 x 144 and 128 x 192, side by side across the launch's
-// columns; the
+// tile, and in 128 x 144, 128 x 192 and 128 x 208, side by side across the
+// launch's columns; the
 // launcher runs the narrowest whose tiles fill at most one wave, else, where
 // the wide tiles fill at most half a wave, the widest. Part p moves the
 // window of B and the store's column by its columns times p (for 192, tile x
@@ -297,7 +297,7 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    int narrow = -1;
 // CHECK-NEXT:    if (cudaError_t e = tawa::rt::choose_narrow(
 // CHECK-NEXT:            grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256,
-// CHECK-NEXT:            {64, 128, 144, 192}, C.cols, /*col_offset=*/0, &narrow,
+// CHECK-NEXT:            {64, 128, 144, 192, 208}, C.cols, /*col_offset=*/0, &narrow,
 // CHECK-NEXT:            /*few_rows=*/C.rows <= 64 ? C.rows : 0,
 // CHECK-NEXT:            row_parts
 // CHECK-NEXT:                ? tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0)
@@ -344,6 +344,11 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:                  ? wide_narrow192_cluster_launch
 // CHECK-NEXT:                  : wide_narrow192_launch)(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
+// CHECK-NEXT:    if (narrow == 4) {
+// CHECK-NEXT:      return (cluster_twin
+// CHECK-NEXT:                  ? wide_narrow208_cluster_launch
+// CHECK-NEXT:                  : wide_narrow208_launch)(grid, block, shared, stream, A, B, C);
+// CHECK-NEXT:    }
 // CHECK-NEXT:    if (cluster_twin) {
 // CHECK-NEXT:      return wide_cluster_launch(grid, block, shared, stream, A, B, C);
 // CHECK-NEXT:    }
@@ -388,7 +393,7 @@ void run(In A, In B, Out C) {
 // CHECK:           bool row_parts = tawa::rt::choose_row_parts(
 // CHECK-NEXT:          grid, /*tile_rows=*/128, /*part_rows=*/64, C.rows, /*row_offset=*/-32,
 // CHECK-NEXT:          trips, /*part_tiles=*/row_part_walk.count());
-// CHECK:             {64, 128, 144, 192}, C.cols, /*col_offset=*/0, &narrow,
+// CHECK:             {64, 128, 144, 192, 208}, C.cols, /*col_offset=*/0, &narrow,
 // CHECK-NEXT:        /*few_rows=*/0,
 // CHECK-NEXT:        row_parts ? tawa::rt::row_part_units(grid, 2, 64, C.rows,
 // CHECK-NEXT:                                             /*row_offset=*/-32)
@@ -406,7 +411,7 @@ void run(In A, In B, Out C) {
 // CHECK:       void run(In A, In B, Out C) {
 
 // EXPLAIN-LABEL: kernel wide:
-// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 144 (across the launch's columns), 128 x 192 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
+// EXPLAIN:         narrow: 128 x 64 (4 parts of each tile), 128 x 128 (2 parts of each tile), 128 x 144 (across the launch's columns), 128 x 192 (across the launch's columns), 128 x 208 (across the launch's columns) -- default: further kernels; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)
 // EXPLAIN-SAME:    those of 64 and 128 columns also as ping-pong kernels, which run where the stored matrix has more rows than half a tile, and as kernels of 64 x 64 (6 stages of 2 K steps), 64 x 128 (4 stages of 2 K steps) tiles with one consumer warpgroup, which run where every row stored lies in the first 64 rows of a tile, or, over every 64-row part of the tiles, where the last row of tiles stores few rows, where the narrowest twin's tiles over them fill at most a wave, or, in a launch of at most two rows of tiles, where the K loop is long (tawa::rt::choose_row_parts)
 // EXPLAIN-LABEL: kernel halves:
 // EXPLAIN:         narrow: 128 x 128 (2 parts of each tile) -- narrow(128) at the clause: a second kernel; the launch runs the narrowest whose tiles fill at most one wave of the SMs, else, where the wide tiles fill at most half a wave, the widest; a launch of more than a wave, one of at least half the width whose waves are 15% shorter (tawa/runtime/schedule.cuh)

@@ -329,7 +329,10 @@ inline int row_part_units(dim3 grid, int row_parts, int part_rows,
 /// 128 do not: 1536^3 (132 tiles) in 15.9 us against 18.6-19.0 as 96
 /// 192-column tiles, 1536 x 1536 x 4096 in 29.7-30.7 against 36.3-36.7; and
 /// by the rule for more than a wave below, 2560^3 (360 tiles) in 51.0-52.3
-/// against 57.6-57.7 in two waves of wide tiles.
+/// against 57.6-57.7 in two waves of wide tiles. 208 columns where they fill
+/// a wave and 192 do not (results/h200/fixed-cost/more-widths/): 1792^3 (126
+/// tiles) in 22.5-22.6 us against 25.0-25.2 as 98 wide tiles; and 2560^3 in
+/// two waves of 208 (260 tiles) in 48.9-49.3.
 ///
 /// A launch of more than a wave (`cols` given) runs a narrow kernel of at
 /// least half the wide width, or one that needs no more tiles than the wide
