@@ -314,6 +314,10 @@ inline int row_part_units(dim3 grid, int row_parts, int part_rows,
   return static_cast<int>(inside < all ? inside : all);
 }
 
+/// K-loop trips up to which a tie between two narrow kernels' waves goes to
+/// the narrower where it runs as ping-pong kernel (narrow_choice).
+constexpr int kPingPongTrips = 48;
+
 /// Which kernel runs a launch of `tiles` wide tiles (of `wide_cols`
 /// columns) on `sms` SMs, beside `kernels` narrow kernels (ascending widths
 /// `cols`) whose walks have `narrow_tiles[i]` CTA tiles, or -1 where one
@@ -347,10 +351,19 @@ inline int row_part_units(dim3 grid, int row_parts, int part_rows,
 /// against 95.6; 4096^3, whose 512 wide tiles fill 3.9 waves, is faster wide
 /// (177 against 188 us; results/h100/idle-rows/). With this rule 3072^3 went
 /// from 0.81 to 0.98 of cuBLAS, 512 x 11008 x 4096 from 0.78 to 0.90
-/// (results/h100/wave-choice/).
+/// (results/h100/wave-choice/). A tie goes to the narrower kernel instead
+/// where it is in the mask `pingpong` (it runs as ping-pong kernel, whose
+/// consumers store one tile while the other computes the next) and the K
+/// loop runs at most kPingPongTrips `trips` (0: not counted): there the
+/// epilogue of a tile is a large part of its time. On an H200 (bf16 NT,
+/// results/h200/fixed-cost/ties/) 2304^3, three waves of 128 columns
+/// against two of 192, ran in 40.1 us against 42.2, 2304 x 2304 x 512 in
+/// 15.1 against 17.4, 2176^3 in 39.0 against 40.4; at 64 trips (256 x 22016
+/// x 4096, H100) the 192-column kernel was 4% faster.
 inline int narrow_choice(long long tiles, int sms,
                          const long long *narrow_tiles, int kernels,
-                         int wide_cols = 0, const int *cols = nullptr) {
+                         int wide_cols = 0, const int *cols = nullptr,
+                         unsigned pingpong = 0, int trips = 0) {
   for (int i = 0; i < kernels; ++i)
     if (narrow_tiles[i] >= 0 && narrow_tiles[i] <= sms)
       return i;
@@ -368,7 +381,10 @@ inline int narrow_choice(long long tiles, int sms,
         (2 * cols[i] < wide_cols && narrow_tiles[i] > tiles))
       continue;
     const long long cost = (narrow_tiles[i] + sms - 1) / sms * cols[i];
-    if (best < 0 || cost < best_cost)
+    const bool tie_to_pingpong = cost == best_cost && trips > 0 &&
+                                 trips <= kPingPongTrips &&
+                                 ((pingpong >> i) & 1u);
+    if (best < 0 || cost < best_cost || tie_to_pingpong)
       best = i, best_cost = cost;
   }
   return best >= 0 && 20 * best_cost <= 17 * wide ? best : -1;
@@ -589,8 +605,12 @@ choose_narrow(dim3 grid, int merge_x, int merge_y, int block_cols,
     return e;
   const bool parts =
       !row_parts && row_units > 0 && (row_part_kernels & 3u) == 3u;
+  // The kernels whose few-rows twins run over row parts are those with
+  // ping-pong twins: narrow(auto) makes both of each kernel of at most 128
+  // columns (tawa/TileShape.h).
   *choice = few_rows_choice(narrow_choice(l.tiles, sms, l.narrow_tiles,
-                                          l.kernels, l.wide_cols, l.cols),
+                                          l.kernels, l.wide_cols, l.cols,
+                                          row_part_kernels, trips),
                             few_rows, sms, l, trips, parts);
   return cudaSuccess;
 }

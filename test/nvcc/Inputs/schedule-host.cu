@@ -373,6 +373,25 @@ int main() {
     if (got != c.want)
       return fail("narrow_choice waves", c.tiles, c.sms, got, c.want);
   }
+  // 2304^3: 9 x 18 wide tiles; 128 columns in 3 waves (384) tie with 192
+  // in 2 (384): the ping-pong kernel of 128 columns where the K loop is
+  // short, else the wider.
+  {
+    const int widths5[] = {64, 128, 144, 192, 208};
+    const long long narrow[] = {648, 324, 288, 216, 216};
+    const struct {
+      unsigned pingpong;
+      int trips, want;
+    } ties[] = {{3, 36, 1}, {3, 48, 1}, {3, 49, 3},
+                {3, 0, 3},  {0, 36, 3}, {1, 36, 3}};
+    for (const auto &t : ties) {
+      ++cases;
+      const int got = tawa::rt::narrow_choice(162, 132, narrow, 5, 256, widths5,
+                                              t.pingpong, t.trips);
+      if (got != t.want)
+        return fail("narrow_choice tie", t.pingpong, t.trips, got, t.want);
+    }
+  }
   // 2560^3: 10 x 20 wide tiles, 2 waves x 256 = 512; 128: 400 tiles, 4 x
   // 128 = 512; 144: 18 x 20 = 360, 3 x 144 = 432 (0.84); 192: 3 x 192 =
   // 576.
