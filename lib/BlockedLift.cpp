@@ -44,7 +44,11 @@ struct HeldResult {
   /// Written by a warp's fragment store, so by any of its lanes.
   bool Collective = false;
   int64_t Seq = 0; ///< when, among the writes and reads of results
+  SourceLocation At; ///< the store
 };
+
+/// The variables of unrolled loops and their values in one iteration.
+using LoopBindings = std::vector<std::pair<const VarDecl *, int64_t>>;
 
 /// A read of an element of an array of results: the tile and element, the
 /// part of the epilogue, the reading thread, when, and where.
@@ -60,7 +64,9 @@ struct HeldRef {
 /// iteration, the StagedElement each element holds (-1: none). A float
 /// array the loop does not use is one of results staged after the loop
 /// (`wmma::store_matrix_sync(Cs + offset, acc, 16, ...)` or `Cs[i][j] =
-/// acc[k]`, read back after a barrier); Held says what each element holds.
+/// acc[k]`, read back after a barrier); Held lists what each element is
+/// written with, in the order of the writes (a scratch reused for each
+/// fragment of a warp is written several times).
 ///
 /// A multi-buffered tile `X[S][R][C]` (Buffers S, 2 to 8) is indexed as
 /// one array of S R rows. In the loop, buffer 0 stands for buffer i % S,
@@ -80,7 +86,7 @@ struct SharedTile {
   /// A ring in dynamic shared memory (ringStride): a pointer indexed
   /// `tile[b * Cols + i]`, Buffers buffers of Cols elements.
   bool DynamicRing = false;
-  std::vector<HeldResult> Held;
+  std::vector<std::vector<HeldResult>> Held;
   size_t LastRead = 0, FirstWrite = SIZE_MAX, FirstRead = SIZE_MAX,
          LastWrite = 0;
   bool Read = false, Written = false;
@@ -1039,26 +1045,138 @@ private:
 
   /// The statements after the loop, followed by every thread part by part:
   /// the barriers at their top level split them, so that what one part
-  /// stages in an array of results the next ones may read.
+  /// stages in an array of results the next ones may read. A loop of
+  /// constant bounds whose body has barriers at its top level (one
+  /// iteration per fragment of a warp, through a scratch it reuses) is
+  /// unrolled into the parts, each statement followed with the loop's
+  /// variables of its iteration.
   bool epilogue(bool Quick) {
-    std::vector<std::vector<Stmt *>> Parts(1);
-    BlockFences.assign(1, 0);
-    for (Stmt *S : Epilogue) {
-      const bool Block = isBarrier(S);
-      if (Block || isWarpBarrier(S)) {
-        Parts.emplace_back();
-        BlockFences.push_back(BlockFences.back() + (Block ? 1 : 0));
-      } else {
-        Parts.back().push_back(S);
-      }
-    }
-    EpilogueParts = int32_t(Parts.size());
-    for (size_t I = 0; I < Parts.size(); ++I) {
+    EpilogueSplit Split;
+    for (Stmt *S : Epilogue)
+      if (!splitEpilogue(S, Split))
+        return false;
+    BlockFences = Split.Fences;
+    EpilogueParts = int32_t(Split.Parts.size());
+    for (size_t I = 0; I < Split.Parts.size(); ++I) {
       EpiloguePart = int32_t(I);
-      if (!forThreads(Parts[I], Phase::Epilogue, Quick))
+      EpilogueBindings = &Split.Bindings[I];
+      const bool Ok = forThreads(Split.Parts[I], Phase::Epilogue, Quick);
+      EpilogueBindings = nullptr;
+      if (!Ok)
         return false;
     }
     return true;
+  }
+
+  /// The epilogue's statements between barriers, with the variables of the
+  /// unrolled loops each is followed with, and for each part the block
+  /// barriers before it.
+  struct EpilogueSplit {
+    std::vector<std::vector<Stmt *>> Parts{1};
+    std::vector<std::vector<LoopBindings>> Bindings{1};
+    std::vector<int32_t> Fences{0};
+    LoopBindings Bound;
+  };
+
+  /// Whether `S` is a `for` whose body has a barrier at its top level, or a
+  /// loop that does.
+  static bool barrierLoop(const Stmt *S) {
+    auto *F = dyn_cast<ForStmt>(S);
+    return F && llvm::any_of(loopBody(F), [](const Stmt *X) {
+             return isBarrier(X) || isWarpBarrier(X) || barrierLoop(X);
+           });
+  }
+
+  /// The statements of a loop's body: those of a compound statement, or
+  /// the one statement.
+  static std::vector<Stmt *> loopBody(const ForStmt *F) {
+    Stmt *Body = const_cast<Stmt *>(F->getBody());
+    if (auto *C = dyn_cast<CompoundStmt>(Body))
+      return std::vector<Stmt *>(C->body_begin(), C->body_end());
+    return {Body};
+  }
+
+  /// Adds `S` to the epilogue's parts: a barrier starts a part, a loop with
+  /// barriers is unrolled (its bounds constants for the whole block).
+  bool splitEpilogue(Stmt *S, EpilogueSplit &Split) {
+    const bool Block = isBarrier(S);
+    if (Block || isWarpBarrier(S)) {
+      Split.Parts.emplace_back();
+      Split.Bindings.emplace_back();
+      Split.Fences.push_back(Split.Fences.back() + (Block ? 1 : 0));
+      return true;
+    }
+    if (!barrierLoop(S)) {
+      Split.Parts.back().push_back(S);
+      Split.Bindings.back().push_back(Split.Bound);
+      return true;
+    }
+    auto *F = cast<ForStmt>(S);
+    std::optional<std::vector<int64_t>> Values = uniformTrips(F);
+    if (!Values)
+      return fail(F->getForLoc(),
+                  "expected a loop with barriers after the tile loop, 'for "
+                  "(int i = a; i < b; i += c)' with a, b and c integer "
+                  "constants (the same for the whole block)");
+    auto *V = cast<VarDecl>(cast<DeclStmt>(F->getInit())->getSingleDecl());
+    for (int64_t Value : *Values) {
+      Split.Bound.push_back({V, Value});
+      for (Stmt *X : loopBody(F))
+        if (!splitEpilogue(X, Split))
+          return false;
+      Split.Bound.pop_back();
+    }
+    return true;
+  }
+
+  /// The values the variable of `for (int i = a; i < b; i += c)` (or `<=`,
+  /// `++i`, `i++`) takes, where a, b and c are integer constant
+  /// expressions and the body does not change i: the same for every thread.
+  std::optional<std::vector<int64_t>> uniformTrips(const ForStmt *F) const {
+    auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+    auto *V = Init && Init->isSingleDecl()
+                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                  : nullptr;
+    if (!V || !V->getType()->isIntegerType() || !V->hasInit() ||
+        isModified(V, F->getBody()))
+      return std::nullopt;
+    auto constant = [&](const Expr *E) -> std::optional<int64_t> {
+      std::optional<llvm::APSInt> X = E->getIntegerConstantExpr(Ctx);
+      if (!X || X->getSignificantBits() > 32)
+        return std::nullopt;
+      return X->getExtValue();
+    };
+    auto isVar = [&](const Expr *E) {
+      auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return R && R->getDecl() == V;
+    };
+    auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        F->getCond() ? F->getCond()->IgnoreParenImpCasts() : nullptr);
+    std::optional<int64_t> Start = constant(V->getInit());
+    std::optional<int64_t> Bound =
+        Cond && isVar(Cond->getLHS()) ? constant(Cond->getRHS()) : std::nullopt;
+    if (!Start || !Bound ||
+        (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE))
+      return std::nullopt;
+    const Expr *Inc =
+        F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+    std::optional<int64_t> Step;
+    if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+        U && U->isIncrementOp() && isVar(U->getSubExpr()))
+      Step = 1;
+    else if (auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+             C && C->getOpcode() == BO_AddAssign && isVar(C->getLHS()))
+      Step = constant(C->getRHS());
+    if (!Step || *Step <= 0)
+      return std::nullopt;
+    const int64_t End = Cond->getOpcode() == BO_LE ? *Bound + 1 : *Bound;
+    std::vector<int64_t> Values;
+    for (int64_t X = *Start; X < End; X += *Step)
+      if (Values.size() == 64)
+        return std::nullopt;
+      else
+        Values.push_back(X);
+    return Values;
   }
 
   /// `__syncwarp();` (or with the full mask, 0xffffffff).
@@ -1246,7 +1364,7 @@ private:
                       "wmma::mem_row_major)' or 'Cs[i][j] = acc[k]' and read "
                       "after '__syncthreads();'");
     T.Results = true;
-    T.Held.assign(size_t(T.Rows * T.Cols), HeldResult{});
+    T.Held.assign(size_t(T.Rows * T.Cols), {});
     Tiles.push_back(std::move(T));
     return true;
   }
@@ -1644,6 +1762,10 @@ private:
     bool Ok = true;
     for (size_t I = 0; Ok && I < Body.size(); ++I) {
       Blocks.back().second = I;
+      // The variables of the epilogue's unrolled loops (splitEpilogue).
+      if (EpilogueBindings && Blocks.size() == 1 && P == Phase::Epilogue)
+        for (const auto &[Var, Value] : (*EpilogueBindings)[I])
+          Ev.Bindings[Var] = Poly::constant(Value);
       if (const Expr *Kept = LoopBody && P == Phase::Epilogue
                                  ? continueCondition(Body[I])
                                  : nullptr) {
@@ -1825,7 +1947,7 @@ private:
         continue;
       }
       if (T->isPointerType() && VD->hasInit()) {
-        if (std::optional<bool> View = tileViewDeclaration(VD)) {
+        if (std::optional<bool> View = tileViewDeclaration(VD, P)) {
           if (!*View)
             return false;
           continue;
@@ -2158,19 +2280,25 @@ private:
   /// a local pointer of the tile's element type into a __shared__ tile,
   /// never changed, read as the element it points to where it is set (so a
   /// buffer counter advanced later does not move it), and indexed `a[i]`
-  /// or moved `a + i` within that buffer (tileView). Nullopt where the
-  /// initializer names no tile; false with a failure where it is no such
-  /// pointer.
-  std::optional<bool> tileViewDeclaration(const VarDecl *VD) {
+  /// or moved `a + i` within that buffer (tileView). Into an array of
+  /// results (`float *ws = scratch[warp];`, a warp's scratch) only after
+  /// the loop. Nullopt where the initializer names no tile; false with a
+  /// failure where it is no such pointer.
+  std::optional<bool> tileViewDeclaration(const VarDecl *VD, Phase P) {
     const Expr *Init = VD->getInit();
-    if (!llvm::any_of(Tiles, [&](const SharedTile &X) {
-          return !X.Results && mentions(Init, X.Var);
-        }))
+    if (!llvm::any_of(
+            Tiles, [&](const SharedTile &X) { return mentions(Init, X.Var); }))
       return std::nullopt;
     const std::string Name = VD->getName().str();
     std::optional<std::pair<int32_t, int64_t>> At = tilePointer(Init);
     if (!At && !Why.Message.empty())
       return false;
+    if (At && Tiles[size_t(At->first)].Results && P != Phase::Epilogue)
+      return fail(Init->getBeginLoc(),
+                  "expected the pointer '" + Name + "' into the array of " +
+                      "results '" +
+                      Tiles[size_t(At->first)].Var->getName().str() +
+                      "' to be declared after the loop");
     if (!At || !sameType(VD->getType()->getPointeeType(),
                          tileElementType(Tiles[size_t(At->first)].Var, Ctx)))
       return fail(Init->getBeginLoc(),
@@ -5600,20 +5728,15 @@ private:
     return hold(T.first, T.second, F->SumId, L, false);
   }
 
-  /// Element `At` of the array of results `T` holds the followed thread's
-  /// sum `SumId` (from a fragment store of its warp where `Collective`).
+  /// Element `At` of the array of results `T` is written with the followed
+  /// thread's sum `SumId` (from a fragment store of its warp where
+  /// `Collective`). Which write a read sees is settled once every thread
+  /// has been followed (visible).
   bool hold(int32_t T, int64_t At, int32_t SumId, const Expr *Where,
             bool Collective) {
-    SharedTile &X = Tiles[size_t(T)];
-    HeldResult &H = X.Held[size_t(At)];
-    if (H.Thread >= 0)
-      return resultsFailure(
-          Where->getBeginLoc(),
-          "two stores after the loop write element " + std::to_string(At) +
-              " of '" + X.Var->getName().str() +
-              "': each element of staged results is written once");
-    H = HeldResult{int32_t(Cur - Threads.data()), SumId, EpiloguePart,
-                   Collective, ++HeldSeq};
+    Tiles[size_t(T)].Held[size_t(At)].push_back(
+        HeldResult{int32_t(Cur - Threads.data()), SumId, EpiloguePart,
+                   Collective, ++HeldSeq, Where->getBeginLoc()});
     return true;
   }
 
@@ -5636,30 +5759,74 @@ private:
     return true;
   }
 
-  /// The element a read names was written, before the read: in an earlier
-  /// part of the epilogue, past a block barrier or, for the warp that
-  /// wrote it, a warp barrier; or earlier in this part by the reading
-  /// thread's own element store.
-  bool visible(const HeldRef &R) {
+  /// Whether an access of an array of results by `Thread` in `Part` at
+  /// `Seq` is ordered before one by `Later` in `LaterPart` at `LaterSeq`:
+  /// a block barrier between them, a warp barrier where one warp makes
+  /// both, or one thread's program order within a part (not for a
+  /// fragment store, `Collective`, whose elements any lane may write).
+  bool ordered(int32_t Part, int32_t Thread, int64_t Seq, int32_t LaterPart,
+               int32_t Later, int64_t LaterSeq, bool Collective) const {
+    return BlockFences[size_t(LaterPart)] > BlockFences[size_t(Part)] ||
+           (Part < LaterPart && Thread / 32 == Later / 32) ||
+           (Part == LaterPart && !Collective && Thread == Later &&
+            Seq < LaterSeq);
+  }
+
+  /// The write a read of an array of results sees: the last of those
+  /// ordered before it, where every write of the element is ordered before
+  /// or after the read and those before it one after another (a scratch
+  /// reused for each fragment, with barriers between its stores and the
+  /// reads of each); null where not.
+  const HeldResult *visible(const HeldRef &R) {
     const SharedTile &Tile = Tiles[size_t(R.Tile)];
-    const HeldResult &H = Tile.Held[size_t(R.Index)];
+    const std::vector<HeldResult> &Writes = Tile.Held[size_t(R.Index)];
     const std::string Name = Tile.Var->getName().str();
-    if (H.Thread < 0)
-      return resultsFailure(R.At, "reads an element of '" + Name +
-                                      "' that no store after the loop "
-                                      "writes");
-    const bool Fenced =
-        BlockFences[size_t(R.Part)] > BlockFences[size_t(H.Part)] ||
-        (H.Part < R.Part && H.Thread / 32 == R.Reader / 32) ||
-        (H.Part == R.Part && !H.Collective && H.Thread == R.Reader &&
-         H.Seq < R.Seq);
-    if (!Fenced)
-      return resultsFailure(
-          R.At, "reads an element of '" + Name +
-                    "' that is not written before the read: by another "
-                    "thread with no '__syncthreads();' between (or "
-                    "'__syncwarp();' in one warp), or after it");
-    return true;
+    if (Writes.empty()) {
+      resultsFailure(R.At, "reads an element of '" + Name +
+                               "' that no store after the loop writes");
+      return nullptr;
+    }
+    const HeldResult *Seen = nullptr;
+    for (const HeldResult &W : Writes) {
+      if (ordered(W.Part, W.Thread, W.Seq, R.Part, R.Reader, R.Seq,
+                  W.Collective)) {
+        if (Seen &&
+            !ordered(Seen->Part, Seen->Thread, Seen->Seq, W.Part, W.Thread,
+                     W.Seq, Seen->Collective || W.Collective)) {
+          resultsFailure(W.At, "two stores after the loop write element " +
+                                   std::to_string(R.Index) + " of '" + Name +
+                                   "' with no barrier between them that "
+                                   "orders the second after the first");
+          return nullptr;
+        }
+        Seen = &W;
+      } else if (!ordered(R.Part, R.Reader, R.Seq, W.Part, W.Thread, W.Seq,
+                          W.Collective)) {
+        // Within a part, only one thread's accesses have an order.
+        const bool Later =
+            W.Part > R.Part ||
+            (W.Part == R.Part && W.Thread == R.Reader && W.Seq > R.Seq);
+        resultsFailure(
+            R.At, Later
+                      ? "reads an element of '" + Name +
+                            "' that a later store after the loop writes again "
+                            "with no barrier between the read and that store "
+                            "('__syncwarp();' after the reads where one warp "
+                            "reuses its scratch, else '__syncthreads();')"
+                      : "reads an element of '" + Name +
+                            "' that is not written before the read: by another "
+                            "thread with no '__syncthreads();' between (or "
+                            "'__syncwarp();' in one warp), or after it");
+        return nullptr;
+      }
+    }
+    if (!Seen)
+      resultsFailure(R.At, "reads an element of '" + Name +
+                               "' that is not written before the read: by "
+                               "another thread with no '__syncthreads();' "
+                               "between (or '__syncwarp();' in one warp), or "
+                               "after it");
+    return Seen;
   }
 
   /// Checks every read of an array of results, and makes each store that
@@ -5671,12 +5838,11 @@ private:
     for (StoreRecord &S : Stores) {
       if (!S.Held)
         continue;
-      if (!visible(*S.Held))
+      const HeldResult *H = visible(*S.Held);
+      if (!H)
         return false;
-      const HeldResult &H =
-          Tiles[size_t(S.Held->Tile)].Held[size_t(S.Held->Index)];
-      S.Thread = size_t(H.Thread);
-      S.SumId = H.SumId;
+      S.Thread = size_t(H->Thread);
+      S.SumId = H->SumId;
     }
     return true;
   }
@@ -6338,6 +6504,9 @@ private:
   int32_t EpilogueParts = 1; ///< the parts the epilogue's barriers make
   /// For each part of the epilogue, the block barriers before it.
   std::vector<int32_t> BlockFences;
+  /// For each statement of the epilogue's part followed, the variables of
+  /// the unrolled loops it stands in (splitEpilogue).
+  const std::vector<LoopBindings> *EpilogueBindings = nullptr;
   /// The stores are bounds-checked, the loads not (guardsAgree).
   bool UncheckedLoads = false;
   /// The element of an array of results the stored value reads.

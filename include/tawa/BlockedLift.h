@@ -55,12 +55,15 @@
 // Results may reach C through a static __shared__ float array the loop
 // does not use: after the loop, `wmma::store_matrix_sync(Cs + offset, acc,
 // ld, wmma::mem_row_major)` (or mem_col_major; unguarded, warp-collective)
-// or `Cs[i][j] = acc[k];` puts accumulator elements, each element of the
-// array written once; the barriers at the top level of the code after the
-// loop split it into parts, and a store of C may read an element written in
-// an earlier part (after `__syncthreads();`, or `__syncwarp();` for the
-// warp that wrote it) or by its own thread's element store. Such a read
-// stands for the accumulator element, so C's stores are proved as above.
+// or `Cs[i][j] = acc[k];` puts accumulator elements; the barriers at the
+// top level of the code after the loop, and at the top level of the bodies
+// of its loops of constant bounds (unrolled, one iteration per fragment of
+// a warp that reuses its scratch), split it into parts. A store of C may
+// read an element whose last write is ordered before the read (an earlier
+// part after `__syncthreads();`, or `__syncwarp();` for the warp that wrote
+// it, or its own thread's element store) and whose later writes are
+// ordered after it the same way. Such a read stands for the accumulator
+// element, so C's stores are proved as above.
 // Where the stores are bounds-checked and the loads are not (wmma loads
 // cannot be), the launcher runs the tiled form only where M, N and K are
 // multiples of the window and the K step, where the loads stay inside the

@@ -97,9 +97,9 @@ __global__ void overlap(const half *A, const half *B, float *C, int M, int N, in
   __shared__ float Cs[16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: two stores after the loop write element 0 of 'Cs': each element of staged results is written once (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: two stores after the loop write element 0 of 'Cs' with no barrier between them that orders the second after the first (following a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: two stores after the loop write element 0 of 'Cs': each element of staged results is written once
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: two stores after the loop write element 0 of 'Cs' with no barrier between them that orders the second after the first
   wmma::store_matrix_sync(Cs, acc, 16, wmma::mem_row_major);
   __syncthreads();
   for (int i = lane; i < 16 * 16; i += 32)
