@@ -1001,6 +1001,26 @@ K['vec4_temps_tf32'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_scratch_reuse_half'] = dict(
+    decl='void wmma_scratch_gemm(const half *A, const half *B, half *C, int M, int N, int K);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  half *C = dev_nan<half>(m * n);
+  wmma_scratch_gemm(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['wmma_scratch_colmajor_alpha'] = dict(
+    decl='void scaled_scratch_gemm(const half *A, const half *B, const float *bias, float *C, int M, int N,\n'
+         '                         int K, float alpha);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  float *C = dev_nan<float>(m * n);
+  scaled_scratch_gemm(A, B, bias, C, M, N, K, -0.75f);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -138,6 +138,8 @@ declare -A SHAPES=(
   [wmma_double_buffer_half]="128:128:128 256:512:384 1024:1024:1024 384:256:224"   # 128|M,N 32|K
   [return_after_loop_half]="$RAGGED 1024:1024:1024"
   [vec4_temps_tf32]="128:128:128 256:512:384 1024:1024:1024 384:320:208"      # 64|M,N 16|K
+  [wmma_scratch_reuse_half]="64:64:16 128:192:96 1024:1024:1024 384:320:208"      # 64|M,N 16|K
+  [wmma_scratch_colmajor_alpha]="64:64:16 128:192:96 1024:1024:1024 384:320:208"  # 64|M,N 16|K
 )
 
 KERNELS=()
