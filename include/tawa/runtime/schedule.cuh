@@ -359,7 +359,11 @@ constexpr int kPingPongTrips = 48;
 /// results/h200/fixed-cost/ties/) 2304^3, three waves of 128 columns
 /// against two of 192, ran in 40.1 us against 42.2, 2304 x 2304 x 512 in
 /// 15.1 against 17.4, 2176^3 in 39.0 against 40.4; at 64 trips (256 x 22016
-/// x 4096, H100) the 192-column kernel was 4% faster.
+/// x 4096, H100) the 192-column kernel was 4% faster. Between 48 and 64
+/// trips (2304 x 2304 x 3072-4096 and 2176 x 2176 x 3072-3584, H200,
+/// results/h200/fixed-cost/crossover/) neither kernel leads in every layout:
+/// in NT the 128-column one was 1-4% faster, in TT the 192-column one by
+/// 0-3%.
 inline int narrow_choice(long long tiles, int sms,
                          const long long *narrow_tiles, int kernels,
                          int wide_cols = 0, const int *cols = nullptr,
