@@ -426,13 +426,17 @@ private:
   /// barrier, the product and a barrier: every thread through the staging,
   /// then (all or, with `Quick`, the last) through the rest.
   bool plainLoop(llvm::ArrayRef<Stmt *> Before, bool Quick) {
-    if (!forThreads(Before, Phase::Prologue, false) || !enterLoop() ||
-        !forThreads(Seg[0], Phase::Stage, false))
+    if (!forThreads(Before, Phase::Prologue, false) || !enterLoop())
       return false;
-    Reached = 1;
-    return forThreads(Seg[1], Phase::Product, Quick) &&
-           forThreads(Seg[2], Phase::Tail, Quick) && pipelineRepeats(Quick) &&
-           pipelineWaitsDynamic();
+    InLoopBody = true;
+    const bool Staged = forThreads(Seg[0], Phase::Stage, false);
+    if (Staged)
+      Reached = 1;
+    const bool Followed = Staged && forThreads(Seg[1], Phase::Product, Quick) &&
+                          forThreads(Seg[2], Phase::Tail, Quick) &&
+                          pipelineRepeats(Quick) && pipelineWaitsDynamic();
+    InLoopBody = false;
+    return Followed;
   }
 
   //===--- loops that stage the next iteration's tiles --------------------===//
@@ -1428,6 +1432,11 @@ private:
       const int32_t T = tileOf(V);
       if (T >= 0 && Tiles[size_t(T)].Results)
         continue; // each element written once; heldReads
+      // A pointer into an array of results (`ws[e]`): the same.
+      if (auto It = Cur->TileViews.find(V);
+          It != Cur->TileViews.end() &&
+          Tiles[size_t(It->second.first.first)].Results)
+        continue;
       if (V != VD && !enclosingCounter(V, VD) &&
           llvm::any_of(Epilogue, [&](const Stmt *S) { return writes(S, V); }))
         return false;
@@ -1972,6 +1981,11 @@ private:
         Cur->Frags[VD].assign(size_t(*N), FragVal{});
         continue;
       }
+      if (P == Phase::Epilogue && pairType(T)) {
+        if (!pairDeclaration(VD))
+          return false;
+        continue;
+      }
       if (vectorType(T)) {
         std::optional<bool> Read = tileVector(VD, P);
         if (!(Read ? *Read : vectorDeclaration(VD, P)))
@@ -2007,6 +2021,46 @@ private:
         return false;
     const int64_t Bytes = Ctx.getTypeSizeInChars(T).getQuantity();
     return Bytes == 8 || Bytes == 16;
+  }
+
+  /// A pair of 16-bit floats of the CUDA headers (`__half2`,
+  /// `__nv_bfloat162`): two members of one 2-byte type that is no integer,
+  /// 4 bytes in all.
+  bool pairType(QualType T) const {
+    const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+    if (!RD || !fromSystemHeader(RD) || T->isIncompleteType() ||
+        std::distance(RD->field_begin(), RD->field_end()) != 2 ||
+        Ctx.getTypeSizeInChars(T).getQuantity() != 4)
+      return false;
+    const QualType F = RD->field_begin()->getType().getCanonicalType();
+    return std::next(RD->field_begin())->getType().getCanonicalType() == F &&
+           !F->isIntegerType() && Ctx.getTypeSizeInChars(F).getQuantity() == 2;
+  }
+
+  /// `const __half2 h = __floats2half2_rn(x, y);` (any pair madePair
+  /// takes) or `__half2 h;` with `h.x = x; h.y = y;` after it, in the
+  /// epilogue, h stored into C right after in the same block: stores of x
+  /// and y into the two elements of C it is stored into (freshMember).
+  bool pairDeclaration(const VarDecl *VD) {
+    const Expr *Init = VD->getInit();
+    if (auto *C = dyn_cast_or_null<CXXConstructExpr>(Init);
+        C && C->getNumArgs() == 0)
+      Init = nullptr;
+    const CallExpr *Made = Init ? madePair(Init) : nullptr;
+    if ((Init && (!Made || !sameType(Made->getType(), VD->getType()))) ||
+        (Cur->Vectors.count(VD) && !storedBack(VD)))
+      return fail(VD->getLocation(),
+                  "expected the pair '" + VD->getName().str() +
+                      "' declared without a value or made of two stored "
+                      "values ('const __half2 h = __floats2half2_rn(x, y);'), "
+                      "and stored into two consecutive elements of C of its "
+                      "member type right after, in the same block");
+    Cur->Vectors[VD] = VectorTemp{};
+    Cur->Vectors[VD].Fresh = true;
+    for (unsigned I = 0; Made && I < 2; ++I)
+      if (!freshMember(VD, I, Made->getArg(I), Made))
+        return false;
+    return true;
   }
 
   /// `float4 a = *reinterpret_cast<const float4 *>(&As[k][i]);` in the
@@ -2281,8 +2335,9 @@ private:
   /// never changed, read as the element it points to where it is set (so a
   /// buffer counter advanced later does not move it), and indexed `a[i]`
   /// or moved `a + i` within that buffer (tileView). Into an array of
-  /// results (`float *ws = scratch[warp];`, a warp's scratch) only after
-  /// the loop. Nullopt where the initializer names no tile; false with a
+  /// results (`float *ws = scratch[warp];` or `&scratch[0][0] + warp *
+  /// 256`, a warp's scratch) only outside the loop, which does not use
+  /// it. Nullopt where the initializer names no tile; false with a
   /// failure where it is no such pointer.
   std::optional<bool> tileViewDeclaration(const VarDecl *VD, Phase P) {
     const Expr *Init = VD->getInit();
@@ -2293,12 +2348,13 @@ private:
     std::optional<std::pair<int32_t, int64_t>> At = tilePointer(Init);
     if (!At && !Why.Message.empty())
       return false;
-    if (At && Tiles[size_t(At->first)].Results && P != Phase::Epilogue)
+    if (At && Tiles[size_t(At->first)].Results && P != Phase::Epilogue &&
+        P != Phase::Prologue)
       return fail(Init->getBeginLoc(),
                   "expected the pointer '" + Name + "' into the array of " +
                       "results '" +
                       Tiles[size_t(At->first)].Var->getName().str() +
-                      "' to be declared after the loop");
+                      "' to be declared outside the loop");
     if (!At || !sameType(VD->getType()->getPointeeType(),
                          tileElementType(Tiles[size_t(At->first)].Var, Ctx)))
       return fail(Init->getBeginLoc(),
@@ -2321,6 +2377,23 @@ private:
   tileView(const DeclRefExpr *R) const {
     return followed(Cur->TileViews,
                     R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr);
+  }
+
+  /// Fails at `E` where `D`, a pointer (or shared-memory address) set
+  /// before the loop to an element `At` of an array of results
+  /// (tileViewDeclaration, sharedAddress), is used in the loop or in the
+  /// copies of its first tiles: only the code after the loop may touch that
+  /// array.
+  bool resultsViewOutsideLoop(std::pair<int32_t, int64_t> At,
+                              const NamedDecl *D, const Expr *E) {
+    const SharedTile &X = Tiles[size_t(At.first)];
+    if (!X.Results || (!Looping && !PrologueStaging && !InLoopBody))
+      return true;
+    return fail(E->getBeginLoc(),
+                "'" + D->getName().str() + "' points into the array of " +
+                    "results '" + X.Var->getName().str() +
+                    "' and is used in the loop: only the code after the loop "
+                    "may use that array");
   }
 
   /// The tile element a local of `Elements` (SharedAddrs, TileViews) holds,
@@ -3445,6 +3518,8 @@ private:
     }
     auto *R = dyn_cast<DeclRefExpr>(Base);
     if (auto View = Subs.size() == 1 ? tileView(R) : std::nullopt) {
+      if (!resultsViewOutsideLoop(*View, R->getDecl(), E))
+        return std::nullopt;
       std::optional<int64_t> I = Ev.constant(Subs.front()->getIdx());
       auto At = I ? sameBuffer(*View, *I) : std::nullopt;
       if (!At && Report)
@@ -3808,8 +3883,11 @@ private:
         !(isa<ExplicitCastExpr>(R.Ptr) || vectorType(V)))
       return std::nullopt;
     if (const CXXRecordDecl *RD = V->getAsCXXRecordDecl()) {
-      if (!fromSystemHeader(RD) || !RD->hasTrivialCopyAssignment() ||
-          !RD->isTriviallyCopyable())
+      // cuda_fp16.h's __half2 and cuda_bf16.h's __nv_bfloat162 assign
+      // through operators of their own, which copy both members.
+      if (!fromSystemHeader(RD) ||
+          ((!RD->hasTrivialCopyAssignment() || !RD->isTriviallyCopyable()) &&
+           !pairType(V)))
         return std::nullopt;
     } else if (!V->isBuiltinType()) {
       return std::nullopt;
@@ -4525,7 +4603,10 @@ private:
     }
     if (auto *R = dyn_cast<DeclRefExpr>(E)) {
       auto *VD = dyn_cast<VarDecl>(R->getDecl());
-      return followed(Cur->SharedAddrs, VD);
+      auto At = followed(Cur->SharedAddrs, VD);
+      if (At && !resultsViewOutsideLoop(*At, VD, E))
+        return std::nullopt;
+      return At;
     }
     auto *C = dyn_cast<CallExpr>(E);
     const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
@@ -5060,7 +5141,8 @@ private:
       if (auto It = TileElements.find(R->getDecl()); It != TileElements.end())
         return It->second;
       if (auto View = tileView(R))
-        return View;
+        return resultsViewOutsideLoop(*View, R->getDecl(), E) ? View
+                                                              : std::nullopt;
     }
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return tileElement(U->getSubExpr(), true);
@@ -5103,7 +5185,13 @@ private:
         Inner && Inner->getOpcode() == BO_Add) {
       At = tilePointer(Inner); // (tile + i) + j
     } else if (auto View = tileView(dyn_cast<DeclRefExpr>(bare(Base)))) {
+      if (!resultsViewOutsideLoop(*View,
+                                  cast<DeclRefExpr>(bare(Base))->getDecl(), E))
+        return std::nullopt;
       At = View;
+    } else if (auto *U = dyn_cast<UnaryOperator>(bare(Base));
+               U && U->getOpcode() == UO_AddrOf) {
+      At = tileElement(U->getSubExpr(), true); // &As[0][0] + i
     } else if (auto *R = dyn_cast<DeclRefExpr>(bare(Base));
                R && tileOf(R->getDecl()) >= 0 &&
                Tiles[size_t(tileOf(R->getDecl()))].Buffers == 1) {
@@ -6442,6 +6530,8 @@ private:
   std::vector<std::pair<Poly, Extent>> EarlyReturnParts;
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
+  /// Following the body of a loop of the plain form (plainLoop).
+  bool InLoopBody = false;
   int InPrefetch = 0;
   /// Within prefetches whose `else` waits for every group (drainsAll).
   int Drained = 0;

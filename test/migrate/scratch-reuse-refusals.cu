@@ -66,15 +66,16 @@ __global__ void one_scratch(const half *A, const half *B, float *C, int M,
 }
 // CHECK: note: kernel 'one_scratch' is left unchanged
 
-// The pointer to the warp's scratch is set before the loop.
-__global__ void pointer_before(const half *A, const half *B, float *C, int M,
-                               int N, int K) {
+// The pointer to the warp's scratch, set before the loop, is moved after it.
+__global__ void pointer_moved(const half *A, const half *B, float *C, int M,
+                              int N, int K) {
   SCRATCH_PROLOGUE
-  // CHECK: scratch-reuse-refusals.cu:[[@LINE+4]]:3: warning: {{.*}}expected the pointer 'ws' into the array of results 'scratch' to be declared after the loop{{.*}} [tawa-unsupported]
-  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:15: note: expected the pointer 'ws' into the array of results 'scratch' to be declared after the loop
+  // CHECK: scratch-reuse-refusals.cu:[[@LINE+4]]:3: warning: {{.*}}breaks it: the pointer 'ws' into a __shared__ tile is changed{{.*}} [tawa-unsupported]
+  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:10: note: the pointer 'ws' into a __shared__ tile is changed
   float *ws = scratch[warp];
 #pragma tawa tile
   SCRATCH_LOOP
+  ws += 0;
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
       wmma::store_matrix_sync(ws, acc[i][j], 16, wmma::mem_row_major);
@@ -83,7 +84,46 @@ __global__ void pointer_before(const half *A, const half *B, float *C, int M,
       __syncwarp();
     }
 }
-// CHECK: note: kernel 'pointer_before' is left unchanged
+// CHECK: note: kernel 'pointer_moved' is left unchanged
+
+// The warps' scratches, 128 floats apart, overlap: a warp reads what the
+// next one wrote.
+__global__ void overlapping(const half *A, const half *B, float *C, int M,
+                            int N, int K) {
+  SCRATCH_PROLOGUE
+  float *ws = &scratch[0][0] + warp * 128;
+#pragma tawa tile
+  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}reads an element of 'scratch' that is not written before the read: by another thread{{.*}} [tawa-unsupported]
+  SCRATCH_LOOP
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      wmma::store_matrix_sync(ws, acc[i][j], 16, wmma::mem_row_major);
+      __syncwarp();
+      // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: reads an element of 'scratch'
+      READ_BACK(i, j, ws)
+      __syncwarp();
+    }
+}
+// CHECK: note: kernel 'overlapping' is left unchanged
+
+// The last warp's scratch, 320 floats apart, reaches past the array.
+__global__ void past_end(const half *A, const half *B, float *C, int M, int N,
+                         int K) {
+  SCRATCH_PROLOGUE
+  float *ws = &scratch[0][0] + warp * 320;
+#pragma tawa tile
+  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the fragment reaches outside 'scratch'{{.*}} [tawa-unsupported]
+  SCRATCH_LOOP
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:7: note: the fragment reaches outside 'scratch'
+      wmma::store_matrix_sync(ws, acc[i][j], 16, wmma::mem_row_major);
+      __syncwarp();
+      READ_BACK(i, j, ws)
+      __syncwarp();
+    }
+}
+// CHECK: note: kernel 'past_end' is left unchanged
 
 // A loop with barriers whose trips depend on the thread.
 __global__ void thread_trips(const half *A, const half *B, float *C, int M,

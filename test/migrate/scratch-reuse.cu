@@ -60,6 +60,74 @@ __global__ void through_pointer(const half *A, const half *B, float *C, int M,
 }
 // CHECK: tawa::store(C, m0, n0, alpha * acc);
 
+// CHECK-LABEL: __global__ void pointer_before(
+// The pointer to the warp's scratch set before the loop.
+__global__ void pointer_before(const half *A, const half *B, float *C, int M,
+                               int N, int K) {
+  SCRATCH_PROLOGUE
+  float *ws = scratch[warp];
+#pragma tawa tile
+  SCRATCH_LOOP
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      wmma::store_matrix_sync(ws, acc[i][j], 16, wmma::mem_row_major);
+      __syncwarp();
+      for (int e = lane; e < 256; e += 32)
+        C[(row0 + wr + i * 16 + e / 16) * N + col0 + wc + j * 16 + e % 16] =
+            ws[e];
+      __syncwarp();
+    }
+}
+// CHECK: tawa::store(C, m0, n0, acc);
+
+// CHECK-LABEL: __global__ void offset_pointer(
+// The warp's scratch at an offset from the first element of the array.
+__global__ void offset_pointer(const half *A, const half *B, float *C, int M,
+                               int N, int K) {
+  SCRATCH_PROLOGUE
+  float *ws = &scratch[0][0] + warp * 256;
+#pragma tawa tile
+  SCRATCH_LOOP
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      wmma::store_matrix_sync(ws, acc[i][j], 16, wmma::mem_row_major);
+      __syncwarp();
+      for (int e = lane; e < 256; e += 32)
+        C[(row0 + wr + i * 16 + e / 16) * N + col0 + wc + j * 16 + e % 16] =
+            ws[e];
+      __syncwarp();
+    }
+}
+// CHECK: tawa::store(C, m0, n0, acc);
+
+// CHECK-LABEL: __global__ void local_from_pointer(
+// A float local read from the warp's scratch through the pointer, scaled,
+// a row's bias added and ReLU applied before the half store.
+__global__ void local_from_pointer(const half *A, const half *B, half *C,
+                                   const float *bias, int M, int N, int K,
+                                   float alpha) {
+  SCRATCH_PROLOGUE
+  float *ws = &scratch[0][0] + warp * 256;
+#pragma tawa tile
+  SCRATCH_LOOP
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) {
+      wmma::store_matrix_sync(ws, acc[i][j], 16, wmma::mem_row_major);
+      __syncwarp();
+      for (int e = lane; e < 256; e += 32) {
+        const int r = row0 + wr + i * 16 + e / 16;
+        const int c = col0 + wc + j * 16 + e % 16;
+        if (r < M && c < N) {
+          const float v = alpha * ws[e] + bias[r];
+          C[r * N + c] = __float2half_rn(v > 0.0f ? v : 0.0f);
+        }
+      }
+      __syncwarp();
+    }
+}
+// CHECK: tawa::store(C, m0, n0,
+// CHECK-NEXT: tawa::relu(alpha * acc + tawa::load<128, 1>(bias, m0, 0)));
+
 // CHECK-LABEL: __global__ void unrolled(
 // The fragments one after another, without loops, and block barriers.
 __global__ void unrolled(const half *A, const half *B, float *C, int M, int N,

@@ -209,3 +209,103 @@ __global__ void scaled_into_results(const half *A, const half *B, float *C, int 
     C[(row0 + i / 16) * N + col0 + i % 16] = Cs[warp][i];
 }
 // CHECK: note: kernel 'scaled_into_results' is left unchanged
+
+// A pointer into the array of results, set before the loop, written by a
+// copy in the loop: only the code after the loop may use that array.
+__global__ void scratch_staged_in_loop(const __nv_bfloat16 *A,
+                                       const __nv_bfloat16 *B,
+                                       __nv_bfloat16 *C, const float *extra,
+                                       int M, int N, int K) {
+  __shared__ __nv_bfloat16 As[64][16];
+  __shared__ __nv_bfloat16 Bs[16][64];
+  __shared__ float Cs[64][64 + 1];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int row0 = blockIdx.y * 64, col0 = blockIdx.x * 64;
+  float acc[4][4] = {};
+  float *cp = &Cs[0][0];
+#pragma tawa tile
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}'cp' points into the array of results 'Cs' and is used in the loop: only the code after the loop may use that array{{.*}} [tawa-unsupported]
+  for (int t = 0; t < K; t += 16) {
+    for (int i = threadIdx.x; i < 64 * 16; i += 256) {
+      const int r = i / 16, c = i % 16;
+      As[r][c] = row0 + r < M && t + c < K ? A[(row0 + r) * K + t + c]
+                                           : __float2bfloat16_rn(0.0f);
+    }
+    for (int i = threadIdx.x; i < 16 * 64; i += 256) {
+      const int r = i / 64, c = i % 64;
+      Bs[r][c] = t + r < K && col0 + c < N ? B[(t + r) * N + col0 + c]
+                                           : __float2bfloat16_rn(0.0f);
+    }
+    // CHECK: staged-results-refusals.cu:[[@LINE+1]]:5: note: 'cp' points into the array of results 'Cs' and is used in the loop
+    cp[threadIdx.x] = extra[t + threadIdx.x];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += __bfloat162float(As[ty * 4 + i][k]) *
+                       __bfloat162float(Bs[k][tx * 4 + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      cp[(ty * 4 + i) * 65 + tx * 4 + j] = acc[i][j];
+  __syncthreads();
+  for (int i = threadIdx.x; i < 64 * 64; i += 256) {
+    const int r = i / 64, c = i % 64;
+    if (row0 + r < M && col0 + c < N)
+      C[(row0 + r) * N + col0 + c] = __float2bfloat16_rn(Cs[r][c]);
+  }
+}
+// CHECK: note: kernel 'scratch_staged_in_loop' is left unchanged
+
+// The shared-memory address of the array of results, taken before the
+// loop, written by an asynchronous copy in the loop.
+__global__ void address_staged_in_loop(const __nv_bfloat16 *A,
+                                       const __nv_bfloat16 *B,
+                                       __nv_bfloat16 *C, const float *extra,
+                                       int M, int N, int K) {
+  __shared__ __nv_bfloat16 As[64][16];
+  __shared__ __nv_bfloat16 Bs[16][64];
+  __shared__ float Cs[64][64 + 1];
+  const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+  const int row0 = blockIdx.y * 64, col0 = blockIdx.x * 64;
+  float acc[4][4] = {};
+  const unsigned sa =
+      static_cast<unsigned>(__cvta_generic_to_shared(&Cs[0][0]));
+#pragma tawa tile
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}'sa' points into the array of results 'Cs' and is used in the loop: only the code after the loop may use that array{{.*}} [tawa-unsupported]
+  for (int t = 0; t < K; t += 16) {
+    for (int i = threadIdx.x; i < 64 * 16; i += 256) {
+      const int r = i / 16, c = i % 16;
+      As[r][c] = row0 + r < M && t + c < K ? A[(row0 + r) * K + t + c]
+                                           : __float2bfloat16_rn(0.0f);
+    }
+    for (int i = threadIdx.x; i < 16 * 64; i += 256) {
+      const int r = i / 64, c = i % 64;
+      Bs[r][c] = t + r < K && col0 + c < N ? B[(t + r) * N + col0 + c]
+                                           : __float2bfloat16_rn(0.0f);
+    }
+    // CHECK: staged-results-refusals.cu:[[@LINE+1]]:70: note: 'sa' points into the array of results 'Cs' and is used in the loop
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa),
+                 "l"(extra + t));
+    asm volatile("cp.async.commit_group;\n" ::);
+    asm volatile("cp.async.wait_group 0;\n" ::);
+    __syncthreads();
+    for (int k = 0; k < 16; ++k)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += __bfloat162float(As[ty * 4 + i][k]) *
+                       __bfloat162float(Bs[k][tx * 4 + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      Cs[ty * 4 + i][tx * 4 + j] = acc[i][j];
+  __syncthreads();
+  for (int i = threadIdx.x; i < 64 * 64; i += 256) {
+    const int r = i / 64, c = i % 64;
+    if (row0 + r < M && col0 + c < N)
+      C[(row0 + r) * N + col0 + c] = __float2bfloat16_rn(Cs[r][c]);
+  }
+}
+// CHECK: note: kernel 'address_staged_in_loop' is left unchanged

@@ -1021,6 +1021,38 @@ K['wmma_scratch_colmajor_alpha'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_scratch_pointer_bf16'] = dict(
+    decl='void scratch_bias_relu(const half *A, const half *B, const float *rowBias, __nv_bfloat16 *C,\n'
+         '                       int M, int N, int K);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *rowBias = dev_random<float>(m, 3);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  scratch_bias_relu(A, B, rowBias, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['pair_local_bias_half'] = dict(
+    decl='void hgemm_pair_local_run(const __half *A, const __half *B, __half *C, const float *bias,\n'
+         '                          int M, int N, int K, float alpha);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  __half *C = dev_nan<__half>(m * n);
+  hgemm_pair_local_run(A, B, C, bias, M, N, K, 0.5f);
+  return finish(C, m * n, out);
+''')
+
+K['pair_members_relu_bf16'] = dict(
+    decl='void bgemm_pair_members_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                            __nv_bfloat16 *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  bgemm_pair_members_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
