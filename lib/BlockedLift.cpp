@@ -1433,9 +1433,8 @@ private:
       if (T >= 0 && Tiles[size_t(T)].Results)
         continue; // each element written once; heldReads
       // A pointer into an array of results (`ws[e]`): the same.
-      if (auto It = Cur->TileViews.find(V);
-          It != Cur->TileViews.end() &&
-          Tiles[size_t(It->second.first.first)].Results)
+      if (auto At = followed(Cur->TileViews, V);
+          At && Tiles[size_t(At->first)].Results)
         continue;
       if (V != VD && !enclosingCounter(V, VD) &&
           llvm::any_of(Epilogue, [&](const Stmt *S) { return writes(S, V); }))
@@ -2055,12 +2054,7 @@ private:
                       "values ('const __half2 h = __floats2half2_rn(x, y);'), "
                       "and stored into two consecutive elements of C of its "
                       "member type right after, in the same block");
-    Cur->Vectors[VD] = VectorTemp{};
-    Cur->Vectors[VD].Fresh = true;
-    for (unsigned I = 0; Made && I < 2; ++I)
-      if (!freshMember(VD, I, Made->getArg(I), Made))
-        return false;
-    return true;
+    return freshVector(VD, Made);
   }
 
   /// `float4 a = *reinterpret_cast<const float4 *>(&As[k][i]);` in the
@@ -2131,14 +2125,21 @@ private:
             P == Phase::Epilogue ? madeVector(Init, VD->getType()) : nullptr) {
       if (Cur->Vectors.count(VD) && !storedBack(VD))
         return false;
-      Cur->Vectors[VD] = VectorTemp{};
-      Cur->Vectors[VD].Fresh = true;
-      for (unsigned I = 0; I < Made->getNumArgs(); ++I)
-        if (!freshMember(VD, I, Made->getArg(I), Made))
-          return false;
-      return true;
+      return freshVector(VD, Made);
     }
     return vectorLoad(VD, Init, P);
+  }
+
+  /// Records `VD`, declared in the epilogue, as a fresh vector whose members
+  /// are set later, or by the arguments of `Made` where it is not null
+  /// (freshMember).
+  bool freshVector(const VarDecl *VD, const CallExpr *Made) {
+    Cur->Vectors[VD] = VectorTemp{};
+    Cur->Vectors[VD].Fresh = true;
+    for (unsigned I = 0; Made && I < Made->getNumArgs(); ++I)
+      if (!freshMember(VD, I, Made->getArg(I), Made))
+        return false;
+    return true;
   }
   /// Where `Read` is a member of a vector loaded under a bounds check
   /// (`v.y`, or `h[i]` of a pointer to its elements): that check, the
@@ -2372,11 +2373,15 @@ private:
 
   /// The element the local pointer `R` names points to (TileViews), where
   /// it is one set where the loop is followed as now, or of a tile of one
-  /// buffer; nullopt otherwise.
-  std::optional<std::pair<int32_t, int64_t>>
-  tileView(const DeclRefExpr *R) const {
-    return followed(Cur->TileViews,
-                    R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr);
+  /// buffer; nullopt otherwise, with a failure at `E` where it points into
+  /// an array of results and is used in the loop (resultsViewOutsideLoop).
+  std::optional<std::pair<int32_t, int64_t>> tileView(const DeclRefExpr *R,
+                                                      const Expr *E) {
+    auto View =
+        followed(Cur->TileViews, R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr);
+    if (View && !resultsViewOutsideLoop(*View, R->getDecl(), E))
+      return std::nullopt;
+    return View;
   }
 
   /// Fails at `E` where `D`, a pointer (or shared-memory address) set
@@ -3517,9 +3522,7 @@ private:
       Base = bare(S->getBase());
     }
     auto *R = dyn_cast<DeclRefExpr>(Base);
-    if (auto View = Subs.size() == 1 ? tileView(R) : std::nullopt) {
-      if (!resultsViewOutsideLoop(*View, R->getDecl(), E))
-        return std::nullopt;
+    if (auto View = Subs.size() == 1 ? tileView(R, E) : std::nullopt) {
       std::optional<int64_t> I = Ev.constant(Subs.front()->getIdx());
       auto At = I ? sameBuffer(*View, *I) : std::nullopt;
       if (!At && Report)
@@ -5140,9 +5143,8 @@ private:
     if (auto *R = dyn_cast<DeclRefExpr>(E)) {
       if (auto It = TileElements.find(R->getDecl()); It != TileElements.end())
         return It->second;
-      if (auto View = tileView(R))
-        return resultsViewOutsideLoop(*View, R->getDecl(), E) ? View
-                                                              : std::nullopt;
+      if (auto View = tileView(R, E))
+        return View;
     }
     if (auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
       return tileElement(U->getSubExpr(), true);
@@ -5184,10 +5186,7 @@ private:
     if (auto *Inner = dyn_cast<BinaryOperator>(bare(Base));
         Inner && Inner->getOpcode() == BO_Add) {
       At = tilePointer(Inner); // (tile + i) + j
-    } else if (auto View = tileView(dyn_cast<DeclRefExpr>(bare(Base)))) {
-      if (!resultsViewOutsideLoop(*View,
-                                  cast<DeclRefExpr>(bare(Base))->getDecl(), E))
-        return std::nullopt;
+    } else if (auto View = tileView(dyn_cast<DeclRefExpr>(bare(Base)), E)) {
       At = View;
     } else if (auto *U = dyn_cast<UnaryOperator>(bare(Base));
                U && U->getOpcode() == UO_AddrOf) {
