@@ -133,15 +133,17 @@ public:
   /// few-rows twins, at the same index (null: none); a narrow kernel whose
   /// twins leave it no launch (every row count goes to one of them) is not
   /// written. `FewClusters`: the few-rows twins' cluster twins, at the same
-  /// index (null: none). Only the kernel without a suffix has the copy of
-  /// the kernel as written.
+  /// index (null: none); `TwinClusters` the ping-pong twins' cluster twins
+  /// along x. Only the kernel without a suffix has the copy of the kernel
+  /// as written.
   std::string
   run(llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Narrow = {},
       llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Twins = {},
       llvm::ArrayRef<std::unique_ptr<KernelEmitter>> Clusters = {},
       KernelEmitter *Cluster = nullptr,
       llvm::ArrayRef<std::unique_ptr<KernelEmitter>> FewRows = {},
-      llvm::ArrayRef<std::unique_ptr<KernelEmitter>> FewClusters = {}) {
+      llvm::ArrayRef<std::unique_ptr<KernelEmitter>> FewClusters = {},
+      llvm::ArrayRef<std::unique_ptr<KernelEmitter>> TwinClusters = {}) {
     if (K == Base)
       reference();
     storage();
@@ -160,9 +162,15 @@ public:
       if (!Unused)
         Out += N->run() + "\n";
       std::string Twin, FewTwin;
+      std::string TwinCluster, TwinWalk;
       if (I < Twins.size() && Twins[I]) {
         Out += Twins[I]->run() + "\n";
         Twin = Twins[I]->K + "_launch";
+        if (I < TwinClusters.size() && TwinClusters[I]) {
+          Out += TwinClusters[I]->run() + "\n";
+          TwinCluster = TwinClusters[I]->K + "_launch";
+          TwinWalk = Twins[I]->schedule();
+        }
       }
       if (Few) {
         Out += FewRows[I]->run() + "\n";
@@ -175,6 +183,8 @@ public:
       }
       NarrowLaunches.push_back({Unused ? "" : N->K + "_launch", N->Plan.BN,
                                 Twin, ClusterTwin, FewTwin, FewLimit});
+      NarrowLaunches.back().TwinCluster = TwinCluster;
+      NarrowLaunches.back().TwinWalk = TwinWalk;
       if (Few) {
         NarrowLaunch &L = NarrowLaunches.back();
         if (I < FewClusters.size() && FewClusters[I]) {
@@ -211,6 +221,7 @@ private:
   std::string rowPartsChoice(bool Trips);
   std::string fewRowsArgument() const;
   void clusterChoice();
+  std::string oddPitch() const;
   void narrowDispatch();
   std::string schedule() const;
 
@@ -284,9 +295,9 @@ private:
   /// the tile's own are not stored.
   bool shiftedBox(unsigned L) const {
     const TileLoad &T = P.Loads[L];
-    return L == Mma.A && Mma.A != Mma.B && !T.MnMajor && !T.Im2col &&
-           !T.TransposedCopy && T.Where == Region::Loop && !edgeBoxes(L) &&
-           T.Rows <= 64 && T.Rows == Plan.BM &&
+    return L == Mma.A && Mma.A != Mma.B && !Plan.ClusterAlongX && !T.MnMajor &&
+           !T.Im2col && !T.TransposedCopy && T.Where == Region::Loop &&
+           !edgeBoxes(L) && T.Rows <= 64 && T.Rows == Plan.BM &&
            coord(T.mnOrigin()) == coord(P.Store.Row0);
   }
   /// The row at which load `L`'s box is loaded: its M (or N) origin, or the
@@ -310,10 +321,15 @@ private:
   std::string edgeMapsName(unsigned L) const {
     return tensorMapName(P, L) + "_edge";
   }
+  /// The load a cluster's CTAs share through multicasts: the mma's A where
+  /// they lie along x, else its B.
+  unsigned shared() const { return Plan.ClusterAlongX ? Mma.A : Mma.B; }
   /// With narrow tiles, the part of the tile of unit `Unit`.
   void partLine(const char *Unit) {
     if (P.Merge.narrow())
-      W.line(formatv("const int part = schedule.part({0});", Unit).str());
+      W.line(formatv("const int part = schedule.part({0}{1});", Unit,
+                     Plan.ClusterAlongX ? ", rank" : "")
+                 .str());
     if (P.Merge.RowParts > 1)
       W.line(formatv("const int row_part = schedule.row_part({0}{1});", Unit,
                      Clustered ? ", rank" : "")
@@ -365,6 +381,8 @@ private:
     std::string FewCluster; ///< Few's cluster twin's launcher, or empty
     /// With row parts, Few's walk over them (a TileSchedule expression).
     std::string FewWalk;
+    /// Twin's cluster twin along x and Twin's walk, or empty.
+    std::string TwinCluster, TwinWalk;
   };
   /// Whether a narrow kernel's few-rows twin walks every row part of its
   /// tiles, so the launcher may run it for any rows.
@@ -443,8 +461,10 @@ void KernelEmitter::tileLoop(const char *Comment, const char *Increment) {
   if (Comment)
     W.line(Comment);
   if (Clustered) {
-    W.open("for (int t = blockIdx.x / kCluster; t < schedule.count(); t += "
-           "gridDim.x / kCluster)");
+    W.open(formatv("for (int t = blockIdx.x / kCluster; t < schedule.count(); "
+                   "t += gridDim.x / kCluster{0})",
+                   Increment)
+               .str());
     W.line("const uint3 tile = schedule.tile(t, rank);");
     partLine("t");
   } else if (Plan.SplitTail) {
@@ -683,12 +703,17 @@ void KernelEmitter::kernelHead() {
     W.line(
         formatv("if (tma_store) tawa::rt::prefetch_tensor_map(&{0});", StoreMap)
             .str());
-  if (Plan.PingPong)
+  if (Plan.PingPong && Clustered) {
+    W.line("// One consumer reads each slot, in every CTA of the cluster.");
+    W.line(
+        formatv("smem.{0}_aref.init(/*consumer_arrivals=*/kCluster);", R.Name)
+            .str());
+  } else if (Plan.PingPong) {
     W.line(formatv("smem.{0}_aref.init(/*consumer_arrivals=*/1); // one "
                    "consumer reads each slot",
                    R.Name)
                .str());
-  else
+  } else
     W.line(formatv("smem.{0}_aref.init(kConsumers{1});", R.Name,
                    Clustered ? " * kCluster" : "")
                .str());
@@ -760,7 +785,8 @@ void KernelEmitter::producer() {
   for (unsigned L : R.Loads) {
     const TileLoad &T = P.Loads[L];
     const std::string Dst = T.Var + stepOffset(L);
-    if (Clustered && L == Mma.B && T.MnMajor && T.Cols >= 64 * Plan.Cluster) {
+    if (Clustered && L == shared() && T.MnMajor &&
+        T.Cols >= 64 * Plan.Cluster) {
       W.line(formatv("// {0} is shared across the cluster: rank r loads its "
                      "64-column boxes [{1} r / {2}, {1} (r + 1) / {2}) into "
                      "every CTA.",
@@ -777,7 +803,7 @@ void KernelEmitter::producer() {
                  .str());
       continue;
     }
-    if (Clustered && L == Mma.B) {
+    if (Clustered && L == shared()) {
       // An N x K tile in parts of its N rows; a K x N tile of one 64-column
       // box, fewer than the CTAs, in parts of its K rows (whole swizzle
       // atoms).
@@ -1059,7 +1085,8 @@ void KernelEmitter::consumers() {
   W.close(); // k loop
   if (Plan.PingPong) {
     W.line("// All slots of this tile taken: the other consumer's turn.");
-    W.open("if (t + gridDim.x < schedule.count())");
+    W.open(Clustered ? "if (t + gridDim.x / kCluster < schedule.count())"
+                     : "if (t + gridDim.x < schedule.count())");
     W.line("tawa::rt::pass_turn(consumer);");
     W.close();
   }
@@ -1069,6 +1096,12 @@ void KernelEmitter::consumers() {
   release("if (k_steps > 0)");
   if (Idle) {
     W.open("if (idle)");
+    W.line("continue;");
+    W.close();
+  } else if (Clustered) {
+    W.line("// A tile past the original grid (the cluster's last along x) "
+           "stores nothing.");
+    W.open("if (!schedule.in_grid(t, rank))");
     W.line("continue;");
     W.close();
   }
@@ -1275,10 +1308,9 @@ std::string KernelEmitter::fewRowsArgument() const {
       .str();
 }
 
-/// The launcher's choice of the cluster twins, into `cluster_twin`.
-void KernelEmitter::clusterChoice() {
-  if (ClusterLaunch.empty())
-    return;
+/// Whether an operand's rows are an odd number of 16 bytes apart, as an
+/// expression of the launcher (tawa::rt::odd_pitch).
+std::string KernelEmitter::oddPitch() const {
   std::string Odd;
   std::vector<std::string> Seen;
   for (const TileLoad &T : P.Loads) {
@@ -1288,8 +1320,14 @@ void KernelEmitter::clusterChoice() {
     Seen.push_back(M);
     Odd += (Odd.empty() ? "" : " || ") + ("tawa::rt::odd_pitch(" + M + ")");
   }
-  if (Odd.empty())
-    Odd = "false";
+  return Odd.empty() ? "false" : Odd;
+}
+
+/// The launcher's choice of the cluster twins, into `cluster_twin`.
+void KernelEmitter::clusterChoice() {
+  if (ClusterLaunch.empty())
+    return;
+  const std::string Odd = oddPitch();
   W.line("// Operand rows an odd number of 16 bytes apart make the launch "
          "L2-bound: the cluster twin of the kernel chosen runs it where there "
          "is one, two CTAs sharing B's tile, and reads them in place "
@@ -1328,8 +1366,25 @@ void KernelEmitter::narrowDispatch() {
                    llvm::join(ParamNames, ", "))
                .str());
   };
+  for (const NarrowLaunch &L : NarrowLaunches) {
+    if (L.TwinCluster.empty())
+      continue;
+    W.line(formatv("// The {0}-column ping-pong kernel may run in clusters "
+                   "of two CTAs of adjacent column tiles, which share A's "
+                   "tile (tawa::rt::choose_x_cluster).",
+                   L.Cols)
+               .str());
+    W.line(formatv("const bool x_cluster = tawa::rt::choose_x_cluster({0}, "
+                   "{1}, tawa::rt::matrix_bytes({2}));",
+                   L.TwinWalk, oddPitch(), P.Loads[Mma.A].Matrix->getName())
+               .str());
+  }
   for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
     const NarrowLaunch &L = NarrowLaunches[I];
+    const std::string Twin =
+        L.TwinCluster.empty()
+            ? L.Twin
+            : "(x_cluster ? " + L.TwinCluster + " : " + L.Twin + ")";
     W.open(formatv("if (narrow == {0})", I).str());
     if (L.RowParts > 1) {
       W.open("if (row_parts)");
@@ -1343,17 +1398,16 @@ void KernelEmitter::narrowDispatch() {
       W.close();
     }
     if (!L.Few.empty() && L.Launch.empty())
-      Launch(
-          formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, L.Twin, L.Few)
-              .str());
+      Launch(formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, Twin, L.Few)
+                 .str());
     else if (!L.Few.empty())
       Launch(formatv("({0} > {1} ? {2} : {0} <= {3} ? {4} : {5})", Rows,
-                     Plan.BM / 2, L.Twin, L.FewLimit, L.Few, L.Launch)
+                     Plan.BM / 2, Twin, L.FewLimit, L.Few, L.Launch)
                  .str());
     else if (!L.Twin.empty())
-      Launch(formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, L.Twin,
-                     L.Launch)
-                 .str());
+      Launch(
+          formatv("({0} > {1} ? {2} : {3})", Rows, Plan.BM / 2, Twin, L.Launch)
+              .str());
     else if (!L.Cluster.empty())
       Launch(formatv("(cluster_twin ? {0} : {1})", L.Cluster, L.Launch).str());
     else
@@ -1404,6 +1458,11 @@ std::string KernelEmitter::schedule() const {
   else if (Merge.RowParts > 1)
     ScheduleTail += ", /*parts=*/1, /*x_units=*/0";
   ScheduleTail += RowParts;
+  // A cluster along x (of narrow parts, TileShape.h) takes adjacent parts.
+  if (Plan.ClusterAlongX)
+    ScheduleTail +=
+        (RowParts.empty() ? ", /*row_parts=*/1, /*y_units=*/0" : "") +
+        std::string(", /*cluster_x=*/true");
   return formatv("tawa::rt::TileSchedule(grid, /*group=*/{0}, "
                  "/*along_y=*/{1}{2})",
                  Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
@@ -1515,8 +1574,11 @@ void KernelEmitter::launcher() {
   // A cluster reads rows an odd number of 16 bytes apart in place: sharing
   // B's tile paid more than the copy (results/h100/cluster-twin/).
   if (Clustered)
-    W.line("// Operands whose rows are an odd number of 16 bytes apart are "
-           "read in place: the cluster's shared B tile halves their L2 reads.");
+    W.line(formatv("// Operands whose rows are an odd number of 16 bytes "
+                   "apart are read in place: the cluster's shared {0} tile "
+                   "halves their L2 reads.",
+                   Plan.ClusterAlongX ? "A" : "B")
+               .str());
   writeOperandCopies(W, Operands,
                      Clustered ? StringRef() : P.Store.Matrix->getName());
   auto Step = [&](const Twine &Call) {
@@ -1546,8 +1608,8 @@ void KernelEmitter::launcher() {
                .str());
       continue;
     }
-    const bool Split =
-        Clustered && L == Mma.B && (!T.MnMajor || T.Cols < 64 * Plan.Cluster);
+    const bool Split = Clustered && L == shared() &&
+                       (!T.MnMajor || T.Cols < 64 * Plan.Cluster);
     const int BoxRows = Split ? T.Rows / Plan.Cluster : T.Rows;
     Step(formatv("tawa::rt::make_tensor_map(&{0}, {1}, {2}, {3}{4})",
                  tensorMapName(P, L), Source(T), BoxRows,
@@ -1641,7 +1703,7 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
                        const PipelinePlan &Plan, const SourceManager &SM,
                        const LangOptions &LO, const NarrowTiles *Narrow) {
   std::vector<std::unique_ptr<KernelEmitter>> Narrows, Twins, Clusters, Fews,
-      FewClusters;
+      FewClusters, TwinClusters;
   std::unique_ptr<KernelEmitter> Cluster;
   // The emitter of kernel `N` (kept alive by `Narrow`), whose name takes
   // `Suffix`; null for none.
@@ -1671,10 +1733,13 @@ std::string emitKernel(const TileProgram &P, const ArefGraph &G,
           ptr(N),
           suffix(N,
                  ("_rows" + std::to_string(kFewRows) + "_cluster").c_str())));
+    for (const std::optional<NarrowKernel> &N : Narrow->PingPongClusters)
+      TwinClusters.push_back(emitter(ptr(N), suffix(N, "_pingpong_cluster")));
     Cluster = emitter(ptr(Narrow->Cluster), "_cluster");
   }
   return KernelEmitter(P, G, Plan, SM, LO)
-      .run(Narrows, Twins, Clusters, Cluster.get(), Fews, FewClusters);
+      .run(Narrows, Twins, Clusters, Cluster.get(), Fews, FewClusters,
+           TwinClusters);
 }
 
 std::string emitLaunch(const TileProgram &P, const CUDAKernelCallExpr *Call,

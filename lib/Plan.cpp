@@ -33,8 +33,6 @@ unsigned sharedBytes(int Stages, unsigned StageBytes, unsigned Staging) {
   return Stages * StageBytes + Staging + 1024 + hopper::kSharedAlignSlack;
 }
 
-bool dependsOnBlockY(const Expr *E) { return readsBuiltin(E, "blockIdx", "y"); }
-
 /// Whether the trip count of the tile loop may differ between tiles: its
 /// header depends on a block or thread coordinate.
 bool tripsDependOnTile(const ForStmt *Loop) {
@@ -316,6 +314,74 @@ static bool precisionAgrees(const TileProgram &P, const TileLoad &A,
   return true;
 }
 
+/// Whether the CTAs of a cluster (Plan.Cluster > 1) can share their tile:
+/// B's for vertically adjacent tiles, A's for horizontally adjacent ones
+/// (Plan.ClusterAlongX). The shared tile's window and the tile loop's trip
+/// count must not depend on the coordinate along which the CTAs differ,
+/// and the prologue must not return (a CTA that leaves would stall its
+/// peer). A K-major tile goes to the CTAs in parts of its rows, whole 8-row
+/// swizzle atoms; an MN-major one in whole 64-column boxes or, where it is
+/// one box, in parts of its K rows (checked with the layout). Reports at
+/// the cluster clause, or at the pragma for the tool's twins.
+static bool checkCluster(const TileProgram &P, const PipelinePlan &Plan,
+                         DiagReporter &Diags) {
+  const TileMma &M = P.Mmas.front();
+  const bool X = Plan.ClusterAlongX;
+  const char *Dim = X ? "x" : "y";
+  const std::string Clause = "cluster(" + std::to_string(Plan.Cluster) + ")";
+  const std::string Adjacent =
+      X ? "horizontally adjacent tiles" : "vertically adjacent tiles";
+  const SourceLocation Loc =
+      P.Pragma.Cluster.Loc.isValid() ? P.Pragma.Cluster.Loc : P.Pragma.Loc;
+  auto Depends = [&](const Expr *E) {
+    return readsBuiltin(E, "blockIdx", Dim);
+  };
+  const TileLoad &Shared = P.Loads[X ? M.A : M.B];
+  for (const Expr *E : {Shared.Row0, Shared.Col0, Shared.Batch})
+    if (E && Depends(E)) {
+      Diags.error(Loc, DiagCategory::Unsupported,
+                  Clause + " multicasts tile '" + Shared.Var +
+                      "' to the CTAs of " + Adjacent +
+                      ", but its coordinates depend on blockIdx." + Dim);
+      Diags.note(E->getBeginLoc(),
+                 std::string("this coordinate depends on blockIdx.") + Dim);
+      return false;
+    }
+  std::vector<const Expr *> Header = {dyn_cast_or_null<Expr>(P.Loop->getInit()),
+                                      P.Loop->getCond(), P.Loop->getInc()};
+  if (auto *DS = dyn_cast_or_null<DeclStmt>(P.Loop->getInit()))
+    for (const Decl *D : DS->decls())
+      if (auto *VD = dyn_cast<VarDecl>(D); VD && VD->hasInit())
+        Header.push_back(VD->getInit());
+  for (const Expr *E : Header)
+    if (E && Depends(E)) {
+      Diags.error(Loc, DiagCategory::Unsupported,
+                  Clause + " runs the CTAs of " + Adjacent +
+                      " in lockstep, but the trip count of the tile loop "
+                      "depends on blockIdx." +
+                      Dim);
+      Diags.note(E->getBeginLoc(),
+                 std::string("this depends on blockIdx.") + Dim);
+      return false;
+    }
+  if (P.PrologueReturn) {
+    Diags.error(Loc, DiagCategory::Unsupported,
+                Clause + " needs a prologue without 'return': a CTA that "
+                         "leaves would stall its peer");
+    Diags.note(P.PrologueReturn->getBeginLoc(), "the prologue returns here");
+    return false;
+  }
+  const int Rows = X ? Plan.BM : Plan.BN;
+  if (!Shared.MnMajor && Rows % (8 * Plan.Cluster) != 0) {
+    Diags.error(Loc, DiagCategory::Shape,
+                Clause + " splits the " + std::to_string(Rows) +
+                    " rows of tile '" + Shared.Var +
+                    "' into parts that are not whole 8-row swizzle atoms");
+    return false;
+  }
+  return true;
+}
+
 std::optional<PipelinePlan>
 planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
   const TileMma &M = P.Mmas.front();
@@ -567,71 +633,18 @@ planPipeline(const TileProgram &P, const ArefGraph &G, DiagReporter &Diags) {
     Plan.Raster = *P.Pragma.Raster;
 
   // Cluster: CTAs of vertically adjacent tiles share B, which must then not
-  // depend on the tile's row.
+  // depend on the tile's row; along x, horizontally adjacent ones share A.
+  // Only the tool's twins along x ping-pong in clusters.
   Plan.Cluster = P.Pragma.Cluster ? *P.Pragma.Cluster : 1;
-  if (Plan.Cluster > 1 && Plan.PingPong) {
+  Plan.ClusterAlongX = Plan.Cluster > 1 && P.Pragma.ClusterAlongX;
+  if (Plan.Cluster > 1 && Plan.PingPong && !Plan.ClusterAlongX) {
     Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
                 "cluster(" + Twine(Plan.Cluster) +
                     ") is not supported with schedule(pingpong)");
     return std::nullopt;
   }
-  // A K x N B goes to the CTAs in whole 64-column boxes or, where it is one
-  // box, in halves of its K rows, which are whole 8-row swizzle atoms: its
-  // columns are a multiple of 64 and its K rows of 16 (checked with the
-  // layout).
-  if (Plan.Cluster > 1) {
-    const TileLoad &Shared = P.Loads[M.B];
-    for (const Expr *E : {Shared.Row0, Shared.Col0, Shared.Batch})
-      if (E && dependsOnBlockY(E)) {
-        Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
-                    "cluster(" + Twine(Plan.Cluster) + ") multicasts tile '" +
-                        Shared.Var +
-                        "' to the CTAs of vertically adjacent tiles, but its "
-                        "coordinates depend on blockIdx.y");
-        Diags.note(E->getBeginLoc(), "this coordinate depends on blockIdx.y");
-        return std::nullopt;
-      }
-    const Stmt *Header[] = {P.Loop->getInit(), P.Loop->getCond(),
-                            P.Loop->getInc()};
-    for (const Stmt *S : Header)
-      if (auto *E = dyn_cast_or_null<Expr>(S); E && dependsOnBlockY(E)) {
-        Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
-                    "cluster(" + Twine(Plan.Cluster) +
-                        ") runs the CTAs of vertically adjacent tiles in "
-                        "lockstep, but the trip count of the tile loop "
-                        "depends on blockIdx.y");
-        Diags.note(E->getBeginLoc(), "this depends on blockIdx.y");
-        return std::nullopt;
-      }
-    if (auto *DS = dyn_cast_or_null<DeclStmt>(P.Loop->getInit()))
-      for (const Decl *D : DS->decls())
-        if (auto *VD = dyn_cast<VarDecl>(D);
-            VD && VD->hasInit() && dependsOnBlockY(VD->getInit())) {
-          Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
-                      "cluster(" + Twine(Plan.Cluster) +
-                          ") runs the CTAs of vertically adjacent tiles in "
-                          "lockstep, but the trip count of the tile loop "
-                          "depends on blockIdx.y");
-          Diags.note(VD->getInit()->getBeginLoc(),
-                     "this depends on blockIdx.y");
-          return std::nullopt;
-        }
-    if (P.PrologueReturn) {
-      Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Unsupported,
-                  "cluster(" + Twine(Plan.Cluster) +
-                      ") needs a prologue without 'return': a CTA that "
-                      "leaves would stall its peer");
-      Diags.note(P.PrologueReturn->getBeginLoc(), "the prologue returns here");
-      return std::nullopt;
-    }
-    if (!Shared.MnMajor && Plan.BN % (8 * Plan.Cluster) != 0) {
-      Diags.error(P.Pragma.Cluster.Loc, DiagCategory::Shape,
-                  "cluster(" + Twine(Plan.Cluster) + ") splits the " +
-                      Twine(Plan.BN) + " rows of tile '" + Shared.Var +
-                      "' into parts that are not whole 8-row swizzle atoms");
-      return std::nullopt;
-    }
-  }
+  if (Plan.Cluster > 1 && !checkCluster(P, Plan, Diags))
+    return std::nullopt;
   // The split tail: the pieces of a tile are combined by the CTAs of a plain
   // cooperative walk, and every tile must run the same K loop.
   const char *NoSplit =

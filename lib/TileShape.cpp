@@ -373,6 +373,31 @@ static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
   return NarrowKernel{std::move(Q), std::move(*G), std::move(*P)};
 }
 
+/// The cluster twin along x of ping-pong kernel `K` (NarrowTiles::
+/// PingPongClusters): two CTAs take adjacent narrow parts of one tile, the
+/// same rows, and share A's tile through a multicast. None where K's tiles
+/// are not parts of the wide tiles side by side (TileMerge::Parts), the
+/// tile code does not allow a cluster, or the planner refuses it.
+static std::optional<NarrowKernel> clusterAlongXTwin(const NarrowKernel &K,
+                                                     DiagReporter &Diags) {
+  const TileProgram &P = K.Program;
+  if (P.Merge.Parts < 2 || P.Merge.Across || P.Merge.RowParts > 1 ||
+      K.Plan.Cluster > 1)
+    return std::nullopt;
+  DiagReporter Quiet = Diags.quiet();
+  if (!checkTileCode(P, P.Pragma.Loc, "cluster(2)", Quiet))
+    return std::nullopt;
+  TileProgram Q = P;
+  Q.Pragma.Cluster = {2, P.Pragma.Loc};
+  Q.Pragma.ClusterAlongX = true;
+  std::optional<ArefGraph> G = buildArefGraph(Q, Quiet);
+  std::optional<PipelinePlan> Plan =
+      G ? planPipeline(Q, *G, Quiet) : std::nullopt;
+  if (!Plan)
+    return std::nullopt;
+  return NarrowKernel{std::move(Q), std::move(*G), std::move(*Plan)};
+}
+
 /// The few-rows twin of narrow kernel `K` (NarrowTiles::FewRows): the same
 /// walk with CTA tiles of kFewRows rows of K's (every such part where only
 /// the mma's A and the store read rows, TileMerge::RowParts, else the
@@ -592,6 +617,18 @@ static std::string fewRowsText(const NarrowTiles &N) {
          Clusters;
 }
 
+/// "; the first ping-pong kernel also in clusters along x ...", or nothing.
+static std::string xClusterText(const NarrowTiles &N) {
+  if (N.PingPongClusters.empty() || !N.PingPongClusters.front())
+    return "";
+  return "; the first ping-pong kernel also as cluster(2) kernels, whose two "
+         "CTAs take adjacent column tiles and share A's tile through a "
+         "multicast, where its columns of tiles are even, its tiles fill more "
+         "than half a wave and at most one, and an operand's rows are an odd "
+         "number of 16 bytes apart or A holds at least 32 MiB "
+         "(tawa::rt::choose_x_cluster)";
+}
+
 /// "; those of 64 and 128 columns also ping-pong, ...", or nothing.
 static std::string twinsText(const NarrowTiles &N) {
   std::vector<std::string> Widths;
@@ -608,7 +645,7 @@ static std::string twinsText(const NarrowTiles &N) {
                     " and " + Widths.back()) +
          " columns also as ping-pong kernels, which run where the stored "
          "matrix has more rows than half a tile" +
-         fewRowsText(N);
+         fewRowsText(N) + xClusterText(N);
 }
 
 /// narrowTiles without the cluster twin.
@@ -678,6 +715,10 @@ static std::optional<NarrowTiles> narrowKernels(const TileProgram &P,
       N.FewRows.push_back(N.FullRows.back() ? fewRowsTwin(K, Diags)
                                             : std::nullopt);
     }
+  // The cluster twin along x of the narrowest kernel's ping-pong twin: the
+  // other widths' were not measured.
+  if (!N.FullRows.empty() && N.FullRows.front())
+    N.PingPongClusters.push_back(clusterAlongXTwin(*N.FullRows.front(), Diags));
   // The cluster twin of the narrowest kernel's few-rows twin over two row
   // parts only: those of wider tiles ran slower in clusters on every launch
   // measured (results/h200/row-cluster/), and with more row parts a cluster

@@ -46,9 +46,11 @@ struct PipelinePlan {
   /// schedule(pingpong): two consumers take alternate tiles, each the whole
   /// tile (MTiles = BM / 64), their main loops in turn.
   bool PingPong = false;
-  /// CTAs per cluster (along grid y); with 2, the CTAs of vertically adjacent
-  /// tiles share the mma's B tile, each loading half with a multicast.
+  /// CTAs per cluster; with 2, the CTAs of vertically adjacent tiles share
+  /// the mma's B tile, each loading half with a multicast, or where
+  /// ClusterAlongX those of horizontally adjacent tiles share A's.
   int Cluster = 1;
+  bool ClusterAlongX = false;
   /// Epilogue through shared memory and TMA stores (else direct stores from
   /// registers); chunks of StoreChunkCols columns (128 bytes per row). The
   /// last StoreTailCols columns of a tile, past its whole chunks (BN mod

@@ -88,6 +88,10 @@ struct TilePragma {
   Clause<RegisterSplit> Regs;
   Clause<bool> Persistent; ///< persistent grid walking the output tiles
   Clause<int> Cluster;     ///< CTAs per thread-block cluster, 1..2
+  /// The cluster's CTAs take horizontally adjacent tiles and share A's tile
+  /// (else vertically adjacent ones sharing B's). No clause sets it: the
+  /// tool's cluster twins along x do (TileShape.h).
+  bool ClusterAlongX = false;
   Clause<RasterOrder> Raster;
   Clause<ConsumerSchedule> Schedule;
   /// tail(split|whole): whether the last partial wave of the persistent walk

@@ -123,6 +123,12 @@ struct NarrowTiles {
   /// launch of few rows runs twice the CTAs per B tile read
   /// (tawa::rt::choose_row_cluster; results/h200/row-cluster/).
   std::vector<std::optional<NarrowKernel>> FewRowsClusters;
+  /// The cluster twin along x of FullRows[0], the narrowest kernel's
+  /// ping-pong twin, as the only element, else empty or none: the cluster's
+  /// two CTAs take adjacent narrow parts of one tile, the same rows, and
+  /// share A's tile through a multicast, which halves A's reads from L2
+  /// (tawa::rt::choose_x_cluster).
+  std::vector<std::optional<NarrowKernel>> PingPongClusters;
   /// For --explain: the cluster twins and when they run, or why there are
   /// none.
   std::string ClusterValue;

@@ -313,7 +313,16 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
 // CHECK-NEXT:    // where every row stored lies in the first 64 of a tile, or row_parts says
 // CHECK-NEXT:    // so, one consumer takes 64-row tiles, whose smaller slots keep more of the
-// CHECK-NEXT:    // operands in flight.
+// CHECK-NEXT:    // operands in flight. The 64-column ping-pong kernel may run in clusters of
+// CHECK-NEXT:    // two CTAs of adjacent column tiles, which share A's tile
+// CHECK-NEXT:    // (tawa::rt::choose_x_cluster).
+// CHECK-NEXT:    const bool x_cluster = tawa::rt::choose_x_cluster(
+// CHECK-NEXT:        tawa::rt::TileSchedule(
+// CHECK-NEXT:            grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_x=*/1,
+// CHECK-NEXT:            /*merge_y=*/1, /*parts=*/4,
+// CHECK-NEXT:            tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0)),
+// CHECK-NEXT:        tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B),
+// CHECK-NEXT:        tawa::rt::matrix_bytes(A));
 // CHECK-NEXT:    if (narrow == 0) {
 // CHECK-NEXT:      if (row_parts) {
 // CHECK-NEXT:        return (tawa::rt::choose_row_cluster(row_part_walk, C.rows,
@@ -322,7 +331,8 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:                    : wide_narrow64_rows64_launch)(grid, block, shared, stream, A,
 // CHECK-NEXT:                                                   B, C);
 // CHECK-NEXT:      }
-// CHECK-NEXT:      return (C.rows > 64 ? wide_narrow64_pingpong_launch
+// CHECK-NEXT:      return (C.rows > 64 ? (x_cluster ? wide_narrow64_pingpong_cluster_launch
+// CHECK-NEXT:                                       : wide_narrow64_pingpong_launch)
 // CHECK-NEXT:                          : wide_narrow64_rows64_launch)(grid, block, shared,
 // CHECK-NEXT:                                                         stream, A, B, C);
 // CHECK-NEXT:    }
@@ -405,7 +415,8 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:                    : lowered_narrow64_rows64_launch)(grid, block, shared, stream,
 // CHECK-NEXT:                                                      A, B, C);
 // CHECK-NEXT:        }
-// CHECK-NEXT:        return (C.rows > 64    ? lowered_narrow64_pingpong_launch
+// CHECK-NEXT:        return (C.rows > 64 ? (x_cluster ? lowered_narrow64_pingpong_cluster_launch
+// CHECK-NEXT:                                         : lowered_narrow64_pingpong_launch)
 // CHECK-NEXT:                : C.rows <= 32 ? lowered_narrow64_rows64_launch
 // CHECK-NEXT:                               : lowered_narrow64_launch)(grid, block, shared,
 // CHECK:       void run(In A, In B, Out C) {

@@ -99,6 +99,12 @@ template <class T> bool odd_pitch(Matrix<T> m) {
   return m.rows > 1 && static_cast<size_t>(m.ld) * sizeof(T) % 32 == 16;
 }
 
+/// The bytes of the elements of `m`, all its matrices (not its padding).
+template <class T> long long matrix_bytes(Matrix<T> m) {
+  return static_cast<long long>(m.rows) * m.cols *
+         (m.batches > 1 ? m.batches : 1) * static_cast<long long>(sizeof(T));
+}
+
 /// Whether copying the operands of a GEMM whose output is m x n to rows 128
 /// bytes apart pays: the copy reads and writes (m + n) K elements, the GEMM
 /// does 2 m n K flops, so the ratio is m n / (m + n) whatever K. At the

@@ -56,10 +56,14 @@ struct TileSchedule {
   int group = 1;       ///< tiles per raster group, >= 1
   bool along_y = true; ///< group along grid y (rows of tiles), else along x
   /// CTAs of a thread-block cluster, which take `cluster` tiles adjacent in
-  /// y together (one each): the walk's units are such groups of tiles. A
-  /// group reaching past the grid holds tiles beyond it, which keep their
-  /// peer's pace but store nothing (in_grid).
+  /// y together (one each), or in x where `cluster_x`: the walk's units are
+  /// such groups of tiles. A group reaching past the grid holds tiles beyond
+  /// it, which keep their peer's pace but store nothing (in_grid).
   int cluster = 1;
+  /// The cluster's tiles lie side by side along x (whole tiles, or narrow
+  /// parts of one block's tile), so that its CTAs compute the same rows and
+  /// share A's tile; else they lie along y and share B's.
+  bool cluster_x = false;
   /// Blocks of the original grid per tile along x and y (the shape clause).
   int merge_x = 1, merge_y = 1;
   /// Narrow tiles: CTA tiles per merge_x x merge_y blocks, side by side
@@ -75,16 +79,17 @@ struct TileSchedule {
   /// original launch grid `grid`, whose block count is < 2^31. With
   /// `x_units` > 0, the walk keeps only the first x_units tiles along x
   /// (narrow_x_units: the others lie past the stored matrix's columns), with
-  /// `y_units` > 0 the first y_units along y (row_part_units).
+  /// `y_units` > 0 the first y_units along y (row_part_units). `cluster_x`
+  /// groups the cluster's tiles along x.
   __host__ __device__ TileSchedule(dim3 grid, int group, bool along_y,
                                    int cluster = 1, int merge_x = 1,
                                    int merge_y = 1, int parts = 1,
                                    int x_units = 0, int row_parts = 1,
-                                   int y_units = 0)
+                                   int y_units = 0, bool cluster_x = false)
       : tiles(0, (grid.y + merge_y - 1) / merge_y * row_parts, grid.z),
-        group(group), along_y(along_y), cluster(cluster), merge_x(merge_x),
-        merge_y(merge_y), parts(parts), row_parts(row_parts), per_part(parts),
-        per_row_part(row_parts) {
+        group(group), along_y(along_y), cluster(cluster), cluster_x(cluster_x),
+        merge_x(merge_x), merge_y(merge_y), parts(parts), row_parts(row_parts),
+        per_part(parts), per_row_part(row_parts) {
     // Counted in 64 bits and trimmed first: a grid far wider than the
     // stored columns has more narrow tiles than 32 bits hold, of which only
     // the x_units inside are walked.
@@ -94,7 +99,8 @@ struct TileSchedule {
         x_units > 0 && static_cast<uint64_t>(x_units) < x ? x_units : x);
     if (y_units > 0 && static_cast<uint32_t>(y_units) < tiles.y)
       tiles.y = y_units;
-    const uint32_t X = tiles.x, Y = (tiles.y + cluster - 1) / cluster;
+    const uint32_t X = cluster_x ? (tiles.x + cluster - 1) / cluster : tiles.x;
+    const uint32_t Y = cluster_x ? tiles.y : (tiles.y + cluster - 1) / cluster;
     rows = along_y ? Y : X;
     cols = along_y ? X : Y;
     units = X * Y * tiles.z;
@@ -129,30 +135,32 @@ struct TileSchedule {
 
   /// The original block whose work the tile of cluster rank `rank` in the
   /// t-th unit of the walk starts with, 0 <= t < count(). A tile past the
-  /// grid (in_grid false) is given the grid's last row of tiles, so that it
-  /// loads rows its peer loads and the kernel's code runs for a block of the
-  /// original launch; it stores nothing.
+  /// grid (in_grid false) is given the grid's last row of tiles (last column
+  /// with `cluster_x`), so that it loads the operand its peer shares and the
+  /// kernel's code runs for a block of the original launch; it stores
+  /// nothing.
   __host__ __device__ uint3 tile(int t, int rank = 0) const {
-    const uint3 u = unit(t);
-    const uint32_t y = u.y * static_cast<uint32_t>(cluster) + rank;
-    return make_uint3(per_part.div(u.x) * merge_x,
-                      per_row_part.div(y < tiles.y ? y : tiles.y - 1) * merge_y,
-                      u.z);
+    const uint3 c = cell(t, rank);
+    return make_uint3(per_part.div(c.x) * merge_x,
+                      per_row_part.div(c.y) * merge_y, c.z);
   }
 
   /// Whether the tile of cluster rank `rank` in the t-th unit lies in the
-  /// walked grid. Where the tiles along y are not a multiple of `cluster`,
-  /// the last unit of each column holds tiles past it, which must store
+  /// walked grid. Where the tiles along y (x with `cluster_x`) are not a
+  /// multiple of `cluster`, the last unit of each column (row) holds tiles
+  /// past it, which must store
   /// nothing: the original launch wrote nothing there, though the stored
   /// matrix may go on (a launch over part of it).
   __host__ __device__ bool in_grid(int t, int rank = 0) const {
-    return unit(t).y * static_cast<uint32_t>(cluster) + rank < tiles.y;
+    const uint3 u = unit(t);
+    return cluster_x ? u.x * static_cast<uint32_t>(cluster) + rank < tiles.x
+                     : u.y * static_cast<uint32_t>(cluster) + rank < tiles.y;
   }
 
-  /// The part of its blocks' tile that the t-th unit computes, 0 <= part <
-  /// parts (0 without narrow tiles).
-  __host__ __device__ int part(int t) const {
-    const uint32_t x = unit(t).x;
+  /// The part of its blocks' tile that the tile of cluster rank `rank` in
+  /// the t-th unit computes, 0 <= part < parts (0 without narrow tiles).
+  __host__ __device__ int part(int t, int rank = 0) const {
+    const uint32_t x = cell(t, rank).x;
     return static_cast<int>(x - per_part.div(x) * per_part.d);
   }
 
@@ -160,15 +168,31 @@ struct TileSchedule {
   /// in the t-th unit computes, 0 <= row_part < row_parts (0 without row
   /// parts); that of the tile tile(t, rank) starts with.
   __host__ __device__ int row_part(int t, int rank = 0) const {
-    uint32_t y = unit(t).y * static_cast<uint32_t>(cluster) + rank;
-    if (y >= tiles.y)
-      y = tiles.y - 1;
+    const uint32_t y = cell(t, rank).y;
     return static_cast<int>(y - per_row_part.div(y) * per_row_part.d);
   }
 
 private:
   uint32_t rows = 0, cols = 0, units = 0;
   FastDivisor plane, band, in_group, in_last, per_part, per_row_part;
+
+  /// The walked tile of cluster rank `rank` in the t-th unit, in the
+  /// tiles' own coordinates; one past the grid is given the grid's last
+  /// along the cluster's direction.
+  __host__ __device__ uint3 cell(int t, int rank) const {
+    uint3 u = unit(t);
+    const uint32_t c = static_cast<uint32_t>(cluster);
+    if (cluster_x) {
+      u.x = u.x * c + rank;
+      if (u.x >= tiles.x)
+        u.x = tiles.x - 1;
+    } else {
+      u.y = u.y * c + rank;
+      if (u.y >= tiles.y)
+        u.y = tiles.y - 1;
+    }
+    return u;
+  }
 
   __host__ __device__ uint3 unit(int t) const {
     const uint32_t z = plane.div(t), r = t - z * plane.d;
@@ -671,6 +695,37 @@ inline bool choose_row_cluster(const TileSchedule &walk, long long rows,
   const long long parts = walk.tiles.y;
   const long long last = rows - row_offset - (parts - 1) * part_rows;
   if (parts % 2 != 0 || (parts > 2 && 2 * last <= part_rows) ||
+      (sms == 0 && current_sm_count(&sms) != cudaSuccess))
+    return false;
+  const long long tiles = walk.count();
+  return 2 * tiles > sms && tiles <= sms;
+}
+
+/// Whether a launch that runs the 64-column ping-pong kernel over the walk
+/// `walk` (cluster 1) runs its cluster twin along x instead
+/// (NarrowTiles::PingPongClusters, tawa/TileShape.h), whose two CTAs take
+/// adjacent column tiles of the same rows and share A's tile through a
+/// multicast, halving A's reads from L2: where the walk's columns of tiles
+/// are even (a cluster's second CTA past the last column would compute a
+/// tile for nothing), its tiles fill more than half a wave of the SMs and at
+/// most one, and either an operand's rows are an odd number of 16 bytes
+/// apart (`odd_rows`: five 32-byte L2 sectors read for four) or A holds at
+/// least kXClusterBytes (`a_bytes`). On an H200 (bf16 NT and TT,
+/// results/h200/x-cluster/rule1/) the twin ran 1.06-1.10x faster at 1000^3
+/// and 1.03-1.33x at 1000 x 1000 x 4000 (odd rows), 1.04-1.30x at 4096 x
+/// 200-256 x 4096-8192 (A 32-64 MiB); with A of 8-16 MiB it gained or lost
+/// up to 12% (4096 x 256 x 2048), and at 1024 x 1024 x 1024-4096 it lost
+/// 6-25%; with an odd number of column tiles (4096 x 136 x 4096) 4-6%.
+/// TAWA_X_CLUSTER in the environment overrides the choice (tests,
+/// measurements): "off" never, "force" always. `sms`: the SMs, 0 for those
+/// of the current device; false where that query fails.
+constexpr long long kXClusterBytes = 32ll << 20;
+inline bool choose_x_cluster(const TileSchedule &walk, bool odd_rows,
+                             long long a_bytes, int sms = 0) {
+  static const int mode = env_switch("TAWA_X_CLUSTER");
+  if (mode != 0)
+    return mode == 2;
+  if (walk.tiles.x % 2 != 0 || (!odd_rows && a_bytes < kXClusterBytes) ||
       (sms == 0 && current_sm_count(&sms) != cudaSuccess))
     return false;
   const long long tiles = walk.count();

@@ -166,6 +166,42 @@ int main() {
             if (n != 1)
               return fail("narrow visits", grid.x, parts, n, 1);
         }
+  // Clusters along x (cluster_x): the ranks of a unit take adjacent narrow
+  // tiles of the same row of tiles, so that they share A's tile; a rank
+  // past the last column is given it and stores nothing. Every (block,
+  // part) once.
+  for (dim3 grid : grids)
+    for (int parts : {1, 2, 3, 4})
+      for (bool along_y : {true, false}) {
+        const TileSchedule s(grid, 8, along_y, 2, 1, 1, parts, 0, 1, 0,
+                             /*cluster_x=*/true);
+        const uint32_t X = grid.x * parts, pairs = (X + 1) / 2;
+        if (s.count() != static_cast<int>(pairs * grid.y * grid.z))
+          return fail("x-cluster count", grid.x, parts, s.count(),
+                      pairs * grid.y * grid.z);
+        std::vector<int> seen(X * grid.y * grid.z, 0);
+        for (int t = 0; t < s.count(); ++t) {
+          const uint3 first = s.tile(t, 0);
+          const uint32_t x0 = first.x * parts + s.part(t, 0);
+          for (int rank = 0; rank < 2; ++rank) {
+            const uint3 got = s.tile(t, rank);
+            const uint32_t x = got.x * parts + s.part(t, rank);
+            ++cases;
+            const bool inside = x0 + rank < X;
+            if (got.y != first.y || got.z != first.z ||
+                x != (inside ? x0 + rank : X - 1) || x0 % 2 != 0)
+              return fail("x-cluster tile", t, rank, x, x0 + rank);
+            if (s.in_grid(t, rank) != inside)
+              return fail("x-cluster in_grid", t, rank, s.in_grid(t, rank),
+                          inside);
+            if (inside)
+              ++seen[(got.z * grid.y + got.y) * X + x];
+          }
+        }
+        for (int n : seen)
+          if (n != 1)
+            return fail("x-cluster visits", grid.x, parts, n, 1);
+      }
   // merged_walk_exact: a grid that divides, or whose last merged tiles
   // reach only past the stored matrix.
   struct Exact {
