@@ -376,13 +376,17 @@ static std::optional<NarrowKernel> pingPongTwin(const NarrowKernel &K,
 /// The cluster twin along x of ping-pong kernel `K` (NarrowTiles::
 /// PingPongClusters): two CTAs take adjacent narrow parts of one tile, the
 /// same rows, and share A's tile through a multicast. None where K's tiles
-/// are not parts of the wide tiles side by side (TileMerge::Parts), the
-/// tile code does not allow a cluster, or the planner refuses it.
+/// are not parts of the wide tiles side by side (TileMerge::Parts), A is
+/// not a plain tile of a matrix (an im2col window, a transposed copy, B
+/// itself), the tile code does not allow a cluster, or the planner refuses
+/// it.
 static std::optional<NarrowKernel> clusterAlongXTwin(const NarrowKernel &K,
                                                      DiagReporter &Diags) {
   const TileProgram &P = K.Program;
+  const TileLoad &A = P.Loads[P.Mmas.front().A];
   if (P.Merge.Parts < 2 || P.Merge.Across || P.Merge.RowParts > 1 ||
-      K.Plan.Cluster > 1)
+      K.Plan.Cluster > 1 || A.Im2col || A.TransposedCopy ||
+      P.Mmas.front().A == P.Mmas.front().B)
     return std::nullopt;
   DiagReporter Quiet = Diags.quiet();
   if (!checkTileCode(P, P.Pragma.Loc, "cluster(2)", Quiet))
