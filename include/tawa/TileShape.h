@@ -127,7 +127,8 @@ struct NarrowTiles {
   /// ping-pong twin, as the only element, else empty or none: the cluster's
   /// two CTAs take adjacent narrow parts of one tile, the same rows, and
   /// share A's tile through a multicast, which halves A's reads from L2
-  /// (tawa::rt::choose_x_cluster).
+  /// (tawa::rt::choose_x_cluster). None for fp8, im2col or transposed-copy
+  /// A (lib/TileShape.cpp, clusterAlongXTwin).
   std::vector<std::optional<NarrowKernel>> PingPongClusters;
   /// For --explain: the cluster twins and when they run, or why there are
   /// none.
