@@ -3,6 +3,7 @@
 #include "CudaPipeline.h"
 #include "DynamicTiles.h"
 #include "GemmLoopReader.h"
+#include "tawa/Plan.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -1571,6 +1572,17 @@ private:
           return fail(S->getBeginLoc(), Expected);
         continue;
       }
+      if (Part == 1 && nextIterationBarrier(S)) {
+        if (afterLoopNamesShared())
+          return fail(S->getBeginLoc(),
+                      "the loop's last iteration skips the barrier after the "
+                      "product, and the code after the loop may write shared "
+                      "memory (it names a __shared__ variable or a local "
+                      "pointer) while other threads still read the tiles; "
+                      "end the body with an unconditional '__syncthreads();'");
+        ++Part;
+        continue;
+      }
       Seg[Part].push_back(const_cast<Stmt *>(S));
       if (const VarDecl *P = advancedPointer(S)) {
         for (const auto &[At, Q] : LoopAdvances)
@@ -1599,6 +1611,59 @@ private:
     if (Part != 2 || stagingTiles() == 0)
       return fail(Body->getEndLoc(), Expected);
     return true;
+  }
+
+  /// `if (k0 + BK < K) __syncthreads();` in the loop `for (int k0 = ...;
+  /// k0 < K; k0 += BK)`: the barrier after the product on every iteration
+  /// a next one follows, whose staging it orders after the product's reads;
+  /// the last iteration, which skips it, is followed by no staging. The
+  /// condition is the loop's condition at the next step, spelled the same
+  /// (`<` or `<=` as the loop's, the step and the bound the loop's).
+  bool nextIterationBarrier(const Stmt *S) const {
+    auto *If = dyn_cast<IfStmt>(S);
+    if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
+      return false;
+    const Stmt *Then = If->getThen();
+    if (auto *C = dyn_cast<CompoundStmt>(Then)) {
+      if (C->size() != 1)
+        return false;
+      Then = C->body_front();
+    }
+    const std::optional<SteppedLoop> L = steppedLoop(Loop);
+    auto *Cond = dyn_cast<BinaryOperator>(If->getCond()->IgnoreParenImpCasts());
+    auto *Sum =
+        Cond ? dyn_cast<BinaryOperator>(Cond->getLHS()->IgnoreParenImpCasts())
+             : nullptr;
+    auto Same = [&](const Expr *A, const Expr *B) {
+      llvm::FoldingSetNodeID IA, IB;
+      A->IgnoreParenImpCasts()->Profile(IA, Ctx, /*Canonical=*/true);
+      B->IgnoreParenImpCasts()->Profile(IB, Ctx, /*Canonical=*/true);
+      return IA == IB;
+    };
+    return isBarrier(Then) && L && Sum && Sum->getOpcode() == BO_Add &&
+           Cond->getOpcode() == (L->Inclusive ? BO_LE : BO_LT) &&
+           refersTo(Sum->getLHS(), L->Var) && Same(Sum->getRHS(), L->Step) &&
+           Same(Cond->getRHS(), L->Bound);
+  }
+
+  /// Whether the kernel's code after the tile loop names a __shared__
+  /// variable or a local pointer (one that may point into shared memory).
+  bool afterLoopNamesShared() const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    const SourceLocation End = Loop->getEndLoc();
+    std::function<bool(const Stmt *)> Names = [&](const Stmt *S) {
+      if (!S)
+        return false;
+      if (auto *R = dyn_cast<DeclRefExpr>(S))
+        if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+            VD && !isa<ParmVarDecl>(VD) &&
+            SM.isBeforeInTranslationUnit(End, R->getBeginLoc()) &&
+            (VD->hasAttr<CUDASharedAttr>() || VD->getType()->isPointerType() ||
+             VD->getType()->isReferenceType()))
+          return true;
+      return llvm::any_of(S->children(), Names);
+    };
+    return Names(Kernel->getBody());
   }
 
   /// The pointer `S` advances (`p += step;`, `p = p + step;`), or null.

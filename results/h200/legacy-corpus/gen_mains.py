@@ -1053,6 +1053,16 @@ K['pair_members_relu_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['next_barrier_bf16'] = dict(
+    decl='void bgemm_next_barrier_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                            __nv_bfloat16 *C, int M, int N, int K, float alpha);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  bgemm_next_barrier_run(A, B, C, M, N, K, 0.5f);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
