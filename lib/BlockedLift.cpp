@@ -1647,23 +1647,34 @@ private:
   }
 
   /// Whether the kernel's code after the tile loop names a __shared__
-  /// variable or a local pointer (one that may point into shared memory).
+  /// variable or a local pointer (one that may point into shared memory),
+  /// itself or in a function of the program it calls.
   bool afterLoopNamesShared() const {
     const SourceManager &SM = Ctx.getSourceManager();
     const SourceLocation End = Loop->getEndLoc();
-    std::function<bool(const Stmt *)> Names = [&](const Stmt *S) {
+    std::set<const FunctionDecl *> Seen;
+    std::function<bool(const Stmt *, bool)> Names = [&](const Stmt *S,
+                                                        bool After) {
       if (!S)
         return false;
-      if (auto *R = dyn_cast<DeclRefExpr>(S))
+      const bool Here =
+          After || SM.isBeforeInTranslationUnit(End, S->getBeginLoc());
+      if (auto *R = dyn_cast<DeclRefExpr>(S); R && Here) {
         if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
-            VD && !isa<ParmVarDecl>(VD) &&
-            SM.isBeforeInTranslationUnit(End, R->getBeginLoc()) &&
-            (VD->hasAttr<CUDASharedAttr>() || VD->getType()->isPointerType() ||
-             VD->getType()->isReferenceType()))
+            VD &&
+            (VD->hasAttr<CUDASharedAttr>() ||
+             (!isa<ParmVarDecl>(VD) && (VD->getType()->isPointerType() ||
+                                        VD->getType()->isReferenceType()))))
           return true;
-      return llvm::any_of(S->children(), Names);
+        if (auto *F = dyn_cast<FunctionDecl>(R->getDecl());
+            F && F->hasBody() && !fromSystemHeader(F) &&
+            Seen.insert(F).second && Names(F->getBody(), true))
+          return true;
+      }
+      return llvm::any_of(S->children(),
+                          [&](const Stmt *C) { return Names(C, After); });
     };
-    return Names(Kernel->getBody());
+    return Names(Kernel->getBody(), false);
   }
 
   /// The pointer `S` advances (`p += step;`, `p = p + step;`), or null.
