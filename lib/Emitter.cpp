@@ -1434,12 +1434,16 @@ std::string KernelEmitter::schedule() const {
                     Merge.RowOffset)
                 .str()
           : "";
+  // The column tiles that store anything (across_x_units).
   if (Merge.Across)
     return formatv("tawa::rt::TileSchedule::across(grid, /*group=*/{0}, "
                    "/*along_y=*/{1}, /*cluster=*/{2}, /*merge_y=*/{3}, "
-                   "/*block_cols=*/{4}, /*width=*/{5}{6})",
+                   "/*block_cols=*/{4}, /*width=*/{5},\n    "
+                   "tawa::rt::across_x_units(grid, {4}, {5}, {7}.cols, "
+                   "/*col_offset=*/{8}){6})",
                    Plan.Raster.Group, Plan.Raster.AlongM ? "true" : "false",
-                   Plan.Cluster, Merge.Y, Merge.KernelBN, Plan.BN, RowParts)
+                   Plan.Cluster, Merge.Y, Merge.KernelBN, Plan.BN, RowParts,
+                   P.Store.Matrix->getName(), Merge.ColOffset)
         .str();
   const bool Tail = Merge.merged() || Merge.Parts > 1 || Merge.RowParts > 1;
   std::string ScheduleTail;

@@ -34,7 +34,8 @@ __global__ void nt(In A, In B, Out C) {
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 96, 64);
 // CHECK:         const tawa::rt::TileSchedule schedule = tawa::rt::TileSchedule::across(
 // CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/2, /*merge_y=*/1,
-// CHECK-NEXT:        /*block_cols=*/256, /*width=*/192);
+// CHECK-NEXT:        /*block_cols=*/256, /*width=*/192,
+// CHECK-NEXT:        tawa::rt::across_x_units(grid, 256, 192, C.cols, /*col_offset=*/0));
 // CHECK:         return tawa::rt::launch_clustered(
 // CHECK:       nt_cluster(
 // CHECK:         constexpr int kCluster = 2;

@@ -265,7 +265,8 @@ void run(In A, In B, Out C) {
 // CHECK:         maps = tawa::rt::make_tensor_map(&B_tensor_map, B_aligned, 192, 64);
 // CHECK:         const tawa::rt::TileSchedule schedule = tawa::rt::TileSchedule::across(
 // CHECK-NEXT:        grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_y=*/1,
-// CHECK-NEXT:        /*block_cols=*/256, /*width=*/192);
+// CHECK-NEXT:        /*block_cols=*/256, /*width=*/192,
+// CHECK-NEXT:        tawa::rt::across_x_units(grid, 256, 192, C.cols, /*col_offset=*/0));
 // CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 192, stream, &split_tail);
 // CHECK:       inline cudaError_t wide_launch(dim3 grid, dim3 block, size_t shared,
 // CHECK:         // The K loop's trips: where they are many, the few-rows twins run over row

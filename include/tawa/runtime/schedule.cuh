@@ -121,16 +121,19 @@ struct TileSchedule {
   /// divide the wide tile's, TileMerge::Across in TileShape.h): tile(t).x is
   /// 0 and part(t) is the column tile c, at c `width` columns from block
   /// 0's windows. The last column tile may reach past the launch's columns
-  /// (narrow_walk_exact says where that stores nothing more).
+  /// (narrow_walk_exact says where that stores nothing more). With
+  /// `x_units` > 0 the walk keeps the first x_units column tiles
+  /// (across_x_units: the others lie past the stored matrix's columns);
   /// `row_parts` and `y_units` as for the constructor.
   __host__ __device__ static TileSchedule
   across(dim3 grid, int group, bool along_y, int cluster, int merge_y,
-         int block_cols, int width, int row_parts = 1, int y_units = 0) {
+         int block_cols, int width, int x_units = 0, int row_parts = 1,
+         int y_units = 0) {
     const long long cols = static_cast<long long>(grid.x) * block_cols;
     return TileSchedule(dim3(1, grid.y, grid.z), group, along_y, cluster,
                         /*merge_x=*/1, merge_y,
-                        static_cast<int>((cols + width - 1) / width),
-                        /*x_units=*/0, row_parts, y_units);
+                        static_cast<int>((cols + width - 1) / width), x_units,
+                        row_parts, y_units);
   }
 
   /// The original block whose work the tile of cluster rank `rank` in the
@@ -324,6 +327,21 @@ inline int narrow_x_units(dim3 grid, int merge_x, int parts, int width,
   return static_cast<int>(inside < all ? inside : all);
 }
 
+/// The column tiles of a walk across the columns (TileSchedule::across) of
+/// CTA tiles of `width` columns over the launch `grid` of blocks of
+/// `block_cols` columns that store anything: those from ceil((cols -
+/// col_offset) / width) on lie past the stored matrix's `cols` columns
+/// (block 0 stores from column `col_offset`). A 4096 x 200 C under a launch
+/// of 128 x 256 tiles walks 32 tiles of 128 x 208, not 64 of which half
+/// store nothing. TAWA_NARROW_TRIM=off keeps them all.
+inline int across_x_units(dim3 grid, int block_cols, int width, long long cols,
+                          long long col_offset) {
+  const long long launch = static_cast<long long>(grid.x) * block_cols;
+  return narrow_x_units(dim3(1, 1, 1), 1,
+                        static_cast<int>((launch + width - 1) / width), width,
+                        cols, col_offset);
+}
+
 /// The row parts along y of a walk in `row_parts` parts of `part_rows` rows
 /// of each block's tile (launch `grid`) that store anything: part p of block
 /// row y stores from row (y row_parts + p) `part_rows` + `row_offset`, so
@@ -465,7 +483,9 @@ inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
                                                 cols, col_offset)) *
           rows;
     else if (narrow_walk_exact(grid, block_cols, c, cols, col_offset))
-      n = (static_cast<long long>(grid.x) * block_cols + c - 1) / c * rows;
+      n = static_cast<long long>(
+              across_x_units(grid, block_cols, c, cols, col_offset)) *
+          rows;
     else
       n = -1;
   }

@@ -557,9 +557,41 @@ int main() {
     // The across walk keeps its row parts.
     ++cases;
     const TileSchedule s =
-        TileSchedule::across(dim3(3, 2, 1), 8, true, 1, 1, 256, 192, 2, 3);
+        TileSchedule::across(dim3(3, 2, 1), 8, true, 1, 1, 256, 192, 0, 2, 3);
     if (s.count() != 4 * 3)
       return fail("across row parts", 3, 2, s.count(), 12);
+  }
+  // across_x_units: the column tiles of an across walk that store
+  // anything; the trimmed walk visits each of them once.
+  struct AcrossUnits {
+    unsigned grid_x;
+    int width;
+    long long cols, offset;
+    int want;
+  };
+  const AcrossUnits across_units[] = {
+      {1, 208, 200, 0, 1},   {1, 208, 256, 0, 2}, {1, 144, 136, 0, 1},
+      {2, 192, 320, 0, 2},   {2, 192, 512, 0, 3}, {2, 192, 1000, 0, 3},
+      {1, 208, 300, 100, 1}, {4, 208, 0, 0, 5}};
+  for (const AcrossUnits &c : across_units) {
+    ++cases;
+    const dim3 grid(c.grid_x, 3, 1);
+    const int got =
+        tawa::rt::across_x_units(grid, 256, c.width, c.cols, c.offset);
+    if (got != c.want)
+      return fail("across_x_units", c.grid_x, c.width, got, c.want);
+    const TileSchedule s =
+        TileSchedule::across(grid, 8, true, 1, 1, 256, c.width, got);
+    std::vector<int> seen(got * 3, 0);
+    for (int t = 0; t < s.count(); ++t) {
+      const int part = s.part(t);
+      if (part < 0 || part >= got)
+        return fail("across trimmed part", c.grid_x, t, part, got);
+      ++seen[s.tile(t).y * got + part];
+    }
+    for (int v : seen)
+      if (v != 1)
+        return fail("across trimmed cover", c.grid_x, c.width, v, 1);
   }
   // row_part_units: the 64-row parts of 128-row blocks that store anything.
   struct RowUnits {
