@@ -89,8 +89,8 @@ constexpr double kRelTolerance = 1e-2, kElemTolerance = 2e-2;
 struct Errors {
   double rel = NAN, elem = NAN;
   long long nonfinite = 0;
-  bool ok() const {
-    return nonfinite == 0 && rel < kRelTolerance && elem < kElemTolerance;
+  bool ok(double elem_tolerance = kElemTolerance) const {
+    return nonfinite == 0 && rel < kRelTolerance && elem < elem_tolerance;
   }
 };
 

@@ -15,11 +15,12 @@
 //     scale_a * scale_b * A B^T in fp32 (CUBLAS_PEDANTIC_MATH: no TF32);
 //   - the check passes when no output is NaN or infinite, the relative
 //     Frobenius error is under 1e-2 and the largest element error
-//     |c - ref| / (|ref| + rms(ref)) is under 2e-2. The products of fp8
-//     values are exact in fp32; the error is the output's rounding (2^-8 of
-//     |ref| in bf16, 2^-11 in fp16) and wgmma's fp8 accumulation, which
-//     keeps fewer bits than fp32 (the baseline with fast accumulation does
-//     the same; its error is printed beside ours as base_rel);
+//     |c - ref| / (|ref| + rms(ref)) is under elem_tolerance(K): 2e-2 up to
+//     K = 4096, growing as sqrt(K) beyond. The products of fp8 values are
+//     exact in fp32; the error is the output's rounding (2^-8 of |ref| in
+//     bf16, 2^-11 in fp16) and wgmma's fp8 accumulation, which keeps fewer
+//     bits than fp32 (the baseline with fast accumulation does the same;
+//     its errors are printed beside ours as base_rel and base_elem);
 //   - with --time: medians of alternating runs of ours and of cuBLASLt's fp8
 //     matmul (cublasLtMatmul, the same input and output types, alpha =
 //     scale_a * scale_b) with CUBLASLT_MATMUL_DESC_FAST_ACCUM on, the
@@ -37,6 +38,8 @@
 #include <cublasLt.h>
 #include <cublas_v2.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <stdexcept>
@@ -112,6 +115,17 @@ cudaDataType_t c_type(Gemm g) {
                                   : CUDA_R_16F;
 }
 
+/// The largest element error the check accepts for a reduction of `k`
+/// products: 2e-2 up to k = 4096, then growing as sqrt(k). Hopper's fp8 mma
+/// keeps about 14 bits of its running sum, which costs up to about 2% of an
+/// element at K = 4096 (DeepSeek-V3 technical report, arXiv 2412.19437,
+/// section 3.3.2); the rounding errors of a sum of k terms grow as sqrt(k).
+/// cuBLASLt's fast accumulation, the same as ours, reached 3.1e-2 at K =
+/// 28672 (results/h200/fp8-tolerance/).
+inline double elem_tolerance(int k) {
+  return kElemTolerance * std::max(1.0, std::sqrt(k / 4096.0));
+}
+
 struct Result {
   Gemm gemm;
   Shape shape;
@@ -119,7 +133,9 @@ struct Result {
   bool timed = false;
   double ms = NAN, base_ms = NAN, exact_ms = NAN;
   std::string baseline = "cuBLASLt", error;
-  bool pass() const { return error.empty() && ours.ok(); }
+  bool pass() const {
+    return error.empty() && ours.ok(elem_tolerance(shape.k));
+  }
 };
 
 /// One cuBLASLt fp8 matmul, planned once: the row-major M x N C = A B^T is
@@ -326,7 +342,7 @@ Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {
       output_as_float(g, x);
       (side == 0 ? r.ours : r.base) = compare(x.out.p, x.ref.p, mn);
     }
-    if (timing && r.ours.ok() && fast_any.found()) {
+    if (timing && r.pass() && fast_any.found()) {
       for (int i = 0; i < kWarmupPairs; ++i) {
         CHECK(ours(g, x));
         baseline(fast_any);
@@ -353,11 +369,13 @@ Result Runner::run(Gemm g, const Shape &s, std::uint64_t seed, bool timing) {
 }
 
 void print(const std::string &label, const Result &r) {
-  std::printf("%-10s %-14s %-16s %s rel %-9s elem %-9s base_rel %-9s",
+  std::printf("%-10s %-14s %-16s %s rel %-9s elem %-9s base_rel %-9s "
+              "base_elem %-9s",
               label.c_str(), gemm_name(r.gemm), r.shape.text().c_str(),
               r.pass() ? "PASS" : "FAIL", short_number(r.ours.rel).c_str(),
               short_number(r.ours.elem).c_str(),
-              short_number(r.base.rel).c_str());
+              short_number(r.base.rel).c_str(),
+              short_number(r.base.elem).c_str());
   if (r.timed)
     std::printf(" %7.1f TFLOP/s  %s %7.1f  ratio %.3f  exact %7.1f  ratio %.3f",
                 tflops(r.shape, r.ms), r.baseline.c_str(),
@@ -369,15 +387,18 @@ void print(const std::string &label, const Result &r) {
 }
 
 std::string json(const std::string &label, const Result &r) {
-  std::string o = "{\"label\": " + json_string(label) +
-                  ", \"gemm\": " + json_string(gemm_name(r.gemm)) +
-                  ", \"shape\": " + json_string(r.shape.text()) +
-                  ", \"pass\": " + (r.pass() ? "true" : "false") +
-                  ", \"rel_err\": " + json_number(r.ours.rel) +
-                  ", \"elem_err\": " + json_number(r.ours.elem) +
-                  ", \"nonfinite\": " + std::to_string(r.ours.nonfinite) +
-                  ", \"baseline_rel_err\": " + json_number(r.base.rel) +
-                  ", \"baseline\": " + json_string(r.baseline);
+  std::string o =
+      "{\"label\": " + json_string(label) +
+      ", \"gemm\": " + json_string(gemm_name(r.gemm)) +
+      ", \"shape\": " + json_string(r.shape.text()) +
+      ", \"pass\": " + (r.pass() ? "true" : "false") +
+      ", \"rel_err\": " + json_number(r.ours.rel) +
+      ", \"elem_err\": " + json_number(r.ours.elem) +
+      ", \"nonfinite\": " + std::to_string(r.ours.nonfinite) +
+      ", \"elem_tolerance\": " + json_number(elem_tolerance(r.shape.k)) +
+      ", \"baseline_rel_err\": " + json_number(r.base.rel) +
+      ", \"baseline_elem_err\": " + json_number(r.base.elem) +
+      ", \"baseline\": " + json_string(r.baseline);
   if (r.timed)
     o += ", \"ms\": " + json_number(r.ms) +
          ", \"baseline_ms\": " + json_number(r.base_ms) +
