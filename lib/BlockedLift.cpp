@@ -2608,7 +2608,11 @@ private:
     VectorTemp &V = Cur->Vectors[VD];
     if (V.StoredBack)
       V = VectorTemp{}, V.Fresh = true;
-    std::optional<VectorRef> Dst = freshStore(VD, At);
+    // A store under a bounds check of its own right after the sets makes
+    // the members' stores under that check: nothing runs between the two,
+    // and the values are the same where it is taken.
+    const Expr *Under = nullptr;
+    std::optional<VectorRef> Dst = freshStore(VD, At, &Under);
     auto Place = Dst ? vectorPlace(*Dst) : std::nullopt;
     const QualType Member =
         VD->getType()->getAsCXXRecordDecl()->field_begin()->getType();
@@ -2623,14 +2627,18 @@ private:
     if (I >= V.Set.size() || V.Set[I] || V.Ptr != Place->first ||
         V.Offset != Place->second)
       return fail(At->getBeginLoc(), Expected);
-    if (!laneStore(I, V.Count,
-                   GlobalAccess{V.Ptr, zeroIndex(At->getBeginLoc()),
-                                V.Offset + Poly::constant(int64_t(I))},
-                   At, R))
+    const size_t Depth = Guards.size();
+    if (Under && !guard(Under, Guards))
       return false;
+    const bool Stored =
+        laneStore(I, V.Count,
+                  GlobalAccess{V.Ptr, zeroIndex(At->getBeginLoc()),
+                               V.Offset + Poly::constant(int64_t(I))},
+                  At, R);
     V.Set[I] = true;
     V.SetUnder = Guards;
-    return true;
+    Guards.resize(Depth);
+    return Stored;
   }
 
   /// A pair of 16-bit values made of two stored values, of cuda_fp16.h or
@@ -2723,7 +2731,13 @@ private:
   /// The store of the fresh vector `VD` that follows the statement `At`
   /// in the block being followed, with only member sets of fresh vectors
   /// between (freshMember); nullopt where there is none.
-  std::optional<VectorRef> freshStore(const VarDecl *VD, const Expr *At) {
+  /// With `Under`, the store may also stand alone under a bounds check
+  /// right after the sets, `if (row < M && col < N) <store>;` (no else):
+  /// `*Under` is then its condition, else null.
+  std::optional<VectorRef> freshStore(const VarDecl *VD, const Expr *At,
+                                      const Expr **Under = nullptr) {
+    if (Under)
+      *Under = nullptr;
     if (Blocks.empty())
       return std::nullopt;
     auto [Body, Index] = Blocks.back();
@@ -2739,13 +2753,22 @@ private:
     for (size_t J = Index + 1; J < Body.size(); ++J) {
       if (isa<NullStmt>(Body[J]))
         continue;
-      const Expr *E = dyn_cast<Expr>(Body[J]);
+      const Stmt *S = Body[J];
+      const auto *If = dyn_cast<IfStmt>(S);
+      if (If) {
+        if (!Under || If->getElse() || If->getInit() ||
+            If->getConditionVariable())
+          return std::nullopt;
+        S = onlyStatement(If->getThen());
+        *Under = If->getCond();
+      }
+      const Expr *E = dyn_cast_or_null<Expr>(S);
       const Expr *L = nullptr, *R = nullptr;
       if (!E || !assignment(E, L, R))
         return std::nullopt;
       auto *M = dyn_cast<MemberExpr>(bare(L));
       if (auto [V, I] = M ? vectorMember(M) : std::pair(nullptr, 0);
-          V && Cur->Vectors[V].Fresh)
+          V && Cur->Vectors[V].Fresh && !If)
         continue;
       auto *Ref = dyn_cast<DeclRefExpr>(bare(R));
       std::optional<VectorRef> Dst = vectorAccess(L);
@@ -2755,6 +2778,23 @@ private:
       return Dst;
     }
     return std::nullopt;
+  }
+
+  /// The statement `S` is, or the one statement of the block `S` is (null
+  /// statements aside); null for a block of any other number.
+  static const Stmt *onlyStatement(const Stmt *S) {
+    const auto *Block = dyn_cast_or_null<CompoundStmt>(S);
+    if (!Block)
+      return S;
+    const Stmt *Only = nullptr;
+    for (const Stmt *Sub : Block->body()) {
+      if (isa<NullStmt>(Sub))
+        continue;
+      if (Only)
+        return nullptr;
+      Only = Sub;
+    }
+    return Only;
   }
 
   static std::string GuardMessage(const VarDecl *VD) {

@@ -83,7 +83,9 @@ __global__ void statement_between(int M, int N, int K, float alpha,
   }
 }
 
-// CHECK: fresh-vectors-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}expected the members of the vector 'out' set one by one
+// A vector stored under a check of its flat index, no bounds check of its
+// row and column.
+// CHECK: fresh-vectors-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}the store must write C[row * ldc + col]
 __global__ void store_checked(int M, int N, int K, float alpha,
                             const __nv_bfloat16 *A, const __nv_bfloat16 *B,
                             float *C) {

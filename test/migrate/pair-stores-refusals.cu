@@ -253,11 +253,11 @@ __global__ void loaded_restored(int M, int N, int K, float alpha, float beta, co
     }
 }
 
-// A local pair made outside the bounds check that guards its store: the
-// store must follow in the same block.
+// A local pair stored under a bounds check right after it is made, with an
+// else: the store must stand alone under the check.
 // CHECK: pair-stores-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}expected the members of the vector 'h' set one by one, each once, and the vector stored into consecutive elements of C of its member type right after, in the same block{{.*}} [tawa-unsupported]
-__global__ void pair_local_apart(int M, int N, int K, const __half *A,
-                                 const __half *B, __half *C) {
+__global__ void pair_local_else(int M, int N, int K, const __half *A,
+                                const __half *B, __half *C) {
   __shared__ __half As[BM][BK];
   __shared__ __half Bs[BK][BN];
   const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
@@ -283,6 +283,78 @@ __global__ void pair_local_apart(int M, int N, int K, const __half *A,
       const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
       const __half2 h = __floats2half2_rn(acc[i][j], acc[i][j + 1]);
       if (r < M && c < N)
+        *reinterpret_cast<__half2 *>(&C[r * N + c]) = h;
+      else
+        C[0] = __float2half_rn(0.0f);
+    }
+}
+
+// A local pair stored under a bounds check right after it is made, with
+// another statement under the check.
+// CHECK: pair-stores-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}expected the members of the vector 'h' set one by one, each once, and the vector stored into consecutive elements of C of its member type right after, in the same block{{.*}} [tawa-unsupported]
+__global__ void pair_local_two(int M, int N, int K, const __half *A,
+                               const __half *B, __half *C) {
+  __shared__ __half As[BM][BK];
+  __shared__ __half Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    for (int i = threadIdx.x; i < BM * BK; i += 256)
+      As[i / BK][i % BK] = A[(row0 + i / BK) * K + k0 + i % BK];
+    for (int i = threadIdx.x; i < BK * BN; i += 256)
+      Bs[i / BN][i % BN] = B[(k0 + i / BN) * N + col0 + i % BN];
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __half2float(As[tRow * TM + i][kk]) *
+                       __half2float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; j += 2) {
+      const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
+      const __half2 h = __floats2half2_rn(acc[i][j], acc[i][j + 1]);
+      if (r < M && c < N) {
+        C[r * N + c] = __float2half_rn(0.0f);
+        *reinterpret_cast<__half2 *>(&C[r * N + c]) = h;
+      }
+    }
+}
+
+// A local pair stored under a check of a column outside it: the last
+// column pair of a row would be stored where the check does not hold.
+// CHECK: pair-stores-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}the store must write C[row * ldc + col]{{.*}} [tawa-unsupported]
+__global__ void pair_local_wrong_column(int M, int N, int K, const __half *A,
+                                        const __half *B, __half *C) {
+  __shared__ __half As[BM][BK];
+  __shared__ __half Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    for (int i = threadIdx.x; i < BM * BK; i += 256)
+      As[i / BK][i % BK] = A[(row0 + i / BK) * K + k0 + i % BK];
+    for (int i = threadIdx.x; i < BK * BN; i += 256)
+      Bs[i / BN][i % BN] = B[(k0 + i / BN) * N + col0 + i % BN];
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __half2float(As[tRow * TM + i][kk]) *
+                       __half2float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; j += 2) {
+      const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
+      const __half2 h = __floats2half2_rn(acc[i][j], acc[i][j + 1]);
+      if (r < M && c + 2 < N)
         *reinterpret_cast<__half2 *>(&C[r * N + c]) = h;
     }
 }
@@ -331,6 +403,8 @@ void launch(const __half *A, const __half *B, __half *C, float *F, int M,
   checked_past_pair<<<grid, 256>>>(M, N, K, A, B, C);
   loaded_partly_set<<<grid, 256>>>(M, N, K, 1.5f, 0.5f, A, B, F);
   loaded_restored<<<grid, 256>>>(M, N, K, 1.5f, 0.5f, A, B, F);
-  pair_local_apart<<<grid, 256>>>(M, N, K, A, B, C);
+  pair_local_else<<<grid, 256>>>(M, N, K, A, B, C);
+  pair_local_two<<<grid, 256>>>(M, N, K, A, B, C);
+  pair_local_wrong_column<<<grid, 256>>>(M, N, K, A, B, C);
   pair_half_set<<<grid, 256>>>(M, N, K, A, B, C);
 }

@@ -2,7 +2,8 @@
 // *>(&C[j]) = __floats2half2_rn(x, y);` is a store of x into C[j] and of y
 // into C[j + 1], each rounded to nearest as a store of a float into C is
 // (also `__halves2half2`, and the bf16 pairs of cuda_bf16.h), also through
-// a local pair stored right after it is made or its members set. (The outputs
+// a local pair stored right after it is made or its members set, alone or
+// under a bounds check of its own. (The outputs
 // are checked without this file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | count 0
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
@@ -202,4 +203,88 @@ void launch(const __half *A, const __half *B, __half *C,
   checked_pairs<<<grid, 256>>>(M, N, K, A, B, C);
   pair_locals<<<grid, 256>>>(M, N, K, 1.5f, A, B, C);
   pair_members<<<grid, 256>>>(M, N, K, A2, B2, C2);
+}
+
+// A local pair made before the bounds check that guards its store: the
+// store stands alone under the check right after it, so the pair's stores
+// are made under that check.
+// CHECK-LABEL: __global__ void pair_local_apart_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+// CHECK: N % 2 != 0
+__global__ void pair_local_apart(int M, int N, int K, const __half *A,
+                                 const __half *B, __half *C) {
+  __shared__ __half As[BM][BK];
+  __shared__ __half Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    for (int i = threadIdx.x; i < BM * BK; i += 256)
+      As[i / BK][i % BK] = A[(row0 + i / BK) * K + k0 + i % BK];
+    for (int i = threadIdx.x; i < BK * BN; i += 256)
+      Bs[i / BN][i % BN] = B[(k0 + i / BN) * N + col0 + i % BN];
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __half2float(As[tRow * TM + i][kk]) *
+                       __half2float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; j += 2) {
+      const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
+      const __half2 h = __floats2half2_rn(acc[i][j], acc[i][j + 1]);
+      if (r < M && c < N)
+        *reinterpret_cast<__half2 *>(&C[r * N + c]) = h;
+    }
+}
+
+// Members set one by one, then the pair stored under a check of its own.
+// CHECK-LABEL: __global__ void pair_members_apart_tiled(
+// CHECK: tawa::store(C, m0, n0, tawa::relu(acc));
+// CHECK: N % 2 != 0
+__global__ void pair_members_apart(int M, int N, int K,
+                                   const __nv_bfloat16 *A,
+                                   const __nv_bfloat16 *B, __nv_bfloat16 *C) {
+  __shared__ __nv_bfloat16 As[BM][BK];
+  __shared__ __nv_bfloat16 Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    for (int i = threadIdx.x; i < BM * BK; i += 256)
+      As[i / BK][i % BK] = A[(row0 + i / BK) * K + k0 + i % BK];
+    for (int i = threadIdx.x; i < BK * BN; i += 256)
+      Bs[i / BN][i % BN] = B[(k0 + i / BN) * N + col0 + i % BN];
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __bfloat162float(As[tRow * TM + i][kk]) *
+                       __bfloat162float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; j += 2) {
+      const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
+      __nv_bfloat162 p;
+      p.x = __float2bfloat16_rn(fmaxf(acc[i][j], 0.0f));
+      p.y = __float2bfloat16_rn(fmaxf(acc[i][j + 1], 0.0f));
+      if (r < M && c < N) {
+        *reinterpret_cast<__nv_bfloat162 *>(&C[r * N + c]) = p;
+      }
+    }
+}
+
+void launch_apart(const __half *A, const __half *B, __half *C,
+                  const __nv_bfloat16 *A2, const __nv_bfloat16 *B2,
+                  __nv_bfloat16 *C2, int M, int N, int K) {
+  dim3 grid(N / BN, M / BM);
+  pair_local_apart<<<grid, 256>>>(M, N, K, A, B, C);
+  pair_members_apart<<<grid, 256>>>(M, N, K, A2, B2, C2);
 }

@@ -1043,6 +1043,16 @@ K['pair_local_bias_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['pair_apart_guard_bf16'] = dict(
+    decl='void bgemm_pair_apart_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                          __nv_bfloat16 *C, int M, int N, int K, float alpha);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  bgemm_pair_apart_run(A, B, C, M, N, K, 0.75f);
+  return finish(C, m * n, out);
+''')
+
 K['pair_members_relu_bf16'] = dict(
     decl='void bgemm_pair_members_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
          '                            __nv_bfloat16 *C, int M, int N, int K);',
