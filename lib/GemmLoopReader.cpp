@@ -761,46 +761,6 @@ GemmLoopReader::zeroOutside(const ConditionalOperator *C) const {
               : std::nullopt;
 }
 
-bool GemmLoopReader::isBarrier(const Stmt *S) {
-  // `asm volatile("bar.sync 0;" ::: "memory");`: barrier 0 of every thread
-  // of the block, which __syncthreads() is (PTX ISA 9.7.13.1, bar.sync
-  // without a thread count).
-  if (auto *A = dyn_cast<GCCAsmStmt>(S)) {
-    const std::string Text = A->getAsmString();
-    llvm::StringRef T = llvm::StringRef(Text).trim();
-    while (T.consume_back(";") || T.consume_back("\n"))
-      T = T.rtrim();
-    llvm::SmallVector<llvm::StringRef, 4> Words;
-    llvm::SplitString(T, Words);
-    bool OnlyMemory = true;
-    for (unsigned I = 0; I < A->getNumClobbers(); ++I)
-      OnlyMemory &= A->getClobber(I) == "memory";
-    return !A->getNumOutputs() && !A->getNumInputs() && OnlyMemory &&
-           Words.size() == 2 && Words[1] == "0" &&
-           llvm::is_contained({"bar.sync", "bar.cta.sync", "barrier.sync",
-                               "barrier.sync.aligned", "barrier.cta.sync",
-                               "barrier.cta.sync.aligned"},
-                              Words[0]);
-  }
-  auto *E = dyn_cast<Expr>(S);
-  auto *C = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
-  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
-  if (!F || !F->getIdentifier())
-    return false;
-  if (F->getName() == "__syncthreads")
-    return true;
-  // `block.sync()`, `cg::this_thread_block().sync()` and `cg::sync(block)`
-  // of cooperative_groups' thread_block: a barrier of every thread of the
-  // block, as __syncthreads() (CUDA C++ Programming Guide, "Cooperative
-  // Groups", thread_block::sync()).
-  if (auto *M = dyn_cast<CXXMethodDecl>(F))
-    return M->getName() == "sync" && C->getNumArgs() == 0 &&
-           isThreadBlock(M->getParent());
-  return F->getName() == "sync" && C->getNumArgs() == 1 &&
-         inCooperativeGroups(F) &&
-         isThreadBlock(C->getArg(0)->getType()->getAsCXXRecordDecl());
-}
-
 bool GemmLoopReader::advancesInLoop(const CompoundStmt *Body) {
   for (const Stmt *X : Body->body()) {
     auto *E = dyn_cast<Expr>(X);

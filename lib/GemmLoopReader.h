@@ -62,9 +62,6 @@ protected:
   /// where neither value is a zero.
   std::optional<std::pair<const clang::Expr *, const clang::Expr *>>
   zeroOutside(const clang::ConditionalOperator *C) const;
-  /// Whether `S` is `__syncthreads();` or an asm statement of `bar.sync
-  /// 0;` alone (no operands; a "memory" clobber or none).
-  static bool isBarrier(const clang::Stmt *S);
   /// The integer variable that `S` flips between 0 and 1: `cur ^= 1;`,
   /// `cur = cur ^ 1;`, `cur = 1 - cur;`, `cur = !cur;`, `cur = (cur + 1)
   /// % 2;` (`& 1`, `1 + cur`) or `cur = cur ? 0 : 1;`; else null.

@@ -1153,6 +1153,46 @@ deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
   return std::nullopt;
 }
 
+bool LifterBase::isBarrier(const Stmt *S) {
+  // `asm volatile("bar.sync 0;" ::: "memory");`: barrier 0 of every thread
+  // of the block, which __syncthreads() is (PTX ISA 9.7.13.1, bar.sync
+  // without a thread count).
+  if (auto *A = dyn_cast<GCCAsmStmt>(S)) {
+    const std::string Text = A->getAsmString();
+    llvm::StringRef T = llvm::StringRef(Text).trim();
+    while (T.consume_back(";") || T.consume_back("\n"))
+      T = T.rtrim();
+    llvm::SmallVector<llvm::StringRef, 4> Words;
+    llvm::SplitString(T, Words);
+    bool OnlyMemory = true;
+    for (unsigned I = 0; I < A->getNumClobbers(); ++I)
+      OnlyMemory &= A->getClobber(I) == "memory";
+    return !A->getNumOutputs() && !A->getNumInputs() && OnlyMemory &&
+           Words.size() == 2 && Words[1] == "0" &&
+           llvm::is_contained({"bar.sync", "bar.cta.sync", "barrier.sync",
+                               "barrier.sync.aligned", "barrier.cta.sync",
+                               "barrier.cta.sync.aligned"},
+                              Words[0]);
+  }
+  auto *E = dyn_cast<Expr>(S);
+  auto *C = E ? dyn_cast<CallExpr>(E->IgnoreImplicit()) : nullptr;
+  const FunctionDecl *F = C ? C->getDirectCallee() : nullptr;
+  if (!F || !F->getIdentifier())
+    return false;
+  if (F->getName() == "__syncthreads")
+    return true;
+  // `block.sync()`, `cg::this_thread_block().sync()` and `cg::sync(block)`
+  // of cooperative_groups' thread_block: a barrier of every thread of the
+  // block, as __syncthreads() (CUDA C++ Programming Guide, "Cooperative
+  // Groups", thread_block::sync()).
+  if (auto *M = dyn_cast<CXXMethodDecl>(F))
+    return M->getName() == "sync" && C->getNumArgs() == 0 &&
+           isThreadBlock(M->getParent());
+  return F->getName() == "sync" && C->getNumArgs() == 1 &&
+         inCooperativeGroups(F) &&
+         isThreadBlock(C->getArg(0)->getType()->getAsCXXRecordDecl());
+}
+
 std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
   if (!Body)
@@ -1183,13 +1223,71 @@ std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
   }
   BeforeLoop.clear();
   AfterLoop.clear();
-  llvm::copy_if(llvm::make_range(Body->body_begin(), It),
-                std::back_inserter(BeforeLoop),
-                [](const Stmt *S) { return !staticAssertsOnly(S); });
+  // A barrier that only declarations precede orders no access: no thread
+  // has written or read memory before it (`__syncthreads();` at the top
+  // of a kernel).
+  bool Quiet = true;
+  for (Stmt *S : llvm::make_range(Body->body_begin(), It)) {
+    if (staticAssertsOnly(S) || (Quiet && isBarrier(S)))
+      continue;
+    Quiet = Quiet && declaresOnly(S);
+    BeforeLoop.push_back(S);
+  }
   llvm::copy_if(llvm::make_range(It + 1, Body->body_end()),
                 std::back_inserter(AfterLoop),
                 [](const Stmt *S) { return !staticAssertsOnly(S); });
   return AroundLoop{BeforeLoop, AfterLoop};
+}
+
+/// Whether `E` reads a coordinate of the CUDA headers' built-in index
+/// variables, `threadIdx.x` (a property whose getter reads a register).
+static bool builtinIndexRead(const Stmt *E) {
+  auto *PO = dyn_cast<PseudoObjectExpr>(E);
+  auto *MP = PO ? dyn_cast<MSPropertyRefExpr>(
+                      PO->getSyntacticForm()->IgnoreParenImpCasts())
+                : nullptr;
+  const Expr *Base = MP ? MP->getBaseExpr()->IgnoreParenImpCasts() : nullptr;
+  if (auto *O = dyn_cast_or_null<OpaqueValueExpr>(Base))
+    Base = O->getSourceExpr()->IgnoreParenImpCasts();
+  auto *R = dyn_cast_or_null<DeclRefExpr>(Base);
+  return R && fromSystemHeader(R->getDecl()) &&
+         llvm::is_contained({"threadIdx", "blockIdx", "blockDim", "gridDim"},
+                            R->getDecl()->getName());
+}
+
+/// Whether evaluating `E` writes no memory: no assignment, increment or
+/// decrement, and no call or constructor but the reads of the built-in
+/// index variables and trivial constructors.
+static bool writesNoMemory(const Stmt *E) {
+  if (!E || builtinIndexRead(E))
+    return true;
+  if (auto *B = dyn_cast<BinaryOperator>(E); B && B->isAssignmentOp())
+    return false;
+  if (auto *U = dyn_cast<UnaryOperator>(E); U && U->isIncrementDecrementOp())
+    return false;
+  if (auto *C = dyn_cast<CXXConstructExpr>(E);
+      C && !C->getConstructor()->isTrivial())
+    return false;
+  if (isa<CallExpr, LambdaExpr, StmtExpr, CXXNewExpr, CXXDeleteExpr,
+          PseudoObjectExpr>(E))
+    return false;
+  return llvm::all_of(E->children(),
+                      [](const Stmt *C) { return writesNoMemory(C); });
+}
+
+bool declaresOnly(const Stmt *S) {
+  if (isa<NullStmt>(S))
+    return true;
+  auto *DS = dyn_cast<DeclStmt>(S);
+  return DS && llvm::all_of(DS->decls(), [](const Decl *D) {
+           if (isa<StaticAssertDecl, TypedefNameDecl>(D))
+             return true;
+           auto *VD = dyn_cast<VarDecl>(D);
+           // A __shared__ variable has static storage, and no value.
+           return VD &&
+                  (!VD->isStaticLocal() || VD->hasAttr<CUDASharedAttr>()) &&
+                  writesNoMemory(VD->getInit());
+         });
 }
 
 bool staticAssertsOnly(const Stmt *S) {

@@ -201,12 +201,18 @@ protected:
     return {};
   }
 
+  /// Whether `S` is `__syncthreads();` or an asm statement of `bar.sync
+  /// 0;` alone (no operands; a "memory" clobber or none).
+  static bool isBarrier(const clang::Stmt *S);
+
   /// The statements of the kernel body before and after the annotated loop.
   struct AroundLoop {
     llvm::ArrayRef<clang::Stmt *> Before, After;
   };
   /// Those statements, but for declarations of static_asserts alone (they
-  /// do nothing at run time); none where the kernel has no body, or, with
+  /// do nothing at run time) and barriers before the loop that only
+  /// declarations precede (they order no access); none where the kernel
+  /// has no body, or, with
   /// the failure, where the loop is not one of its statements. The views
   /// live as long as the lifter.
   std::optional<AroundLoop> aroundLoop();
@@ -305,6 +311,11 @@ private:
 
 /// Whether `S` declares static_asserts only.
 bool staticAssertsOnly(const clang::Stmt *S);
+
+/// Whether the statement `S` only declares: a declaration statement whose
+/// variables (__shared__ or not static) are initialized without writing
+/// memory, or a null statement.
+bool declaresOnly(const clang::Stmt *S);
 
 } // namespace tawa
 
