@@ -218,6 +218,8 @@ private:
   void epilogueOps(const std::string &Row0);
   void launcher();
   void narrowChoice();
+  bool xClusterChoice();
+  std::string fewerColumnsArguments(bool XClusterFirst) const;
   std::string rowPartsChoice(bool Trips);
   std::string fewRowsArgument() const;
   void clusterChoice();
@@ -1240,10 +1242,53 @@ std::string KernelEmitter::rowPartsChoice(bool Trips) {
          ", &row_parts";
 }
 
+/// The launcher's choice of running the narrow kernel that has a cluster
+/// twin along x in clusters, into `x_cluster`; whether it is the first
+/// narrow kernel (none: false).
+bool KernelEmitter::xClusterChoice() {
+  bool First = false;
+  for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
+    const NarrowLaunch &L = NarrowLaunches[I];
+    if (L.TwinCluster.empty())
+      continue;
+    W.line(formatv("// The {0}-column ping-pong kernel may run in clusters "
+                   "of two CTAs of adjacent column tiles, which share A's "
+                   "tile (tawa::rt::choose_x_cluster).",
+                   L.Cols)
+               .str());
+    W.line(formatv("const bool x_cluster = tawa::rt::choose_x_cluster({0}, "
+                   "{1}, tawa::rt::matrix_bytes({2}));",
+                   L.TwinWalk, oddPitch(), P.Loads[Mma.A].Matrix->getName())
+               .str());
+    First = I == 0;
+  }
+  return First;
+}
+
+/// The arguments of choose_narrow after `trips` that let a launch whose A
+/// is large take fewer column tiles (tawa::rt::fewer_column_tiles): A's
+/// bytes and whether the first narrow kernel runs in clusters along x;
+/// none where A is an im2col window or no narrow kernel walks across the
+/// launch's columns.
+std::string KernelEmitter::fewerColumnsArguments(bool XClusterFirst) const {
+  const int Wide = P.Merge.merged() ? P.Merge.KernelBN : Plan.BN;
+  const bool Across = llvm::any_of(NarrowLaunches, [&](const NarrowLaunch &L) {
+    return !L.Launch.empty() && Wide % L.Cols != 0;
+  });
+  if (!Across || P.Loads[Mma.A].Im2col)
+    return "";
+  return formatv(", /*a_bytes=*/tawa::rt::matrix_bytes({0}), "
+                 "/*x_cluster=*/{1}",
+                 P.Loads[Mma.A].Matrix->getName(),
+                 XClusterFirst ? "x_cluster" : "false")
+      .str();
+}
+
 /// The launcher's choice of a narrow kernel, into `narrow` (-1: none).
 void KernelEmitter::narrowChoice() {
   if (NarrowLaunches.empty())
     return;
+  const std::string FewerColumns = fewerColumnsArguments(xClusterChoice());
   std::string Few = fewRowsArgument();
   const bool Trips = Plan.CountTrips && (rowParts() || !Few.empty());
   if (Trips) {
@@ -1273,11 +1318,14 @@ void KernelEmitter::narrowChoice() {
   std::string RowUnits = rowPartsChoice(Trips);
   if (Few.empty() && !RowUnits.empty())
     Few = ", /*few_rows=*/0";
-  if (Trips) {
+  if (Trips || !FewerColumns.empty()) {
+    if (Few.empty())
+      Few = ", /*few_rows=*/0";
     if (RowUnits.empty())
       RowUnits = ", /*row_units=*/0, /*row_part_kernels=*/0, "
                  "/*row_parts=*/nullptr";
-    RowUnits += ", trips";
+    RowUnits += Trips ? ", trips" : ", /*trips=*/0";
+    RowUnits += FewerColumns;
   }
   W.line("int narrow = -1;");
   W.line(formatv("if (cudaError_t e = tawa::rt::choose_narrow(grid, "
@@ -1366,19 +1414,6 @@ void KernelEmitter::narrowDispatch() {
                    llvm::join(ParamNames, ", "))
                .str());
   };
-  for (const NarrowLaunch &L : NarrowLaunches) {
-    if (L.TwinCluster.empty())
-      continue;
-    W.line(formatv("// The {0}-column ping-pong kernel may run in clusters "
-                   "of two CTAs of adjacent column tiles, which share A's "
-                   "tile (tawa::rt::choose_x_cluster).",
-                   L.Cols)
-               .str());
-    W.line(formatv("const bool x_cluster = tawa::rt::choose_x_cluster({0}, "
-                   "{1}, tawa::rt::matrix_bytes({2}));",
-                   L.TwinWalk, oddPitch(), P.Loads[Mma.A].Matrix->getName())
-               .str());
-  }
   for (unsigned I = 0; I < NarrowLaunches.size(); ++I) {
     const NarrowLaunch &L = NarrowLaunches[I];
     const std::string Twin =

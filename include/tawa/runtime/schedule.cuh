@@ -446,6 +446,11 @@ struct NarrowLaunch {
   /// CTA tiles of the i-th narrow kernel's walk, -1 where it cannot run the
   /// launch.
   long long narrow_tiles[kMaxKernels] = {};
+  /// Column tiles of the i-th narrow kernel's walk per row of tiles.
+  long long x_units[kMaxKernels] = {};
+  /// Columns the launch stores (of the stored matrix's, past block 0's
+  /// column and inside the launch's), 0 where not known.
+  long long stored_cols = 0;
 };
 
 /// The tiles of a launch of `grid` (the original launch grid) for the wide
@@ -471,23 +476,25 @@ inline NarrowLaunch narrow_launch(dim3 grid, int merge_x, int merge_y,
   l.tiles = (grid.x + merge_x - 1) / merge_x * wide_rows;
   const int tile_cols = merge_x * block_cols;
   l.wide_cols = tile_cols;
+  const long long launch_cols = static_cast<long long>(grid.x) * block_cols;
+  l.stored_cols = cols > col_offset ? cols - col_offset : 0;
+  if (l.stored_cols > launch_cols)
+    l.stored_cols = launch_cols;
   for (int c : columns) {
     if (l.kernels == NarrowLaunch::kMaxKernels)
       break;
     l.cols[l.kernels] = c;
     const bool parts = row_units > 0 && (row_part_kernels >> l.kernels) & 1u;
     const long long rows = parts ? row_units * grid.z : wide_rows;
+    long long &x = l.x_units[l.kernels];
     long long &n = l.narrow_tiles[l.kernels++];
     if (tile_cols % c == 0)
-      n = static_cast<long long>(narrow_x_units(grid, merge_x, tile_cols / c, c,
-                                                cols, col_offset)) *
-          rows;
+      x = narrow_x_units(grid, merge_x, tile_cols / c, c, cols, col_offset);
     else if (narrow_walk_exact(grid, block_cols, c, cols, col_offset))
-      n = static_cast<long long>(
-              across_x_units(grid, block_cols, c, cols, col_offset)) *
-          rows;
+      x = across_x_units(grid, block_cols, c, cols, col_offset);
     else
-      n = -1;
+      x = -1;
+    n = x < 0 ? -1 : x * rows;
   }
   return l;
 }
@@ -592,6 +599,46 @@ inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
   return part_tiles <= sms;
 }
 
+/// Bytes of A from which a launch that re-reads A's rows once per column
+/// tile prefers fewer column tiles (fewer_column_tiles), as the cluster
+/// twin along x shares them (choose_x_cluster).
+constexpr long long kReadAOnceBytes = 32ll << 20;
+
+/// The narrow kernel a launch runs in place of `choice` (narrow_choice's)
+/// where A holds at least kReadAOnceBytes (`a_bytes`): each column tile of
+/// a walk reads all of A's rows of its row of tiles, and such an A no
+/// longer stays in L2 between them. Where `choice` fills at most one wave
+/// of the SMs, does not run in clusters along x (`x_cluster`, whose two
+/// CTAs share A's tile), and computes at least a sixth more columns than
+/// the launch stores (its last column tile mostly empty), the wider kernel
+/// whose tiles fill at most a wave in fewer column tiles that computes the
+/// fewest columns (the narrowest of those): its tiles, split by K where
+/// they are few (tawa/runtime/split_tail.cuh), compute A's rows once and
+/// less for nothing. On an H200 (bf16 NT, results/h200/across-trim/): 8192
+/// x 200 x 4096 ran in 32.3 us as 64 tiles of 128 x 208 against 37.6-38.7
+/// as 128 of 128 x 128, 8192 x 136 x 4096 in 36.4 (208 columns) against
+/// 48.8, 4096 x 136 x 4096 in 24.4 as 32 tiles of 128 x 144 against 25.9 as
+/// 96 of 128 x 64. Where the 64-column tiles run in clusters along x they
+/// stayed faster (4096 x 200 x 4096 25.4 against 27.7 as 128 x 208), and
+/// so did 128 x 64 tiles that compute no column for nothing (4096 x 192 x
+/// 4096 22.6-23.0 against 25.5-26.1 as 128 x 128; x-cluster/widths/); with
+/// A of 16 MiB the wider kernels lost (2000 x 200 x 4096 22.3 against
+/// 23.8-25.9).
+inline int fewer_column_tiles(int choice, const NarrowLaunch &l, int sms,
+                              long long a_bytes, bool x_cluster) {
+  auto computed = [&](int i) { return l.x_units[i] * l.cols[i]; };
+  if (choice < 0 || a_bytes < kReadAOnceBytes || (choice == 0 && x_cluster) ||
+      l.narrow_tiles[choice] > sms || l.stored_cols <= 0 ||
+      6 * computed(choice) < 7 * l.stored_cols)
+    return choice;
+  int best = choice;
+  for (int i = choice + 1; i < l.kernels; ++i)
+    if (l.narrow_tiles[i] >= 0 && l.narrow_tiles[i] <= sms &&
+        l.x_units[i] < l.x_units[choice] && computed(i) < computed(best))
+      best = i;
+  return best;
+}
+
 /// The kernel a launch runs (narrow_launch's arguments), into `*choice`: -1
 /// for the wide kernel, else the index in `columns` (ascending) of a narrow
 /// one, as narrow_choice says for the SMs of the current device. Where the
@@ -605,7 +652,10 @@ inline bool choose_row_parts(dim3 grid, int tile_rows, int part_rows,
 /// them; `*row_parts` is left true where the chosen kernel runs them.
 /// (Without `row_parts`, `row_units` > 0 counts the row parts of the
 /// kernels in the mask.) `trips`: the K loop's trips, where the launcher can
-/// count them, else 0 (few_rows_choice).
+/// count them, else 0 (few_rows_choice). `a_bytes`: A's bytes, and
+/// `x_cluster` whether the first narrow kernel would run in clusters along
+/// x (choose_x_cluster): a launch of whole tiles (no few-rows twins, no row
+/// parts) takes fewer column tiles where A is large (fewer_column_tiles).
 /// TAWA_NARROW in the environment overrides the choice (tests): "off" the
 /// wide kernel, "force" the narrowest, a column count the kernel of that
 /// many columns where there is one; a forced kernel that cannot run the
@@ -616,7 +666,8 @@ choose_narrow(dim3 grid, int merge_x, int merge_y, int block_cols,
               std::initializer_list<int> columns, long long cols,
               long long col_offset, int *choice, long long few_rows = 0,
               long long row_units = 0, unsigned row_part_kernels = 0,
-              bool *row_parts = nullptr, int trips = 0) {
+              bool *row_parts = nullptr, int trips = 0, long long a_bytes = 0,
+              bool x_cluster = false) {
   static const int mode = env_switch("TAWA_NARROW");
   static const int forced = env_number("TAWA_NARROW");
   if (row_parts && *row_parts && row_units > 0) {
@@ -656,10 +707,13 @@ choose_narrow(dim3 grid, int merge_x, int merge_y, int block_cols,
   // The kernels whose few-rows twins run over row parts are those with
   // ping-pong twins: narrow(auto) makes both of each kernel of at most 128
   // columns (tawa/TileShape.h).
-  *choice = few_rows_choice(narrow_choice(l.tiles, sms, l.narrow_tiles,
-                                          l.kernels, l.wide_cols, l.cols,
-                                          row_part_kernels, trips),
-                            few_rows, sms, l, trips, parts);
+  int chosen = narrow_choice(l.tiles, sms, l.narrow_tiles, l.kernels,
+                             l.wide_cols, l.cols, row_part_kernels, trips);
+  // Whole tiles of more than 64 rows (neither the few-rows twins nor row
+  // parts) re-read A once per column tile.
+  if (few_rows == 0 && (row_parts || row_units == 0))
+    chosen = fewer_column_tiles(chosen, l, sms, a_bytes, x_cluster);
+  *choice = few_rows_choice(chosen, few_rows, sms, l, trips, parts);
   return cudaSuccess;
 }
 

@@ -561,6 +561,38 @@ int main() {
     if (s.count() != 4 * 3)
       return fail("across row parts", 3, 2, s.count(), 12);
   }
+  // fewer_column_tiles: with A of at least 32 MiB, a launch whose choice
+  // fills at most a wave and computes a sixth more columns than it stores
+  // takes the wider kernel of fewer column tiles that computes the fewest,
+  // unless its 64-column tiles run in clusters along x.
+  struct Fewer {
+    unsigned grid_x, grid_y;
+    long long cols, a_bytes;
+    bool x_cluster;
+    int choice, want;
+  };
+  const long long MiB = 1ll << 20;
+  const Fewer fewer[] = {
+      {1, 64, 200, 64 * MiB, false, 1, 4},    // 8192 x 200: 128 -> 208
+      {1, 64, 200, 16 * MiB, false, 1, 1},    // A small: kept
+      {1, 64, 136, 64 * MiB, false, 1, 2},    // 8192 x 136: 128 -> 144
+      {1, 32, 200, 32 * MiB, true, 0, 0},     // 4096 x 200 in x-clusters
+      {1, 32, 200, 32 * MiB, false, 0, 4},    // 4096 x 200 without
+      {2, 32, 320, 32 * MiB, false, 1, 1},    // 4096 x 320: no fewer columns
+      {1, 32, 136, 32 * MiB, false, 0, 2},    // 4096 x 136: 64 -> 144
+      {1, 32, 192, 32 * MiB, false, 0, 0},    // 4096 x 192: none for nothing
+      {4, 64, 1000, 64 * MiB, false, -1, -1}, // wide: kept
+      {1, 160, 200, 64 * MiB, false, 4, 4}};  // more than a wave: kept
+  for (const Fewer &f : fewer) {
+    ++cases;
+    const tawa::rt::NarrowLaunch l =
+        tawa::rt::narrow_launch(dim3(f.grid_x, f.grid_y, 1), 1, 1, 256,
+                                {64, 128, 144, 192, 208}, f.cols, 0);
+    const int got =
+        tawa::rt::fewer_column_tiles(f.choice, l, 132, f.a_bytes, f.x_cluster);
+    if (got != f.want)
+      return fail("fewer_column_tiles", f.grid_y, f.cols, got, f.want);
+  }
   // across_x_units: the column tiles of an across walk that store
   // anything; the trimmed walk visits each of them once.
   struct AcrossUnits {
