@@ -269,7 +269,16 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:        tawa::rt::across_x_units(grid, 256, 192, C.cols, /*col_offset=*/0));
 // CHECK:           tawa::rt::split_tail_plan(ctas, 2, 128 * 192, stream, &split_tail);
 // CHECK:       inline cudaError_t wide_launch(dim3 grid, dim3 block, size_t shared,
-// CHECK:         // The K loop's trips: where they are many, the few-rows twins run over row
+// CHECK:         // The 64-column ping-pong kernel may run in clusters of two CTAs of adjacent
+// CHECK-NEXT:    // column tiles, which share A's tile (tawa::rt::choose_x_cluster).
+// CHECK-NEXT:    const bool x_cluster = tawa::rt::choose_x_cluster(
+// CHECK-NEXT:        tawa::rt::TileSchedule(
+// CHECK-NEXT:            grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_x=*/1,
+// CHECK-NEXT:            /*merge_y=*/1, /*parts=*/4,
+// CHECK-NEXT:            tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0)),
+// CHECK-NEXT:        tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B),
+// CHECK-NEXT:        tawa::rt::matrix_bytes(A));
+// CHECK-NEXT:    // The K loop's trips: where they are many, the few-rows twins run over row
 // CHECK-NEXT:    // parts, and those of 128 columns split their tiles into more K ranges
 // CHECK-NEXT:    // (tawa::rt::choose_row_parts, few_rows_choice).
 // CHECK-NEXT:    int trips = 0;
@@ -303,7 +312,8 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:            row_parts
 // CHECK-NEXT:                ? tawa::rt::row_part_units(grid, 2, 64, C.rows, /*row_offset=*/0)
 // CHECK-NEXT:                : 0,
-// CHECK-NEXT:            /*row_part_kernels=*/3, &row_parts, trips);
+// CHECK-NEXT:            /*row_part_kernels=*/3, &row_parts, trips,
+// CHECK-NEXT:            /*a_bytes=*/tawa::rt::matrix_bytes(A), /*x_cluster=*/x_cluster);
 // CHECK-NEXT:        e != cudaSuccess)
 // CHECK-NEXT:      return e;
 // CHECK-NEXT:    // Operand rows an odd number of 16 bytes apart make the launch L2-bound: the
@@ -314,16 +324,7 @@ void run(In A, In B, Out C) {
 // CHECK-NEXT:    // Where C has more than 64 rows, each consumer takes whole tiles (ping-pong);
 // CHECK-NEXT:    // where every row stored lies in the first 64 of a tile, or row_parts says
 // CHECK-NEXT:    // so, one consumer takes 64-row tiles, whose smaller slots keep more of the
-// CHECK-NEXT:    // operands in flight. The 64-column ping-pong kernel may run in clusters of
-// CHECK-NEXT:    // two CTAs of adjacent column tiles, which share A's tile
-// CHECK-NEXT:    // (tawa::rt::choose_x_cluster).
-// CHECK-NEXT:    const bool x_cluster = tawa::rt::choose_x_cluster(
-// CHECK-NEXT:        tawa::rt::TileSchedule(
-// CHECK-NEXT:            grid, /*group=*/8, /*along_y=*/true, /*cluster=*/1, /*merge_x=*/1,
-// CHECK-NEXT:            /*merge_y=*/1, /*parts=*/4,
-// CHECK-NEXT:            tawa::rt::narrow_x_units(grid, 1, 4, 64, C.cols, /*col_offset=*/0)),
-// CHECK-NEXT:        tawa::rt::odd_pitch(A) || tawa::rt::odd_pitch(B),
-// CHECK-NEXT:        tawa::rt::matrix_bytes(A));
+// CHECK-NEXT:    // operands in flight.
 // CHECK-NEXT:    if (narrow == 0) {
 // CHECK-NEXT:      if (row_parts) {
 // CHECK-NEXT:        return (tawa::rt::choose_row_cluster(row_part_walk, C.rows,
@@ -389,10 +390,14 @@ void run(In A, In B, Out C) {
 // CHECK:         const tawa::rt::TileSchedule schedule = tawa::rt::TileSchedule::across(
 // CHECK:       inline cudaError_t shifted_launch(
 // CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {192}, C.cols,
-// CHECK-NEXT:            /*col_offset=*/64, &narrow);
+// CHECK-NEXT:            /*col_offset=*/64, &narrow, /*few_rows=*/0, /*row_units=*/0,
+// CHECK-NEXT:            /*row_part_kernels=*/0, /*row_parts=*/nullptr, /*trips=*/0,
+// CHECK-NEXT:            /*a_bytes=*/tawa::rt::matrix_bytes(A), /*x_cluster=*/false);
 // CHECK:       inline cudaError_t shifted_first_launch(
 // CHECK:                 grid, /*merge_x=*/1, /*merge_y=*/1, /*block_cols=*/256, {96, 128},
-// CHECK-NEXT:            C.cols, /*col_offset=*/64, &narrow);
+// CHECK-NEXT:            C.cols, /*col_offset=*/64, &narrow, /*few_rows=*/0, /*row_units=*/0,
+// CHECK-NEXT:            /*row_part_kernels=*/0, /*row_parts=*/nullptr, /*trips=*/0,
+// CHECK-NEXT:            /*a_bytes=*/tawa::rt::matrix_bytes(A), /*x_cluster=*/false);
 // CHECK:       __global__ void __launch_bounds__(384, 1) lowered_narrow64(
 // CHECK:       __global__ void __launch_bounds__(256, 1)
 // CHECK-NEXT:      lowered_narrow64_rows64(
