@@ -2676,8 +2676,14 @@ private:
       Ptr = bare(S->getBase()), Index = S->getIdx();
     auto *Cast = dyn_cast_or_null<ExplicitCastExpr>(Ptr);
     auto At = Cast ? pointer(Cast->getSubExpr()) : std::nullopt;
-    std::optional<Poly> I =
-        Index ? eval(Index, "the pair's index") : std::optional<Poly>(Poly());
+    // The pair's index in pairs, or `X / 2` of its first element X
+    // (halvedIndex).
+    std::optional<Poly> Halved = Index ? halvedIndex(Index) : std::nullopt;
+    if (!Halved && !Why.Message.empty())
+      return false;
+    std::optional<Poly> I = Halved  ? Halved
+                            : Index ? eval(Index, "the pair's index")
+                                    : std::optional<Poly>(Poly());
     const QualType Pair = Made->getType().getCanonicalType();
     const RecordDecl *RD = Pair->getAsRecordDecl();
     if (!At || !I || !RD || !fromSystemHeader(RD) ||
@@ -2687,7 +2693,7 @@ private:
                   At->first->getType()->getPointeeType()) ||
         Ctx.getTypeSizeInChars(Pair).getQuantity() != 4)
       return Why.Message.empty() ? fail(L->getBeginLoc(), Expected) : false;
-    const Poly First = At->second + *I * Poly::constant(2);
+    const Poly First = At->second + (Halved ? *I : *I * Poly::constant(2));
     for (unsigned J = 0; J < 2; ++J)
       if (!laneStore(J, 2,
                      GlobalAccess{At->first, zeroIndex(L->getBeginLoc()),
@@ -2695,6 +2701,42 @@ private:
                      L, Made->getArg(J)))
         return false;
     return true;
+  }
+
+  /// `X / 2` as a pair's index (`reinterpret_cast<__half2 *>(C)[(r * N +
+  /// c) / 2]`): the pair at elements X and X + 1, C's quotient being X / 2
+  /// exactly where X is even. Each term of X must be even for every thread
+  /// and block, or odd only through an extent, which the launcher then
+  /// requires even (EvenExtents: `r * N` with N even). X's polynomial;
+  /// nullopt for another index, or with the failure where X may be odd.
+  std::optional<Poly> halvedIndex(const Expr *Index) {
+    auto *B = dyn_cast<BinaryOperator>(bare(Index));
+    if (!B || B->getOpcode() != BO_Div || Ev.constant(B->getRHS()) != 2)
+      return std::nullopt;
+    std::optional<Poly> X = eval(B->getLHS(), "the pair's index");
+    if (!X)
+      return std::nullopt;
+    std::vector<Extent> Even;
+    for (const auto &[M, C] : X->terms()) {
+      if (C % 2 == 0)
+        continue;
+      const Extent *By = nullptr;
+      for (Symbol S : M)
+        if (const Extent *E = extentOfSymbol(S);
+            E && (!E->Value || *E->Value % 2 == 0))
+          By = E;
+      if (!By)
+        return fail(Index->getBeginLoc(),
+                    "the pair's index 'X / 2' must halve an X that is even "
+                    "for every thread and block (its first element), where "
+                    "an extent it multiplies may be required even");
+      if (!By->Value)
+        Even.push_back(*By);
+    }
+    for (const Extent &E : Even)
+      if (!llvm::is_contained(EvenExtents, E))
+        EvenExtents.push_back(E);
+    return X;
   }
 
   /// store() of lane `Lane` of a vector store of `Width` elements.
@@ -6595,6 +6637,19 @@ private:
           (Names.size() > 1 ? " are multiples of " : " is a multiple of ") +
           Ws + " (accesses of " + Ws + " elements are under one bounds check)";
     }
+    std::vector<std::string> Even;
+    for (const Extent &X : EvenExtents) {
+      if (llvm::is_contained(VectorExtents, std::pair(X, int64_t(2))))
+        continue;
+      G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
+                         X.Name + " % 2 != 0";
+      Even.push_back(X.words());
+    }
+    if (!Even.empty())
+      G.Extents += std::string(G.Extents.empty() ? "" : "; ") +
+                   llvm::join(Even, " and ") +
+                   (Even.size() > 1 ? " are even" : " is even") +
+                   " (a pair's index halves the index of its first element)";
   }
 
   static constexpr int64_t StepLimit = 4000000;
@@ -6608,6 +6663,9 @@ private:
   /// elements under one bounds check to read what each element's check
   /// allows (guardOf).
   std::vector<std::pair<Extent, int64_t>> VectorExtents;
+  /// Extents that must be even for a pair's index `X / 2` to halve an even
+  /// X (halvedIndex).
+  std::vector<Extent> EvenExtents;
   /// The lane and width of the vector store being followed (StoreRecord).
   std::pair<int64_t, int64_t> StoreLane{0, 1};
   /// A staging copy whose bounds check is not its element's (productK).

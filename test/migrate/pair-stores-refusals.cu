@@ -393,6 +393,39 @@ __global__ void pair_half_set(int M, int N, int K, const __half *A,
     }
 }
 
+// A pair's index that halves an odd element index: the pair would land one
+// element before the values' own.
+// CHECK: pair-stores-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}the pair's index 'X / 2' must halve an X that is even{{.*}} [tawa-unsupported]
+__global__ void pair_halved_odd(int M, int N, int K, const __half *A,
+                                const __half *B, __half *C) {
+  __shared__ __half As[BM][BK];
+  __shared__ __half Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    for (int i = threadIdx.x; i < BM * BK; i += 256)
+      As[i / BK][i % BK] = A[(row0 + i / BK) * K + k0 + i % BK];
+    for (int i = threadIdx.x; i < BK * BN; i += 256)
+      Bs[i / BN][i % BN] = B[(k0 + i / BN) * N + col0 + i % BN];
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __half2float(As[tRow * TM + i][kk]) *
+                       __half2float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; j += 2) {
+      const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
+      reinterpret_cast<__half2 *>(C)[(r * N + c + 1) / 2] =
+          __floats2half2_rn(acc[i][j], acc[i][j + 1]);
+    }
+}
+
 void launch(const __half *A, const __half *B, __half *C, float *F, int M,
             int N, int K) {
   dim3 grid(N / BN, M / BM);
@@ -406,5 +439,6 @@ void launch(const __half *A, const __half *B, __half *C, float *F, int M,
   pair_local_else<<<grid, 256>>>(M, N, K, A, B, C);
   pair_local_two<<<grid, 256>>>(M, N, K, A, B, C);
   pair_local_wrong_column<<<grid, 256>>>(M, N, K, A, B, C);
+  pair_halved_odd<<<grid, 256>>>(M, N, K, A, B, C);
   pair_half_set<<<grid, 256>>>(M, N, K, A, B, C);
 }

@@ -3,7 +3,8 @@
 // into C[j + 1], each rounded to nearest as a store of a float into C is
 // (also `__halves2half2`, and the bf16 pairs of cuda_bf16.h), also through
 // a local pair stored right after it is made or its members set, alone or
-// under a bounds check of its own. (The outputs
+// under a bounds check of its own, and a pair stored at its index in pairs.
+// (The outputs
 // are checked without this file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | count 0
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
@@ -281,10 +282,48 @@ __global__ void pair_members_apart(int M, int N, int K,
     }
 }
 
+// A pair stored through its index in pairs, `reinterpret_cast<__half2
+// *>(C)[(r * N + c) / 2]`: the first element's index halved, even where N
+// is, which the launcher requires.
+// CHECK-LABEL: __global__ void pair_halved_index_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+// CHECK: N is even (a pair's
+// CHECK: N % 2 != 0
+__global__ void pair_halved_index(int M, int N, int K, const __half *A,
+                                  const __half *B, __half *C) {
+  __shared__ __half As[BM][BK];
+  __shared__ __half Bs[BK][BN];
+  const int tRow = threadIdx.x / (BN / TN), tCol = threadIdx.x % (BN / TN);
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+
+#pragma tawa tile
+  for (int k0 = 0; k0 < K; k0 += BK) {
+    for (int i = threadIdx.x; i < BM * BK; i += 256)
+      As[i / BK][i % BK] = A[(row0 + i / BK) * K + k0 + i % BK];
+    for (int i = threadIdx.x; i < BK * BN; i += 256)
+      Bs[i / BN][i % BN] = B[(k0 + i / BN) * N + col0 + i % BN];
+    __syncthreads();
+    for (int kk = 0; kk < BK; ++kk)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __half2float(As[tRow * TM + i][kk]) *
+                       __half2float(Bs[kk][tCol * TN + j]);
+    __syncthreads();
+  }
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; j += 2) {
+      const int r = row0 + tRow * TM + i, c = col0 + tCol * TN + j;
+      reinterpret_cast<__half2 *>(C)[(r * N + c) / 2] =
+          __floats2half2_rn(acc[i][j], acc[i][j + 1]);
+    }
+}
+
 void launch_apart(const __half *A, const __half *B, __half *C,
                   const __nv_bfloat16 *A2, const __nv_bfloat16 *B2,
                   __nv_bfloat16 *C2, int M, int N, int K) {
   dim3 grid(N / BN, M / BM);
   pair_local_apart<<<grid, 256>>>(M, N, K, A, B, C);
   pair_members_apart<<<grid, 256>>>(M, N, K, A2, B2, C2);
+  pair_halved_index<<<grid, 256>>>(M, N, K, A, B, C);
 }

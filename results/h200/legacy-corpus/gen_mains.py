@@ -1043,6 +1043,16 @@ K['pair_local_bias_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['half2_halved_index_half'] = dict(
+    decl='void hgemm_halved_pairs_run(const __half *A, const __half *B, __half *C, int M,\n'
+         '                            int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  hgemm_halved_pairs_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 K['leading_sync_double_buffer_half'] = dict(
     decl='void hgemm_leading_sync_run(const __half *A, const __half *B, __half *C, int M,\n'
          '                            int N, int K);',
