@@ -2679,8 +2679,6 @@ private:
     // The pair's index in pairs, or `X / 2` of its first element X
     // (halvedIndex).
     std::optional<Poly> Halved = Index ? halvedIndex(Index) : std::nullopt;
-    if (!Halved && !Why.Message.empty())
-      return false;
     std::optional<Poly> I = Halved  ? Halved
                             : Index ? eval(Index, "the pair's index")
                                     : std::optional<Poly>(Poly());
@@ -2708,28 +2706,34 @@ private:
   /// exactly where X is even. Each term of X must be even for every thread
   /// and block, or odd only through an extent, which the launcher then
   /// requires even (EvenExtents: `r * N` with N even). X's polynomial;
-  /// nullopt for another index, or with the failure where X may be odd.
+  /// nullopt for another index and where X may be odd, which the index
+  /// arithmetic then reads as it reads any quotient (a thread's odd `(n0 +
+  /// tx) / 2` is the pair at elements X - 1 and X).
   std::optional<Poly> halvedIndex(const Expr *Index) {
     auto *B = dyn_cast<BinaryOperator>(bare(Index));
     if (!B || B->getOpcode() != BO_Div || Ev.constant(B->getRHS()) != 2)
       return std::nullopt;
-    std::optional<Poly> X = eval(B->getLHS(), "the pair's index");
+    std::optional<Poly> X = Ev.eval(B->getLHS());
     if (!X)
       return std::nullopt;
     std::vector<Extent> Even;
     for (const auto &[M, C] : X->terms()) {
       if (C % 2 == 0)
         continue;
+      // An extent that must be even: the first parameter of the term, or a
+      // constant known to be even (none needed then).
       const Extent *By = nullptr;
-      for (Symbol S : M)
-        if (const Extent *E = extentOfSymbol(S);
-            E && (!E->Value || *E->Value % 2 == 0))
+      for (Symbol S : M) {
+        const Extent *E = extentOfSymbol(S);
+        if (E && E->Value && *E->Value % 2 == 0) {
           By = E;
+          break;
+        }
+        if (E && !E->Value && !By)
+          By = E;
+      }
       if (!By)
-        return fail(Index->getBeginLoc(),
-                    "the pair's index 'X / 2' must halve an X that is even "
-                    "for every thread and block (its first element), where "
-                    "an extent it multiplies may be required even");
+        return std::nullopt;
       if (!By->Value)
         Even.push_back(*By);
     }

@@ -394,8 +394,8 @@ __global__ void pair_half_set(int M, int N, int K, const __half *A,
 }
 
 // A pair's index that halves an odd element index: the pair would land one
-// element before the values' own.
-// CHECK: pair-stores-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}the pair's index 'X / 2' must halve an X that is even{{.*}} [tawa-unsupported]
+// element before the values' own, and the quotient is no polynomial.
+// CHECK: pair-stores-refusals.cu:[[@LINE+10]]:3: warning: {{.*}}the pair's index is not a polynomial{{.*}} [tawa-unsupported]
 __global__ void pair_halved_odd(int M, int N, int K, const __half *A,
                                 const __half *B, __half *C) {
   __shared__ __half As[BM][BK];
