@@ -2805,7 +2805,7 @@ private:
         if (!Under || If->getElse() || If->getInit() ||
             If->getConditionVariable())
           return std::nullopt;
-        S = onlyStatement(If->getThen());
+        S = single(If->getThen());
         *Under = If->getCond();
       }
       const Expr *E = dyn_cast_or_null<Expr>(S);
@@ -2824,23 +2824,6 @@ private:
       return Dst;
     }
     return std::nullopt;
-  }
-
-  /// The statement `S` is, or the one statement of the block `S` is (null
-  /// statements aside); null for a block of any other number.
-  static const Stmt *onlyStatement(const Stmt *S) {
-    const auto *Block = dyn_cast_or_null<CompoundStmt>(S);
-    if (!Block)
-      return S;
-    const Stmt *Only = nullptr;
-    for (const Stmt *Sub : Block->body()) {
-      if (isa<NullStmt>(Sub))
-        continue;
-      if (Only)
-        return nullptr;
-      Only = Sub;
-    }
-    return Only;
   }
 
   static std::string GuardMessage(const VarDecl *VD) {
