@@ -1257,7 +1257,10 @@ static bool builtinIndexRead(const Stmt *E) {
 
 /// Whether evaluating `E` writes no memory: no assignment, increment or
 /// decrement, and no call or constructor but the reads of the built-in
-/// index variables and trivial constructors.
+/// index variables and trivial constructors. Stricter than mayWrite, which
+/// lets through calls of the system headers that only read: a barrier that
+/// such a call precedes is kept, so no thread may have read memory before
+/// one that is passed over.
 static bool writesNoMemory(const Stmt *E) {
   if (!E || builtinIndexRead(E))
     return true;
