@@ -3,6 +3,7 @@
 #include "CudaPipeline.h"
 #include "DynamicTiles.h"
 #include "GemmLoopReader.h"
+#include "PeeledIteration.h"
 #include "tawa/Plan.h"
 
 #include "clang/AST/ASTContext.h"
@@ -364,6 +365,7 @@ public:
         Block(Block) {
     this->Tf32 = Tf32;
     AcceptsWalkers = true;
+    AcceptsPeeled = true;
   }
 
   /// How far an attempt got: 0 nothing, 1 the staging, 2 the product, 3
@@ -386,15 +388,19 @@ public:
     const std::optional<AroundLoop> Around = aroundLoop();
     if (!Around)
       return std::nullopt;
-    const llvm::ArrayRef<Stmt *> Before = Around->Before, After = Around->After;
-    Epilogue = After;
+    const llvm::ArrayRef<Stmt *> Before = Around->Before;
+    llvm::ArrayRef<Stmt *> After = Around->After;
     Ev.BlockDim[0] = Block.X;
     Ev.BlockDim[1] = Block.Y;
     Ev.BlockDim[2] = 1;
     if (!tileLoopHeader() || !sharedTiles(Before))
       return std::nullopt;
     Rotated = rotatedForm(Before);
-    if (!(Rotated ? rotatedSegments(Before) : segments()))
+    if (PeeledLast && !peeledIteration(After))
+      return std::nullopt;
+    Epilogue = After;
+    if (!(Rotated ? rotatedSegments(Before) : segments()) ||
+        !peeledFlipsToggle())
       return std::nullopt;
     startThreads();
     if (!(Rotated ? rotatedLoop(Before, Quick) : plainLoop(Before, Quick)))
@@ -423,6 +429,59 @@ public:
   }
 
 private:
+  /// For a tile loop counted from 1, takes the last iteration's statements
+  /// off the front of `After` (PeeledIteration.h). The loop must stage the
+  /// next iteration's tiles: its first iteration multiplies the tiles the
+  /// code before it staged.
+  bool peeledIteration(llvm::ArrayRef<Stmt *> &After) {
+    if (!Rotated)
+      return fail(Loop->getForLoc(),
+                  "a tile loop counted from 1 must multiply in iteration t "
+                  "the tiles staged in iteration t - 1 (tile 0 by the code "
+                  "before the loop) and stage tile t for the next");
+    PeelReading R;
+    R.IsBound = [&](const Expr *E) { return isLoopBound(E); };
+    R.ParityIfEven = [&](const Expr *E) { return parityIfEven(E); };
+    R.FlipOf = [](const Stmt *S) { return flippedVariable(S); };
+    PeelFailure Why;
+    std::optional<PeeledStatements> P =
+        tawa::peeledIteration(Loop, Counter, After, R, Ctx, Why);
+    if (!P)
+      return fail(Why.Loc, Why.Message);
+    After = After.drop_front(P->Count);
+    EvenTileCount = P->EvenBound;
+    PeeledFlips = P->Flips;
+    return true;
+  }
+
+  /// The flips the last iteration after the loop leaves out are the body's
+  /// toggles of buffer indices (toggledBuffers).
+  bool peeledFlipsToggle() {
+    for (const Stmt *S : PeeledFlips)
+      if (!Toggles.contains(S))
+        return fail(S->getBeginLoc(),
+                    "expected '" + flippedVariable(S)->getName().str() +
+                        "', read after a tile loop counted from 1, to be a "
+                        "buffer index the loop flips at the end of its body "
+                        "and changes nowhere else");
+    return true;
+  }
+
+  /// The value in the last iteration, where the tile count is even, of a
+  /// parity `(t + c) & 1` of the counter (iterationParity), or of a
+  /// variable the body sets to one and never changes.
+  std::optional<int64_t> parityIfEven(const Expr *E) const {
+    if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+      if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+          VD && VD->isLocalVarDecl() && VD->getInit() &&
+          mentions(Loop->getBody(), VD) && !isModified(VD, Loop->getBody()))
+        E = VD->getInit();
+    // Iteration i = tiles - 1, odd where tiles is even: (i + c) % 2 is 1
+    // for an even c.
+    std::optional<bool> Odd = iterationParity(E);
+    return Odd ? std::optional<int64_t>(*Odd ? 0 : 1) : std::nullopt;
+  }
+
   /// The code before the loop, and the loop body of the staging copies, a
   /// barrier, the product and a barrier: every thread through the staging,
   /// then (all or, with `Quick`, the last) through the rest.
@@ -6592,9 +6651,11 @@ private:
                     " * " + std::to_string(WindowN);
     const std::string T = std::to_string(G.Tile);
     if (!G.Guarded) {
+      // A multiple of 2 * TILE where the last tiles' buffer is named.
+      const std::string KT = std::to_string(G.Tile * (EvenTileCount ? 2 : 1));
       G.M = G.N = Extent();
-      G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
-      G.Extents = G.K.words() + " is a multiple of " + T;
+      G.ExtentsDiffer = G.K.Name + " % " + KT + " != 0";
+      G.Extents = G.K.words() + " is a multiple of " + KT;
     } else if (UncheckedLoads) {
       const std::string BM = std::to_string(WindowM),
                         BN = std::to_string(WindowN);
@@ -6604,6 +6665,17 @@ private:
                   " are multiples of " + BM + ", " + BN + " and " + T;
     }
     vectorExtents();
+    if (EvenTileCount && G.Guarded) {
+      // An even count of TILE-wide tiles of K where K is a multiple of 2 *
+      // TILE (the kernel runs as written where the count is odd too).
+      const std::string T2 = std::to_string(2 * G.Tile);
+      G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
+                         G.K.Name + " % " + T2 + " != 0";
+      G.Extents += std::string(G.Extents.empty() ? "" : "; ") + G.K.words() +
+                   " is a multiple of " + T2 +
+                   " (the code after the loop reads the last tiles from "
+                   "the buffer they occupy where the tile count is even)";
+    }
     limitFloatTileCount();
   }
 
@@ -6653,6 +6725,11 @@ private:
   /// Extents that must be even for a pair's index `X / 2` to halve an even
   /// X (halvedIndex).
   std::vector<Extent> EvenExtents;
+  /// The code after a loop counted from 1 reads the last tiles' buffer by
+  /// its number, right where the tile count is even (peeledIteration).
+  bool EvenTileCount = false;
+  /// The body's flips that the last iteration after the loop leaves out.
+  std::vector<const Stmt *> PeeledFlips;
   /// The lane and width of the vector store being followed (StoreRecord).
   std::pair<int64_t, int64_t> StoreLane{0, 1};
   /// A staging copy whose bounds check is not its element's (productK).

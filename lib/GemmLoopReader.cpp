@@ -54,7 +54,16 @@ bool GemmLoopReader::tileLoopHeader() {
       T && T->hasInit() && Cond && Cond->getOpcode() == BO_LT
           ? Ev.eval(T->getInit())
           : std::nullopt;
-  if (Start && Start->constantValue().value_or(0) > 0)
+  // Counted from 1 (a front end that AcceptsPeeled): read as the loop
+  // from 0 whose counter is one less (PeeledLast).
+  PeeledLast = AcceptsPeeled && Start && Start->constantValue() == 1;
+  if (Start && Start->constantValue().value_or(0) > 1 && AcceptsPeeled)
+    return fail(T->getInit()->getBeginLoc(),
+                "the tile loop must start at 0, or at 1 with the copies of "
+                "tile 0 before it and the product of the last tiles after "
+                "it: a loop from " +
+                    std::to_string(*Start->constantValue()) + " is not lifted");
+  if (Start && Start->constantValue().value_or(0) > 0 && !PeeledLast)
     return fail(T->getInit()->getBeginLoc(),
                 "the tile loop must start at 0: a loop from " +
                     std::to_string(*Start->constantValue()) +
@@ -62,15 +71,17 @@ bool GemmLoopReader::tileLoopHeader() {
                     "lifted; start it at 0, with the copies of the next "
                     "tiles under 'if (t + 1 < tiles)' (the loop's condition "
                     "one step on) and the last product inside the loop");
-  if (AcceptsWalkers && walkingForm())
+  if (AcceptsWalkers && !PeeledLast && walkingForm())
     return walkingHeader();
-  if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
+  if (!T || !T->hasInit() || !(PeeledLast || isZero(T->getInit())) || !Cond ||
       Cond->getOpcode() != BO_LT || !Loop->getInc())
     return fail(Loop->getForLoc(), Expected);
   auto *CondVar = dyn_cast<DeclRefExpr>(bare(Cond->getLHS()));
   if (!CondVar || CondVar->getDecl() != T || isModified(T, Loop->getBody()))
     return fail(Loop->getForLoc(), Expected);
-  Ev.addSymbol(T);
+  // The symbol stands for the iteration, from 0: a counter from 1 is one
+  // more.
+  Ev.Bindings[T] = Poly::symbol(T) + Poly::constant(PeeledLast ? 1 : 0);
   Counter = T;
   const Expr *Inc = bare(Loop->getInc());
   std::optional<int64_t> Step;
@@ -88,6 +99,11 @@ bool GemmLoopReader::tileLoopHeader() {
   // A step no tile has (and that an int cannot hold) is refused.
   if (!Step || *Step <= 0 || *Step > 4096)
     return fail(Loop->getInc()->getBeginLoc(), Expected);
+  if (PeeledLast && *Step != 1)
+    return fail(T->getInit()->getBeginLoc(),
+                "a tile loop counted from 1 must step by 1 over tiles, "
+                "'for (int t = 1; t < (K + TILE - 1) / TILE; ++t)', with the "
+                "last tiles multiplied after it");
   if (*Step > 1) {
     // t counts elements of K.
     LoopCountsElements = true;
@@ -412,7 +428,7 @@ bool GemmLoopReader::isIteration(const Expr *E) const {
 
 std::optional<int64_t> GemmLoopReader::iterationOffset(const Expr *E) const {
   if (isIteration(E))
-    return 0;
+    return PeeledLast ? 1 : 0;
   auto *B = dyn_cast<BinaryOperator>(bare(E));
   if (!B || (B->getOpcode() != BO_Add && B->getOpcode() != BO_Sub))
     return std::nullopt;

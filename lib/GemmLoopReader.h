@@ -236,6 +236,12 @@ protected:
   /// Whether the front end takes a header of walking offsets (the CUDA
   /// samples' matrixMul) and calls bindWalkers after its prologue.
   bool AcceptsWalkers = false;
+  /// Whether the front end takes a tile loop counted from 1 whose last
+  /// iteration stands after it (PeeledIteration.h); then PeeledLast is set
+  /// for one, and Counter's symbol stands for the iteration, one less than
+  /// the counter (which evaluates to it plus 1).
+  bool AcceptsPeeled = false;
+  bool PeeledLast = false;
   /// Whether the front end's staging copies convert each element by value
   /// (never reinterpreting bits), so float tiles of 16-bit matrices hold
   /// their elements exactly (widening bf16 or fp16 to float is exact) and

@@ -188,6 +188,10 @@ public:
              const NamedExtents *Named = nullptr);
   virtual ~LifterBase() = default;
 
+  /// Whether `S` is `__syncthreads();` or an asm statement of `bar.sync
+  /// 0;` alone (no operands; a "memory" clobber or none).
+  static bool isBarrier(const clang::Stmt *S);
+
 protected:
   /// false, or an empty optional: the result of a check that failed.
   struct Failed {
@@ -200,10 +204,6 @@ protected:
     Why = {L, Msg};
     return {};
   }
-
-  /// Whether `S` is `__syncthreads();` or an asm statement of `bar.sync
-  /// 0;` alone (no operands; a "memory" clobber or none).
-  static bool isBarrier(const clang::Stmt *S);
 
   /// The statements of the kernel body before and after the annotated loop.
   struct AroundLoop {

@@ -435,39 +435,6 @@ __global__ void launch_sized_count(const bf16 *A, const bf16 *B, float *C,
 }
 // CHECK: note: kernel 'launch_sized_count' is left unchanged
 
-// A loop from 1 that multiplies the last tiles after it: the verdict asks
-// for a loop from 0.
-// CHECK: refusal-messages.cu:[[@LINE+14]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the tile loop must start at 0: a loop from 1 that multiplies the last tiles after it is not lifted; start it at 0, with the copies of the next tiles under 'if (t + 1 < tiles)' (the loop's condition one step on) and the last product inside the loop [tawa-unsupported]
-__global__ void from_one(const bf16 *A, const bf16 *B, float *C, int M, int N,
-                         int K) {
-  __shared__ bf16 As[TILE][TILE], Bs[TILE][TILE];
-  int tx = threadIdx.x, ty = threadIdx.y;
-  int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
-  const int tiles = (K + TILE - 1) / TILE;
-  bf16 ra = row < M && tx < K ? A[row * K + tx] : bf16();
-  bf16 rb = ty < K && col < N ? B[ty * N + col] : bf16();
-  As[ty][tx] = ra;
-  Bs[ty][tx] = rb;
-  __syncthreads();
-  float acc = 0.0f;
-#pragma tawa tile
-  for (int t = 1; t < tiles; ++t) {
-    ra = row < M && t * TILE + tx < K ? A[row * K + t * TILE + tx] : bf16();
-    rb = t * TILE + ty < K && col < N ? B[(t * TILE + ty) * N + col] : bf16();
-    for (int k = 0; k < TILE; ++k)
-      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
-    __syncthreads();
-    As[ty][tx] = ra;
-    Bs[ty][tx] = rb;
-    __syncthreads();
-  }
-  for (int k = 0; k < TILE; ++k)
-    acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
-  if (row < M && col < N)
-    C[row * N + col] = acc;
-}
-// CHECK: note: kernel 'from_one' is left unchanged
-
 // The CUDA C++ Programming Guide's shared-memory kernel: matrices passed as
 // a struct of width, height, stride and elements, cut into sub-matrices by
 // helpers. The verdict names the struct and asks for pointer and extent

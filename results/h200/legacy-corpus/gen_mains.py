@@ -1093,6 +1093,26 @@ K['next_barrier_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['from_one_float2_half'] = dict(
+    decl='void hgemm_from_one_run(const __half *A, const __half *B, float *C, int M,\n'
+         '                        int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  hgemm_from_one_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['from_one_zfill_bf16'] = dict(
+    decl='void bgemm_from_one_zfill_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                              __nv_bfloat16 *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  bgemm_from_one_zfill_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -1,0 +1,403 @@
+//===- PeeledIteration.cpp - a tile loop's last iteration after it --------===//
+#include "PeeledIteration.h"
+#include "LiftSupport.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <set>
+
+using namespace clang;
+
+namespace tawa {
+namespace {
+
+/// Structural equality of a body statement and a statement after the loop:
+/// the same kinds of nodes with the same operators, literals, casts, types
+/// and declarations, but for the counter's reads and the variables declared
+/// within the compared statements.
+class SameStatement {
+public:
+  SameStatement(const VarDecl *Counter, const PeelReading &R, ASTContext &Ctx)
+      : Counter(Counter), R(R), Ctx(Ctx) {}
+
+  /// Whether a buffer number stands for a parity of the counter.
+  bool EvenBound = false;
+
+  /// same(), with the pairs of variables that a failed comparison made
+  /// undone.
+  bool sameStatement(const Stmt *B, const Stmt *A) {
+    const llvm::DenseMap<const Decl *, const Decl *> Before = Pairs;
+    const std::set<const Decl *> ReadBefore = Read;
+    if (same(B, A))
+      return true;
+    Pairs = Before;
+    Read = ReadBefore;
+    return false;
+  }
+
+  /// The body's variables whose reads a statement after the loop repeats.
+  std::set<const Decl *> Read;
+
+  bool same(const Stmt *B, const Stmt *A) {
+    if (!B || !A)
+      return B == A;
+    if (auto *EB = dyn_cast<Expr>(B)) {
+      auto *EA = dyn_cast<Expr>(A);
+      if (!EA)
+        return false;
+      // A read of the counter, t = tiles after the loop.
+      if (auto *D = dyn_cast<DeclRefExpr>(EB->IgnoreParenImpCasts());
+          D && D->getDecl() == Counter)
+        return EA->getType()->isIntegerType() && R.IsBound(EA);
+      // A buffer number for the counter's parity (`s_a[1]` for `s_a[(t -
+      // 1) & 1]`), which holds where the bound is even.
+      if (auto *L = dyn_cast<IntegerLiteral>(EA->IgnoreParenImpCasts());
+          L && EB->getType()->isIntegerType() &&
+          !isa<IntegerLiteral>(EB->IgnoreParenImpCasts()))
+        if (std::optional<int64_t> V = R.ParityIfEven(EB)) {
+          EvenBound |= L->getValue() == uint64_t(*V);
+          return L->getValue() == uint64_t(*V);
+        }
+      B = EB->IgnoreParens();
+      A = EA->IgnoreParens();
+      if (!Ctx.hasSameType(cast<Expr>(B)->getType(), cast<Expr>(A)->getType()))
+        return false;
+    }
+    if (B->getStmtClass() != A->getStmtClass() || !sameNode(B, A))
+      return false;
+    auto CB = B->children(), CA = A->children();
+    auto IB = CB.begin(), IA = CA.begin();
+    for (; IB != CB.end() && IA != CA.end(); ++IB, ++IA)
+      if (!same(*IB, *IA))
+        return false;
+    return IB == CB.end() && IA == CA.end();
+  }
+
+private:
+  bool sameDecl(const Decl *B, const Decl *A) const {
+    if (B == A)
+      return true;
+    auto It = Pairs.find(B);
+    return It != Pairs.end() && It->second == A;
+  }
+
+  /// The node's own content (its children are compared after); false for
+  /// a kind of node not listed, whose content is not compared.
+  bool sameNode(const Stmt *B, const Stmt *A) {
+    if (isa<CompoundStmt, NullStmt, ForStmt, IfStmt, WhileStmt, DoStmt,
+            BreakStmt, ContinueStmt, AttributedStmt, ArraySubscriptExpr,
+            ConditionalOperator, CallExpr, InitListExpr, ImplicitValueInitExpr,
+            MaterializeTemporaryExpr, ExprWithCleanups, CXXBindTemporaryExpr,
+            ConstantExpr>(B) &&
+        !isa<CXXOperatorCallExpr>(B))
+      return true;
+    if (auto *D = dyn_cast<DeclStmt>(B))
+      return sameDecls(D, cast<DeclStmt>(A));
+    if (auto *D = dyn_cast<DeclRefExpr>(B)) {
+      Read.insert(D->getDecl());
+      return sameDecl(D->getDecl(), cast<DeclRefExpr>(A)->getDecl());
+    }
+    if (auto *L = dyn_cast<IntegerLiteral>(B))
+      return L->getValue() == cast<IntegerLiteral>(A)->getValue();
+    if (auto *L = dyn_cast<FloatingLiteral>(B))
+      return L->getValue().bitwiseIsEqual(cast<FloatingLiteral>(A)->getValue());
+    if (auto *L = dyn_cast<CXXBoolLiteralExpr>(B))
+      return L->getValue() == cast<CXXBoolLiteralExpr>(A)->getValue();
+    if (auto *L = dyn_cast<CharacterLiteral>(B))
+      return L->getValue() == cast<CharacterLiteral>(A)->getValue();
+    if (auto *O = dyn_cast<BinaryOperator>(B))
+      return O->getOpcode() == cast<BinaryOperator>(A)->getOpcode();
+    if (auto *O = dyn_cast<UnaryOperator>(B))
+      return O->getOpcode() == cast<UnaryOperator>(A)->getOpcode();
+    if (auto *C = dyn_cast<CastExpr>(B))
+      return C->getCastKind() == cast<CastExpr>(A)->getCastKind();
+    if (auto *M = dyn_cast<MemberExpr>(B))
+      return M->getMemberDecl() == cast<MemberExpr>(A)->getMemberDecl() &&
+             M->isArrow() == cast<MemberExpr>(A)->isArrow();
+    if (auto *O = dyn_cast<CXXOperatorCallExpr>(B))
+      return O->getOperator() == cast<CXXOperatorCallExpr>(A)->getOperator();
+    if (auto *C = dyn_cast<CXXConstructExpr>(B))
+      return C->getConstructor() == cast<CXXConstructExpr>(A)->getConstructor();
+    if (auto *D = dyn_cast<CXXDefaultArgExpr>(B))
+      return D->getParam() == cast<CXXDefaultArgExpr>(A)->getParam();
+    if (auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(B))
+      return S->getParameter() ==
+             cast<SubstNonTypeTemplateParmExpr>(A)->getParameter();
+    if (auto *U = dyn_cast<UnaryExprOrTypeTraitExpr>(B)) {
+      auto *V = cast<UnaryExprOrTypeTraitExpr>(A);
+      return U->getKind() == V->getKind() &&
+             U->isArgumentType() == V->isArgumentType() &&
+             (!U->isArgumentType() ||
+              Ctx.hasSameType(U->getArgumentType(), V->getArgumentType()));
+    }
+    return false;
+  }
+
+  /// Declarations of variables of the same types and storage, each of the
+  /// body's then standing for its counterpart after the loop.
+  bool sameDecls(const DeclStmt *B, const DeclStmt *A) {
+    auto DB = B->decls(), DA = A->decls();
+    if (std::distance(DB.begin(), DB.end()) !=
+        std::distance(DA.begin(), DA.end()))
+      return false;
+    for (auto IB = DB.begin(), IA = DA.begin(); IB != DB.end(); ++IB, ++IA) {
+      auto *VB = dyn_cast<VarDecl>(*IB), *VA = dyn_cast<VarDecl>(*IA);
+      if (!VB || !VA || !sameVariable(VB, VA))
+        return false;
+      Pairs[VB] = VA;
+    }
+    return true;
+  }
+
+public:
+  /// Whether `VB` of the body and `VA` after the loop are variables of the
+  /// same type and storage.
+  bool sameVariable(const VarDecl *VB, const VarDecl *VA) const {
+    if (!Ctx.hasSameType(VB->getType(), VA->getType()) ||
+        VB->getStorageClass() != VA->getStorageClass() ||
+        VB->hasAttr<CUDASharedAttr>() || VA->hasAttr<CUDASharedAttr>() ||
+        VB->hasInit() != VA->hasInit() ||
+        VB->getInitStyle() != VA->getInitStyle())
+      return false;
+    return true;
+  }
+  /// Records that `VB` of the body stands for `VA` after the loop.
+  void pair(const VarDecl *VB, const VarDecl *VA) { Pairs[VB] = VA; }
+
+private:
+  const VarDecl *Counter;
+  const PeelReading &R;
+  ASTContext &Ctx;
+  llvm::DenseMap<const Decl *, const Decl *> Pairs;
+};
+
+/// The variable whose storage an assignment to `E` writes: the base of an
+/// element, member or pointee (`x`, `a[i][j]`, `*(float4 *)&a[i]`, `p[i]`,
+/// `s.f`); null where it is none.
+const VarDecl *writtenBase(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (auto *R = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(R->getDecl());
+    if (auto *S = dyn_cast<ArraySubscriptExpr>(E))
+      E = S->getBase();
+    else if (auto *M = dyn_cast<MemberExpr>(E))
+      E = M->getBase();
+    else if (auto *U = dyn_cast<UnaryOperator>(E);
+             U && (U->getOpcode() == UO_Deref || U->getOpcode() == UO_AddrOf))
+      E = U->getSubExpr();
+    else if (auto *O = dyn_cast<CXXOperatorCallExpr>(E);
+             O && O->getOperator() == OO_Subscript)
+      E = O->getArg(0);
+    else if (auto *B = dyn_cast<BinaryOperator>(E);
+             B && B->isAdditiveOp() && B->getType()->isPointerType())
+      E = B->getLHS()->getType()->isPointerType() ? B->getLHS() : B->getRHS();
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+/// The variables a statement left out of the last iteration writes, and
+/// whether its effects are all such writes (Known false: an asm statement,
+/// a call with other effects, a write through something unnamed).
+struct Writes : RecursiveASTVisitor<Writes> {
+  std::set<const VarDecl *> Vars;
+  bool Known = true;
+  SourceLocation Unknown;
+
+  void write(const Expr *Target, SourceLocation At) {
+    if (const VarDecl *V = writtenBase(Target))
+      Vars.insert(V);
+    else
+      unknown(At);
+  }
+  void unknown(SourceLocation At) {
+    if (Known)
+      Unknown = At;
+    Known = false;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      write(B->getLHS(), B->getBeginLoc());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *U) {
+    if (U->isIncrementDecrementOp())
+      write(U->getSubExpr(), U->getBeginLoc());
+    return true;
+  }
+  bool VisitDeclStmt(DeclStmt *D) {
+    for (const Decl *X : D->decls())
+      if (auto *V = dyn_cast<VarDecl>(X))
+        Vars.insert(V);
+    return true;
+  }
+  bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+    unknown(A->getBeginLoc());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (auto *O = dyn_cast<CXXOperatorCallExpr>(C)) {
+      const OverloadedOperatorKind K = O->getOperator();
+      if (K == OO_Equal || K == OO_PlusEqual || K == OO_MinusEqual ||
+          K == OO_StarEqual || K == OO_SlashEqual || K == OO_PlusPlus ||
+          K == OO_MinusMinus)
+        write(O->getArg(0), O->getBeginLoc());
+      return true;
+    }
+    const FunctionDecl *F = C->getDirectCallee();
+    if (F && F->getName() == "__syncthreads")
+      return true;
+    // A function of its arguments' values: it returns a value and takes
+    // nothing it could write through.
+    bool Pure =
+        F && !F->getReturnType()->isVoidType() && !isa<CXXMemberCallExpr>(C);
+    for (unsigned I = 0; Pure && I < F->getNumParams(); ++I) {
+      QualType T = F->getParamDecl(I)->getType();
+      if (T->isPointerType() || T->isReferenceType())
+        Pure = T->getPointeeType().isConstQualified();
+    }
+    if (!Pure)
+      unknown(C->getBeginLoc());
+    return true;
+  }
+};
+
+/// A top-level statement of the loop body, or one variable of a
+/// declaration of several.
+struct Unit {
+  const Stmt *S;
+  const VarDecl *Var;
+  /// What it runs: the statement, or the variable's initializer.
+  const Stmt *code() const { return Var ? Var->getInit() : S; }
+};
+
+std::string lineOf(const Stmt *S, ASTContext &Ctx) {
+  return std::to_string(
+      Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc()));
+}
+
+} // namespace
+
+std::optional<PeeledStatements>
+peeledIteration(const ForStmt *Loop, const VarDecl *Counter,
+                ArrayRef<Stmt *> After, const PeelReading &R, ASTContext &Ctx,
+                PeelFailure &Why) {
+  const std::string Expected =
+      "expected the code after a tile loop counted from 1 to multiply the "
+      "last tiles as the loop body does, its statements in the body's order "
+      "with the counter replaced by the loop's bound (the body's '(" +
+      Counter->getName().str() + " - 1) & 1' read as '(tiles - 1) & 1')";
+  auto fail = [&](SourceLocation L, const std::string &Msg) {
+    Why = {L, Msg};
+    return std::nullopt;
+  };
+  auto *Body = dyn_cast<CompoundStmt>(Loop->getBody());
+  if (!Body)
+    return fail(Loop->getBody()->getBeginLoc(), Expected);
+  SameStatement Same(Counter, R, Ctx);
+  // The body's statements, a declaration of several variables one unit per
+  // variable (`int cur = (t - 1) & 1, nxt = t & 1;`).
+  std::vector<Unit> Units;
+  for (const Stmt *S : Body->body()) {
+    auto *D = dyn_cast<DeclStmt>(S);
+    if (!D || D->isSingleDecl()) {
+      Units.push_back({S, nullptr});
+      continue;
+    }
+    for (const Decl *X : D->decls())
+      Units.push_back({S, dyn_cast<VarDecl>(X)});
+  }
+  auto matches = [&](const Unit &U, const Stmt *A) {
+    if (!U.Var)
+      return Same.sameStatement(U.S, A);
+    auto *D = dyn_cast<DeclStmt>(A);
+    auto *VA = D && D->isSingleDecl() ? dyn_cast<VarDecl>(D->getSingleDecl())
+                                      : nullptr;
+    if (!VA || !Same.sameVariable(U.Var, VA) ||
+        !Same.sameStatement(U.Var->getInit(), VA->getInit()))
+      return false;
+    Same.pair(U.Var, VA);
+    return true;
+  };
+  std::vector<Unit> Repeated, Skipped;
+  size_t Count = 0;
+  auto It = Units.begin();
+  for (; Count < After.size(); ++Count) {
+    auto Match = std::find_if(It, Units.end(), [&](const Unit &U) {
+      return matches(U, After[Count]);
+    });
+    if (Match == Units.end())
+      break;
+    Skipped.insert(Skipped.end(), It, Match);
+    Repeated.push_back(*Match);
+    It = Match + 1;
+  }
+  Skipped.insert(Skipped.end(), It, Units.end());
+  const ArrayRef<Stmt *> Rest = After.drop_front(Count);
+  const SourceLocation At =
+      Count < After.size() ? After[Count]->getBeginLoc() : Loop->getEndLoc();
+  // The first left-out write that the code after the loop reads: of a
+  // register (most often the accumulator) before one of a tile.
+  std::optional<std::string> Register, Tile;
+  std::vector<const Stmt *> Flips;
+  for (const Unit &U : Skipped) {
+    const Stmt *S = U.S;
+    if (LifterBase::isBarrier(S))
+      continue;
+    Writes W;
+    if (U.Var)
+      W.Vars.insert(U.Var);
+    W.TraverseStmt(const_cast<Stmt *>(U.code()));
+    if (!W.Known)
+      return fail(At, Expected + "; line " + lineOf(S, Ctx) +
+                          " of the body, left out after the loop, has "
+                          "effects other than writes to variables");
+    for (const VarDecl *V : W.Vars) {
+      auto Names = [&](const Unit &X) {
+        return X.code() && mentions(X.code(), V);
+      };
+      const bool Shared = V->hasAttr<CUDASharedAttr>();
+      const Stmt *Reader = nullptr;
+      if (!Shared && Same.Read.count(V))
+        if (auto I = llvm::find_if(Repeated, Names); I != Repeated.end())
+          Reader = I->S;
+      if (auto I = llvm::find_if(Rest,
+                                 [&](const Stmt *X) { return mentions(X, V); });
+          !Reader && I != Rest.end())
+        Reader = *I;
+      // A buffer index the body flips at its end holds, after the loop,
+      // its value at the start of the last iteration.
+      if (Reader && !Shared && R.FlipOf && R.FlipOf(S) == V &&
+          llvm::none_of(Rest, [&](const Stmt *X) { return mentions(X, V); })) {
+        Flips.push_back(S);
+        continue;
+      }
+      std::optional<std::string> &First = Shared ? Tile : Register;
+      if (Reader && !First)
+        First = "line " + lineOf(S, Ctx) +
+                " of the body, left out after the loop, writes '" +
+                V->getName().str() + "', which line " + lineOf(Reader, Ctx) +
+                " reads";
+    }
+  }
+  const std::string Unmatched =
+      Count < After.size()
+          ? "the statement at line " + lineOf(After[Count], Ctx) +
+                " repeats no statement of the body, and "
+          : "";
+  if (Register || Tile)
+    return fail(At,
+                Expected + "; " + Unmatched + (Register ? *Register : *Tile));
+  if (Count == 0)
+    return fail(At, Expected);
+  return PeeledStatements{Count, Same.EvenBound, Flips};
+}
+
+} // namespace tawa
