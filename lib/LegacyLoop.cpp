@@ -25,6 +25,8 @@ StringRef legacyPatternName(LegacyPattern P) {
     return "register-blocked shared-memory GEMM";
   case LegacyPattern::GlobalProduct:
     return "GEMM reading its operands from global memory";
+  case LegacyPattern::PtxMma:
+    return "GEMM of PTX mma instructions on register fragments";
   case LegacyPattern::None:
     return "no GEMM pattern";
   }
@@ -198,6 +200,14 @@ public:
              StringRef(Text).contains("barrier.sync"))
       add(Barriers, A->getBeginLoc(),
           "bar.sync: a barrier between the staging and the product");
+    else if (StringRef(Text).contains("mma.sync") ||
+             StringRef(Text).contains("wgmma.mma_async") ||
+             StringRef(Text).contains("mma.sp"))
+      add(PtxMma, A->getBeginLoc(),
+          "a PTX matrix multiply-accumulate on register fragments");
+    else if (StringRef(Text).contains("ldmatrix"))
+      add(Staging, A->getBeginLoc(),
+          "ldmatrix: register fragments loaded from shared memory");
     return true;
   }
 
@@ -239,7 +249,8 @@ public:
   }
 
   bool TileVocabulary = false;
-  std::vector<LegacyEvidence> Staging, Barriers, Products, WmmaMma, WmmaLoads;
+  std::vector<LegacyEvidence> Staging, Barriers, Products, WmmaMma, WmmaLoads,
+      PtxMma;
   std::optional<LegacyEvidence> Gather;
   bool ProductFromShared = false, RegisterBlocked = false;
 
@@ -323,9 +334,18 @@ private:
   }
 
   void product(const Expr *At, const Expr *Acc, const Expr *Value) {
-    if (ForDepth == 0)
-      return; // a product once per iteration of the tile loop itself
     std::set<const VarDecl *> R = resolvedVars(Value);
+    // A product once per iteration of the tile loop itself is a GEMM's
+    // only where it reads global memory and no tile (the naive kernel's
+    // `acc += A[r * K + k] * B[k * N + c];`).
+    if (ForDepth == 0) {
+      if (llvm::any_of(R, isGlobalPointer) && llvm::none_of(R, isShared) &&
+          !Acc->getType()->isIntegerType())
+        add(Products, At->getBeginLoc(),
+            "a product accumulated once per iteration, reading global "
+            "memory");
+      return;
+    }
     // An index stepping by a product of constants (`e += (BM / TM) * 8`)
     // is no product of the GEMM; an integer GEMM's reads memory or arrays.
     if (Acc->getType()->isIntegerType() &&
@@ -398,6 +418,11 @@ std::optional<LegacyLoop> classifyLegacyLoop(const FunctionDecl *Kernel,
     L.Pattern = LegacyPattern::Wmma;
     take(C.WmmaLoads);
     take(C.WmmaMma);
+    take(C.Staging);
+    take(C.Barriers);
+  } else if (!C.PtxMma.empty()) {
+    L.Pattern = LegacyPattern::PtxMma;
+    take(C.PtxMma);
     take(C.Staging);
     take(C.Barriers);
   } else if (!C.Products.empty() && C.ProductFromShared) {

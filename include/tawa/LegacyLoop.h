@@ -31,6 +31,7 @@ enum class LegacyPattern {
   Wmma,             ///< nvcuda::wmma fragments: load_matrix_sync, mma_sync
   SharedTiled,      ///< tiles staged in __shared__, a scalar product loop
   SharedRegBlocked, ///< the same with a register micro-tile of accumulators
+  PtxMma,           ///< inline PTX mma.sync / wgmma on register fragments
   GlobalProduct,    ///< a product accumulated from global memory directly
   None,             ///< no product accumulated over the loop
 };

@@ -110,6 +110,40 @@ __global__ void naive(const float *A, const float *B, float *C, int N, int K) {
 }
 // CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'naive' is left unchanged
 
+// The naive kernel's product, once per iteration of the annotated loop.
+__global__ void naive_flat(const float *A, const float *B, float *C, int N,
+                           int K) {
+  const int row = blockIdx.y * 16 + threadIdx.y, col = blockIdx.x * 16 + threadIdx.x;
+  float acc = 0;
+#pragma tawa tile
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written GEMM reading its operands from global memory, and
+  for (int k = 0; k < K; ++k)
+    // CHECK: note: a product accumulated once per iteration, reading global memory
+    acc += A[row * K + k] * B[k * N + col];
+  C[row * N + col] = acc;
+}
+// CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'naive_flat' is left unchanged
+
+// A warp's product through inline PTX mma.sync on register fragments.
+__global__ void ptx_mma(const unsigned *A, const unsigned *B, float *C, int K) {
+  __shared__ unsigned As[16][8];
+  float c[4] = {};
+#pragma tawa tile
+  // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is a hand-written GEMM of PTX mma instructions on register fragments, and
+  for (int k0 = 0; k0 < K; k0 += 16) {
+    // CHECK: note: a staging copy from 'A' into __shared__ 'As'
+    As[threadIdx.x / 8][threadIdx.x % 8] = A[k0 + threadIdx.x];
+    const unsigned a = As[threadIdx.x / 4][threadIdx.x % 4], b = B[k0];
+    // CHECK: note: a PTX matrix multiply-accumulate on register fragments
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, "
+                 "{%4,%4,%4,%4}, {%5,%5}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a), "r"(b));
+  }
+  C[threadIdx.x] = c[0];
+}
+// CHECK: legacy.cu:{{[0-9]+}}:17: note: kernel 'ptx_mma' is left unchanged
+
 __global__ void no_product(float *x, int n) {
 #pragma tawa tile
   // CHECK: legacy.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is not written in the tile vocabulary (no tawa::load or tawa::mma) and accumulates no product, so it is no GEMM loop [tawa-unsupported]
