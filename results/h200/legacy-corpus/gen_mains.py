@@ -1113,6 +1113,26 @@ K['from_one_zfill_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['from_one_toggle_half'] = dict(
+    decl='void hgemm_from_one_toggle_run(const __half *A, const __half *B, __half *C,\n'
+         '                               int M, int N, int K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  hgemm_from_one_toggle_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['from_one_single_buffer_bf16'] = dict(
+    decl='void bgemm_from_one_single_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                               float *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  bgemm_from_one_single_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}
