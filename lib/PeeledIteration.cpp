@@ -44,6 +44,8 @@ public:
   std::set<const Decl *> Read;
 
   bool same(const Stmt *B, const Stmt *A) {
+    B = withoutHints(B);
+    A = withoutHints(A);
     if (!B || !A)
       return B == A;
     if (auto *EB = dyn_cast<Expr>(B)) {
@@ -79,6 +81,17 @@ public:
   }
 
 private:
+  /// `S` without loop hints (`#pragma unroll`), which change no value.
+  static const Stmt *withoutHints(const Stmt *S) {
+    while (auto *A = dyn_cast_or_null<AttributedStmt>(S)) {
+      if (!llvm::all_of(A->getAttrs(),
+                        [](const Attr *X) { return isa<LoopHintAttr>(X); }))
+        return S;
+      S = A->getSubStmt();
+    }
+    return S;
+  }
+
   bool sameDecl(const Decl *B, const Decl *A) const {
     if (B == A)
       return true;
