@@ -28,6 +28,19 @@ public:
   /// Whether a buffer number stands for a parity of the counter.
   bool EvenBound = false;
 
+  /// What the comparisons so far recorded, to undo later ones.
+  struct Snapshot {
+    llvm::DenseMap<const Decl *, const Decl *> Pairs;
+    std::set<const Decl *> Read;
+    bool EvenBound;
+  };
+  Snapshot snapshot() const { return {Pairs, Read, EvenBound}; }
+  void restore(const Snapshot &S) {
+    Pairs = S.Pairs;
+    Read = S.Read;
+    EvenBound = S.EvenBound;
+  }
+
   /// same(), with the pairs of variables that a failed comparison made
   /// undone.
   bool sameStatement(const Stmt *B, const Stmt *A) {
@@ -342,15 +355,34 @@ peeledIteration(const ForStmt *Loop, const VarDecl *Counter,
   std::vector<Unit> Repeated, Skipped;
   size_t Count = 0;
   auto It = Units.begin();
+  // Each statement after the loop, or each of a block's, matches the next
+  // unit that it repeats; a block is taken whole or not at all.
   for (; Count < After.size(); ++Count) {
-    auto Match = std::find_if(It, Units.end(), [&](const Unit &U) {
-      return matches(U, After[Count]);
-    });
-    if (Match == Units.end())
+    llvm::ArrayRef<Stmt *> Items(&After[Count], 1);
+    if (auto *Block = dyn_cast<CompoundStmt>(After[Count]))
+      Items = llvm::ArrayRef(Block->body_begin(), Block->body_end());
+    const SameStatement::Snapshot Saved = Same.snapshot();
+    const size_t Repeats = Repeated.size(), Skips = Skipped.size();
+    auto From = It;
+    bool Whole = !Items.empty();
+    for (const Stmt *A : Items) {
+      auto Match = std::find_if(From, Units.end(),
+                                [&](const Unit &U) { return matches(U, A); });
+      if (Match == Units.end()) {
+        Whole = false;
+        break;
+      }
+      Skipped.insert(Skipped.end(), From, Match);
+      Repeated.push_back(*Match);
+      From = Match + 1;
+    }
+    if (!Whole) {
+      Same.restore(Saved);
+      Repeated.resize(Repeats);
+      Skipped.resize(Skips);
       break;
-    Skipped.insert(Skipped.end(), It, Match);
-    Repeated.push_back(*Match);
-    It = Match + 1;
+    }
+    It = From;
   }
   Skipped.insert(Skipped.end(), It, Units.end());
   const ArrayRef<Stmt *> Rest = After.drop_front(Count);

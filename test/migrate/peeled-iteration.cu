@@ -13,6 +13,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
+#include <mma.h>
 
 #define OFFSET(row, col, ld) ((row) * (ld) + (col))
 #define FLOAT4(v) (reinterpret_cast<float4 *>(&(v))[0])
@@ -276,4 +277,50 @@ __global__ void single_buffer(const __nv_bfloat16 *A, const __nv_bfloat16 *B, fl
     acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
   if (row < M && col < N)
     C[row * N + col] = acc;
+}
+
+// WMMA fragments loaded from the tiles, and the last iteration after the
+// loop written inside a block of its own, taken whole. The loop's bound
+// K / 32 drops a partial tile: the launcher requires K % 32 == 0.
+// CHECK-LABEL: __global__ void wmma_from1_tiled(
+// CHECK: tawa::mma(acc, a, b);
+// CHECK-LABEL: static void wmma_from1_migrated_launch(
+// CHECK: K % 32 != 0
+// CHECK: wmma_from1_tiled<<<
+__global__ void wmma_from1(const __half *A, const __half *B, float *C, int M, int N, int K) {
+  __shared__ __half As[2][64][32];
+  __shared__ __half Bs[2][32][64];
+  const int warp = threadIdx.x / 32, wm = warp / 2, wn = warp % 2;
+  const int m0 = blockIdx.y * 64, n0 = blockIdx.x * 64;
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc[2][2];
+  for (int i = 0; i < 2; ++i) for (int j = 0; j < 2; ++j) nvcuda::wmma::fill_fragment(acc[i][j], 0.0f);
+  for (int i = threadIdx.x; i < 64 * 32; i += 128) As[0][i / 32][i % 32] = A[(m0 + i / 32) * K + i % 32];
+  for (int i = threadIdx.x; i < 32 * 64; i += 128) Bs[0][i / 64][i % 64] = B[(i / 64) * N + n0 + i % 64];
+  __syncthreads();
+#pragma tawa tile
+  for (int t = 1; t < K / 32; ++t) {
+    const int cur = (t - 1) & 1, nxt = t & 1;
+    for (int i = threadIdx.x; i < 64 * 32; i += 128) As[nxt][i / 32][i % 32] = A[(m0 + i / 32) * K + t * 32 + i % 32];
+    for (int i = threadIdx.x; i < 32 * 64; i += 128) Bs[nxt][i / 64][i % 64] = B[(t * 32 + i / 64) * N + n0 + i % 64];
+    for (int kk = 0; kk < 32; kk += 16) {
+      nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> a[2];
+      nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::row_major> b[2];
+      for (int i = 0; i < 2; ++i) nvcuda::wmma::load_matrix_sync(a[i], &As[cur][wm * 32 + i * 16][kk], 32);
+      for (int j = 0; j < 2; ++j) nvcuda::wmma::load_matrix_sync(b[j], &Bs[cur][kk][wn * 32 + j * 16], 64);
+      for (int i = 0; i < 2; ++i) for (int j = 0; j < 2; ++j) nvcuda::wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+  {
+    const int cur = (K / 32 - 1) & 1;
+    for (int kk = 0; kk < 32; kk += 16) {
+      nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, 16, 16, 16, __half, nvcuda::wmma::row_major> a[2];
+      nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, 16, 16, 16, __half, nvcuda::wmma::row_major> b[2];
+      for (int i = 0; i < 2; ++i) nvcuda::wmma::load_matrix_sync(a[i], &As[cur][wm * 32 + i * 16][kk], 32);
+      for (int j = 0; j < 2; ++j) nvcuda::wmma::load_matrix_sync(b[j], &Bs[cur][kk][wn * 32 + j * 16], 64);
+      for (int i = 0; i < 2; ++i) for (int j = 0; j < 2; ++j) nvcuda::wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
+    }
+  }
+  for (int i = 0; i < 2; ++i) for (int j = 0; j < 2; ++j)
+    nvcuda::wmma::store_matrix_sync(&C[(m0 + wm * 32 + i * 16) * N + n0 + wn * 32 + j * 16], acc[i][j], N, nvcuda::wmma::mem_row_major);
 }
