@@ -46,10 +46,12 @@ public:
   bool sameStatement(const Stmt *B, const Stmt *A) {
     const llvm::DenseMap<const Decl *, const Decl *> Before = Pairs;
     const std::set<const Decl *> ReadBefore = Read;
+    const bool EvenBefore = EvenBound;
     if (same(B, A))
       return true;
     Pairs = Before;
     Read = ReadBefore;
+    EvenBound = EvenBefore;
     return false;
   }
 
@@ -115,11 +117,13 @@ private:
   /// The node's own content (its children are compared after); false for
   /// a kind of node not listed, whose content is not compared.
   bool sameNode(const Stmt *B, const Stmt *A) {
+    if (auto *L = dyn_cast<InitListExpr>(B))
+      return L->getInitializedFieldInUnion() ==
+             cast<InitListExpr>(A)->getInitializedFieldInUnion();
     if (isa<CompoundStmt, NullStmt, ForStmt, IfStmt, WhileStmt, DoStmt,
-            BreakStmt, ContinueStmt, AttributedStmt, ArraySubscriptExpr,
-            ConditionalOperator, CallExpr, InitListExpr, ImplicitValueInitExpr,
-            MaterializeTemporaryExpr, ExprWithCleanups, CXXBindTemporaryExpr,
-            ConstantExpr>(B) &&
+            BreakStmt, ContinueStmt, ArraySubscriptExpr, ConditionalOperator,
+            CallExpr, ImplicitValueInitExpr, MaterializeTemporaryExpr,
+            ExprWithCleanups, CXXBindTemporaryExpr, ConstantExpr>(B) &&
         !isa<CXXOperatorCallExpr>(B))
       return true;
     if (auto *D = dyn_cast<DeclStmt>(B))
@@ -237,8 +241,13 @@ struct Writes : RecursiveASTVisitor<Writes> {
   bool Known = true;
   SourceLocation Unknown;
 
+  /// A write through a local pointer or reference may reach any variable
+  /// it points to: unknown. Through a parameter it reaches a matrix,
+  /// charged to the parameter.
   void write(const Expr *Target, SourceLocation At) {
-    if (const VarDecl *V = writtenBase(Target))
+    const VarDecl *V = writtenBase(Target);
+    if (V && (isa<ParmVarDecl>(V) || !(V->getType()->isPointerType() ||
+                                       V->getType()->isReferenceType())))
       Vars.insert(V);
     else
       unknown(At);
@@ -268,29 +277,82 @@ struct Writes : RecursiveASTVisitor<Writes> {
     unknown(A->getBeginLoc());
     return true;
   }
+  bool VisitLambdaExpr(LambdaExpr *L) {
+    unknown(L->getBeginLoc());
+    return true;
+  }
   bool VisitCallExpr(CallExpr *C) {
+    const FunctionDecl *F = C->getDirectCallee();
     if (auto *O = dyn_cast<CXXOperatorCallExpr>(C)) {
       const OverloadedOperatorKind K = O->getOperator();
-      if (K == OO_Equal || K == OO_PlusEqual || K == OO_MinusEqual ||
-          K == OO_StarEqual || K == OO_SlashEqual || K == OO_PlusPlus ||
-          K == OO_MinusMinus)
+      if (K == OO_Call) { // a lambda or functor: what it writes is unseen
+        unknown(C->getBeginLoc());
+        return true;
+      }
+      if (isAssignmentOperator(K) || K == OO_PlusPlus || K == OO_MinusMinus) {
         write(O->getArg(0), O->getBeginLoc());
+        return true;
+      }
+      // Another operator of a class (__half's *, +): a function of its
+      // operands' values, as any call below.
+      if (!F || !readsOnly(F))
+        unknown(C->getBeginLoc());
       return true;
     }
-    const FunctionDecl *F = C->getDirectCallee();
     if (F && F->getName() == "__syncthreads")
       return true;
     // A function of its arguments' values: it returns a value and takes
     // nothing it could write through.
-    bool Pure =
-        F && !F->getReturnType()->isVoidType() && !isa<CXXMemberCallExpr>(C);
-    for (unsigned I = 0; Pure && I < F->getNumParams(); ++I) {
-      QualType T = F->getParamDecl(I)->getType();
-      if (T->isPointerType() || T->isReferenceType())
-        Pure = T->getPointeeType().isConstQualified();
-    }
-    if (!Pure)
+    if (!F || F->getReturnType()->isVoidType() || isa<CXXMemberCallExpr>(C) ||
+        !readsOnly(F))
       unknown(C->getBeginLoc());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    if (!readsOnly(C->getConstructor()))
+      unknown(C->getBeginLoc());
+    return true;
+  }
+
+  static bool isAssignmentOperator(OverloadedOperatorKind K) {
+    switch (K) {
+    case OO_Equal:
+    case OO_PlusEqual:
+    case OO_MinusEqual:
+    case OO_StarEqual:
+    case OO_SlashEqual:
+    case OO_PercentEqual:
+    case OO_AmpEqual:
+    case OO_PipeEqual:
+    case OO_CaretEqual:
+    case OO_LessLessEqual:
+    case OO_GreaterGreaterEqual:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// Whether `F` takes nothing it could write through: every pointer or
+  /// reference parameter is to const data that holds no pointer.
+  static bool readsOnly(const FunctionDecl *F) {
+    if (F->isVariadic())
+      return false;
+    for (const ParmVarDecl *P : F->parameters()) {
+      QualType T = P->getType();
+      while (T->isPointerType() || T->isReferenceType()) {
+        T = T->getPointeeType();
+        if (!T.isConstQualified() || T->isPointerType() || T->isReferenceType())
+          return false;
+      }
+      if (const auto *R = T->getAsCXXRecordDecl();
+          R && R->hasDefinition() &&
+          llvm::any_of(R->fields(), [](const FieldDecl *X) {
+            return X->getType()->isPointerType() ||
+                   X->getType()->isReferenceType();
+          }))
+        return false;
+    }
     return true;
   }
 };
@@ -300,9 +362,64 @@ struct Writes : RecursiveASTVisitor<Writes> {
 struct Unit {
   const Stmt *S;
   const VarDecl *Var;
+  size_t Index; ///< its place in the body
   /// What it runs: the statement, or the variable's initializer.
   const Stmt *code() const { return Var ? Var->getInit() : S; }
 };
+
+/// Whether `S` holds a barrier: `__syncthreads()`, `__syncwarp()` or an
+/// asm statement of `bar.sync 0;`.
+bool hasBarrier(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitCallExpr(CallExpr *C) {
+      const FunctionDecl *F = C->getDirectCallee();
+      Found |= F && (F->getName() == "__syncthreads" ||
+                     F->getName() == "__syncwarp");
+      return !Found;
+    }
+    bool VisitGCCAsmStmt(GCCAsmStmt *A) {
+      Found |= LifterBase::isBarrier(A);
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
+/// The first statement of `Stmts` that names a __shared__ variable or a
+/// local pointer (which may point into one); null where none does.
+const Stmt *namesSharedMemory(ArrayRef<Stmt *> Stmts) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      auto *V = dyn_cast<VarDecl>(R->getDecl());
+      Found |= V && (V->hasAttr<CUDASharedAttr>() ||
+                     (V->isLocalVarDecl() && V->getType()->isPointerType()));
+      return !Found;
+    }
+  };
+  for (const Stmt *S : Stmts) {
+    Finder F;
+    F.TraverseStmt(const_cast<Stmt *>(S));
+    if (F.Found)
+      return S;
+  }
+  return nullptr;
+}
+
+/// The variables declared anywhere in `S`.
+std::vector<const VarDecl *> declaredIn(const Stmt *S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const VarDecl *> Vars;
+    bool VisitVarDecl(VarDecl *V) {
+      Vars.push_back(V);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Vars;
+}
 
 std::string lineOf(const Stmt *S, ASTContext &Ctx) {
   return std::to_string(
@@ -334,11 +451,11 @@ peeledIteration(const ForStmt *Loop, const VarDecl *Counter,
   for (const Stmt *S : Body->body()) {
     auto *D = dyn_cast<DeclStmt>(S);
     if (!D || D->isSingleDecl()) {
-      Units.push_back({S, nullptr});
+      Units.push_back({S, nullptr, Units.size()});
       continue;
     }
     for (const Decl *X : D->decls())
-      Units.push_back({S, dyn_cast<VarDecl>(X)});
+      Units.push_back({S, dyn_cast<VarDecl>(X), Units.size()});
   }
   auto matches = [&](const Unit &U, const Stmt *A) {
     if (!U.Var)
@@ -390,12 +507,29 @@ peeledIteration(const ForStmt *Loop, const VarDecl *Counter,
       Count < After.size() ? After[Count]->getBeginLoc() : Loop->getEndLoc();
   // The first left-out write that the code after the loop reads: of a
   // register (most often the accumulator) before one of a tile.
-  std::optional<std::string> Register, Tile;
+  std::optional<std::string> Register, Tile, Barrier;
   std::vector<const Stmt *> Flips;
+  const size_t LastRepeated = Repeated.empty() ? 0 : Repeated.back().Index;
   for (const Unit &U : Skipped) {
     const Stmt *S = U.S;
-    if (LifterBase::isBarrier(S))
-      continue;
+    // A barrier left out orders nothing the last iteration needs only
+    // where it follows every statement repeated, and the code after them
+    // touches no shared memory that other threads may still read.
+    if (!U.Var && hasBarrier(S)) {
+      if (!Repeated.empty() && U.Index < LastRepeated && !Barrier)
+        Barrier = "the barrier at line " + lineOf(S, Ctx) +
+                  " of the body, left out after the loop, orders statements "
+                  "that it repeats";
+      if (const Stmt *X = namesSharedMemory(Rest); X && !Barrier)
+        Barrier = "the barrier at line " + lineOf(S, Ctx) +
+                  " of the body, left out after the loop, is the last "
+                  "before the code at line " +
+                  lineOf(X, Ctx) +
+                  ", which may touch shared memory that other threads still "
+                  "read";
+      if (LifterBase::isBarrier(S))
+        continue;
+    }
     Writes W;
     if (U.Var)
       W.Vars.insert(U.Var);
@@ -440,6 +574,20 @@ peeledIteration(const ForStmt *Loop, const VarDecl *Counter,
   if (Register || Tile)
     return fail(At,
                 Expected + "; " + Unmatched + (Register ? *Register : *Tile));
+  if (Barrier)
+    return fail(At, Expected + "; " + *Barrier);
+  // The variables the last iteration declares after the loop stand for
+  // the body's, which no code after the loop could read.
+  for (const Stmt *A : After.take_front(Count))
+    for (const VarDecl *V : declaredIn(A))
+      for (const Stmt *X : Rest)
+        if (mentions(X, V))
+          return fail(X->getBeginLoc(),
+                      "'" + V->getName().str() +
+                          "', declared after a tile loop counted from 1 as "
+                          "part of its last iteration, is read after it; "
+                          "only the accumulators may carry a value out of "
+                          "the last iteration");
   if (Count == 0)
     return fail(At, Expected);
   return PeeledStatements{Count, Same.EvenBound, Flips};

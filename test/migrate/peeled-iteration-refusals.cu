@@ -192,3 +192,59 @@ __global__ void flipped_early(int M, int N, int K, const __nv_bfloat16 *A,
                      __bfloat162float(Bs[rd][k][tx * TN + j]);
   STORE;
 }
+
+// The body's only barrier at its top: left out after the loop, nothing
+// orders the last copies before the product that reads them.
+// CHECK: peeled-iteration-refusals.cu:[[@LINE+5]]:3: warning: {{.*}}the barrier at line [[@LINE+6]] of the body, left out after the loop, orders statements that it repeats [tawa-unsupported]
+__global__ void top_barrier(int M, int N, int K, const __nv_bfloat16 *A,
+                            const __nv_bfloat16 *B, __nv_bfloat16 *C) {
+  PROLOGUE;
+#pragma tawa tile
+  for (int t = 1; t < (K + BK - 1) / BK; ++t) {
+    __syncthreads();
+    const int cur = (t - 1) & 1;
+    for (int k = 0; k < BK; ++k)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __bfloat162float(As[cur][ty * TM + i][k]) *
+                       __bfloat162float(Bs[cur][k][tx * TN + j]);
+    STAGE_NEXT(t)
+  }
+  const int cur = ((K + BK - 1) / BK - 1) & 1;
+  for (int k = 0; k < BK; ++k)
+    for (int i = 0; i < TM; ++i)
+      for (int j = 0; j < TN; ++j)
+        acc[i][j] += __bfloat162float(As[cur][ty * TM + i][k]) *
+                     __bfloat162float(Bs[cur][k][tx * TN + j]);
+  STORE;
+}
+
+// A variable of the last iteration read by the code after it.
+// CHECK: peeled-iteration-refusals.cu:[[@LINE+5]]:3: warning: {{.*}}the statement at line [[@LINE+23]] breaks it: 'scale', declared after a tile loop counted from 1 as part of its last iteration, is read after it{{.*}}[tawa-unsupported]
+__global__ void carried_local(int M, int N, int K, const __nv_bfloat16 *A,
+                              const __nv_bfloat16 *B, __nv_bfloat16 *C) {
+  PROLOGUE;
+#pragma tawa tile
+  for (int t = 1; t < (K + BK - 1) / BK; ++t) {
+    const int cur = (t - 1) & 1;
+    float scale = 1.0f;
+    STAGE_NEXT(t)
+    for (int k = 0; k < BK; ++k)
+      for (int i = 0; i < TM; ++i)
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += __bfloat162float(As[cur][ty * TM + i][k]) *
+                       __bfloat162float(Bs[cur][k][tx * TN + j]);
+    __syncthreads();
+  }
+  const int cur = ((K + BK - 1) / BK - 1) & 1;
+  float scale = 1.0f;
+  for (int k = 0; k < BK; ++k)
+    for (int i = 0; i < TM; ++i)
+      for (int j = 0; j < TN; ++j)
+        acc[i][j] += __bfloat162float(As[cur][ty * TM + i][k]) *
+                     __bfloat162float(Bs[cur][k][tx * TN + j]);
+  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j)
+      C[(row0 + ty * TM + i) * N + col0 + tx * TN + j] =
+          __float2bfloat16_rn(scale * acc[i][j]);
+}
