@@ -1709,31 +1709,8 @@ private:
   /// variable or a local pointer (one that may point into shared memory),
   /// itself or in a function of the program it calls.
   bool afterLoopNamesShared() const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    const SourceLocation End = Loop->getEndLoc();
-    std::set<const FunctionDecl *> Seen;
-    std::function<bool(const Stmt *, bool)> Names = [&](const Stmt *S,
-                                                        bool After) {
-      if (!S)
-        return false;
-      const bool Here =
-          After || SM.isBeforeInTranslationUnit(End, S->getBeginLoc());
-      if (auto *R = dyn_cast<DeclRefExpr>(S); R && Here) {
-        if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
-            VD &&
-            (VD->hasAttr<CUDASharedAttr>() ||
-             (!isa<ParmVarDecl>(VD) && (VD->getType()->isPointerType() ||
-                                        VD->getType()->isReferenceType()))))
-          return true;
-        if (auto *F = dyn_cast<FunctionDecl>(R->getDecl());
-            F && F->hasBody() && !fromSystemHeader(F) &&
-            Seen.insert(F).second && Names(F->getBody(), true))
-          return true;
-      }
-      return llvm::any_of(S->children(),
-                          [&](const Stmt *C) { return Names(C, After); });
-    };
-    return Names(Kernel->getBody(), false);
+    return namesSharedMemory(Kernel->getBody(), Ctx.getSourceManager(),
+                             Loop->getEndLoc());
   }
 
   /// The pointer `S` advances (`p += step;`, `p = p + step;`), or null.

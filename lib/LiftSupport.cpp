@@ -354,6 +354,32 @@ bool mentions(const Stmt *S, const VarDecl *VD) {
   return F.Found;
 }
 
+bool namesSharedMemory(const Stmt *S, const SourceManager &SM,
+                       SourceLocation After) {
+  std::set<const FunctionDecl *> Seen;
+  std::function<bool(const Stmt *, bool)> Names = [&](const Stmt *X,
+                                                      bool Counted) {
+    if (!X)
+      return false;
+    const bool Here = Counted || After.isInvalid() ||
+                      SM.isBeforeInTranslationUnit(After, X->getBeginLoc());
+    if (auto *R = dyn_cast<DeclRefExpr>(X); R && Here) {
+      if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+          VD && (VD->hasAttr<CUDASharedAttr>() ||
+                 (!isa<ParmVarDecl>(VD) && (VD->getType()->isPointerType() ||
+                                            VD->getType()->isReferenceType()))))
+        return true;
+      if (auto *F = dyn_cast<FunctionDecl>(R->getDecl());
+          F && F->hasBody() && !fromSystemHeader(F) && Seen.insert(F).second &&
+          Names(F->getBody(), true))
+        return true;
+    }
+    return llvm::any_of(X->children(),
+                        [&](const Stmt *C) { return Names(C, Counted); });
+  };
+  return Names(S, false);
+}
+
 bool refersTo(const Expr *E, const VarDecl *VD) {
   auto *R = dyn_cast<DeclRefExpr>(bare(E));
   return R && R->getDecl() == VD;

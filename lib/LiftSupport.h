@@ -95,6 +95,12 @@ bool isUniformScale(const clang::VarDecl *VD,
 bool readsThreadIdx(const clang::Stmt *S, char Dim);
 /// Whether `S` names `VD` anywhere.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *VD);
+/// Whether `S` names a __shared__ variable or a local pointer or reference
+/// (one that may point into shared memory), itself or in a function of the
+/// program it calls; with `After` valid, only in its code that begins after
+/// that location (a called function's whole body counts).
+bool namesSharedMemory(const clang::Stmt *S, const clang::SourceManager &SM,
+                       clang::SourceLocation After = {});
 /// Whether E names `VD`.
 bool refersTo(const clang::Expr *E, const clang::VarDecl *VD);
 

@@ -387,27 +387,6 @@ bool hasBarrier(const Stmt *S) {
   return F.Found;
 }
 
-/// The first statement of `Stmts` that names a __shared__ variable or a
-/// local pointer (which may point into one); null where none does.
-const Stmt *namesSharedMemory(ArrayRef<Stmt *> Stmts) {
-  struct Finder : RecursiveASTVisitor<Finder> {
-    bool Found = false;
-    bool VisitDeclRefExpr(DeclRefExpr *R) {
-      auto *V = dyn_cast<VarDecl>(R->getDecl());
-      Found |= V && (V->hasAttr<CUDASharedAttr>() ||
-                     (V->isLocalVarDecl() && V->getType()->isPointerType()));
-      return !Found;
-    }
-  };
-  for (const Stmt *S : Stmts) {
-    Finder F;
-    F.TraverseStmt(const_cast<Stmt *>(S));
-    if (F.Found)
-      return S;
-  }
-  return nullptr;
-}
-
 /// The variables declared anywhere in `S`.
 std::vector<const VarDecl *> declaredIn(const Stmt *S) {
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -520,11 +499,16 @@ peeledIteration(const ForStmt *Loop, const VarDecl *Counter,
         Barrier = "the barrier at line " + lineOf(S, Ctx) +
                   " of the body, left out after the loop, orders statements "
                   "that it repeats";
-      if (const Stmt *X = namesSharedMemory(Rest); X && !Barrier)
+      if (auto X = llvm::find_if(Rest,
+                                 [&](const Stmt *R) {
+                                   return namesSharedMemory(
+                                       R, Ctx.getSourceManager());
+                                 });
+          X != Rest.end() && !Barrier)
         Barrier = "the barrier at line " + lineOf(S, Ctx) +
                   " of the body, left out after the loop, is the last "
                   "before the code at line " +
-                  lineOf(X, Ctx) +
+                  lineOf(*X, Ctx) +
                   ", which may touch shared memory that other threads still "
                   "read";
       if (LifterBase::isBarrier(S))
