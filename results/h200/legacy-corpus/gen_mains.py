@@ -1133,6 +1133,15 @@ K['from_one_single_buffer_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['from_one_wmma_half'] = dict(
+    decl='void wmma_from_one_launch(const half *A, const half *B, float *C, int M, int N, int K);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  wmma_from_one_launch(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

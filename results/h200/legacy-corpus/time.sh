@@ -42,6 +42,7 @@ declare -A SHAPE=(
   [prefetch_advance_flat_bf16]="1024 1024 1024"
   [prefetch_advance_end_half]="1024 1024 1024"
   [from_one_float2_half]="1024 1024 1024"
+  [from_one_wmma_half]="1024 1024 1024"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
