@@ -4,6 +4,7 @@
 #include "DynamicTiles.h"
 #include "GemmLoopReader.h"
 #include "PeeledIteration.h"
+#include "ZeroFills.h"
 #include "tawa/Plan.h"
 
 #include "clang/AST/ASTContext.h"
@@ -1877,6 +1878,7 @@ private:
   /// In the body of a loop of the epilogue (`LoopBody`), `if (row >= M)
   /// continue;` puts the statements after it under `row < M`.
   bool block(llvm::ArrayRef<Stmt *> Body, Phase P, bool LoopBody = false) {
+    noteZeroFills(Body);
     Blocks.push_back({Body, 0});
     const size_t Depth = Guards.size();
     bool Ok = true;
@@ -1900,6 +1902,10 @@ private:
         Ok = returnCheck(If);
         continue;
       }
+      // A zero store that the checked copy after it overwrites where its
+      // check holds: followed as part of that copy (guardedStaging).
+      if (staging(P) && ZeroStores.contains(Body[I]) && !isa<DeclStmt>(Body[I]))
+        continue;
       if (!BetaUpdates.contains(Body[I]))
         Ok = exec(Body[I], P);
     }
@@ -3322,11 +3328,34 @@ private:
     return true;
   }
 
-  /// `if (guard) tile[i] = matrix[index]; else tile[i] = 0;`.
+  /// The zero-then-copy pairs of a block of statements (ZeroFills.h),
+  /// found once for each block.
+  void noteZeroFills(llvm::ArrayRef<Stmt *> Body) {
+    if (!ZeroScanned.insert({Body.data(), Body.size()}).second)
+      return;
+    llvm::SmallVector<const Stmt *, 16> Stmts(Body.begin(), Body.end());
+    for (const auto &[Copy, Zero] : zeroFilledCopies(Stmts, Ctx)) {
+      ZeroFilled.insert(Copy);
+      ZeroStores.insert(Zero);
+    }
+  }
+
+  /// `if (guard) tile[i] = matrix[index]; else tile[i] = 0;`, or `if
+  /// (guard) tile[i] = matrix[index];` after `tile[i] = 0;` (ZeroFilled;
+  /// also into a register).
   bool guardedStaging(const IfStmt *If, Phase P) {
     if (std::optional<bool> Z = asyncOrZeros(If, P))
       return *Z;
     const Expr *L = nullptr, *R = nullptr, *L2 = nullptr, *R2 = nullptr;
+    if (ZeroFilled.contains(If) && assignment(single(If->getThen()), L, R)) {
+      if (std::optional<Location> X = location(L, false))
+        return load(*X, R, If->getCond(), If->getBeginLoc());
+      if (auto T = tileElement(L, true))
+        return stage(*T, R, If->getCond(), If->getBeginLoc());
+      return Why.Message.empty()
+                 ? fail(If->getBeginLoc(), expected(Phase::Stage))
+                 : false;
+    }
     // `if (guard) v = *reinterpret_cast<const V *>(&matrix[j]);` of a vector
     // of zeros, or with `else v = <zeros>;`.
     if (const VarDecl *V =
@@ -5883,17 +5912,18 @@ private:
       return false;
     const FragVal &V = atFragment(F->first);
     auto Before = Cur->FragsBefore.find(F->first.Var);
-    if (P != Phase::Epilogue || !Guards.empty() || !Ptr || !Layout ||
+    if (P != Phase::Epilogue || !Ptr || !Layout ||
         Layout->getDecl()->getName() != "mem_row_major" ||
         F->second.Use != Fragment::Acc || V.K != FragVal::Sum ||
         Before == Cur->FragsBefore.end() ||
         Before->second[size_t(F->first.Index)].K != FragVal::Zero ||
         (G.C && G.C != Ptr->first))
       return fail(C->getBeginLoc(),
-                  "expected after the loop, without bounds checks, "
-                  "'wmma::store_matrix_sync(C + offset, acc, ldc, "
-                  "wmma::mem_row_major)' of an accumulator set to 0 before "
-                  "it");
+                  "expected after the loop 'wmma::store_matrix_sync(C + "
+                  "offset, acc, ldc, wmma::mem_row_major)' of an accumulator "
+                  "set to 0 before it, without bounds checks or under 'if "
+                  "(row < M && col < N)' of the fragment's first row and "
+                  "column");
     G.C = Ptr->first;
     std::optional<ElementType> Out =
         elementOf(G.C->getType()->getPointeeType());
@@ -6161,6 +6191,11 @@ private:
         StoreRecord E;
         E.At = C->getBeginLoc();
         E.Thread = size_t(Cur - Threads.data());
+        // Under `if (row < M && col < N)`: the whole fragment is stored where
+        // its first element is inside C, which is where each element is
+        // when M and N are multiples of its extents (storeBounds).
+        E.Bounds = Guards;
+        E.Guarded = !Guards.empty();
         std::optional<Poly> U =
             unbatched(S.Offset + Poly::constant(R) * S.Ld + Poly::constant(Col),
                       G.CBatchStride, C);
@@ -6379,7 +6414,7 @@ private:
       return false;
     for (int Order = 0; Order < 2; ++Order) {
       const auto &RB = Bounds[size_t(Order)], &CB = Bounds[size_t(1 - Order)];
-      if (RB.first == Row && lanesChecked(CB, Col, S.Lane, S.Width) &&
+      if (lanesChecked(RB, Row) && lanesChecked(CB, Col) &&
           (!G.M || G.M == RB.second) && (!G.N || G.N == CB.second)) {
         G.M = RB.second;
         G.N = CB.second;
@@ -6517,7 +6552,7 @@ private:
     const Poly KK = KOffset + Poly::constant(K);
     auto Checks = [&](const std::pair<Poly, Extent> &X, const Poly &At,
                       const Extent &Of) {
-      return X.second == Of && lanesChecked(X, At, E.Lane, E.Width);
+      return X.second == Of && lanesChecked(X, At);
     };
     for (int Order = 0; Order < 2; ++Order) {
       const auto &X = E.Bounds[size_t(Order)], &Y = E.Bounds[size_t(1 - Order)];
@@ -6527,23 +6562,33 @@ private:
     return false;
   }
 
-  /// Whether the check `X` (`p < extent`) stands for `At < extent`, the
-  /// check of lane `Lane` of an access of `Width` consecutive elements
-  /// under one check: X checks At itself, or another lane of the access
-  /// whose first lane is at a multiple of Width; the extent must then be
-  /// one too (VectorExtents), so that the check holds for every lane or
-  /// for none, as theirs do.
-  bool lanesChecked(const std::pair<Poly, Extent> &X, const Poly &At,
-                    int64_t Lane, int64_t Width) {
+  /// Whether the check `X` (`u < extent`) stands for `At < extent`: X
+  /// checks At itself, or a place u that lies with At in one span of W
+  /// places starting at a multiple of W (a power of two up to 1024, the
+  /// least that does), an access of several elements under one check: a
+  /// lane of a vector, an element of a wmma fragment checked at its first
+  /// row and column. The extent must then be a multiple of W too
+  /// (VectorExtents): u < extent exactly where At < extent.
+  bool lanesChecked(const std::pair<Poly, Extent> &X, const Poly &At) {
     if (X.first == At)
       return true;
-    const Poly First = At - Poly::constant(Lane);
-    std::optional<int64_t> D = (X.first - First).constantValue();
-    if (Width == 1 || !D || *D < 0 || *D >= Width || !alignedTo(First, Width))
+    std::optional<int64_t> D = (At - X.first).constantValue();
+    if (!D)
       return false;
-    if (!llvm::is_contained(VectorExtents, std::pair(X.second, Width)))
-      VectorExtents.push_back({X.second, Width});
-    return true;
+    int64_t CU = 0;
+    for (const auto &[M, C] : X.first.terms())
+      if (M.empty())
+        CU = C;
+    const Poly Sym = X.first - Poly::constant(CU);
+    for (int64_t W = 2; W <= 1024 && alignedTo(Sym, W); W *= 2) {
+      const int64_t A = ((CU % W) + W) % W;
+      if (A + *D < 0 || A + *D >= W)
+        continue;
+      if (!llvm::is_contained(VectorExtents, std::pair(X.second, W)))
+        VectorExtents.push_back({X.second, W});
+      return true;
+    }
+    return false;
   }
 
   /// Whether `P` is a multiple of `W` for every value of its symbols (the
@@ -6659,8 +6704,18 @@ private:
   /// The launch condition of copies of W elements under one bounds check
   /// (guardOf): their extents are multiples of W.
   void vectorExtents() {
-    std::map<int64_t, std::vector<std::string>> ByWidth;
+    // The widest span of each extent, a power of two, implies the others.
+    std::vector<std::pair<Extent, int64_t>> Widest;
     for (const auto &[X, W] : VectorExtents) {
+      auto It =
+          llvm::find_if(Widest, [&](const auto &Y) { return Y.first == X; });
+      if (It == Widest.end())
+        Widest.push_back({X, W});
+      else
+        It->second = std::max(It->second, W);
+    }
+    std::map<int64_t, std::vector<std::string>> ByWidth;
+    for (const auto &[X, W] : Widest) {
       G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
                          X.Name + " % " + std::to_string(W) + " != 0";
       ByWidth[W].push_back(X.words());
@@ -6675,7 +6730,9 @@ private:
     }
     std::vector<std::string> Even;
     for (const Extent &X : EvenExtents) {
-      if (llvm::is_contained(VectorExtents, std::pair(X, int64_t(2))))
+      if (llvm::any_of(VectorExtents, [&](const auto &Y) {
+            return Y.first == X && Y.second % 2 == 0;
+          }))
         continue;
       G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
                          X.Name + " % 2 != 0";
@@ -6770,6 +6827,10 @@ private:
   std::vector<std::pair<const Stmt *, const VarDecl *>> LoopAdvances;
   std::vector<ThreadState> Threads;
   ThreadState *Cur = nullptr;
+  /// The blocks noteZeroFills has read, the checked copies that zero
+  /// stores before them fill, and those zero stores.
+  std::set<std::pair<const void *, size_t>> ZeroScanned;
+  llvm::SmallPtrSet<const Stmt *, 8> ZeroFilled, ZeroStores;
   std::vector<const VarDecl *> PrologueInts;
   Guard Guards; ///< the bounds checks around the statement followed
   /// Members of vectors loaded under a bounds check read as their elements
@@ -6939,14 +7000,14 @@ liftBlockedWith(const FunctionDecl *Kernel, const ForStmt *Loop,
       std::optional<LiftedGemm> G = Full.run(/*Quick=*/false);
       Why = Failure;
       if (!G && Full.Following)
-        Why.Message += " (following a block of " + Words + ")";
+        Why.Message += " (matched furthest as a block of " + Words + ")";
       return G;
     }
     if (Probe.Reached > Best) {
       Best = Probe.Reached;
       Why = Quick;
       if (Probe.Following)
-        Why.Message += " (following a block of " + Words + ")";
+        Why.Message += " (matched furthest as a block of " + Words + ")";
     }
     if (!Probe.Following || Probe.TooLong)
       break; // the same failure for every block

@@ -2,6 +2,7 @@
 #include "tawa/Lift.h"
 #include "DynamicTiles.h"
 #include "GemmLoopReader.h"
+#include "ZeroFills.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -34,6 +35,8 @@ public:
     // TILE): blockDim is known in the indices.
     if (!tileLoopHeader())
       return std::nullopt;
+    noteZeroFills(Around->Before);
+    noteZeroFills(Loop->getBody());
     Dynamic = dynamicTiles(Kernel, Around->Before, Ctx);
     if (Dynamic.Failure)
       return fail(Dynamic.Failure->Loc, Dynamic.Failure->Message);
@@ -54,6 +57,22 @@ public:
   }
 
 private:
+  /// The zero-then-copy pairs of a block of statements (ZeroFills.h): the
+  /// copy is read as the checked copy that fills with zeros, the zero store
+  /// as part of it.
+  void noteZeroFills(llvm::ArrayRef<Stmt *> Stmts) {
+    llvm::SmallVector<const Stmt *, 16> Body(Stmts.begin(), Stmts.end());
+    for (const auto &[Copy, Zero] : zeroFilledCopies(Body, Ctx))
+      if (!isa<DeclStmt>(Zero)) {
+        ZeroFilled.insert(Copy);
+        ZeroStores.insert(Zero);
+      }
+  }
+  void noteZeroFills(const Stmt *Block) {
+    if (auto *C = dyn_cast_or_null<CompoundStmt>(Block))
+      noteZeroFills(llvm::ArrayRef<Stmt *>(C->body_begin(), C->body_end()));
+  }
+
   bool prologue(llvm::ArrayRef<Stmt *> Stmts) {
     const char *Expected =
         "expected before the loop only declarations: the __shared__ tiles, "
@@ -62,7 +81,7 @@ private:
         "and one float accumulator set to 0";
     for (const Stmt *S : Stmts) {
       auto *DS = dyn_cast<DeclStmt>(S);
-      if (!DS && advance(S))
+      if (ZeroStores.contains(S) || (!DS && advance(S)))
         continue;
       if (!DS && prologueStaging(S))
         continue;
@@ -414,7 +433,8 @@ private:
         return fail(S->getBeginLoc(), Expected);
       Cond = If->getCond();
       Read = R;
-      St.Fills = false;
+      // `x = 0;` before it: zeros where the check fails.
+      St.Fills = ZeroFilled.contains(If);
     } else if (If) {
       const Expr *L2 = nullptr, *R2 = nullptr;
       if (!single(If->getThen()) || !single(If->getElse()) ||
@@ -517,7 +537,7 @@ private:
           return Why.Message.empty() ? fail(X->getBeginLoc(), Expected) : false;
         continue;
       }
-      if (X == Toggle)
+      if (X == Toggle || ZeroStores.contains(X))
         continue;
       if (llvm::find_if(Steps, [&](const InLoopStep &St) {
             return St.At == X;
@@ -642,7 +662,10 @@ private:
     auto *Then = dyn_cast<CompoundStmt>(If->getThen());
     if (!Then)
       return fail(If->getThen()->getBeginLoc(), Expected);
+    noteZeroFills(Then);
     for (const Stmt *X : Then->body()) {
+      if (ZeroStores.contains(X))
+        continue;
       if (auto *DS = dyn_cast<DeclStmt>(X)) {
         if (!indexDeclarations(DS))
           return Why.Message.empty() ? fail(X->getBeginLoc(), Expected) : false;
@@ -1129,6 +1152,9 @@ private:
   char RowAxis = 'y'; ///< the block axis that walks the rows of C
   SourceLocation StoreAt;
   std::vector<Staging> Stagings, PrologueStagings;
+  /// The checked copies a zero store before them fills (noteZeroFills),
+  /// and those zero stores.
+  llvm::SmallPtrSet<const Stmt *, 4> ZeroFilled, ZeroStores;
   std::vector<const VarDecl *> Buffered; ///< double-buffered tiles
   DynamicTiles Dynamic;                  ///< the tiles in dynamic shared memory
   bool PrologueBarrier = false;

@@ -213,7 +213,7 @@ __global__ void blocked_ternary(const bf16 *A, const bf16 *B, float *C, int M, i
     }
 }
 
-// DIAG: beta-zero.cu:[[@LINE+5]]:3: warning: this loop {{.*}} the statement at line [[@LINE+11]] breaks it: expected the two branches of 'if (beta == 0)' to store the same elements of C from the same accumulators under the same bounds checks, the value where beta is not 0 the other plus 'beta * C[index]' (following a block of 16 x 16 threads) [tawa-unsupported]
+// DIAG: beta-zero.cu:[[@LINE+5]]:3: warning: this loop {{.*}} the statement at line [[@LINE+11]] breaks it: expected the two branches of 'if (beta == 0)' to store the same elements of C from the same accumulators under the same bounds checks, the value where beta is not 0 the other plus 'beta * C[index]' (matched furthest as a block of 16 x 16 threads) [tawa-unsupported]
 __global__ void blocked_other_acc(const bf16 *A, const bf16 *B, float *C, int M, int N, int K,
                                   float alpha, float beta) {
   BLOCKED_BODY
@@ -257,7 +257,7 @@ __global__ void blocked_outside(const bf16 *A, const bf16 *B, float *C, int M, i
 
 // A branch that changes a variable the other branch (or the code after the
 // 'if') reads: only stores into C may stand in the branches.
-// DIAG: beta-zero.cu:[[@LINE+5]]:3: warning: this loop {{.*}} the statement at line [[@LINE+13]] breaks it: the branches of 'if (beta == 0)' may only store into C: this changes a variable declared before the 'if' (or calls a function), which the code after it would see changed in one branch only (following a block of 16 x 16 threads) [tawa-unsupported]
+// DIAG: beta-zero.cu:[[@LINE+5]]:3: warning: this loop {{.*}} the statement at line [[@LINE+13]] breaks it: the branches of 'if (beta == 0)' may only store into C: this changes a variable declared before the 'if' (or calls a function), which the code after it would see changed in one branch only (matched furthest as a block of 16 x 16 threads) [tawa-unsupported]
 __global__ void carry(const bf16 *A, const bf16 *B, float *C, int M, int N, int K,
                       float alpha, float beta) {
   BLOCKED_BODY
@@ -280,7 +280,7 @@ __global__ void carry(const bf16 *A, const bf16 *B, float *C, int M, int N, int 
   }
 }
 // The value where beta is 0 reads another accumulator element.
-// DIAG: beta-zero.cu:[[@LINE+5]]:3: warning: this loop {{.*}} the statement at line [[@LINE+10]] breaks it: expected a choice of the stored value on beta, {{.*}}, both of the same accumulator (following a block of 16 x 16 threads) [tawa-unsupported]
+// DIAG: beta-zero.cu:[[@LINE+5]]:3: warning: this loop {{.*}} the statement at line [[@LINE+10]] breaks it: expected a choice of the stored value on beta, {{.*}}, both of the same accumulator (matched furthest as a block of 16 x 16 threads) [tawa-unsupported]
 __global__ void tern(const bf16 *A, const bf16 *B, float *C, int M, int N, int K,
                       float alpha, float beta) {
   BLOCKED_BODY

@@ -138,7 +138,7 @@ __global__ void fake_relu(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of docs/migration.md (alpha, beta float parameters), converted to C's type with rounding to nearest (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of docs/migration.md (alpha, beta float parameters), converted to C's type with rounding to nearest (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -222,7 +222,7 @@ __global__ void wrap_blockdim(int M, int N, int K, const bf16 *A, const bf16 *B,
   const int z = (threadIdx.x - blockDim.x) / 1024u;   // tool 0; real ~4194303
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'z' does not fit its type for some thread (C's arithmetic wraps around) (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'z' does not fit its type for some thread (C's arithmetic wraps around) (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + innerColA + z] = A[(innerRowA + o) * K + innerColA];
@@ -241,7 +241,7 @@ __global__ void wrap_branch(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected, before the first barrier, staging copies 'tile[i] = r < R && c < C ? matrix[index] : 0' (or unchecked, or 16-byte vector copies), in loops of constant bounds (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected, before the first barrier, staging copies 'tile[i] = r < R && c < C ? matrix[index] : 0' (or unchecked, or 16-byte vector copies), in loops of constant bounds (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     if (threadIdx.x - blockDim.x < 1024u) {   // tool: true; real: false
       STAGE_A(8)
@@ -263,7 +263,7 @@ __global__ void wrap_up(int M, int N, int K, const bf16 *A, const bf16 *B,
   const int cA = (w / 65536u / 65536u) % BK;   // real 0; tool tid % 8
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'w' does not fit its type for some thread (C's arithmetic wraps around) (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'w' does not fit its type for some thread (C's arithmetic wraps around) (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + cA] = A[(innerRowA + o) * K + cA];
@@ -283,7 +283,7 @@ __global__ void vec_convert(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = *reinterpret_cast<const float4 *>(&matrix[j])' of consecutive elements, without a bounds check (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = *reinterpret_cast<const float4 *>(&matrix[j])' of consecutive elements, without a bounds check (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int v = threadIdx.x; v < 128; v += 64) {
       const int r = v / 4, c = (v % 4) * 2;
@@ -309,7 +309,7 @@ __global__ void vec_swap(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected, before the first barrier, staging copies 'tile[i] = r < R && c < C ? matrix[index] : 0' (or unchecked, or 16-byte vector copies), in loops of constant bounds (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected, before the first barrier, staging copies 'tile[i] = r < R && c < C ? matrix[index] : 0' (or unchecked, or 16-byte vector copies), in loops of constant bounds (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int v = threadIdx.x; v < 128; v += 64) {
       const int r = v / 4, c = (v % 4) * 2;
@@ -417,7 +417,7 @@ __global__ void fake_zero(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {One(0)};      // acc[0] starts at 1.0f
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a zero, an element of a __shared__ tile or a local holding one (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a zero, an element of a __shared__ tile or a local holding one (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -443,7 +443,7 @@ __global__ void rowptr(int M, int N, int K, const bf16 *A, const bf16 *B,
   C += blockIdx.y * BM * N + blockIdx.x * BN;
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = *reinterpret_cast<const float4 *>(&matrix[j])' of consecutive elements, without a bounds check (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a vector copy '*reinterpret_cast<float4 *>(&tile[i]) = *reinterpret_cast<const float4 *>(&matrix[j])' of consecutive elements, without a bounds check (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     if (threadIdx.x < BM)
       *reinterpret_cast<float4 *>(As + threadIdx.x * BK) =
@@ -557,7 +557,7 @@ __global__ void ulit(int M, int N, int K, const bf16 *A, const bf16 *B,
   A += 4294967295u;       // real: A + 4294967295; tool: A - 1
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + innerColA] = A[(innerRowA + o) * K + innerColA + 1];
@@ -577,7 +577,7 @@ __global__ void cast_uchar(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the index of the __shared__ tile 'As' must be a constant inside its extents for each thread of the block: it uses a value its type cannot hold (C's arithmetic wraps around) (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the index of the __shared__ tile 'As' must be a constant inside its extents for each thread of the block: it uses a value its type cannot hold (C's arithmetic wraps around) (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + (unsigned char)(innerColA + 256) - 256] =
@@ -597,7 +597,7 @@ __global__ void cast_int64(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the matrix index is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses a conversion to a narrower integer type (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the matrix index is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses a conversion to a narrower integer type (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + innerColA] =

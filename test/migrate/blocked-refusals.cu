@@ -49,7 +49,7 @@ __global__ void wrong_k(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -70,7 +70,7 @@ __global__ void diagonal(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -91,7 +91,7 @@ __global__ void swapped_store(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -111,7 +111,7 @@ __global__ void holes(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'As' that no staging copy of the iteration writes (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'As' that no staging copy of the iteration writes (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(16)
     STAGE_B
@@ -146,7 +146,7 @@ __global__ void reset_in_loop(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: accumulates into 'acc' after setting it in the loop: the accumulator must carry its value from one iteration to the next (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: accumulates into 'acc' after setting it in the loop: the accumulator must carry its value from one iteration to the next (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int i = 0; i < TM * TN; ++i)
       acc[i] = 0.0f;
@@ -167,7 +167,7 @@ __global__ void overlapping_rows(int M, int N, int K, const bf16 *A,
   const int half = threadRow / 2;
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: two stores write the same element of C (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: two stores write the same element of C (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -191,7 +191,7 @@ __global__ void uninitialized(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN];
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator 'acc' must be set to 0 before the loop (the tile vocabulary's accumulators start at 0) (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator 'acc' must be set to 0 before the loop (the tile vocabulary's accumulators start at 0) (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -209,7 +209,7 @@ __global__ void late_staging(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the __shared__ tiles may be written only before the first barrier of the loop body (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the __shared__ tiles may be written only before the first barrier of the loop body (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     __syncthreads();
@@ -227,7 +227,7 @@ __global__ void short_product(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -248,7 +248,7 @@ __global__ void checked_staging_only(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the staging copies are bounds-checked, so the stores must be too (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the staging copies are bounds-checked, so the stores must be too (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + innerColA] =
@@ -270,7 +270,7 @@ __global__ void product_from_global(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a zero, an element of a __shared__ tile or a local holding one (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected a zero, an element of a __shared__ tile or a local holding one (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -293,7 +293,7 @@ __global__ void stale_register(int M, int N, int K, const bf16 *A,
   float acc[TM * TN] = {0.0f};
   float regM[TM] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 8 per iteration (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -320,7 +320,7 @@ __global__ void register_from_last_iteration(int M, int N, int K,
   float acc[TM * TN] = {0.0f};
   float regM[TM] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: reads 'regM' before it is set in this iteration (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: reads 'regM' before it is set in this iteration (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -344,7 +344,7 @@ __global__ void index_of_t(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the index of the __shared__ tile 'As' must be a constant inside its extents for each thread of the block: it uses the operator '%' (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the index of the __shared__ tile 'As' must be a constant inside its extents for each thread of the block: it uses the operator '%' (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -386,7 +386,7 @@ __global__ void endless_staging(int M, int N, int K, const bf16 *A,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the kernel's loops run too long to follow: more than 4000000 statements for the blocks tried, one iteration each (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the kernel's loops run too long to follow: more than 4000000 statements for the blocks tried, one iteration each (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int a = 0; a < 60000; ++a)
       for (int b = 0; b < 60000; ++b)
@@ -410,7 +410,7 @@ __global__ void unsigned_wrap(int M, int N, int K, const bf16 *A,
   const unsigned before = threadIdx.x - 1u;
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'before' does not fit its type for some thread (C's arithmetic wraps around) (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the value of 'before' does not fit its type for some thread (C's arithmetic wraps around) (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     for (int o = 0; o < BM; o += 8)
       As[(innerRowA + o) * BK + (before + 1) % BK] =
@@ -433,7 +433,7 @@ __global__ void stale_local(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: copies an accumulator; expected accumulators updated in place, 'acc[i] += x * y' (following a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: copies an accumulator; expected accumulators updated in place, 'acc[i] += x * y' (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B
@@ -462,7 +462,7 @@ __global__ void row_pointer_sum(const bf16 *A, const bf16 *B, float *C, int M,
   const int row0 = blockIdx.y * 64, col0 = blockIdx.x * 64;
   float acc[4][4] = {};
 #pragma tawa tile
-  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: two staging copies write the same element of 'As' in one iteration (following a block of {{[0-9]+}} threads) [tawa-unsupported]
+  // CHECK: blocked-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: two staging copies write the same element of 'As' in one iteration (matched furthest as a block of {{[0-9]+}} threads) [tawa-unsupported]
   for (int t = 0; t < K; t += 16) {
     {
       const int r = threadIdx.x / 2, c = (threadIdx.x % 2) * 8;

@@ -19,7 +19,7 @@ __global__ void no_second_barrier(const half *A, const half *B, float *C,
                                   int M, int N, int K) {
   SCRATCH_PROLOGUE
 #pragma tawa tile
-  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'scratch' that a later store after the loop writes again with no barrier between the read and that store ('__syncwarp();' after the reads where one warp reuses its scratch, else '__syncthreads();') (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'scratch' that a later store after the loop writes again with no barrier between the read and that store ('__syncwarp();' after the reads where one warp reuses its scratch, else '__syncthreads();') (matched furthest as a block of 128 threads) [tawa-unsupported]
   SCRATCH_LOOP
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {
@@ -36,7 +36,7 @@ __global__ void no_first_barrier(const half *A, const half *B, float *C,
                                  int M, int N, int K) {
   SCRATCH_PROLOGUE
 #pragma tawa tile
-  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}reads an element of 'scratch' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: scratch-reuse-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}reads an element of 'scratch' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (matched furthest as a block of 128 threads) [tawa-unsupported]
   SCRATCH_LOOP
   for (int i = 0; i < 2; ++i)
     for (int j = 0; j < 2; ++j) {

@@ -26,7 +26,7 @@ __global__ void no_barrier(const half *A, const half *B, float *C, int M, int N,
   __shared__ float Cs[4][16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
   for (int i = lane; i < 16 * 16; i += 32)
@@ -40,7 +40,7 @@ __global__ void across_warps(const half *A, const half *B, float *C, int M, int 
   __shared__ float Cs[4][16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
   __syncwarp();
@@ -54,7 +54,7 @@ __global__ void transposed(const half *A, const half *B, float *C, int M, int N,
   __shared__ float Cs[4][16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
   __syncthreads();
@@ -68,7 +68,7 @@ __global__ void guarded_store(const half *A, const half *B, float *C, int M, int
   __shared__ float Cs[4][16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected after the loop, without bounds checks, 'wmma::store_matrix_sync(Cs + offset, acc, ld, wmma::mem_row_major)' (or mem_col_major) of an accumulator set to 0 before it into the __shared__ array 'Cs', ld a constant multiple of 4 and offset of 8 (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected after the loop, without bounds checks, 'wmma::store_matrix_sync(Cs + offset, acc, ld, wmma::mem_row_major)' (or mem_col_major) of an accumulator set to 0 before it into the __shared__ array 'Cs', ld a constant multiple of 4 and offset of 8 (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   if (row0 < M)
   // CHECK: staged-results-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: expected after the loop, without bounds checks, 'wmma::store_matrix_sync(Cs + offset, acc, ld, wmma::mem_row_major)' (or mem_col_major) of an accumulator set to 0 before it into the __shared__ array 'Cs', ld a constant multiple of 4 and offset of 8
@@ -83,7 +83,7 @@ __global__ void unwritten(const half *A, const half *B, float *C, int M, int N, 
   __shared__ float Cs[4][16 * 32];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that no store after the loop writes (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that no store after the loop writes (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   wmma::store_matrix_sync(Cs[warp], acc, 32, wmma::mem_row_major);
   __syncthreads();
@@ -97,7 +97,7 @@ __global__ void overlap(const half *A, const half *B, float *C, int M, int N, in
   __shared__ float Cs[16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: two stores after the loop write element 0 of 'Cs' with no barrier between them that orders the second after the first (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: two stores after the loop write element 0 of 'Cs' with no barrier between them that orders the second after the first (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   // CHECK: staged-results-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: two stores after the loop write element 0 of 'Cs' with no barrier between them that orders the second after the first
   wmma::store_matrix_sync(Cs, acc, 16, wmma::mem_row_major);
@@ -161,7 +161,7 @@ __global__ void read_before_barrier(const half *A, const half *B, float *C,
   __shared__ float Cs[4][16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
   // CHECK: staged-results-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: reads an element of 'Cs'
@@ -180,7 +180,7 @@ __global__ void read_then_write(const __half *A, const __half *B, float *C,
   const int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (following a block of 16 x 16 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}reads an element of 'Cs' that is not written before the read: by another thread with no '__syncthreads();' between (or '__syncwarp();' in one warp), or after it (matched furthest as a block of 16 x 16 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += 16) {
     As[ty][tx] = A[row * K + t + tx];
     Bs[ty][tx] = B[(t + ty) * N + col];

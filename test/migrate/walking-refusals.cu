@@ -90,7 +90,7 @@ __global__ void k4(__nv_bfloat16 *C, const __nv_bfloat16 *A, const __nv_bfloat16
   C[c + wB * threadIdx.y + threadIdx.x] = __float2bfloat16_rn(Csub);
 }
 // The register-blocked form, B's walk starting one column over.
-// CHECK: walking-refusals.cu:[[@LINE+9]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (following a block of 256 threads)
+// CHECK: walking-refusals.cu:[[@LINE+9]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (matched furthest as a block of 256 threads)
 __global__ void k5(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int K, int N) {
   __shared__ __nv_bfloat16 As[64][16];
   __shared__ __nv_bfloat16 Bs[16][64];

@@ -35,7 +35,7 @@ __global__ void a_one_step_ahead(const half *A, const half *B, float *C,
                                  int M, int N, int K) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (matched furthest as a block of 128 threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k + 16)
     PRODUCTS
@@ -48,7 +48,7 @@ __global__ void swapped_store(const half *A, const half *B, float *C, int M,
                               int N, int K) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the accumulator stored at line {{[0-9]+}} does not gain A(row, t + k) * B(t + k, col) once for each k < 16 per iteration (matched furthest as a block of 128 threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k)
     PRODUCTS
@@ -64,7 +64,7 @@ __global__ void lane_dependent(const half *A, const half *B, float *C, int M,
                                int N, int K) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the lanes of a warp must load, multiply and store the same fragments (wmma calls are warp-collective) (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the lanes of a warp must load, multiply and store the same fragments (wmma calls are warp-collective) (matched furthest as a block of 128 threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k + (threadIdx.x % 32) / 31 * 16)
     PRODUCTS
@@ -77,7 +77,7 @@ __global__ void reset_in_loop(const half *A, const half *B, float *C, int M,
                               int N, int K) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected accumulators set to 0 before the loop, 'wmma::fill_fragment(acc, 0.0f)' (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected accumulators set to 0 before the loop, 'wmma::fill_fragment(acc, 0.0f)' (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     wmma::fill_fragment(acc[0][0], 0.0f);
     LOADS(k)
@@ -91,7 +91,7 @@ __global__ void other_accumulator(const half *A, const half *B, float *C,
                                   int M, int N, int K) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected 'wmma::mma_sync(acc, a, b, acc)' between the barriers, a and b loaded in this iteration (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected 'wmma::mma_sync(acc, a, b, acc)' between the barriers, a and b loaded in this iteration (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k)
     for (int i = 0; i < 2; ++i)
@@ -114,7 +114,7 @@ __global__ void overlapping_warps(const half *A, const half *B, float *C,
     for (int j = 0; j < 2; ++j)
       wmma::fill_fragment(acc[i][j], 0.0f);
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: two stores write the same element of C (following a block of 128 threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: two stores write the same element of C (matched furthest as a block of 128 threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k)
     PRODUCTS
@@ -127,7 +127,7 @@ __global__ void column_major_store(const half *A, const half *B, float *C,
                                    int M, int N, int K) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected after the loop, without bounds checks, 'wmma::store_matrix_sync(C + offset, acc, ldc, wmma::mem_row_major)' of an accumulator set to 0 before it (following a block of 1024 threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected after the loop 'wmma::store_matrix_sync(C + offset, acc, ldc, wmma::mem_row_major)' of an accumulator set to 0 before it, without bounds checks or under 'if (row < M && col < N)' of the fragment's first row and column (matched furthest as a block of 1024 threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k)
     PRODUCTS
@@ -146,7 +146,7 @@ __global__ void scaled_twice(const half *A, const half *B, float *C, int M,
                              int N, int K, float alpha) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected 'for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = alpha * acc.x[e];' after the loop, outside any bounds check, once per accumulator fragment stored into C, alpha a float parameter (following a block of {{[0-9]+}} threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected 'for (int e = 0; e < acc.num_elements; ++e) acc.x[e] = alpha * acc.x[e];' after the loop, outside any bounds check, once per accumulator fragment stored into C, alpha a float parameter (matched furthest as a block of {{[0-9]+}} threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k)
     PRODUCTS
@@ -200,7 +200,7 @@ __global__ void some_scaled(const half *A, const half *B, float *C, int M,
                             int N, int K, float alpha) {
   SETUP
 #pragma tawa tile
-  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected every store of C to compute the same expression of its accumulator (following a block of {{[0-9]+}} threads) [tawa-unsupported]
+  // CHECK: wmma-fragments-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected every store of C to compute the same expression of its accumulator (matched furthest as a block of {{[0-9]+}} threads) [tawa-unsupported]
   for (int k = 0; k < K; k += 16) {
     LOADS(k)
     PRODUCTS

@@ -1142,6 +1142,36 @@ K['from_one_wmma_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['zero_then_copy_tn_half'] = dict(
+    decl='void hgemm_at_b(const __half *A, const __half *B, float *C, unsigned M,\n'
+         '                unsigned N, unsigned K);',
+    body='''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  hgemm_at_b(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['blocked_zero_fill_bf16'] = dict(
+    decl='void bgemm_zero_fill_run(const __nv_bfloat16 *A, const __nv_bfloat16 *B, __nv_bfloat16 *C,\n'
+         '                         int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  bgemm_zero_fill_run(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['wmma_checked_stores_half'] = dict(
+    decl='void hgemm_wmma_smem_launch(const half *A, const half *B, float *C, int M, int N,\n'
+         '                            int K, cudaStream_t stream);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  hgemm_wmma_smem_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -155,6 +155,10 @@ declare -A SHAPES=(
   [from_one_single_buffer_bf16]="64:64:16 7:6:5 100:202:77 333:130:1001 1000:1000:1000 1024:1024:1024"
   # 64|M,N 32|K; 32 x 32 runs no iteration of the loop, 64 x 64 one.
   [from_one_wmma_half]="64:64:32 128:64:64 256:512:384 1024:1024:1024 384:320:224"
+  [zero_then_copy_tn_half]="64:64:16 7:6:5 100:202:77 333:130:1001 1000:1000:1000 1024:1024:1024"
+  [blocked_zero_fill_bf16]="64:64:16 7:6:5 100:202:77 333:130:1001 1000:1000:1000 1024:1024:1024"
+  # 16|M,N: the fragments are stored whole under a check of their first element.
+  [wmma_checked_stores_half]="64:64:16 48:80:77 336:208:1001 1024:1024:1024 1008:1008:520"
 )
 
 KERNELS=()

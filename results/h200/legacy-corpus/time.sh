@@ -43,6 +43,7 @@ declare -A SHAPE=(
   [prefetch_advance_end_half]="1024 1024 1024"
   [from_one_float2_half]="1024 1024 1024"
   [from_one_wmma_half]="1024 1024 1024"
+  [zero_then_copy_tn_half]="1000 1000 1000" [blocked_zero_fill_bf16]="1000 1000 1000"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
