@@ -698,6 +698,18 @@ bool LifterBase::bindIndex(const VarDecl *VD, bool Opaque) {
 
 bool LifterBase::pointerDeclaration(const VarDecl *VD) {
   auto P = pointer(VD->getInit());
+  // `const T *A = A_array[blockIdx.z];`: a pointer read from memory.
+  auto *Read = dyn_cast_or_null<ArraySubscriptExpr>(
+      VD->getInit() ? VD->getInit()->IgnoreParenImpCasts() : nullptr);
+  if (!P && Read && Read->getType()->isPointerType())
+    return fail(VD->getLocation(),
+                "'" + VD->getName().str() +
+                    "' is a pointer read from an array of pointers (a "
+                    "pointer-array batch, as cublasGemmBatched takes): the "
+                    "rewritten kernel builds its TMA tensor maps on the host "
+                    "from pointer parameters, so each matrix must be a "
+                    "pointer parameter, a batch at a stride from it "
+                    "('A + blockIdx.z * strideA')");
   if (!P)
     return fail(VD->getLocation(),
                 "expected a pointer into a matrix parameter, 'p + i' or "
@@ -1219,6 +1231,39 @@ bool LifterBase::isBarrier(const Stmt *S) {
          isThreadBlock(C->getArg(0)->getType()->getAsCXXRecordDecl());
 }
 
+/// Whether `S` writes memory after `After`: an assignment to anything but a
+/// local variable by name, or a call of wmma::store_matrix_sync.
+static bool writesMemoryAfter(const Stmt *S, SourceLocation After,
+                              const SourceManager &SM) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    SourceLocation After;
+    const SourceManager *SM;
+    bool Found = false;
+    bool later(const Stmt *E) const {
+      return SM->isBeforeInTranslationUnit(After, E->getBeginLoc());
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      if (B->isAssignmentOp() && later(B) &&
+          !isa<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+        Found = true;
+      return !Found;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      auto *O = dyn_cast<CXXOperatorCallExpr>(C);
+      if (later(C) &&
+          (wmmaCall(C, "store_matrix_sync") ||
+           (O && O->isAssignmentOp() && O->getNumArgs() == 2 &&
+            !isa<DeclRefExpr>(O->getArg(0)->IgnoreParenImpCasts()))))
+        Found = true;
+      return !Found;
+    }
+  } F;
+  F.After = After;
+  F.SM = &SM;
+  F.TraverseStmt(const_cast<Stmt *>(S));
+  return F.Found;
+}
+
 std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
   if (!Body)
@@ -1232,18 +1277,43 @@ std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
                return C && Contains(C);
              });
     };
-    for (const Stmt *S : Body->body())
-      if (isa<ForStmt, WhileStmt, DoStmt, AttributedStmt>(S) && Contains(S)) {
-        const unsigned Line =
-            Ctx.getSourceManager().getExpansionLineNumber(S->getBeginLoc());
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const Stmt *S : Body->body()) {
+      if (!Contains(S))
+        continue;
+      const std::string Line =
+          std::to_string(SM.getExpansionLineNumber(S->getBeginLoc()));
+      if (isa<IfStmt>(S))
+        return fail(Loop->getForLoc(),
+                    "the annotated loop must be a statement of the kernel "
+                    "body, and this one is inside the 'if' at line " +
+                        Line +
+                        ": the front ends read the loop at the top level of "
+                        "the kernel body; check the bounds in the loads and "
+                        "the stores instead (threads whose elements lie "
+                        "outside C then store nothing)");
+      if (!isa<ForStmt, WhileStmt, DoStmt, AttributedStmt>(S))
+        break;
+      // A loop that also stores results after the annotated one walks
+      // output tiles (a persistent kernel), not the reduction.
+      if (writesMemoryAfter(S, Loop->getEndLoc(), SM))
         return fail(Loop->getForLoc(),
                     "the annotated loop must be a statement of the kernel "
                     "body, and this one is nested in the loop at line " +
-                        std::to_string(Line) +
-                        ": put '#pragma tawa tile' on the outermost loop of "
-                        "the reduction (a convolution's loop over the filter "
-                        "taps)");
-      }
+                        Line +
+                        ", which stores results after it: a persistent loop "
+                        "over output tiles; the front ends read one output "
+                        "tile per block (the rewritten kernel walks the tiles "
+                        "itself): write the body for the tile of blockIdx and "
+                        "launch a block per tile");
+      return fail(Loop->getForLoc(),
+                  "the annotated loop must be a statement of the kernel "
+                  "body, and this one is nested in the loop at line " +
+                      Line +
+                      ": put '#pragma tawa tile' on the outermost loop of "
+                      "the reduction (a convolution's loop over the filter "
+                      "taps)");
+    }
     return fail(Loop->getForLoc(),
                 "the annotated loop must be a statement of the kernel body");
   }
