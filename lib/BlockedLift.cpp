@@ -234,6 +234,10 @@ struct ThreadState {
   std::vector<std::vector<std::pair<int32_t, int32_t>>> FragSums;
   std::vector<FragmentStore> FragStores;
   int64_t WmmaCalls = 0; ///< the warp-collective calls the thread made
+  /// The checks `u < X` under which the thread passed an early return of
+  /// its own (`if (u >= X) return;` before the loop, in a kernel without
+  /// barriers): every store it makes stands under them.
+  Guard Kept;
   /// Asynchronous copies (`__pipeline_memcpy_async`, cp.async) in flight:
   /// the committed groups, oldest first, and those not yet committed.
   std::vector<std::vector<AsyncCopy>> AsyncGroups;
@@ -3340,22 +3344,29 @@ private:
     }
   }
 
+  /// `if (guard) x = matrix[index];` after `x = 0;` (ZeroFilled), x an
+  /// element of a tile or a register: the copy filled with zeros.
+  bool zeroFilledStaging(const IfStmt *If) {
+    const Expr *L = nullptr, *R = nullptr;
+    if (!assignment(single(If->getThen()), L, R))
+      return fail(If->getBeginLoc(), expected(Phase::Stage));
+    if (std::optional<Location> X = location(L, false))
+      return load(*X, R, If->getCond(), If->getBeginLoc());
+    if (auto T = tileElement(L, true))
+      return stage(*T, R, If->getCond(), If->getBeginLoc());
+    return Why.Message.empty() ? fail(If->getBeginLoc(), expected(Phase::Stage))
+                               : false;
+  }
+
   /// `if (guard) tile[i] = matrix[index]; else tile[i] = 0;`, or `if
   /// (guard) tile[i] = matrix[index];` after `tile[i] = 0;` (ZeroFilled;
   /// also into a register).
   bool guardedStaging(const IfStmt *If, Phase P) {
     if (std::optional<bool> Z = asyncOrZeros(If, P))
       return *Z;
+    if (ZeroFilled.contains(If))
+      return zeroFilledStaging(If);
     const Expr *L = nullptr, *R = nullptr, *L2 = nullptr, *R2 = nullptr;
-    if (ZeroFilled.contains(If) && assignment(single(If->getThen()), L, R)) {
-      if (std::optional<Location> X = location(L, false))
-        return load(*X, R, If->getCond(), If->getBeginLoc());
-      if (auto T = tileElement(L, true))
-        return stage(*T, R, If->getCond(), If->getBeginLoc());
-      return Why.Message.empty()
-                 ? fail(If->getBeginLoc(), expected(Phase::Stage))
-                 : false;
-    }
     // `if (guard) v = *reinterpret_cast<const V *>(&matrix[j]);` of a vector
     // of zeros, or with `else v = <zeros>;`.
     if (const VarDecl *V =
@@ -4531,16 +4542,18 @@ private:
         return fail(Copy->Pipeline->getBeginLoc(), Expected);
     }
     const Expr *L = nullptr, *R = nullptr;
-    std::optional<VectorRef> Dst =
-        assignment(Else, L, R) ? vectorAccess(L) : std::nullopt;
+    VectorRef Dst;
+    if (assignment(Else, L, R))
+      if (std::optional<VectorRef> V = vectorAccess(L))
+        Dst = *V;
     std::optional<int64_t> Bytes =
         Pipelined ? copyBytes(Copy->Size) : Ev.constant(Copy->Size);
     std::optional<std::pair<Guard, bool>> Check =
         Cond ? truth(Cond) : std::nullopt;
     auto To = tilePointer(Copy->Dst);
-    auto Zeros = Dst && Bytes && Dst->Bytes == *Bytes && zeroVector(R, Dst->V)
-                     ? vectorTile(*Dst)
-                     : std::nullopt;
+    std::optional<std::pair<int32_t, int64_t>> Zeros;
+    if (Dst.Ptr && Bytes && Dst.Bytes == *Bytes && zeroVector(R, Dst.V))
+      Zeros = vectorTile(Dst);
     if (!To || !Zeros || *To != *Zeros || !Check || !Check->second ||
         Check->first.empty())
       return Why.Message.empty() ? fail(If->getBeginLoc(), Expected) : false;
@@ -5027,6 +5040,7 @@ private:
         ">= M || n0 >= N) return;': comparisons 'u >= X' joined by '||', u "
         "the same for every thread of the block and X an extent of C";
     std::vector<std::pair<Poly, Extent>> Parts;
+    bool PerThread = false;
     std::function<bool(const Expr *)> Split = [&](const Expr *E) {
       E = bare(E);
       auto *B = dyn_cast<BinaryOperator>(E);
@@ -5038,14 +5052,16 @@ private:
       const Expr *X = B->getOpcode() == BO_GE ? B->getRHS() : B->getLHS();
       std::optional<Extent> Ext = extentOf(X);
       std::optional<Poly> V = Ext ? Ev.eval(U) : std::nullopt;
-      if (!V || readsThreadIdx(U, 'x') || readsThreadIdx(U, 'y') ||
-          readsThreadIdx(U, 'z'))
+      if (!V)
         return false;
+      PerThread |= readsThreadIndex(U);
       Parts.push_back({*V, *Ext});
       return true;
     };
     if (!Split(If->getCond()))
       return fail(If->getBeginLoc(), Expected);
+    if (PerThread)
+      return threadReturn(If, std::move(Parts));
     if (!EarlyReturn) {
       EarlyReturn = If;
       EarlyReturnParts = std::move(Parts);
@@ -5059,6 +5075,71 @@ private:
                      return X.first == Y.first && X.second == Y.second;
                    });
     return Same ? true : fail(If->getBeginLoc(), Expected);
+  }
+
+  /// `if (u >= X || ...) return;` before the loop with u read from
+  /// threadIdx (a warp whose tile lies outside C): in a kernel without
+  /// barriers, the threads that return only skip their own work, so each
+  /// store of the thread stands under `u < X && ...` (ThreadState::Kept),
+  /// proved as any bounds check of the store is. The lanes of a warp must
+  /// return alike: the wmma calls after it are warp-collective.
+  bool threadReturn(const IfStmt *If, Guard Parts) {
+    if (kernelHasBarrier())
+      return fail(If->getBeginLoc(),
+                  "an early return of some threads of the block before a "
+                  "barrier: only whole blocks may return early here ('if "
+                  "(m0 >= M || n0 >= N) return;', m0 and n0 the same for "
+                  "every thread of the block)");
+    Cur->Kept.insert(Cur->Kept.end(), Parts.begin(), Parts.end());
+    if (leader())
+      return true;
+    const Guard &Lead = leaderOf().Kept;
+    const bool Same =
+        Lead.size() == Cur->Kept.size() &&
+        std::equal(Lead.begin(), Lead.end(), Cur->Kept.begin(),
+                   [](const auto &X, const auto &Y) {
+                     return X.first == Y.first && X.second == Y.second;
+                   });
+    return Same ? true
+                : fail(If->getBeginLoc(),
+                       "the lanes of a warp must return alike before the "
+                       "loop (wmma calls are warp-collective): expected a "
+                       "return of whole warps, its condition the same for "
+                       "every lane");
+  }
+
+  /// Whether `E` reads threadIdx, itself or through the initializers of
+  /// the local variables it names.
+  static bool readsThreadIndex(const Stmt *E, int Depth = 0) {
+    if (!E || Depth > 16)
+      return false;
+    if (readsThreadIdx(E, 'x') || readsThreadIdx(E, 'y') ||
+        readsThreadIdx(E, 'z'))
+      return true;
+    if (auto *R = dyn_cast<DeclRefExpr>(E))
+      if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+          VD && VD->isLocalVarDecl())
+        return readsThreadIndex(VD->getInit(), Depth + 1);
+    return llvm::any_of(E->children(), [&](const Stmt *C) {
+      return readsThreadIndex(C, Depth + 1);
+    });
+  }
+
+  /// Whether the kernel, or a `__device__` helper it calls, has a barrier
+  /// (isBarrier).
+  bool kernelHasBarrier() const {
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool Found = false;
+      bool VisitStmt(Stmt *S) {
+        Found |= isBarrier(S);
+        return !Found;
+      }
+    };
+    Finder F;
+    F.TraverseStmt(Kernel->getBody());
+    for (const FunctionDecl *H : deviceHelpers(Kernel->getBody()))
+      F.TraverseStmt(H->getBody());
+    return F.Found;
   }
 
   /// Whether every store checks, for each comparison `u >= X` of the early
@@ -6195,7 +6276,8 @@ private:
         // its first element is inside C, which is where each element is
         // when M and N are multiples of its extents (storeBounds).
         E.Bounds = Guards;
-        E.Guarded = !Guards.empty();
+        E.Bounds.insert(E.Bounds.end(), Cur->Kept.begin(), Cur->Kept.end());
+        E.Guarded = !E.Bounds.empty();
         std::optional<Poly> U =
             unbatched(S.Offset + Poly::constant(R) * S.Ld + Poly::constant(Col),
                       G.CBatchStride, C);
@@ -6230,7 +6312,8 @@ private:
     S.At = L->getBeginLoc();
     S.Thread = size_t(Cur - Threads.data());
     S.Bounds = Guards;
-    S.Guarded = !Guards.empty();
+    S.Bounds.insert(S.Bounds.end(), Cur->Kept.begin(), Cur->Kept.end());
+    S.Guarded = !S.Bounds.empty();
     S.Lane = StoreLane.first;
     S.Width = StoreLane.second;
     std::optional<Poly> LC = eval(Out.Index, "the store's index");

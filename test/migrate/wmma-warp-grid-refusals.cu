@@ -120,32 +120,6 @@ __global__ void exit_not_bounds(const __nv_bfloat16 *A, const __nv_bfloat16 *B, 
 }
 
 
-// CHECK: wmma-warp-grid-refusals.cu:[[@LINE+15]]:3: warning: {{.*}}the warps whose tile lies outside C return early
-__global__ void exit_and_check(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
-                             int N, int K, float alpha, float beta) {
-  const int warpId = threadIdx.x >> 5;
-  const int tileRow = blockIdx.y * 2 + (warpId >> 1);
-  const int tileCol = blockIdx.x * 2 + (warpId & 1);
-  const int r0 = tileRow * 16, c0 = tileCol * 16;
-  if (r0 >= M || c0 >= N) return;
-
-  wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> fa;
-  wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> fb;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc, facc;
-  wmma::fill_fragment(facc, 0.0f);
-
-#pragma tawa tile
-  for (int kk = 0; kk < K; kk += 16) {
-    wmma::load_matrix_sync(fa, A + r0 * K + kk, K);
-    wmma::load_matrix_sync(fb, B + c0 * K + kk, K);
-    wmma::mma_sync(facc, fa, fb, facc);
-  }
-
-  if (r0 < M && c0 < N)
-    wmma::store_matrix_sync(C + r0 * N + c0, facc, N, wmma::mem_row_major);
-}
-
-
 // (warp / 6) / 3074457345618258603 is not warp / 2: 6 times the divisor
 // wraps around in 64 bits, and is not taken for the merged divisor.
 // CHECK: wmma-warp-grid-refusals.cu:[[@LINE+14]]:3: warning: {{.*}}the warp's tile must be at row 16 * r and column 16 * c
@@ -200,6 +174,5 @@ void launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
   lane_exit<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
   exit_not_bounds<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
   quotients_overflow<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
-  exit_and_check<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
   unsigned_wraps<<<dim3((N + 31) / 32, (M + 31) / 32), 128>>>(A, B, C, M, N, K, alpha, beta);
 }

@@ -1172,6 +1172,16 @@ K['wmma_checked_stores_half'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_warp_return_bf16'] = dict(
+    decl='void gemm_tn_wmma_2x2_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,\n'
+         '                             int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  gemm_tn_wmma_2x2_launch(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

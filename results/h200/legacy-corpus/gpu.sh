@@ -159,6 +159,8 @@ declare -A SHAPES=(
   [blocked_zero_fill_bf16]="64:64:16 7:6:5 100:202:77 333:130:1001 1000:1000:1000 1024:1024:1024"
   # 16|M,N: the fragments are stored whole under a check of their first element.
   [wmma_checked_stores_half]="64:64:16 48:80:77 336:208:1001 1024:1024:1024 1008:1008:520"
+  # 32|M,N 16|K: the warps whose 32 x 32 tile starts outside C return.
+  [wmma_warp_return_bf16]="64:64:16 96:160:48 1024:1024:1024 352:224:208 1024:512:4096"
 )
 
 KERNELS=()
