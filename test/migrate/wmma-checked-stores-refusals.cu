@@ -14,148 +14,78 @@ using namespace nvcuda;
 
 constexpr int BM = 64, BN = 64, BK = 32, PAD = 8;
 
-// CHECK: note: kernel 'row_only' is left unchanged
-__global__ void row_only(const half *A, const half *B, float *C,
-                                  int M, int N, int K) {
-  __shared__ __align__(32) half As[BM][BK + PAD];
-  __shared__ __align__(32) half Bs[BK][BN + PAD];
-  const int tid = threadIdx.x, warp = tid / 32;
-  const int wr = warp / 2, wc = warp % 2;
-  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
+#define ARGS const half *A, const half *B, float *C, int M, int N, int K
+#define HEAD                                                                   \
+  __shared__ __align__(32) half As[BM][BK + PAD];                              \
+  __shared__ __align__(32) half Bs[BK][BN + PAD];                              \
+  const int tid = threadIdx.x, warp = tid / 32;                                \
+  const int wr = warp / 2, wc = warp % 2;                                      \
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;                        \
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];              \
+  for (int i = 0; i < 2; ++i)                                                  \
+    for (int j = 0; j < 2; ++j)                                                \
       wmma::fill_fragment(acc[i][j], 0.0f);
-#pragma tawa tile
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    for (int i = tid; i < BM * BK; i += 128) {
-      const int r = i / BK, c = i % BK;
-      As[r][c] = m0 + r < M && k0 + c < K ? A[(m0 + r) * K + k0 + c]
-                                          : __float2half_rn(0.0f);
-    }
-    for (int i = tid; i < BK * BN; i += 128) {
-      const int r = i / BN, c = i % BN;
-      Bs[r][c] = k0 + r < K && n0 + c < N ? B[(k0 + r) * N + n0 + c]
-                                          : __float2half_rn(0.0f);
-    }
-    __syncthreads();
-    for (int kk = 0; kk < BK; kk += 16) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[2];
-      for (int i = 0; i < 2; ++i)
-        wmma::load_matrix_sync(a[i], &As[wr * 32 + i * 16][kk], BK + PAD);
-      for (int j = 0; j < 2; ++j)
-        wmma::load_matrix_sync(b[j], &Bs[kk][wc * 32 + j * 16], BN + PAD);
-      for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-          wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
-    }
-    __syncthreads();
+#define LOOP                                                                   \
+  for (int k0 = 0; k0 < K; k0 += BK) {                                         \
+    for (int i = tid; i < BM * BK; i += 128) {                                 \
+      const int r = i / BK, c = i % BK;                                        \
+      As[r][c] = m0 + r < M && k0 + c < K ? A[(m0 + r) * K + k0 + c]           \
+                                          : __float2half_rn(0.0f);             \
+    }                                                                          \
+    for (int i = tid; i < BK * BN; i += 128) {                                 \
+      const int r = i / BN, c = i % BN;                                        \
+      Bs[r][c] = k0 + r < K && n0 + c < N ? B[(k0 + r) * N + n0 + c]           \
+                                          : __float2half_rn(0.0f);             \
+    }                                                                          \
+    __syncthreads();                                                           \
+    for (int kk = 0; kk < BK; kk += 16) {                                      \
+      wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];  \
+      wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[2];  \
+      for (int i = 0; i < 2; ++i)                                              \
+        wmma::load_matrix_sync(a[i], &As[wr * 32 + i * 16][kk], BK + PAD);     \
+      for (int j = 0; j < 2; ++j)                                              \
+        wmma::load_matrix_sync(b[j], &Bs[kk][wc * 32 + j * 16], BN + PAD);     \
+      for (int i = 0; i < 2; ++i)                                              \
+        for (int j = 0; j < 2; ++j)                                            \
+          wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);                    \
+    }                                                                          \
+    __syncthreads();                                                           \
   }
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) {
-      const int row = m0 + wr * 32 + i * 16, col = n0 + wc * 32 + j * 16;
-      if (row < M)
-        wmma::store_matrix_sync(C + row * N + col, acc[i][j], N,
-                                wmma::mem_row_major);
+/// Each fragment stored where `CHECK` holds.
+#define STORE(CHECK)                                                           \
+  for (int i = 0; i < 2; ++i)                                                  \
+    for (int j = 0; j < 2; ++j) {                                              \
+      const int row = m0 + wr * 32 + i * 16, col = n0 + wc * 32 + j * 16;      \
+      if (CHECK)                                                               \
+        wmma::store_matrix_sync(C + row * N + col, acc[i][j], N,               \
+                                wmma::mem_row_major);                          \
     }
+
+// CHECK: note: kernel 'row_only' is left unchanged
+__global__ void row_only(ARGS) {
+  HEAD
+#pragma tawa tile
+  LOOP
+  STORE(row < M)
 }
 
 // CHECK: note: kernel 'next_span' is left unchanged
-__global__ void next_span(const half *A, const half *B, float *C,
-                                  int M, int N, int K) {
-  __shared__ __align__(32) half As[BM][BK + PAD];
-  __shared__ __align__(32) half Bs[BK][BN + PAD];
-  const int tid = threadIdx.x, warp = tid / 32;
-  const int wr = warp / 2, wc = warp % 2;
-  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      wmma::fill_fragment(acc[i][j], 0.0f);
+__global__ void next_span(ARGS) {
+  HEAD
 #pragma tawa tile
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    for (int i = tid; i < BM * BK; i += 128) {
-      const int r = i / BK, c = i % BK;
-      As[r][c] = m0 + r < M && k0 + c < K ? A[(m0 + r) * K + k0 + c]
-                                          : __float2half_rn(0.0f);
-    }
-    for (int i = tid; i < BK * BN; i += 128) {
-      const int r = i / BN, c = i % BN;
-      Bs[r][c] = k0 + r < K && n0 + c < N ? B[(k0 + r) * N + n0 + c]
-                                          : __float2half_rn(0.0f);
-    }
-    __syncthreads();
-    for (int kk = 0; kk < BK; kk += 16) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[2];
-      for (int i = 0; i < 2; ++i)
-        wmma::load_matrix_sync(a[i], &As[wr * 32 + i * 16][kk], BK + PAD);
-      for (int j = 0; j < 2; ++j)
-        wmma::load_matrix_sync(b[j], &Bs[kk][wc * 32 + j * 16], BN + PAD);
-      for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-          wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
-    }
-    __syncthreads();
-  }
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) {
-      const int row = m0 + wr * 32 + i * 16, col = n0 + wc * 32 + j * 16;
-      if (row + 32 < M && col < N)
-        wmma::store_matrix_sync(C + row * N + col, acc[i][j], N,
-                                wmma::mem_row_major);
-    }
+  LOOP
+  STORE(row + 32 < M && col < N)
 }
 
 // CHECK: warning: {{.*}}an early return of some threads of the block before a barrier: only whole blocks may return early here
 // CHECK: note: kernel 'warp_return_before_barrier' is left unchanged
-__global__ void warp_return_before_barrier(const half *A, const half *B, float *C,
-                                  int M, int N, int K) {
-  __shared__ __align__(32) half As[BM][BK + PAD];
-  __shared__ __align__(32) half Bs[BK][BN + PAD];
-  const int tid = threadIdx.x, warp = tid / 32;
-  const int wr = warp / 2, wc = warp % 2;
-  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+__global__ void warp_return_before_barrier(ARGS) {
+  HEAD
   if (m0 + wr * 32 >= M || n0 + wc * 32 >= N)
     return;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[2][2];
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j)
-      wmma::fill_fragment(acc[i][j], 0.0f);
 #pragma tawa tile
-  for (int k0 = 0; k0 < K; k0 += BK) {
-    for (int i = tid; i < BM * BK; i += 128) {
-      const int r = i / BK, c = i % BK;
-      As[r][c] = m0 + r < M && k0 + c < K ? A[(m0 + r) * K + k0 + c]
-                                          : __float2half_rn(0.0f);
-    }
-    for (int i = tid; i < BK * BN; i += 128) {
-      const int r = i / BN, c = i % BN;
-      Bs[r][c] = k0 + r < K && n0 + c < N ? B[(k0 + r) * N + n0 + c]
-                                          : __float2half_rn(0.0f);
-    }
-    __syncthreads();
-    for (int kk = 0; kk < BK; kk += 16) {
-      wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a[2];
-      wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b[2];
-      for (int i = 0; i < 2; ++i)
-        wmma::load_matrix_sync(a[i], &As[wr * 32 + i * 16][kk], BK + PAD);
-      for (int j = 0; j < 2; ++j)
-        wmma::load_matrix_sync(b[j], &Bs[kk][wc * 32 + j * 16], BN + PAD);
-      for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j)
-          wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
-    }
-    __syncthreads();
-  }
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 2; ++j) {
-      const int row = m0 + wr * 32 + i * 16, col = n0 + wc * 32 + j * 16;
-      if (row < M && col < N)
-        wmma::store_matrix_sync(C + row * N + col, acc[i][j], N,
-                                wmma::mem_row_major);
-    }
+  LOOP
+  STORE(row < M && col < N)
 }
 
 // CHECK: warning: {{.*}}the lanes of a warp must return alike before the loop (wmma calls are warp-collective)
