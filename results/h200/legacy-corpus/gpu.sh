@@ -162,6 +162,9 @@ declare -A SHAPES=(
   # 32|M,N 16|K: the warps whose 32 x 32 tile starts outside C return.
   [wmma_warp_return_bf16]="64:64:16 96:160:48 1024:1024:1024 352:224:208 1024:512:4096"
 )
+# Kernels checked outside the corpus (results/h200/probes/) bring their own
+# shapes: GEN/shapes.sh adds SHAPES entries.
+[ -f "$D/shapes.sh" ] && . "$D/shapes.sh"
 
 KERNELS=()
 for f in "$D"/*.ws.cu; do

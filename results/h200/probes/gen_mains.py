@@ -117,24 +117,12 @@ D['Ak14_template_dynsmem_1dblock_half'] = ('''void hgemm_dyn(const __half *A, co
   __half *C = dev_nan<__half>(m * n);
   hgemm_dyn(A, B, C, M, N, K, tile, 0);
   return finish(C, m * n, out);''')
-D['Ak15_unsigned_TN_zero_then_load_half'] = ('''void hgemm_at_b(const __half *A, const __half *B, float *C, unsigned M,
-                unsigned N, unsigned K);''', mnk(), '''  __half *A = dev_random<__half>(k * m, 1);  // K x M row-major
-  __half *B = dev_random<__half>(k * n, 2);  // K x N row-major
-  float *C = dev_nan<float>(m * n);
-  hgemm_at_b(A, B, C, (unsigned)M, (unsigned)N, (unsigned)K);
-  return finish(C, m * n, out);''')
 D['Bk01_wmma_blog_alpha_beta'] = ('''void launch_wmma_gemm_alpha_beta(const half *a, const half *b, float *c, int M,
                                  int N, int K, float alpha, float beta,
                                  cudaStream_t stream);''', mnk(), '''  half *A = dev_random<half>(m * k, 1);
   half *B = dev_random<half>(n * k, 2);  // N x K
   float *C = dev_random<float>(m * n, 4);  // read: beta * C
   launch_wmma_gemm_alpha_beta(A, B, C, M, N, K, 1.5f, 0.5f, 0);
-  return finish(C, m * n, out);''')
-D['Bk03_wmma_smem_2x2_warps'] = ('''void hgemm_wmma_smem_launch(const half *A, const half *B, float *C, int M, int N,
-                            int K, cudaStream_t stream);''', mnk(), '''  half *A = dev_random<half>(m * k, 1);
-  half *B = dev_random<half>(k * n, 2);
-  float *C = dev_nan<float>(m * n);
-  hgemm_wmma_smem_launch(A, B, C, M, N, K, 0);
   return finish(C, m * n, out);''')
 D['Bk04_wmma_double_buffer_bf16'] = ('''typedef __nv_bfloat16 bf16;
 cudaError_t gemm_bf16_wmma_db_launch(const bf16 *A, const bf16 *B, float *C, int M,
@@ -152,12 +140,6 @@ D['Bk05_wmma_linear_bias_relu_staged'] = ('''void linear_bias_relu(const half *X
   half *Y = dev_nan<half>(m * n);
   linear_bias_relu(X, W, bias, Y, M, K, N, 0);
   return finish(Y, m * n, out);''')
-D['Bk06_wmma_global_2x2_frags'] = ('''void gemm_tn_wmma_2x2_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
-                             int M, int N, int K);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
-  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(n * k, 2);  // N x K
-  float *C = dev_nan<float>(m * n);
-  gemm_tn_wmma_2x2_launch(A, B, C, M, N, K);
-  return finish(C, m * n, out);''')
 D['Bk08_wmma_batched_strided_qk'] = ('''void attn_scores(const half *Q, const half *K, float *S, int batch_heads, int seq_q,
                  int seq_k, int head_dim, float scale, cudaStream_t stream);''', mnk([('int', 'batch')], ' batch'), '''  // seq_q = M, seq_k = N, head_dim = K.
   const size_t b = batch;
