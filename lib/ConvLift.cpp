@@ -333,6 +333,10 @@ private:
     }
     if (T->isBooleanType() && VD->hasInit())
       return checkLocal(VD, Kernel->getBody());
+    // `const T *xn = x + n * H * W * C;`: a pointer to the block's image
+    // (a batch through blockIdx.z), never changed.
+    if (T->isPointerType() && VD->hasInit())
+      return !isModified(VD, Kernel->getBody()) && pointerDeclaration(VD);
     if (T->isIntegerType() && VD->hasInit())
       return unchangedIndex(VD, Kernel->getBody()) &&
              bindIndex(VD, /*Opaque=*/true);
@@ -611,6 +615,19 @@ private:
         "block coordinates swapped), under 'm < rows && col < K'";
     if (StoreChecks.size() != 2)
       return fail(StoreAt, Expected);
+    // A batch through blockIdx.z: out[z * stride + m * ldo + col], each
+    // layer of the grid one image (activations() proves it).
+    Poly Index = StoreIndex;
+    if (std::optional<std::pair<Poly, Poly>> Split =
+            StoreIndex.linearIn(blockIdxSymbol('z'));
+        Split && Split->second != Poly()) {
+      if (!freeOfCoordinates(Split->second))
+        return fail(StoreAt, "blockIdx.z may enter the output's index only "
+                             "as 'blockIdx.z * stride', the stride a "
+                             "polynomial of the parameters");
+      Index = Split->first;
+      ImageStride = Split->second;
+    }
     const Poly T = Poly::constant(G.Tile);
     const Poly TX = Poly::symbol(threadIdxSymbol('x')),
                TY = Poly::symbol(threadIdxSymbol('y'));
@@ -625,7 +642,7 @@ private:
         if (!freeOfCoordinates(Rows) || !freeOfCoordinates(Cols))
           continue;
         // out index = Row * ldo + Col: ldo = (index - Col) / Row.
-        std::optional<Poly> Ldo = dividedBy(StoreIndex - ColP, RowP);
+        std::optional<Poly> Ldo = dividedBy(Index - ColP, RowP);
         if (!Ldo || !freeOfCoordinates(*Ldo))
           continue;
         Row = RowP;
@@ -945,6 +962,53 @@ private:
     return Address == St.L ? Reading::Matched : Reading::Address;
   }
 
+  /// The output pixel M of the staging copy decoded into its image, row and
+  /// column (Nq, Pq, Qq) of a P x Q output: n = m / (P Q), p = (m / Q) % P
+  /// (or (m % (P Q)) / Q), q = m % Q. Where the grid's layers are the images
+  /// (ImageStride), n is blockIdx.z and m the pixel in that image, checked
+  /// m < P Q, its row p = m / Q or (m / Q) % P (equal for such m); the
+  /// output's image stride must then be P Q ldo, so that image n's pixel m
+  /// is row n P Q + m of the output.
+  bool pixel(const StagingCopy &St, const Poly &M,
+             llvm::ArrayRef<const DivModAtom *> Atoms, Poly &P, Poly &Q,
+             Poly &Nq, Poly &Pq, Poly &Qq) {
+    const bool Layers = ImageStride != Poly();
+    const char *PixelMessage =
+        Layers ? "expected the pixel m of the image blockIdx.z decoded as 'p "
+                 "= m / Q' (or '(m / Q) % P') and 'q = m % Q', and checked 'm "
+                 "< P * Q' (P and Q the output's height and width)"
+               : "expected the output pixel m decoded as 'n = m / (P * Q)', "
+                 "'p = (m / Q) % P', 'q = m % Q' (P and Q the output's height "
+                 "and width)";
+    const DivModAtom *QA = find(Atoms, true, M);
+    if (!QA)
+      return fail(St.Loc, PixelMessage);
+    Q = QA->D;
+    Qq = Poly::symbol(QA);
+    std::optional<Poly> MDivQ = Ev.divide(M, Q, false);
+    const DivModAtom *PA = MDivQ ? find(Atoms, true, *MDivQ) : nullptr;
+    if (!Layers) {
+      if (!PA)
+        return fail(St.Loc, PixelMessage);
+      P = PA->D;
+      Pq = Poly::symbol(PA);
+      Nq = *Ev.divide(M, P * Q, false);
+      return symbolOf(Nq) ? true : fail(St.Loc, PixelMessage);
+    }
+    std::optional<Poly> Rows = dividedBy(RowsBound, Q);
+    if (!MDivQ || !Rows || *Rows * Q != RowsBound ||
+        !freeOfCoordinates(*Rows) || (PA && PA->D != *Rows))
+      return fail(St.Loc, PixelMessage);
+    P = *Rows;
+    Pq = PA ? Poly::symbol(PA) : *MDivQ;
+    Nq = Poly::symbol(blockIdxSymbol('z'));
+    if (ImageStride != P * Q * LdoPoly)
+      return fail(StoreAt, "the output's index must step by a whole image, "
+                           "P * Q * ldo elements, per layer of the grid "
+                           "(blockIdx.z)");
+    return true;
+  }
+
   /// The activations: the staging copy of the tile the product reads as A
   /// writes, for thread (tx, ty), the im2col element of the output pixel
   /// Row (with ty the thread's tile row) and the column KOffset + (its
@@ -962,22 +1026,9 @@ private:
     atomsOf(St.L, Atoms);
     for (const Poly &C : St.Checks)
       atomsOf(C, Atoms);
-    const char *PixelMessage =
-        "expected the output pixel m decoded as 'n = m / (P * Q)', 'p = (m / "
-        "Q) % P', 'q = m % Q' (P and Q the output's height and width)";
-    const DivModAtom *QA = find(Atoms, true, M);
-    if (!QA)
-      return fail(St.Loc, PixelMessage);
-    const Poly Q = QA->D;
-    std::optional<Poly> MDivQ = Ev.divide(M, Q, false);
-    const DivModAtom *PA = MDivQ ? find(Atoms, true, *MDivQ) : nullptr;
-    if (!PA)
-      return fail(St.Loc, PixelMessage);
-    const Poly P = PA->D;
-    const Poly Nq = *Ev.divide(M, P * Q, false), Pq = Poly::symbol(PA),
-               Qq = Poly::symbol(QA);
-    if (!symbolOf(Nq))
-      return fail(St.Loc, PixelMessage);
+    Poly P, Q, Nq, Pq, Qq;
+    if (!pixel(St, M, Atoms, P, Q, Nq, Pq, Qq))
+      return false;
     // The input row and column: p * SH - PH + r * DH, q * SW - PW + s * DW,
     // from the checks that bound them; the column's channel innermost, or,
     // for a flattened K loop, outermost (KCRS weights).
@@ -1024,7 +1075,7 @@ private:
     for (const Poly &Ch : St.Checks)
       if (std::optional<std::pair<Poly, Poly>> Split = Ch.linearIn(NS);
           Split && Split->second == Poly::constant(-1) &&
-          freeOfCoordinates(Split->first)) {
+          freeOfCoordinates(Split->first) && ImageStride == Poly()) {
         Images = Split->first + One;
         ByImages = true;
       }
@@ -1058,7 +1109,10 @@ private:
     // The tensor's images: those the pixel bound names, or rows / (P Q),
     // which the launcher checks is whole.
     std::string NText, WholeImages;
-    if (ByImages) {
+    if (ImageStride != Poly()) {
+      // The grid's layers are the images: n = blockIdx.z.
+      NText = "int(tawa_grid.z)";
+    } else if (ByImages) {
       NText = text(Images);
     } else if (std::optional<Poly> N = dividedBy(RowsBound, P * Q);
                N && freeOfCoordinates(*N) && *N * P * Q == RowsBound) {
@@ -1247,8 +1301,21 @@ private:
     G.K = synthetic(KBound, &KSym);
     G.B.Ld = synthetic(WeightsLd, &LdwSym);
     G.Ldc = synthetic(LdoPoly, &LdoSym);
+    if (ImageStride != Poly()) {
+      // The grid's layers are the images: its rows are grid.z of them,
+      // where each layer's blocks cover the image's pixels.
+      const std::string Pixels = "(" + text(RowsBound) + ")";
+      G.Conv->ImagesFromGrid = true;
+      G.RowsCovered = "tawa_grid.z * " + Pixels;
+      LaunchChecks.push_back(std::string("1LL * tawa_grid.") + RowAxis + " * " +
+                             T + " < " + Pixels);
+    }
     G.ExtentsDiffer = llvm::join(LaunchChecks, " || ");
-    G.Extents = "the extents are positive and the output pixels whole images";
+    G.Extents = ImageStride != Poly()
+                    ? "the extents are positive and each layer of the grid "
+                      "(blockIdx.z) one image, whose pixels its blocks cover"
+                    : "the extents are positive and the output pixels whole "
+                      "images";
   }
 
   /// An extent standing for `P`, named by its C++ text.
@@ -1287,6 +1354,9 @@ private:
   std::array<const Expr *, 2> Factors{};
   Conditions StoreChecks;
   Poly StoreIndex, KBound, KVar, RowsBound, ColsBound, WeightsLd, LdoPoly;
+  /// The factor of blockIdx.z in the output's index, where the grid's
+  /// layers are the images (a batch through blockIdx.z); else 0.
+  Poly ImageStride;
   SourceLocation StoreAt;
   char RowAxis = 'y';
   TileElement ARead;

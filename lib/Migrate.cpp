@@ -467,7 +467,10 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   }
   const std::string Kx = G.K.Name;
   // A kernel with no bounds checks computes every tile its grid covers.
-  const std::string M = G.Guarded ? G.M.Name : "tawa_rows",
+  // The rows of a convolution whose grid layers are its images are those
+  // of grid.z images, which the launch covers (ConvLift.cpp checks it).
+  const bool GridImages = G.Conv && G.Conv->ImagesFromGrid;
+  const std::string M = G.Guarded && !GridImages ? G.M.Name : "tawa_rows",
                     N = G.Guarded ? G.N.Name : "tawa_cols";
   const std::string AView = G.Conv       ? std::string("tawa_x")
                             : G.A.KMajor ? view(G.A, Elem, M, Kx)
@@ -544,7 +547,13 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   // column-major C.
   const std::string CRows = G.CColumnMajor ? "rows of C^T" : "rows of C";
   const std::string Window =
-      G.Guarded
+      GridImages
+          ? formatv("{0} below {1} (the pixels of grid.z images) and the "
+                    "columns\n/// below min({2}, {3}), which those blocks "
+                    "compute{4}",
+                    CRows, G.RowsCovered, N, G.ColsCovered, Where)
+                .str()
+      : G.Guarded
           ? formatv("{5} below min({0}, {1}) and the columns\n/// "
                     "below min({2}, {3}), which those blocks compute{4}",
                     M, G.RowsCovered, N, G.ColsCovered, Where, CRows)
@@ -554,7 +563,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                     "bounds checks){2}",
                     G.RowsCovered, G.ColsCovered, Where, CRows)
                 .str();
-  const std::string Rows = G.Guarded
+  const std::string Rows = G.Guarded && !GridImages
                                ? formatv("{0} < tawa_rows_covered ? {0} : "
                                          "int(tawa_rows_covered)",
                                          M)

@@ -335,6 +335,41 @@ __global__ void conv_flat_block(const bf16 *in, const bf16 *w, bf16 *out,
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// 3 x 3 "same" with the batch on the grid's layers: block (x, y, z) computes
+// output channels x, pixels y of image z, through pointers to that image;
+// weights K x 3 x 3 x C.
+__global__ void conv_grid_images(const bf16 *in, const bf16 *w, bf16 *out,
+                                 int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int n = blockIdx.z;
+  const int pix = blockIdx.y * TILE + threadIdx.y;
+  const int k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int oh = pix / W, ow = pix % W;
+  const bf16 *image = in + (size_t)n * H * W * C;
+  bf16 *result = out + (size_t)n * H * W * K;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    const int kk = t + threadIdx.x, c = kk % C, tap = kk / C;
+    const int ih = oh + tap / 3 - 1, iw = ow + tap % 3 - 1;
+    As[threadIdx.y][threadIdx.x] =
+        pix < H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 && iw < W
+            ? image[(ih * W + iw) * C + c]
+            : bf16();
+    Ws[threadIdx.y][threadIdx.x] =
+        kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) *
+             __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (pix < H * W && k < K)
+    result[pix * K + k] = __float2bfloat16_rn(acc);
+}
+
 static dim3 tiles(int rows, int cols) {
   return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
 }
@@ -433,6 +468,16 @@ int legacy_conv_flat_block(const void *x, const void *w, void *y, int n, int h,
                     static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_grid_images(const void *x, const void *w, void *y, int n, int h,
+                            int wd, int c, int k, void *stream) {
+  const dim3 grid = tiles(h * wd, k);
+  conv_grid_images<<<dim3(grid.x, grid.y, n), dim3(TILE, TILE), 0,
+                     static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), h, wd, c, k);
   return cudaGetLastError();
 }
 }

@@ -141,6 +141,10 @@ struct LiftedIm2col {
   /// launcher reads the weights from a copy permuted to the im2col matrix's
   /// order, (r * S + s) * C + c (tile.h, tawa::FilterCopy).
   bool ChannelsOuter = false;
+  /// The grid's layers are the images (n = blockIdx.z, N the launch's
+  /// grid.z): LiftedGemm::M is then the pixels of one image, and the rows
+  /// of the im2col matrix N of them.
+  bool ImagesFromGrid = false;
 };
 
 /// What a lifted kernel computes, in terms of its parameters.

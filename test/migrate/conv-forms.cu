@@ -7,7 +7,8 @@
 // walked before the taps; checks named by bool locals ('const bool inside =
 // ih >= 0 && ...;'); a one-dimensional block; the column's
 // channel outermost (weights K x C x R x S, PyTorch's order, and C x R x S x
-// K), read from a copy permuted to the im2col matrix's order. Each tiled
+// K), read from a copy permuted to the im2col matrix's order; the images on
+// the grid's layers (blockIdx.z). Each tiled
 // kernel's Im2col view names the kernel's own extents, and the launcher runs the kernel as written where they are not
 // positive, where the pixels are no whole images, or where TMA cannot read
 // the view. (The outputs are checked without this file's own check lines.)
@@ -560,7 +561,71 @@ __global__ void nested(const bf16 *in, const bf16 *w, bf16 *out, int N, int H, i
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 
+// OUT-LABEL: static void conv_grid_images_migrated_launch(
+// OUT: tawa_rows_covered = 1LL * tawa_grid.z * (H * W),
+// OUT: tawa_rows_covered < 2147483647LL ? int(tawa_rows_covered) : 0;
+// OUT: x, int(tawa_grid.z), H, W, C, 3, 3, H, W, 1, 1, 1, 1, 1, 1};
+// OUT: 1LL * tawa_grid.y * 32 < (H * W) ||
+// OUT: tawa::Matrix<__nv_bfloat16>{y, tawa_rows, tawa_cols, K}
+// The batch on the grid's layers: image blockIdx.z, reached through pointers
+// to it, its pixel m < H * W decoded as 'm / W' and 'm % W'. The rows of the
+// tiled form are those of grid.z images.
+__global__ void conv_grid_images(const bf16 *x, const bf16 *w, bf16 *y, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int n = blockIdx.z;
+  const int m = blockIdx.y * TILE + threadIdx.y, k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int oh = m / W, ow = m % W;
+  const bf16 *xn = x + (size_t)n * H * W * C;
+  bf16 *yn = y + (size_t)n * H * W * K;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    const int kk = t + threadIdx.x, c = kk % C, tap = kk / C;
+    const int ih = oh + tap / 3 - 1, iw = ow + tap % 3 - 1;
+    As[threadIdx.y][threadIdx.x] = m < H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 && iw < W ? xn[(ih * W + iw) * C + c] : bf16();
+    Ws[threadIdx.y][threadIdx.x] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) * __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (m < H * W && k < K)
+    yn[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// OUT-LABEL: static void conv_grid_images_strided_migrated_launch(
+// OUT: x, int(tawa_grid.z), H, W, C, R, S, P, Q, pad, pad, stride, stride, 1, 1};
+// OUT: 1LL * tawa_grid.y * 32 < (P * Q) ||
+// The same with the image in the indices themselves, an output of P x Q
+// given, a stride and a padding, and the row decoded as '(m / Q) % P'.
+__global__ void conv_grid_images_strided(const bf16 *x, const bf16 *w, bf16 *y, int H, int W, int C, int K, int R, int S, int P, int Q, int stride, int pad) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  int tx = threadIdx.x, ty = threadIdx.y, n = blockIdx.z;
+  int m = blockIdx.y * TILE + ty, k = blockIdx.x * TILE + tx, kload = blockIdx.x * TILE + ty;
+  int p = (m / Q) % P, q = m % Q;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < R * S * C; t += TILE) {
+    int kk = t + tx, c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+    int ih = p * stride - pad + r, iw = q * stride - pad + s;
+    if (m < P * Q && kk < R * S * C && ih >= 0 && ih < H && iw >= 0 && iw < W)
+      As[ty][tx] = x[((n * H + ih) * W + iw) * C + c];
+    else
+      As[ty][tx] = bf16();
+    Ws[ty][tx] = kload < K && kk < R * S * C ? w[kload * R * S * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[ty][j]) * __bfloat162float(Ws[tx][j]);
+    __syncthreads();
+  }
+  if (m < P * Q && k < K)
+    y[(n * P * Q + m) * K + k] = __float2bfloat16_rn(acc);
+}
+
 // Every form is rewritten: the producers of every kernel (the wide, narrow,
-// ping-pong and cluster ones) of each of the thirteen load the activations by
+// ping-pong and cluster ones) of each of the fifteen load the activations by
 // im2col.
-// COUNT: 164
+// COUNT: 188

@@ -145,3 +145,86 @@ __global__ void no_k_bound_const(const bf16 *in, const bf16 *w, bf16 *out, int N
     out[m * K + k] = __float2bfloat16_rn(acc);
 }
 // CHECK: note: kernel 'no_k_bound_const' is left unchanged
+
+// The images on the grid's layers, but the output's pointer steps by a row
+// of the image per layer: the layers would overlap.
+__global__ void grid_images_row_step(const bf16 *x, const bf16 *w, bf16 *y, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int n = blockIdx.z;
+  const int m = blockIdx.y * TILE + threadIdx.y, k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int oh = m / W, ow = m % W;
+  bf16 *yn = y + n * W * K;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: {{.*}} breaks it: the output's index must step by a whole image, P * Q * ldo elements, per layer of the grid (blockIdx.z)
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    const int kk = t + threadIdx.x, c = kk % C, tap = kk / C;
+    const int ih = oh + tap / 3 - 1, iw = ow + tap % 3 - 1;
+    As[threadIdx.y][threadIdx.x] = m < H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 && iw < W ? x[((n * H + ih) * W + iw) * C + c] : bf16();
+    Ws[threadIdx.y][threadIdx.x] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) * __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (m < H * W && k < K)
+    yn[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'grid_images_row_step' is left unchanged
+
+// The images on the grid's layers with pixels checked against a parameter
+// M rather than the image's H * W: a layer's pixels could run into the next
+// image.
+__global__ void grid_images_other_bound(const bf16 *x, const bf16 *w, bf16 *y, int M, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int n = blockIdx.z;
+  const int m = blockIdx.y * TILE + threadIdx.y, k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int oh = m / W, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: {{.*}} breaks it: expected the pixel m of the image blockIdx.z decoded as 'p = m / Q' (or '(m / Q) % P') and 'q = m % Q', and checked 'm < P * Q'
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    const int kk = t + threadIdx.x, c = kk % C, tap = kk / C;
+    const int ih = oh + tap / 3 - 1, iw = ow + tap % 3 - 1;
+    As[threadIdx.y][threadIdx.x] = m < M && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 && iw < W ? x[((n * H + ih) * W + iw) * C + c] : bf16();
+    Ws[threadIdx.y][threadIdx.x] = kload < K && kk < 9 * C ? w[kload * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) * __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (m < M && k < K)
+    y[(n * M + m) * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'grid_images_other_bound' is left unchanged
+
+// Weights chosen by the grid's layer (a filter per image): the weights are
+// one matrix for every row of the im2col matrix.
+__global__ void grid_images_weights(const bf16 *x, const bf16 *w, bf16 *y, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int n = blockIdx.z;
+  const int m = blockIdx.y * TILE + threadIdx.y, k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int oh = m / W, ow = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: {{.*}} breaks it: the product does not read the weights
+#pragma tawa tile
+  for (int t = 0; t < 9 * C; t += TILE) {
+    const int kk = t + threadIdx.x, c = kk % C, tap = kk / C;
+    const int ih = oh + tap / 3 - 1, iw = ow + tap % 3 - 1;
+    As[threadIdx.y][threadIdx.x] = m < H * W && kk < 9 * C && ih >= 0 && ih < H && iw >= 0 && iw < W ? x[((n * H + ih) * W + iw) * C + c] : bf16();
+    Ws[threadIdx.y][threadIdx.x] = kload < K && kk < 9 * C ? w[(n * K + kload) * 9 * C + kk] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) * __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (m < H * W && k < K)
+    y[(n * H * W + m) * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'grid_images_weights' is left unchanged
