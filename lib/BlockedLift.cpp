@@ -238,6 +238,11 @@ struct ThreadState {
   /// its own (`if (u >= X) return;` before the loop, in a kernel without
   /// barriers): every store it makes stands under them.
   Guard Kept;
+  /// The checks `u < X` of the `if` around the loop (AroundLoop::Guard)
+  /// as the thread evaluates them where the loop starts: where one fails,
+  /// the thread skips the loop, and every store it makes must then be
+  /// skipped too (loopGuardStoresNothing).
+  Guard LoopGuard;
   /// Asynchronous copies (`__pipeline_memcpy_async`, cp.async) in flight:
   /// the committed groups, oldest first, and those not yet committed.
   std::vector<std::vector<AsyncCopy>> AsyncGroups;
@@ -283,6 +288,9 @@ struct StoreRecord {
   int64_t R = 0, C = 0;
   /// The element of an array of results read, where the value reads one.
   std::optional<HeldRef> Held;
+  /// Made inside the `if` around the loop (AroundLoop::Guard): only the
+  /// threads that pass it make the store, whose Bounds hold its checks.
+  bool InLoopGuard = false;
 };
 
 /// What the part of the kernel being followed may do.
@@ -371,6 +379,7 @@ public:
     this->Tf32 = Tf32;
     AcceptsWalkers = true;
     AcceptsPeeled = true;
+    ReadsLoopGuard = true;
   }
 
   /// How far an attempt got: 0 nothing, 1 the staging, 2 the product, 3
@@ -395,6 +404,7 @@ public:
       return std::nullopt;
     const llvm::ArrayRef<Stmt *> Before = Around->Before;
     llvm::ArrayRef<Stmt *> After = Around->After;
+    LoopGuardIf = Around->Guard;
     Ev.BlockDim[0] = Block.X;
     Ev.BlockDim[1] = Block.Y;
     Ev.BlockDim[2] = 1;
@@ -420,7 +430,7 @@ public:
     for (StoreRecord &S : Stores)
       if (!decompose(S))
         return std::nullopt;
-    if (!earlyReturnsStoreNothing())
+    if (!earlyReturnsStoreNothing() || !loopGuardStoresNothing())
       return std::nullopt;
     Reached = 4;
     if (Quick)
@@ -1784,7 +1794,7 @@ private:
   bool enterLoop() {
     for (ThreadState &T : Threads) {
       enter(T);
-      bool Ok = bindWalkers();
+      bool Ok = bindWalkers() && loopGuard();
       for (const auto &[At, P] : LoopAdvances)
         if (Ok && !(Ok = startPointer(At, P)))
           break;
@@ -5108,6 +5118,87 @@ private:
                        "every lane");
   }
 
+  /// The current thread's checks of the `if` around the loop
+  /// (AroundLoop::Guard), `u < X && ...`, into its LoopGuard. Where u reads
+  /// threadIdx, the kernel must have no barrier (the threads kept out
+  /// would miss those in the loop) and the lanes of a warp must agree (the
+  /// wmma calls in the loop are warp-collective).
+  bool loopGuard() {
+    if (!LoopGuardIf)
+      return true;
+    Cur->LoopGuard.clear();
+    if (!guard(LoopGuardIf->getCond(), Cur->LoopGuard))
+      return false;
+    if (!readsThreadIndex(LoopGuardIf->getCond()))
+      return true;
+    if (kernelHasBarrier())
+      return fail(LoopGuardIf->getBeginLoc(),
+                  "an 'if' around the loop that keeps some threads of the "
+                  "block out of it, in a kernel with barriers: expected its "
+                  "condition the same for every thread of the block ('if "
+                  "(m0 < M && n0 < N)', m0 and n0 from blockIdx)");
+    if (leader())
+      return true;
+    const Guard &Lead = leaderOf().LoopGuard;
+    const bool Same =
+        Lead.size() == Cur->LoopGuard.size() &&
+        std::equal(Lead.begin(), Lead.end(), Cur->LoopGuard.begin(),
+                   [](const auto &X, const auto &Y) {
+                     return X.first == Y.first && X.second == Y.second;
+                   });
+    return Same ? true
+                : fail(LoopGuardIf->getBeginLoc(),
+                       "the lanes of a warp must pass the 'if' around the "
+                       "loop alike (wmma calls are warp-collective): "
+                       "expected its condition the same for every lane");
+  }
+
+  /// A store inside the `if` around the loop stands under its checks.
+  void underLoopGuard(StoreRecord &S) const {
+    if (!LoopGuardIf)
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    S.InLoopGuard =
+        SM.isPointWithin(SM.getExpansionLoc(S.At),
+                         SM.getExpansionLoc(LoopGuardIf->getBeginLoc()),
+                         SM.getExpansionLoc(LoopGuardIf->getEndLoc()));
+    if (S.InLoopGuard)
+      S.Bounds.insert(S.Bounds.end(), Cur->LoopGuard.begin(),
+                      Cur->LoopGuard.end());
+  }
+
+  /// A thread the `if` around the loop keeps out of it holds the
+  /// accumulators' starting values, not the products: each of its stores
+  /// must be skipped there, as earlyReturnsStoreNothing proves for an early
+  /// return, by a check `row < X` of a row at u or after it for each `u <
+  /// X` of the `if`. The threads that run the loop compute what the kernel
+  /// without the `if` does. (Without barriers, a thread reads only what
+  /// its own warp wrote, and the lanes of a warp pass the `if` alike.)
+  bool loopGuardStoresNothing() {
+    if (!LoopGuardIf)
+      return true;
+    for (const StoreRecord &S : Stores)
+      for (const auto &[U, X] :
+           S.InLoopGuard ? Guard() : Threads[S.Thread].LoopGuard) {
+        const bool Skipped = llvm::any_of(S.Bounds, [&](const auto &B) {
+          std::optional<int64_t> D = (B.first - U).constantValue();
+          return B.second == X && D && *D >= 0;
+        });
+        if (!Skipped)
+          return fail(
+              LoopGuardIf->getBeginLoc(),
+              "the threads this 'if' keeps out of the loop would store "
+              "elements of C without the products: expected each check 'u "
+              "< X' of its condition to skip every store of the thread, each "
+              "checking 'row < X' of a row (or column) at u or after it; the "
+              "store at line " +
+                  std::to_string(
+                      Ctx.getSourceManager().getPresumedLoc(S.At).getLine()) +
+                  " is not");
+      }
+    return true;
+  }
+
   /// Whether `E` reads threadIdx, itself or through the initializers of
   /// the local variables it names.
   static bool readsThreadIndex(const Stmt *E, int Depth = 0) {
@@ -6277,6 +6368,7 @@ private:
         // when M and N are multiples of its extents (storeBounds).
         E.Bounds = Guards;
         E.Bounds.insert(E.Bounds.end(), Cur->Kept.begin(), Cur->Kept.end());
+        underLoopGuard(E);
         E.Guarded = !E.Bounds.empty();
         std::optional<Poly> U =
             unbatched(S.Offset + Poly::constant(R) * S.Ld + Poly::constant(Col),
@@ -6313,6 +6405,7 @@ private:
     S.Thread = size_t(Cur - Threads.data());
     S.Bounds = Guards;
     S.Bounds.insert(S.Bounds.end(), Cur->Kept.begin(), Cur->Kept.end());
+    underLoopGuard(S);
     S.Guarded = !S.Bounds.empty();
     S.Lane = StoreLane.first;
     S.Width = StoreLane.second;
@@ -6882,6 +6975,8 @@ private:
   /// (earlyReturn).
   const IfStmt *EarlyReturn = nullptr;
   std::vector<std::pair<Poly, Extent>> EarlyReturnParts;
+  /// The `if` whose branch the loop ends (AroundLoop::Guard), or null.
+  const IfStmt *LoopGuardIf = nullptr;
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   /// Following the body of a loop of the plain form (plainLoop).
@@ -7096,6 +7191,20 @@ liftBlockedWith(const FunctionDecl *Kernel, const ForStmt *Loop,
       break; // the same failure for every block
   }
   return std::nullopt;
+}
+
+bool loopInsideIf(const FunctionDecl *Kernel, const ForStmt *Loop) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
+  if (!Body)
+    return false;
+  std::function<bool(const Stmt *)> Contains = [&](const Stmt *S) {
+    return S == Loop || llvm::any_of(S->children(), [&](const Stmt *C) {
+             return C && Contains(C);
+           });
+  };
+  return llvm::any_of(Body->body(), [&](const Stmt *S) {
+    return isa<IfStmt>(S) && Contains(S);
+  });
 }
 
 bool stagesResultsAfterLoop(const FunctionDecl *Kernel, const ForStmt *Loop) {

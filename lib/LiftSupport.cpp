@@ -1264,6 +1264,44 @@ static bool writesMemoryAfter(const Stmt *S, SourceLocation After,
   return F.Found;
 }
 
+std::optional<LifterBase::AroundLoop>
+LifterBase::guardedLoop(const CompoundStmt *Body, const IfStmt *If) {
+  if (If->getElse() || If->getInit() || If->getConditionVariable() ||
+      If->isConstexpr())
+    return std::nullopt;
+  const auto *Then = dyn_cast<CompoundStmt>(If->getThen());
+  if (!Then)
+    return std::nullopt;
+  const auto It = loopStatement(Then, Loop);
+  if (It == Then->body_end())
+    return std::nullopt;
+  // Only declarations before the loop in the branch: the threads the
+  // condition keeps out skip nothing but locals.
+  for (const Stmt *S : llvm::make_range(Then->body_begin(), It)) {
+    auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      return std::nullopt;
+    for (const Decl *D : DS->decls()) {
+      auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || (VD->getInit() && VD->getInit()->HasSideEffects(Ctx)))
+        return std::nullopt;
+    }
+  }
+  BeforeLoop.clear();
+  AfterLoop.clear();
+  const auto At = llvm::find(Body->body(), If);
+  for (Stmt *S : llvm::make_range(Body->body_begin(), At))
+    if (!staticAssertsOnly(S))
+      BeforeLoop.push_back(S);
+  for (Stmt *S : llvm::make_range(Then->body_begin(), It))
+    BeforeLoop.push_back(S);
+  for (auto Part : {llvm::make_range(It + 1, Then->body_end()),
+                    llvm::make_range(At + 1, Body->body_end())})
+    llvm::copy_if(Part, std::back_inserter(AfterLoop),
+                  [](const Stmt *S) { return !staticAssertsOnly(S); });
+  return AroundLoop{BeforeLoop, AfterLoop, If};
+}
+
 std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Kernel->getBody());
   if (!Body)
@@ -1283,15 +1321,20 @@ std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
         continue;
       const std::string Line =
           std::to_string(SM.getExpansionLineNumber(S->getBeginLoc()));
+      if (auto *If = dyn_cast<IfStmt>(S); If && ReadsLoopGuard)
+        if (std::optional<AroundLoop> A = guardedLoop(Body, If))
+          return A;
       if (isa<IfStmt>(S))
         return fail(Loop->getForLoc(),
                     "the annotated loop must be a statement of the kernel "
                     "body, and this one is inside the 'if' at line " +
                         Line +
                         ": the front ends read the loop at the top level of "
-                        "the kernel body; check the bounds in the loads and "
-                        "the stores instead (threads whose elements lie "
-                        "outside C then store nothing)");
+                        "the kernel body, or in the branch of an 'if' without "
+                        "an else that declares only locals before it; else "
+                        "check the bounds in the loads and the stores instead "
+                        "(threads whose elements lie outside C then store "
+                        "nothing)");
       if (!isa<ForStmt, WhileStmt, DoStmt, AttributedStmt>(S))
         break;
       // A loop that also stores results after the annotated one walks

@@ -214,6 +214,12 @@ protected:
   /// The statements of the kernel body before and after the annotated loop.
   struct AroundLoop {
     llvm::ArrayRef<clang::Stmt *> Before, After;
+    /// The `if` whose branch holds the loop, where the front end reads
+    /// such loops (ReadsLoopGuard): Before then ends with the declarations
+    /// before the loop in its branch, After is the rest of the branch, then
+    /// what follows the `if`. Null for a loop at the top level of the
+    /// kernel body.
+    const clang::IfStmt *Guard = nullptr;
   };
   /// Those statements, but for declarations of static_asserts alone (they
   /// do nothing at run time) and barriers before the loop that only
@@ -222,6 +228,12 @@ protected:
   /// the failure, where the loop is not one of its statements. The views
   /// live as long as the lifter.
   std::optional<AroundLoop> aroundLoop();
+  /// aroundLoop's reading of a loop in the branch of `If`, a statement of
+  /// `Body`: none where the `if` has an else, an init or a condition
+  /// variable, or the branch anything but side-effect-free declarations
+  /// before the loop.
+  std::optional<AroundLoop> guardedLoop(const clang::CompoundStmt *Body,
+                                        const clang::IfStmt *If);
 
   /// The parameter a pointer expression points into and the offset, in
   /// its elements: the parameter itself, a local pointer or a parameter
@@ -309,6 +321,10 @@ protected:
   std::vector<const clang::VarDecl *> Advanced;
   /// Pointers advanced by one statement of the loop body per iteration.
   std::vector<const clang::VarDecl *> InLoop;
+  /// Whether aroundLoop takes a loop in the branch of an `if` (`if (m0 <
+  /// M && n0 < N) { decls; loop; ... }`, AroundLoop::Guard), whose
+  /// condition the front end then proves harmless; else refused.
+  bool ReadsLoopGuard = false;
 
 private:
   std::vector<Extent> Extents;

@@ -95,6 +95,12 @@ liftBlockedGemm(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
 bool stagesResultsAfterLoop(const clang::FunctionDecl *Kernel,
                             const clang::ForStmt *Loop);
 
+/// Whether `Loop` lies inside an `if` that is a statement of `Kernel`'s
+/// body: the front end above alone reads such loops (BlockedLift.cpp,
+/// loopGuard), so that its refusal is the one to report.
+bool loopInsideIf(const clang::FunctionDecl *Kernel,
+                  const clang::ForStmt *Loop);
+
 } // namespace tawa
 
 #endif

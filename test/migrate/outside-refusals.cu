@@ -1,8 +1,8 @@
 // Kernels whose tile loop the front ends cannot read for what lies around it,
-// each refused with the reason and what would lift: the loop inside an `if`
-// (a bounds check of the warp's tile), a persistent loop over output tiles
-// around it, and matrices read from arrays of pointers (a pointer-array
-// batch). The file is left exactly as written.
+// each refused with the reason and what would lift: a persistent loop over
+// output tiles around it, and matrices read from arrays of pointers (a
+// pointer-array batch). The file is left exactly as written. (Loops inside an
+// `if`: test/migrate/loop-guard.cu and loop-guard-refusals.cu.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: diff %s %t.cu
 #include <cuda_bf16.h>
@@ -10,26 +10,6 @@
 using namespace nvcuda;
 
 #define TILE 32
-
-// CHECK: outside-refusals.cu:[[@LINE+11]]:5: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line [[@LINE+11]] breaks it: the annotated loop must be a statement of the kernel body, and this one is inside the 'if' at line [[@LINE+9]]: the front ends read the loop at the top level of the kernel body; check the bounds in the loads and the stores instead (threads whose elements lie outside C then store nothing) [tawa-unsupported]
-__global__ void loop_in_if(const half *A, const half *B, float *C, int M,
-                           int N, int K) {
-  const int warp = threadIdx.x / 32;
-  const int row0 = blockIdx.y * 16, col0 = (blockIdx.x * 4 + warp) * 16;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
-  wmma::fill_fragment(acc, 0.0f);
-  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
-  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
-  if (row0 < M && col0 < N) {
-#pragma tawa tile
-    for (int k = 0; k < K; k += 16) {
-      wmma::load_matrix_sync(a, A + row0 * K + k, K);
-      wmma::load_matrix_sync(b, B + k * N + col0, N);
-      wmma::mma_sync(acc, a, b, acc);
-    }
-    wmma::store_matrix_sync(C + row0 * N + col0, acc, N, wmma::mem_row_major);
-  }
-}
 
 // CHECK: outside-refusals.cu:[[@LINE+14]]:5: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[@LINE+14]] breaks it: the annotated loop must be a statement of the kernel body, and this one is nested in the loop at line [[@LINE+9]], which stores results after it: a persistent loop over output tiles; the front ends read one output tile per block (the rewritten kernel walks the tiles itself): write the body for the tile of blockIdx and launch a block per tile [tawa-unsupported]
 __global__ void persistent_tiles(const __nv_bfloat16 *A,

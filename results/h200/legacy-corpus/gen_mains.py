@@ -1182,6 +1182,26 @@ K['wmma_warp_return_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_loop_guard_half'] = dict(
+    decl='void hgemm_loop_guard_launch(const half *A, const half *B, half *C, int M, int N,\n'
+         '                             int K, float alpha);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  half *C = dev_nan<half>(m * n);
+  hgemm_loop_guard_launch(A, B, C, M, N, K, 0.5f);
+  return finish(C, m * n, out);
+''')
+
+K['smem_block_guard_bf16'] = dict(
+    decl='void gemm_block_guard_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                             __nv_bfloat16 *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  gemm_block_guard_launch(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

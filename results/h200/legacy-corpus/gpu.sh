@@ -161,6 +161,10 @@ declare -A SHAPES=(
   [wmma_checked_stores_half]="64:64:16 48:80:77 336:208:1001 1024:1024:1024 1008:1008:520"
   # 32|M,N 16|K: the warps whose 32 x 32 tile starts outside C return.
   [wmma_warp_return_bf16]="64:64:16 96:160:48 1024:1024:1024 352:224:208 1024:512:4096"
+  # 16|M,N,K: the warps whose tile starts outside C skip the loop (N = 80,
+  # 208: the kernel as written, the launcher's N % 64).
+  [wmma_loop_guard_half]="64:64:16 48:80:64 1024:1024:1024 336:208:1008 1008:1024:528"
+  [smem_block_guard_bf16]="64:64:16 7:6:5 100:202:77 333:130:1001 1000:1000:1000 1024:1024:1024"
 )
 # Kernels checked outside the corpus (results/h200/probes/) bring their own
 # shapes: GEN/shapes.sh adds SHAPES entries.

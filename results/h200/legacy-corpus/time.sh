@@ -44,6 +44,7 @@ declare -A SHAPE=(
   [from_one_float2_half]="1024 1024 1024"
   [from_one_wmma_half]="1024 1024 1024"
   [zero_then_copy_tn_half]="1000 1000 1000" [blocked_zero_fill_bf16]="1000 1000 1000"
+  [wmma_loop_guard_half]="1024 1024 1024" [smem_block_guard_bf16]="1000 1000 1000"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)
