@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 
 using namespace clang;
 
@@ -43,9 +44,10 @@ public:
   }
 
   /// Whether the K loop read as loops over a convolution's taps and a
-  /// channel tile (a failure after them is the convolution's to report; a
-  /// flattened K loop is also a GEMM's).
-  bool readHeader() const { return Nested; }
+  /// channel tile, or all but the activations' staging copy read as a
+  /// convolution's (a failure after them is the convolution's to report; a
+  /// flattened K loop alone is also a GEMM's).
+  bool readHeader() const { return Nested || ReachedActivations; }
 
   std::optional<LiftedGemm> run() {
     const std::optional<AroundLoop> Around = aroundLoop();
@@ -1026,6 +1028,10 @@ private:
     atomsOf(St.L, Atoms);
     for (const Poly &C : St.Checks)
       atomsOf(C, Atoms);
+    // A copy that decodes the thread's row as a pixel is a convolution's
+    // (a GEMM's row has no quotient to read).
+    ReachedActivations =
+        llvm::any_of(Atoms, [&](const DivModAtom *A) { return A->X == M; });
     Poly P, Q, Nq, Pq, Qq;
     if (!pixel(St, M, Atoms, P, Q, Nq, Pq, Qq))
       return false;
@@ -1044,6 +1050,19 @@ private:
     Spatial Y, X;
     bool ChannelsOuter = false;
     Reading Read = reading(St, Atoms, Nq, Pq, Qq, false, F, Y, X);
+    // No tap decode: a 1x1 convolution, its input read off the address.
+    if (Read == Reading::Decode && !Nested &&
+        !find(Atoms, true, kIndex(St.At.P2))) {
+      if (!pointwise(St, Nq, Pq, Qq, F, Y, X))
+        return fail(St.Loc,
+                    "expected the column k decoded as 'c = k % C', 's = (k / "
+                    "C) % S', 'r = k / (C * S)' (or channels outermost), or, "
+                    "for a 1x1 convolution whose column is the channel, the "
+                    "staging copy reading in[((n * H + p * stride) * W + q * "
+                    "stride) * C + c] of the NHWC input, without padding");
+      Why = LiftFailure();
+      Read = Reading::Matched;
+    }
     if (Read != Reading::Matched && !Nested) {
       const LiftFailure First = Why;
       Filter F2;
@@ -1149,7 +1168,83 @@ private:
     // After the checks of positive extents, which guard its division.
     if (!WholeImages.empty())
       LaunchChecks.push_back(WholeImages);
+    // A 1x1 convolution without checks of the input row and column reads
+    // inside the input only where the last output pixel's does.
+    if (Pointwise)
+      for (const auto &[O, Sp] : {std::pair(&P, &Y), std::pair(&Q, &X)})
+        if (!(Sp->Stride == Poly::constant(1) && *O == Sp->Extent))
+          LaunchChecks.push_back("1LL * (" + text(*O - One) + ") * (" +
+                                 text(Sp->Stride) +
+                                 ") >= " + factorText(Sp->Extent));
     return true;
+  }
+
+  /// `P` in C++, parenthesized where it has several terms.
+  std::string factorText(const Poly &P) const { return productText({&P}); }
+
+  /// A 1x1 convolution: the staging copy's column is the channel itself
+  /// (no tap decode, R = S = 1) and its address ((n * H + p * SH) * W + q *
+  /// SW) * C + c, C the K loop's bound, with no padding: H, W and the
+  /// strides are read off it (W the greatest common factor of the
+  /// coefficients of n, H W, and of p, SH W). The checks of the input row
+  /// and column may be absent; the launcher then runs the kernel as written
+  /// where the last output pixel reads outside the input (the tiled form
+  /// would read zeros there).
+  bool pointwise(const StagingCopy &St, const Poly &Nq, const Poly &Pq,
+                 const Poly &Qq, Filter &F, Spatial &Y, Spatial &X) {
+    std::optional<Symbol> NS = symbolOf(Nq), PS = symbolOf(Pq),
+                          QS = symbolOf(Qq);
+    const Poly KK = kIndex(St.At.P2);
+    std::optional<Poly> Pixel = dividedBy(St.L - KK, KBound);
+    if (!NS || !PS || !QS || !Pixel || *Pixel * KBound != St.L - KK)
+      return false;
+    auto Q = Pixel->linearIn(*QS);
+    auto PSplit = Q ? Q->first.linearIn(*PS) : std::nullopt;
+    auto NSplit = PSplit ? PSplit->first.linearIn(*NS) : std::nullopt;
+    if (!NSplit || NSplit->first != Poly() || Q->second == Poly() ||
+        !freeOfCoordinates(Q->second) || !freeOfCoordinates(PSplit->second) ||
+        !freeOfCoordinates(NSplit->second))
+      return false;
+    std::optional<Poly> W = commonFactor(NSplit->second, PSplit->second);
+    std::optional<Poly> H = W ? dividedBy(NSplit->second, *W) : std::nullopt;
+    std::optional<Poly> SH = W ? dividedBy(PSplit->second, *W) : std::nullopt;
+    if (!H || !SH || *H * *W != NSplit->second || *SH * *W != PSplit->second)
+      return false;
+    const Poly One = Poly::constant(1);
+    F.C = KBound;
+    F.Cq = KK;
+    F.R = F.S = One;
+    F.Rq = F.Sq = Poly();
+    auto Axis = [&](Spatial &A, const Poly &O, const Poly &Stride,
+                    const Poly &Extent) {
+      A.In = O * Stride;
+      A.Extent = Extent;
+      A.Stride = Stride;
+      A.Pad = Poly();
+      A.Dil = One;
+      A.Optional = {A.In, Extent - A.In - One};
+    };
+    Axis(Y, Pq, *SH, *H);
+    Axis(X, Qq, Q->second, *W);
+    Pointwise = true;
+    return true;
+  }
+
+  /// The greatest common factor of two one-term polynomials (their
+  /// coefficients' gcd times the symbols both have), or none.
+  static std::optional<Poly> commonFactor(const Poly &A, const Poly &B) {
+    if (A.terms().size() != 1 || B.terms().size() != 1)
+      return std::nullopt;
+    const auto &[MA, CA] = *A.terms().begin();
+    const auto &[MB, CB] = *B.terms().begin();
+    Poly::Monomial Rest = MB;
+    Poly Out = Poly::constant(std::gcd(CA < 0 ? -CA : CA, CB < 0 ? -CB : CB));
+    for (Symbol S : MA)
+      if (auto It = std::find(Rest.begin(), Rest.end(), S); It != Rest.end()) {
+        Rest.erase(It);
+        Out = Out * Poly::symbol(S);
+      }
+    return Out;
   }
 
   /// The coordinate of `O` (the output's) and `F` (the tap's) from the
@@ -1343,6 +1438,12 @@ private:
   /// A staging copy leaves out the column's bounds check (a kernel for K,
   /// or the channels, a multiple of TILE).
   bool UncheckedK = false;
+  /// The activations are a 1x1 convolution's, read off the address
+  /// (pointwise).
+  bool Pointwise = false;
+  /// The reading got as far as an activations' copy that decodes a pixel
+  /// (readHeader).
+  bool ReachedActivations = false;
   /// The declarations in the bodies of the loops over the taps, and the
   /// body each is in.
   std::vector<std::pair<const DeclStmt *, const Stmt *>> OuterDecls;

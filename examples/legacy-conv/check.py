@@ -50,6 +50,7 @@ CHECK = {
     "conv_channels_first": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (2, 7, 9, 40, 32)],
     "conv_flat_block": [(2, 10, 12, 64, 96), (1, 9, 9, 32, 16), (2, 18, 14, 128, 64)],
     "conv_grid_images": [(2, 9, 11, 64, 96), (3, 16, 16, 96, 40), (4, 20, 17, 128, 64)],
+    "conv1x1_strided": [(2, 9, 11, 64, 96), (3, 16, 16, 96, 40), (4, 20, 17, 128, 64)],
 }
 TIME = {
     "conv3x3_same": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (8, 112, 112, 128, 128)],
@@ -63,6 +64,7 @@ TIME = {
     "conv_channels_first": [(32, 56, 56, 64, 64), (32, 14, 14, 256, 256)],
     "conv_flat_block": [(32, 30, 30, 256, 256)],
     "conv_grid_images": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
+    "conv1x1_strided": [(32, 56, 56, 256, 512), (32, 28, 28, 512, 1024)],
 }
 
 
@@ -76,6 +78,8 @@ def dims(kernel, s):
     n, h, w, c, k = s
     if kernel in ("conv_valid_hwio", "conv_flat_block"):
         return n, h, w, c, k, 3, 3, 1, 0, 1
+    if kernel == "conv1x1_strided":
+        return n, h, w, c, k, 1, 1, 2, 0, 1
     if kernel == "conv_dilated":
         return n, h, w, c, k, 3, 3, 1, 2, 2
     return n, h, w, c, k, 3, 3, 1, 1, 1

@@ -370,6 +370,37 @@ __global__ void conv_grid_images(const bf16 *in, const bf16 *w, bf16 *out,
     result[pix * K + k] = __float2bfloat16_rn(acc);
 }
 
+// 1x1, stride 2 (a projection shortcut) with the images on the grid's
+// layers: output pixel (p, q) of image z reads input pixel (2p, 2q), with no
+// check of the input row and column; weights K x C.
+__global__ void conv1x1_strided(const bf16 *in, const bf16 *w, bf16 *out, int H,
+                                int W, int C, int K, int P, int Q) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int img = blockIdx.z;
+  const int pix = blockIdx.y * TILE + threadIdx.y;
+  const int k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int ih = (pix / Q) * 2, iw = (pix % Q) * 2;
+  const bf16 *image = in + (size_t)img * H * W * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    const int c = c0 + threadIdx.x;
+    As[threadIdx.y][threadIdx.x] =
+        pix < P * Q && c < C ? image[(ih * W + iw) * C + c] : bf16();
+    Ws[threadIdx.y][threadIdx.x] =
+        kload < K && c < C ? w[kload * C + c] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) *
+             __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (pix < P * Q && k < K)
+    out[((size_t)img * P * Q + pix) * K + k] = __float2bfloat16_rn(acc);
+}
+
 static dim3 tiles(int rows, int cols) {
   return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
 }
@@ -478,6 +509,17 @@ int legacy_conv_grid_images(const void *x, const void *w, void *y, int n, int h,
                      static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv1x1_strided(const void *x, const void *w, void *y, int n, int h,
+                           int wd, int c, int k, void *stream) {
+  const int p = (h - 1) / 2 + 1, q = (wd - 1) / 2 + 1;
+  const dim3 grid = tiles(p * q, k);
+  conv1x1_strided<<<dim3(grid.x, grid.y, n), dim3(TILE, TILE), 0,
+                    static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), h, wd, c, k, p, q);
   return cudaGetLastError();
 }
 }

@@ -53,8 +53,9 @@ namespace tawa {
 /// activations, read through LiftedGemm::Conv; B the weights.
 /// `Tf32`: the pragma has a precision clause, so fp32 tensors are lifted
 /// rather than refused. `ReadHeader`, where given, says whether the K loop
-/// read as loops over a convolution's taps and a channel tile (the failure
-/// then concerns their body).
+/// read as loops over a convolution's taps and a channel tile, or all but
+/// the activations' staging copy read as a convolution's (the failure then
+/// concerns the convolution: a 1x1 convolution's pixel decode, say).
 std::optional<LiftedGemm> liftConvGemm(const clang::FunctionDecl *Kernel,
                                        const clang::ForStmt *Loop,
                                        clang::ASTContext &Ctx, LiftFailure &Why,

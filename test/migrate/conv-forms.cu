@@ -8,7 +8,8 @@
 // ih >= 0 && ...;'); a one-dimensional block; the column's
 // channel outermost (weights K x C x R x S, PyTorch's order, and C x R x S x
 // K), read from a copy permuted to the im2col matrix's order; the images on
-// the grid's layers (blockIdx.z). Each tiled
+// the grid's layers (blockIdx.z); 1x1 convolutions whose pixel is decoded,
+// strided or not. Each tiled
 // kernel's Im2col view names the kernel's own extents, and the launcher runs the kernel as written where they are not
 // positive, where the pixels are no whole images, or where TMA cannot read
 // the view. (The outputs are checked without this file's own check lines.)
@@ -625,7 +626,70 @@ __global__ void conv_grid_images_strided(const bf16 *x, const bf16 *w, bf16 *y, 
     y[(n * P * Q + m) * K + k] = __float2bfloat16_rn(acc);
 }
 
+// OUT-LABEL: static void pointwise_decoded_migrated_launch(
+// OUT: tawa::Im2col<const __nv_bfloat16>{x, N, H, W, C, 1, 1, H,
+// OUT-NEXT: W, 0, 0, 1, 1, 1, 1};
+// A 1x1 convolution whose pixel is decoded into its image, row and column
+// and read as in[((n * H + h) * W + w) * C + c]: H and W read off the
+// address; the pixels cover the input exactly (no launch check of its
+// reads).
+__global__ void pointwise_decoded(const bf16 *x, const bf16 *w, bf16 *y, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int m = blockIdx.y * TILE + threadIdx.y, k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int n = m / (H * W), h = (m / W) % H, ww = m % W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    const int c = c0 + threadIdx.x;
+    As[threadIdx.y][threadIdx.x] = m < N * H * W && c < C ? x[((n * H + h) * W + ww) * C + c] : bf16();
+    Ws[threadIdx.y][threadIdx.x] = kload < K && c < C ? w[kload * C + c] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) * __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    y[m * K + k] = __float2bfloat16_rn(acc);
+}
+
+// OUT-LABEL: static void pointwise_strided_migrated_launch(
+// OUT: x, int(tawa_grid.z), H, W, C, 1, 1, P, Q, 0, 0, stride, stride, 1, 1};
+// OUT: 1LL * (P - 1) * (stride) >= H ||
+// OUT: 1LL * (Q - 1) * (stride) >= W
+// A strided 1x1 convolution (a projection shortcut) with the images on the
+// grid's layers: the output pixel (p, q) reads input pixel (p * stride, q *
+// stride), without checks of the input row and column, so the launcher
+// runs the kernel as written where the last output pixel reads outside the
+// input.
+__global__ void pointwise_strided(const bf16 *x, const bf16 *w, bf16 *y, int H, int W, int C, int K, int P, int Q, int stride) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int img = blockIdx.z;
+  const int m = blockIdx.y * TILE + threadIdx.y, k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int ih = (m / Q) * stride, iw = (m % Q) * stride;
+  const bf16 *image = x + (size_t)img * H * W * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int t = 0; t < C; t += TILE) {
+    const int c = t + threadIdx.x;
+    if (m < P * Q && c < C)
+      As[threadIdx.y][threadIdx.x] = image[(ih * W + iw) * C + c];
+    else
+      As[threadIdx.y][threadIdx.x] = bf16();
+    Ws[threadIdx.y][threadIdx.x] = kload < K && c < C ? w[kload * C + c] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) * __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (m < P * Q && k < K)
+    y[((size_t)img * P * Q + m) * K + k] = __float2bfloat16_rn(acc);
+}
+
 // Every form is rewritten: the producers of every kernel (the wide, narrow,
-// ping-pong and cluster ones) of each of the fifteen load the activations by
+// ping-pong and cluster ones) of each of the seventeen load the activations by
 // im2col.
-// COUNT: 188
+// COUNT: 212

@@ -228,3 +228,28 @@ __global__ void grid_images_weights(const bf16 *x, const bf16 *w, bf16 *y, int H
     y[(n * H * W + m) * K + k] = __float2bfloat16_rn(acc);
 }
 // CHECK: note: kernel 'grid_images_weights' is left unchanged
+
+// A 1x1 convolution read one input pixel to the right of the output's
+// (an offset, padding the form does not take without checks).
+__global__ void pointwise_offset(const bf16 *x, const bf16 *w, bf16 *y, int N, int H, int W, int C, int K) {
+  __shared__ bf16 As[TILE][TILE];
+  __shared__ bf16 Ws[TILE][TILE];
+  const int m = blockIdx.y * TILE + threadIdx.y, k = blockIdx.x * TILE + threadIdx.x;
+  const int kload = blockIdx.x * TILE + threadIdx.y;
+  const int n = m / (H * W), h = (m / W) % H, ww = m % W;
+  float acc = 0.f;
+// CHECK: conv-refusals.cu:[[@LINE+2]]:3: warning: this loop does not match a liftable pattern: {{.*}} breaks it: expected the column k decoded as 'c = k % C', 's = (k / C) % S', 'r = k / (C * S)' (or channels outermost), or, for a 1x1 convolution whose column is the channel, the staging copy reading in[((n * H + p * stride) * W + q * stride) * C + c] of the NHWC input, without padding
+#pragma tawa tile
+  for (int c0 = 0; c0 < C; c0 += TILE) {
+    const int c = c0 + threadIdx.x;
+    As[threadIdx.y][threadIdx.x] = m < N * H * W && c < C ? x[((n * H + h) * W + ww + 1) * C + c] : bf16();
+    Ws[threadIdx.y][threadIdx.x] = kload < K && c < C ? w[kload * C + c] : bf16();
+    __syncthreads();
+    for (int j = 0; j < TILE; ++j)
+      acc += __bfloat162float(As[threadIdx.y][j]) * __bfloat162float(Ws[threadIdx.x][j]);
+    __syncthreads();
+  }
+  if (m < N * H * W && k < K)
+    y[m * K + k] = __float2bfloat16_rn(acc);
+}
+// CHECK: note: kernel 'pointwise_offset' is left unchanged
