@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""gen_mains.py OUTDIR: writes OUTDIR/X_main.cu for nine probe kernels of this folder
+(conventions of ../gen_mains.py and results/h200/legacy-corpus/gen_mains.py): the host
+launch function declared with the exact signature of X.cu, inputs dev_random, outputs
+dev_nan (or dev_random where the kernel reads them: beta * C), output written as raw
+float32 by finish() of results/h200/legacy-corpus/drivers/driver.h. Shapes: shapes.sh."""
+import os
+import sys
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def mnk(extra=(), usage_extra=''):
+    n = 5 + len(extra)
+    s = '''int main(int argc, char **argv) {
+  if (argc != %d) { fprintf(stderr, "usage: %%s M N K%s out.f32\\n", argv[0]); return 1; }
+  const int M = atoi(argv[1]), N = atoi(argv[2]), K = atoi(argv[3]);
+''' % (n, usage_extra)
+    for i, (t, name) in enumerate(extra):
+        conv = 'atoi' if t == 'int' else 'atof'
+        s += '  const %s %s = (%s)%s(argv[%d]);\n' % (t, name, t, conv, 4 + i)
+    s += '  const char *out = argv[%d];\n' % (4 + len(extra))
+    s += '  const size_t m = M, n = N, k = K;\n  (void)m; (void)n; (void)k;\n'
+    return s
+
+
+D = {}
+D['p09_wmma_4x2warps_guard_around'] = ('''void gemm_wmma(const half *A, const half *B, float *C, int M, int N, int K, cudaStream_t s);''',
+                                       mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  gemm_wmma(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+D['p11_wmma_linear_nt_bias_relu_bf16'] = ('''void linear_bias_relu(const __nv_bfloat16 *x, const __nv_bfloat16 *W, const float *b,
+                      __nv_bfloat16 *y, int M, int N, int K, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *x = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *W = dev_random<__nv_bfloat16>(n * k, 2);  // N x K
+  float *b = dev_random<float>(n, 3);
+  __nv_bfloat16 *y = dev_nan<__nv_bfloat16>(m * n);
+  linear_bias_relu(x, W, b, y, M, N, K, 0);
+  return finish(y, m * n, out);''')
+D['p2_batched_silu_int64_bf16'] = ('''void bmm_bias_silu(const __nv_bfloat16 *A, const __nv_bfloat16 *B, const float *bias,
+                   __nv_bfloat16 *out, int batch, int M, int N, int K, cudaStream_t stream);''',
+                                   mnk([('int', 'batch')], ' batch'), '''  const size_t b = batch;
+  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(b * m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(b * k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(b * m * n);
+  bmm_bias_silu(A, B, bias, C, batch, M, N, K, 0);
+  return finish(C, b * m * n, out);''')
+D['p2_blocktile1d_bf16'] = ('''void runSgemm1DBlocktiling(int M, int N, int K, float alpha, __nv_bfloat16 *A,
+                           __nv_bfloat16 *B, float beta, float *C);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read: beta * C
+  runSgemm1DBlocktiling(M, N, K, 1.5f, A, B, 0.5f, C);
+  return finish(C, m * n, out);''')
+D['p2_blocktile2d_vec_bf16'] = ('''void launch_gemm_vec_bias_gelu(int M, int N, int K, const __nv_bfloat16 *A,
+                               const __nv_bfloat16 *B, const __nv_bfloat16 *bias,
+                               __nv_bfloat16 *C, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *bias = dev_random<__nv_bfloat16>(n, 3);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  launch_gemm_vec_bias_gelu(M, N, K, A, B, bias, C, 0);
+  return finish(C, m * n, out);''')
+D['p2_regblock_strided_dynsmem_TN_half'] = ('''void hgemm_tn(int M, int N, int K, float alpha, const half *A, int lda, const half *B, int ldb,
+              float beta, float *C, int ldc, cudaStream_t stream);''',
+                                            mnk([('int', 'pad'), ('float', 'beta')],
+                                                ' pad(ld = cols + pad) beta'), '''  // "TN": A is K x M (lda = M + pad), B is K x N (ldb = N + pad), C is M x N
+  // (ldc = N + pad), all row-major; C's padding is left alone by the kernel.
+  // beta == 0: BLAS convention, C is not read (NaN-poisoned where there is no
+  // padding to keep finite); otherwise C is read.
+  const int lda = M + pad, ldb = N + pad, ldc = N + pad;
+  half *A = dev_random<half>((size_t)lda * k, 1);
+  half *B = dev_random<half>((size_t)ldb * k, 2);
+  float *C = (beta == 0.0f && pad == 0) ? dev_nan<float>((size_t)ldc * m)
+                                        : dev_random<float>((size_t)ldc * m, 4);
+  hgemm_tn(M, N, K, 1.5f, A, lda, B, ldb, beta, C, ldc, 0);
+  return finish(C, (size_t)ldc * m, out);''')
+D['p2_tiled_1d_alphabeta_bf16'] = ('''void run_sgemm_shared_bf16(int M, int N, int K, float alpha, const __nv_bfloat16 *A,
+                           const __nv_bfloat16 *B, float beta, __nv_bfloat16 *C);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_random<__nv_bfloat16>(m * n, 4);  // read: beta * C
+  run_sgemm_shared_bf16(M, N, K, 1.5f, A, B, 0.5f, C);
+  return finish(C, m * n, out);''')
+D['p2_tiled_macro_half'] = ('''void launch_matmul_tiled(const __half *A, const __half *B, float *C, int M, int N, int K,
+                         cudaStream_t stream);''', mnk(), '''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  launch_matmul_tiled(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+D['p2_wmma_2x2frag_staged_bias_relu_half'] = ('''void launch_wmma_gemm_bias_relu(const half *A, const half *B, const half *bias, half *C,
+                                int M, int N, int K, cudaStream_t s);''', mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  half *bias = dev_random<half>(n, 3);
+  half *C = dev_nan<half>(m * n);
+  launch_wmma_gemm_bias_relu(A, B, bias, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+
+if len(sys.argv) != 2:
+    sys.exit('usage: gen_mains.py OUTDIR')
+outdir = sys.argv[1]
+os.makedirs(outdir, exist_ok=True)
+for name, (decl, main, body) in D.items():
+    assert os.path.exists(os.path.join(HERE, name + '.cu')), name
+    with open(os.path.join(outdir, name + '_main.cu'), 'w') as f:
+        f.write('// Generated by results/h200/probes/untested/gen_mains.py -- driver for %s (original and rewritten).\n' % name)
+        f.write('#include "driver.h"\n\n')
+        f.write('// Host launch function of %s.cu, signature copied verbatim.\n' % name)
+        f.write(decl + '\n\n' + main + body + '\n}\n')
+print(len(D), 'drivers')

@@ -1,0 +1,20 @@
+# Shapes of nine probe kernels of results/h200/probes/untested/ for
+# results/h200/legacy-corpus/gpu.sh, which sources a shapes.sh beside the kernels it checks
+# (colon-separated driver arguments before the output file). Each list has a shape of at
+# least 2^25 flops (1024:1024:1024, the rewritten path; the launcher runs the kernel as
+# written below 2^24 flops); ragged shapes only for the kernels that bounds-check.
+PROBE_RAGGED="7:5:3 257:136:264 1000:1000:520 1001:999:517 1024:1024:1024"
+# 16|M,N,K (unchecked fragment loads); 400 and 304 are not multiples of the 64 x 32 block,
+# so warps whose tile starts outside C skip the loop and the store.
+SHAPES[p09_wmma_4x2warps_guard_around]="16:16:16 48:80:32 256:512:384 1024:1024:1024 400:304:208"     # 16|M,N,K
+# 16|M,N,K; 400 is not a multiple of the 32 x 32 block (warps past the edge return).
+SHAPES[p11_wmma_linear_nt_bias_relu_bf16]="16:16:16 48:80:32 256:512:384 1024:1024:1024 400:304:208"  # 16|M,N,K
+SHAPES[p2_batched_silu_int64_bf16]="7:5:3:2 257:136:264:3 1000:1000:520:2 1001:999:517:2 1024:1024:1024:2"  # M:N:K:batch
+SHAPES[p2_blocktile1d_bf16]="64:64:8 128:128:128 256:512:384 1024:1024:1024 320:192:200"          # 64|M,N 8|K
+SHAPES[p2_blocktile2d_vec_bf16]="128:128:16 128:128:128 256:512:384 1024:1024:1024 384:256:208"   # 128|M,N 16|K
+# M:N:K:pad:beta, lda = M + pad, ldb = ldc = N + pad; beta 0 without padding: C holds NaN
+# that the kernel must not read.
+SHAPES[p2_regblock_strided_dynsmem_TN_half]="7:5:3:0:0.5 264:136:264:0:0 1000:1000:520:8:0.5 1001:999:517:0:0 1024:1024:1024:0:0.5"
+SHAPES[p2_tiled_1d_alphabeta_bf16]="$PROBE_RAGGED"                                                   # alpha 1.5 beta 0.5
+SHAPES[p2_tiled_macro_half]="$PROBE_RAGGED"
+SHAPES[p2_wmma_2x2frag_staged_bias_relu_half]="$PROBE_RAGGED"
