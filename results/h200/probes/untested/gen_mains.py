@@ -4,23 +4,18 @@
 launch function declared with the exact signature of X.cu, inputs dev_random, outputs
 dev_nan (or dev_random where the kernel reads them: beta * C), output written as raw
 float32 by finish() of results/h200/legacy-corpus/drivers/driver.h. Shapes: shapes.sh."""
+import importlib.util
 import os
 import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def mnk(extra=(), usage_extra=''):
-    n = 5 + len(extra)
-    s = '''int main(int argc, char **argv) {
-  if (argc != %d) { fprintf(stderr, "usage: %%s M N K%s out.f32\\n", argv[0]); return 1; }
-  const int M = atoi(argv[1]), N = atoi(argv[2]), K = atoi(argv[3]);
-''' % (n, usage_extra)
-    for i, (t, name) in enumerate(extra):
-        conv = 'atoi' if t == 'int' else 'atof'
-        s += '  const %s %s = (%s)%s(argv[%d]);\n' % (t, name, t, conv, 4 + i)
-    s += '  const char *out = argv[%d];\n' % (4 + len(extra))
-    s += '  const size_t m = M, n = N, k = K;\n  (void)m; (void)n; (void)k;\n'
-    return s
+# The driver's argument parsing, shared with ../gen_mains.py.
+_spec = importlib.util.spec_from_file_location(
+    'probe_gen_mains', os.path.join(HERE, '..', 'gen_mains.py'))
+_parent = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_parent)
+mnk = _parent.mnk
 
 
 D = {}
