@@ -5104,12 +5104,7 @@ private:
     if (leader())
       return true;
     const Guard &Lead = leaderOf().Kept;
-    const bool Same =
-        Lead.size() == Cur->Kept.size() &&
-        std::equal(Lead.begin(), Lead.end(), Cur->Kept.begin(),
-                   [](const auto &X, const auto &Y) {
-                     return X.first == Y.first && X.second == Y.second;
-                   });
+    const bool Same = sameGuard(Lead, Cur->Kept);
     return Same ? true
                 : fail(If->getBeginLoc(),
                        "the lanes of a warp must return alike before the "
@@ -5140,12 +5135,7 @@ private:
     if (leader())
       return true;
     const Guard &Lead = leaderOf().LoopGuard;
-    const bool Same =
-        Lead.size() == Cur->LoopGuard.size() &&
-        std::equal(Lead.begin(), Lead.end(), Cur->LoopGuard.begin(),
-                   [](const auto &X, const auto &Y) {
-                     return X.first == Y.first && X.second == Y.second;
-                   });
+    const bool Same = sameGuard(Lead, Cur->LoopGuard);
     return Same ? true
                 : fail(LoopGuardIf->getBeginLoc(),
                        "the lanes of a warp must pass the 'if' around the "
@@ -5180,11 +5170,7 @@ private:
     for (const StoreRecord &S : Stores)
       for (const auto &[U, X] :
            S.InLoopGuard ? Guard() : Threads[S.Thread].LoopGuard) {
-        const bool Skipped = llvm::any_of(S.Bounds, [&](const auto &B) {
-          std::optional<int64_t> D = (B.first - U).constantValue();
-          return B.second == X && D && *D >= 0;
-        });
-        if (!Skipped)
+        if (!skipped(S, U, X))
           return fail(
               LoopGuardIf->getBeginLoc(),
               "the threads this 'if' keeps out of the loop would store "
@@ -5197,6 +5183,24 @@ private:
                   " is not");
       }
     return true;
+  }
+
+  /// Whether two threads' checks are the same, in the same order.
+  static bool sameGuard(const Guard &A, const Guard &B) {
+    return A.size() == B.size() && std::equal(A.begin(), A.end(), B.begin(),
+                                              [](const auto &X, const auto &Y) {
+                                                return X.first == Y.first &&
+                                                       X.second == Y.second;
+                                              });
+  }
+
+  /// Whether `S` is skipped where `U >= X`: it checks `row < X` of a row
+  /// at U or after it.
+  static bool skipped(const StoreRecord &S, const Poly &U, const Extent &X) {
+    return llvm::any_of(S.Bounds, [&](const auto &B) {
+      std::optional<int64_t> D = (B.first - U).constantValue();
+      return B.second == X && D && *D >= 0;
+    });
   }
 
   /// Whether `E` reads threadIdx, itself or through the initializers of
@@ -5241,11 +5245,7 @@ private:
       return true;
     for (const auto &[U, X] : EarlyReturnParts)
       for (const StoreRecord &S : Stores) {
-        const bool Skipped = llvm::any_of(S.Bounds, [&](const auto &B) {
-          std::optional<int64_t> D = (B.first - U).constantValue();
-          return B.second == X && D && *D >= 0;
-        });
-        if (!Skipped)
+        if (!skipped(S, U, X))
           return fail(
               EarlyReturn->getBeginLoc(),
               "the blocks this early return skips would store "
