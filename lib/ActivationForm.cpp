@@ -7,6 +7,8 @@
 #include "llvm/ADT/FoldingSet.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 using namespace clang;
@@ -31,6 +33,9 @@ public:
       return ActivationMatch{Activation::Relu, X};
     if (const Expr *X = silu(E))
       return ActivationMatch{Activation::Silu, X};
+    const Expr *Slope = nullptr;
+    if (const Expr *X = leaky(E, Slope))
+      return ActivationMatch{Activation::LeakyRelu, X, Slope};
     bool Tanh = false;
     if (const Expr *X = gelu(E, Tanh))
       return ActivationMatch{Tanh ? Activation::GeluTanh : Activation::Gelu, X};
@@ -143,6 +148,70 @@ private:
         same(Gt->getLHS(), Q->getTrueExpr()))
       return Q->getTrueExpr();
     return nullptr;
+  }
+
+  static bool isFloat(const Expr *E) {
+    return E->getType().getCanonicalType()->isSpecificBuiltinType(
+        BuiltinType::Float);
+  }
+
+  /// The slope s of `s * x` or `x * s`, a product in float; null otherwise.
+  const Expr *slopeOf(const Expr *Product, const Expr *X) const {
+    const BinaryOperator *M = op(Product, BO_Mul);
+    if (!M || !isFloat(M))
+      return nullptr;
+    if (same(M->getRHS(), X))
+      return M->getLHS();
+    return same(M->getLHS(), X) ? M->getRHS() : nullptr;
+  }
+
+  /// LeakyReLU (ActivationForm.h's forms): x, its slope into `Slope`.
+  /// tile.h computes `x > 0 ? x : s * x`; `x <= 0 ? s * x : x` is the same
+  /// choice. `x >= 0 ? x : s * x` and `x < 0 ? s * x : x` differ from it at
+  /// x = +0 where s < 0 (+0 against s * +0 = -0); fmaxf(x, s * x) picks s *
+  /// x for every x < 0 only where s <= 1, and x for x > 0 only where s >=
+  /// 0.
+  const Expr *leaky(const Expr *E, const Expr *&Slope) const {
+    if (!isFloat(E))
+      return nullptr;
+    if (auto *C = dyn_cast<CallExpr>(E);
+        C && C->getNumArgs() == 2 && systemCall(E, {"fmaxf", "fmax"}, 2))
+      for (int I : {0, 1}) {
+        const Expr *X = C->getArg(I), *S = slopeOf(C->getArg(1 - I), X);
+        std::optional<double> V = S ? constant(S) : std::nullopt;
+        if (V && *V >= 0 && *V <= 1 && isFloat(plain(X)))
+          return Slope = S, X;
+      }
+    auto *Q = dyn_cast<ConditionalOperator>(E);
+    auto *Cmp = Q ? dyn_cast<BinaryOperator>(plain(Q->getCond())) : nullptr;
+    if (!Cmp || !Cmp->isComparisonOp())
+      return nullptr;
+    // `x op 0`, or `0 op x` read as `x op' 0`.
+    const Expr *X = Cmp->getLHS();
+    BinaryOperatorKind K = Cmp->getOpcode();
+    if (isZero(unconverted(Cmp->getLHS(), QualType(), true))) {
+      X = Cmp->getRHS();
+      K = BinaryOperator::reverseComparisonOp(K);
+    } else if (!isZero(unconverted(Cmp->getRHS(), QualType(), true))) {
+      return nullptr;
+    }
+    if (!isFloat(plain(X)))
+      return nullptr;
+    // Where the test holds, x (for > and >=) or s * x (for < and <=).
+    const bool KeepsWhereTrue = K == BO_GT || K == BO_GE;
+    if (!KeepsWhereTrue && K != BO_LT && K != BO_LE)
+      return nullptr;
+    const Expr *Kept = KeepsWhereTrue ? Q->getTrueExpr() : Q->getFalseExpr();
+    const Expr *Scaled = KeepsWhereTrue ? Q->getFalseExpr() : Q->getTrueExpr();
+    const Expr *S = same(Kept, X) ? slopeOf(Scaled, X) : nullptr;
+    if (!S)
+      return nullptr;
+    if (K == BO_GE || K == BO_LT) {
+      std::optional<double> V = constant(S);
+      if (!V || *V < 0)
+        return nullptr;
+    }
+    return Slope = S, X;
   }
 
   /// `1 + e^(-x)` (either order): x, or null.
@@ -325,7 +394,10 @@ std::optional<ActivationMatch> activationOf(const Expr *E, ASTContext &Ctx) {
         M ? dyn_cast<DeclRefExpr>(unconverted(M->Arg, QualType())) : nullptr;
     if (!P || P->getDecl() != F->getParamDecl(0))
       return std::nullopt;
-    return ActivationMatch{M->Kind, C->getArg(0)};
+    // A slope in a helper is read in the kernel's scope: a constant only.
+    if (M->Slope && !floatConstant(M->Slope, Ctx))
+      return std::nullopt;
+    return ActivationMatch{M->Kind, C->getArg(0), M->Slope};
   }
   return Reader.read(E);
 }
@@ -342,8 +414,36 @@ const char *activationFunction(Activation A) {
     return "tawa::gelu_tanh";
   case Activation::Silu:
     return "tawa::silu";
+  case Activation::LeakyRelu:
+    return "tawa::leaky_relu";
   }
   return "";
+}
+
+std::optional<float> floatConstant(const Expr *E, const ASTContext &Ctx) {
+  llvm::APFloat V(0.0f);
+  if (!E || E->isValueDependent() || E->HasSideEffects(Ctx) ||
+      !E->getType()->isRealFloatingType() || !E->EvaluateAsFloat(V, Ctx))
+    return std::nullopt;
+  bool Lost = false;
+  V.convert(llvm::APFloat::IEEEsingle(), llvm::APFloat::rmNearestTiesToEven,
+            &Lost);
+  if (!V.isFinite())
+    return std::nullopt;
+  return V.convertToFloat();
+}
+
+std::string floatLiteral(float F) {
+  char Buf[48];
+  for (int Digits = 1; Digits <= 9; ++Digits) {
+    std::snprintf(Buf, sizeof Buf, "%.*g", Digits, double(F));
+    if (std::strtof(Buf, nullptr) == F)
+      break;
+  }
+  std::string Out = Buf;
+  if (Out.find_first_of(".en") == std::string::npos)
+    Out += ".0";
+  return Out + "f";
 }
 
 } // namespace tawa

@@ -13,6 +13,11 @@
 //          * x * x * x))), or powf(x, 3) for the cube
 //   SiLU   x / (1.0f + expf(-x)), x * (1.0f / (1.0f + expf(-x))) (expf,
 //          __expf or exp; Elfwing et al., arXiv 1702.03118)
+//   LeakyReLU   x > 0 ? x : s * x, x <= 0 ? s * x : x (0 < x, 0 >= x; s *
+//          x or x * s, computed in float), for any slope s; x >= 0 ? x :
+//          s * x and x < 0 ? s * x : x for a constant s >= 0, and fmaxf(x,
+//          s * x) for a constant s in [0, 1], which give the same float
+//          (signed zeros and NaNs included) only there
 // Every occurrence of x must be the same expression, free of side effects.
 // A constant may be written as a literal, a macro (M_SQRT1_2) or an
 // arithmetic of those with sqrtf; it must equal the formula's constant to
@@ -28,6 +33,7 @@
 #include "clang/AST/Expr.h"
 
 #include <optional>
+#include <string>
 
 namespace tawa {
 
@@ -36,6 +42,8 @@ namespace tawa {
 struct ActivationMatch {
   Activation Kind = Activation::None;
   const clang::Expr *Arg = nullptr;
+  /// LeakyReLU's slope s, a float expression as written.
+  const clang::Expr *Slope = nullptr;
 };
 
 /// The activation `E` applies, or nullopt where E is none of the forms
@@ -45,6 +53,16 @@ std::optional<ActivationMatch> activationOf(const clang::Expr *E,
 
 /// The name of tile.h's function for `A` ("tawa::gelu"); "" for None.
 const char *activationFunction(Activation A);
+
+/// The float value of `E`, a constant arithmetic expression without side
+/// effects (a literal, a macro, `1.0f / 8`), as C converts it to float
+/// (rounded to nearest); nullopt for anything else.
+std::optional<float> floatConstant(const clang::Expr *E,
+                                   const clang::ASTContext &Ctx);
+
+/// `F` printed as a float literal that reads back as F exactly, in the
+/// fewest digits ("0.01f", "2.0f").
+std::string floatLiteral(float F);
 
 } // namespace tawa
 

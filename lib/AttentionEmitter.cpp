@@ -389,6 +389,9 @@ std::string AttentionWriter::print(const ElemExpr &E, bool Matrix,
     return "tawa::gelu_tanh(" + print(E.Args[0], Matrix, Target, 0) + ")";
   case K::Silu:
     return "tawa::silu(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::LeakyRelu:
+    return "tawa::leaky_relu(" + print(E.Args[0], Matrix, Target, 0) + ", " +
+           print(E.Args[1], Matrix, Target, 0) + ")";
   case K::Tile:
   case K::Select:
     return "?"; // refused by the attention analysis

@@ -1455,16 +1455,41 @@ private:
   }
 
   /// Whether `VD` is a float local of the epilogue that the stores read as
-  /// its initializer (`float v = acc[i] + bias[col];`, epilogueLocal):
-  /// never changed, and no local that its initializer names (an
-  /// accumulator, an index) is written after the loop, but for the
-  /// variables of the loops around the declaration, so the initializer has
-  /// the same value where a store reads it.
+  /// its initializer (`float v = acc[i] + bias[col];`, epilogueLocal), or
+  /// as the value of its updates (valueUpdate): changed by those only, and
+  /// no local that its initializer names (an accumulator, an index) is
+  /// written after the loop, but for the variables of the loops around the
+  /// declaration, so the initializer has the same value where a store
+  /// reads it.
   bool valueLocal(const VarDecl *VD) {
     if (!VD->hasInit() || VD->getType()->isArrayType() ||
-        isModified(VD, declaringBody(VD)) || !stableReads(VD->getInit(), VD))
+        !stableReads(VD->getInit(), VD))
       return false;
     return heldReads(VD->getInit()) && epilogueLocal(VD);
+  }
+
+  /// `v = x;` or `v op= x;` in the epilogue, in the block that declares v,
+  /// a float local of it (valueLocal), so that the stores after it in the
+  /// block run under the same checks; x reads only what an initializer
+  /// may (stableReads). Recorded by localUpdate; false, with nothing
+  /// recorded, for anything else.
+  bool valueUpdate(const Expr *E) {
+    auto *B = dyn_cast<BinaryOperator>(E);
+    auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
+    auto *V = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
+    if (!V || !FloatLocals.count(V) || !B->isAssignmentOp() || Blocks.empty() ||
+        !stableReads(B->getRHS(), V))
+      return false;
+    const auto &[Body, I] = Blocks.back();
+    auto Declares = [V](const Stmt *S) {
+      auto *DS = dyn_cast<DeclStmt>(S);
+      return DS && llvm::is_contained(DS->decls(), V);
+    };
+    auto *At = I < Body.size() ? dyn_cast<Expr>(Body[I]) : nullptr;
+    if (!At || At->IgnoreImplicit()->IgnoreParens() != E ||
+        !llvm::any_of(Body.take_front(I), Declares))
+      return false;
+    return localUpdate(E) && heldReads(B->getRHS());
   }
 
   /// `float v = x; if (beta != 0) v += y;` (the declaration `DS` of `VD`
@@ -3444,6 +3469,8 @@ private:
                                       "advanced by a polynomial step");
       return true;
     }
+    if (P == Phase::Epilogue && valueUpdate(E))
+      return true;
     const Expr *L = nullptr, *R = nullptr;
     if (assignment(E, L, R))
       return assignTo(L, R, P);

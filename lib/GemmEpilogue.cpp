@@ -49,7 +49,8 @@ public:
       return fail(E.E, "row reductions and row vectors are not epilogue ops "
                        "of a GEMM; its epilogue applies + - * /, "
                        "'tawa::exp2', 'tawa::relu', 'tawa::gelu', "
-                       "'tawa::gelu_tanh' and 'tawa::silu' to each element "
+                       "'tawa::gelu_tanh', 'tawa::silu' and 'tawa::leaky_relu' "
+                       "to each element "
                        "of the accumulator, with scalars and tiles loaded "
                        "in the store");
     default:
@@ -239,6 +240,9 @@ private:
       return Call("tawa::gelu_tanh");
     case K::Silu:
       return Call("tawa::silu");
+    case K::LeakyRelu:
+      return "tawa::leaky_relu(" + print(E.Args[0], 0) + ", " +
+             print(E.Args[1], 0) + ")";
     case K::Select:
       return Wrap(0, scalar(E.Args[0].E) + " ? " + print(E.Args[1], 1) + " : " +
                          print(E.Args[2], 1));

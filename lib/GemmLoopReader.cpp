@@ -843,10 +843,93 @@ bool GemmLoopReader::epilogueLocal(const VarDecl *VD) {
       !VD->getType().getCanonicalType()->isSpecificBuiltinType(
           BuiltinType::Float) ||
       !VD->hasInit() || VD->getType()->isReferenceType() ||
-      isModified(VD, Kernel->getBody()) || !effectFree(VD->getInit()))
+      !changedByUpdatesOnly(VD) || !effectFree(VD->getInit()))
     return false;
+  bindLocalUses(VD->getInit());
   FloatLocals[VD] = VD->getInit();
   bindAccumulatorUses(VD->getInit());
+  return true;
+}
+
+/// `S` as `v = x` or `v op= x` (op one of + - * /), v a variable; else
+/// null.
+static const BinaryOperator *updateOf(const Stmt *S, const VarDecl *&V) {
+  auto *E = dyn_cast_or_null<Expr>(S);
+  auto *B = E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()) : nullptr;
+  auto *L = B ? dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()) : nullptr;
+  V = L ? dyn_cast<VarDecl>(L->getDecl()) : nullptr;
+  if (!V)
+    return nullptr;
+  switch (B->getOpcode()) {
+  case BO_Assign:
+  case BO_AddAssign:
+  case BO_SubAssign:
+  case BO_MulAssign:
+  case BO_DivAssign:
+    return B;
+  default:
+    return nullptr;
+  }
+}
+
+bool GemmLoopReader::changedByUpdatesOnly(const VarDecl *VD) const {
+  struct Updates : RecursiveASTVisitor<Updates> {
+    const VarDecl *VD;
+    std::vector<const Stmt *> Found;
+    bool VisitCompoundStmt(CompoundStmt *CS) {
+      for (const Stmt *S : CS->body()) {
+        const VarDecl *V = nullptr;
+        if (updateOf(S, V) && V == VD)
+          Found.push_back(S);
+      }
+      return true;
+    }
+  } U;
+  U.VD = VD;
+  U.TraverseStmt(Kernel->getBody());
+  return !isModifiedOutside(VD, Kernel->getBody(), U.Found);
+}
+
+void GemmLoopReader::bindLocalUses(const Expr *E) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const GemmLoopReader *R;
+    llvm::DenseMap<const DeclRefExpr *, const Expr *> *Out;
+    bool VisitDeclRefExpr(DeclRefExpr *D) {
+      auto *V = dyn_cast<VarDecl>(D->getDecl());
+      auto It = V ? R->FloatLocals.find(V) : R->FloatLocals.end();
+      if (It != R->FloatLocals.end())
+        Out->try_emplace(D, It->second);
+      return true;
+    }
+  } U;
+  U.R = this;
+  U.Out = &LocalUseValue;
+  U.TraverseStmt(const_cast<Expr *>(E));
+}
+
+bool GemmLoopReader::localUpdate(const Stmt *S) {
+  const VarDecl *V = nullptr;
+  const BinaryOperator *B = updateOf(S, V);
+  if (!B || V == Acc || !FloatLocals.count(V) ||
+      !B->getRHS()->getType().getCanonicalType()->isSpecificBuiltinType(
+          BuiltinType::Float) ||
+      !effectFree(B->getRHS()))
+    return false;
+  auto *L = cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+  const Expr *Value = B->getRHS();
+  if (B->getOpcode() != BO_Assign) {
+    // `v op= x` is `v = v op x` in float, the left side read as a value.
+    auto *Read = ImplicitCastExpr::Create(Ctx, Ctx.FloatTy, CK_LValueToRValue,
+                                          const_cast<DeclRefExpr *>(L), nullptr,
+                                          VK_PRValue, FPOptionsOverride());
+    Value = BinaryOperator::Create(
+        Ctx, Read, const_cast<Expr *>(B->getRHS()),
+        BinaryOperator::getOpForCompoundAssignment(B->getOpcode()), Ctx.FloatTy,
+        VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
+  }
+  bindLocalUses(Value);
+  bindAccumulatorUses(Value);
+  FloatLocals[V] = Value;
   return true;
 }
 
@@ -921,6 +1004,7 @@ bool GemmLoopReader::betaUpdatedLocal(const VarDecl *VD, const Stmt *Next) {
   const Expr *Value = betaAdded(Next, VD, const_cast<Expr *>(VD->getInit()));
   if (!Value)
     return false;
+  bindLocalUses(Value);
   FloatLocals[VD] = Value;
   bindAccumulatorUses(VD->getInit());
   bindAccumulatorUses(B->getRHS());
@@ -941,6 +1025,7 @@ bool GemmLoopReader::accumulatorUpdate(const Stmt *S) {
     const Expr *Value = betaAdded(S, Acc, Read);
     if (!Value)
       return false;
+    bindLocalUses(Value);
     bindAccumulatorUses(Value);
     AccValues.push_back(Value);
     return true;
@@ -969,6 +1054,7 @@ bool GemmLoopReader::accumulatorUpdate(const Stmt *S) {
   } else if (B->getOpcode() != BO_Assign) {
     return false;
   }
+  bindLocalUses(Value);
   bindAccumulatorUses(Value);
   AccValues.push_back(Value);
   return true;
@@ -985,7 +1071,7 @@ const Stmt *GemmLoopReader::afterLocals(const Stmt *S, const char *Expected) {
     if (X == Skip)
       continue;
     auto *DS = dyn_cast<DeclStmt>(X);
-    if (!DS && accumulatorUpdate(X))
+    if (!DS && (accumulatorUpdate(X) || localUpdate(X)))
       continue;
     if (!DS) {
       Last = X;
@@ -1025,7 +1111,9 @@ const Expr *GemmLoopReader::throughLocals(const Expr *E, QualType Keep) const {
     auto It = VD ? FloatLocals.find(VD) : FloatLocals.end();
     if (It == FloatLocals.end())
       break;
-    E = unconverted(It->second, Keep);
+    auto Use = LocalUseValue.find(R);
+    E = unconverted(Use != LocalUseValue.end() ? Use->second : It->second,
+                    Keep);
   }
   return E;
 }
@@ -1093,7 +1181,8 @@ bool GemmLoopReader::zeroValueAgrees(const StoredValue &Z,
   return G.Beta == Beta && G.BetaZeroTerms.empty() &&
          G.Terms.find('c') != std::string::npos && !Z.Beta && !Z.CIn &&
          Z.BetaZeroTerms.empty() && Sorted == WithoutC && Z.Alpha == G.Alpha &&
-         Z.Act == G.Act && Z.Bias.has_value() == G.Bias.has_value() &&
+         Z.Act == G.Act && Z.Slope == G.Slope &&
+         Z.Bias.has_value() == G.Bias.has_value() &&
          (!Z.Bias || (Z.Bias->Data == G.Bias->Data &&
                       Z.Bias->Optional == G.Bias->Optional));
 }
@@ -1119,20 +1208,21 @@ GemmLoopReader::betaStores(const Stmt *S) const {
 bool GemmLoopReader::StoredValue::operator==(const StoredValue &O) const {
   return Terms == O.Terms && BetaZeroTerms == O.BetaZeroTerms &&
          Alpha == O.Alpha && Beta == O.Beta && CIn == O.CIn && Act == O.Act &&
-         Bias.has_value() == O.Bias.has_value() &&
+         Slope == O.Slope && Bias.has_value() == O.Bias.has_value() &&
          (!Bias ||
           (Bias->Data == O.Bias->Data && Bias->Optional == O.Bias->Optional));
 }
 
 GemmLoopReader::StoredValue GemmLoopReader::takeValue() {
-  StoredValue V{G.Terms, G.BetaZeroTerms, G.Alpha, G.Beta,
-                G.CIn,   G.CInElem,       G.Bias,  G.Act};
+  StoredValue V{G.Terms,   G.BetaZeroTerms, G.Alpha, G.Beta, G.CIn,
+                G.CInElem, G.Bias,          G.Act,   G.Slope};
   G.Terms.clear();
   G.BetaZeroTerms.clear();
   G.Alpha = G.Beta = nullptr;
   G.CIn = nullptr;
   G.Bias.reset();
   G.Act = Activation::None;
+  G.Slope = {};
   return V;
 }
 
@@ -1145,6 +1235,7 @@ void GemmLoopReader::putValue(const StoredValue &V) {
   G.CInElem = V.CInElem;
   G.Bias = V.Bias;
   G.Act = V.Act;
+  G.Slope = V.Slope;
 }
 
 bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
@@ -1154,12 +1245,14 @@ bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
       "float) and "
       "a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), "
       "optionally "
-      "under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of "
+      "under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU or LeakyReLU in a form of "
       "docs/migration.md (alpha, beta float parameters), "
       "converted to C's type with rounding to nearest";
   V = throughLocals(V, G.C->getType()->getPointeeType());
   if (std::optional<ActivationMatch> A = activationOf(V, Ctx)) {
     G.Act = A->Kind;
+    if (A->Kind == Activation::LeakyRelu && !leakySlope(A->Slope))
+      return fail(A->Slope->getBeginLoc(), SlopeExpected);
     V = throughLocals(A->Arg);
   }
   std::vector<const Expr *> Terms;
@@ -1213,6 +1306,17 @@ bool GemmLoopReader::uniformScale(const VarDecl *VD) {
   if (!isUniformScale(VD, Kernel))
     return false;
   UniformScales.insert(VD);
+  return true;
+}
+
+bool GemmLoopReader::leakySlope(const Expr *S) {
+  const Expr *X = throughLocals(S);
+  if (std::optional<float> C = floatConstant(X, Ctx))
+    G.Slope = LeakySlope{nullptr, C};
+  else if (const VarDecl *V = floatParam(X))
+    G.Slope = LeakySlope{V, std::nullopt};
+  else
+    return false;
   return true;
 }
 

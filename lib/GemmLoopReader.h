@@ -108,6 +108,7 @@ protected:
     ElementType CInElem{};
     std::optional<LiftedBias> Bias;
     Activation Act = Activation::None;
+    LeakySlope Slope;
     bool operator==(const StoredValue &O) const;
   };
   StoredValue takeValue();
@@ -133,6 +134,12 @@ protected:
   /// then reads as `beta != 0 ? acc + x : acc`, the choice on beta that
   /// value() reads.
   bool accumulatorUpdate(const clang::Stmt *S);
+  /// Records `S` where it updates a float local of the epilogue
+  /// (epilogueLocal): `v = x;` or `v op= x;` (op one of + - * /), x a float
+  /// without side effects. Uses of v after it read x (`v op x`), x's own
+  /// uses of the locals reading their values before `S` (`v =
+  /// fmaxf(v, 0.0f);`). False otherwise.
+  bool localUpdate(const clang::Stmt *S);
   /// Records `VD`, a float local of the epilogue as epilogueLocal wants it
   /// but for `Next`, the statement after its declaration: `if (beta != 0)
   /// VD += x;` (betaTest's tests, x not reading VD), its only change. Its
@@ -157,6 +164,15 @@ protected:
   /// the epilogue's float locals read as their initializers.
   const clang::Expr *throughLocals(const clang::Expr *E,
                                    clang::QualType Keep = {}) const;
+  /// Records in G.Slope the slope `S` of a LeakyReLU: a float constant, a
+  /// float parameter of the kernel or a uniform scale (floatParam); false
+  /// for anything else.
+  bool leakySlope(const clang::Expr *S);
+  /// The form leakySlope expects.
+  static constexpr const char *SlopeExpected =
+      "expected the slope of LeakyReLU 'v > 0.0f ? v : slope * v' to be a "
+      "float parameter of the kernel, a scale computed before the loop from "
+      "its parameters, or a constant";
   /// The bias is indexed by the store's column, Col (a row of N values), or
   /// row, Row, holds bf16, fp16 or float.
   bool biasAgrees();
@@ -299,8 +315,20 @@ protected:
   Poly BiasIndex;                      ///< its index, with its pointer's offset
   clang::SourceLocation FloorBound;    ///< a `K / TILE` loop bound
   bool LoopCountsElements = false;     ///< t += TILE, else ++t over tiles
-  /// The epilogue's float locals and their initializers (epilogueLocal).
+  /// The epilogue's float locals and their values: initializers
+  /// (epilogueLocal), then the values of their updates (localUpdate). A use
+  /// of one in a statement before its last update reads the value it had
+  /// there (LocalUseValue); any other use reads the last.
   llvm::DenseMap<const clang::VarDecl *, const clang::Expr *> FloatLocals;
+  llvm::DenseMap<const clang::DeclRefExpr *, const clang::Expr *> LocalUseValue;
+  /// Lists the uses of the epilogue's float locals in `E` as reading their
+  /// current values.
+  void bindLocalUses(const clang::Expr *E);
+  /// Whether every change of `VD` in the kernel is an update statement,
+  /// `VD = x;` or `VD op= x;` at the top level of a block (which
+  /// localUpdate reads where the epilogue runs it; elsewhere the epilogue
+  /// refuses it as it refuses any other statement).
+  bool changedByUpdatesOnly(const clang::VarDecl *VD) const;
   /// The accumulator's values after its updates (accumulatorUpdate), in
   /// order; and for each use of it in an epilogue local or an update, the
   /// index of the value it reads (-1: the value the loop left). A use not

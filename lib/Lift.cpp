@@ -926,7 +926,7 @@ private:
         continue;
       }
       if (Stmts.size() > 1 && !isa<DeclStmt>(Stmts.front()) &&
-          accumulatorUpdate(Stmts.front())) {
+          (accumulatorUpdate(Stmts.front()) || localUpdate(Stmts.front()))) {
         Stmts = Stmts.drop_front();
         continue;
       }

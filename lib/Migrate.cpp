@@ -24,13 +24,21 @@ constexpr int kBM = 128, kBN = 256;
 
 std::string name(const VarDecl *P) { return P->getName().str(); }
 
-/// The scales of the stored value (G.Alpha, G.Beta) that are locals of the
-/// kernel rather than parameters (uniform scales, GemmLoopReader.h).
-std::vector<const VarDecl *> localScales(const LiftedGemm &G) {
+/// The float scalars of the stored value, each once: alpha, beta and
+/// LeakyReLU's slope, where set.
+std::vector<const VarDecl *> floatScalars(const LiftedGemm &G) {
   std::vector<const VarDecl *> Out;
-  for (const VarDecl *V : {G.Alpha, G.Beta})
-    if (V && !isa<ParmVarDecl>(V) && !llvm::is_contained(Out, V))
+  for (const VarDecl *V : {G.Alpha, G.Beta, G.Slope.Var})
+    if (V && !llvm::is_contained(Out, V))
       Out.push_back(V);
+  return Out;
+}
+
+/// The float scalars of the stored value that are locals of the kernel
+/// rather than parameters (uniform scales, GemmLoopReader.h).
+std::vector<const VarDecl *> localScales(const LiftedGemm &G) {
+  std::vector<const VarDecl *> Out = floatScalars(G);
+  llvm::erase_if(Out, [](const VarDecl *V) { return isa<ParmVarDecl>(V); });
   return Out;
 }
 
@@ -61,8 +69,8 @@ std::vector<const ParmVarDecl *> scaleInputs(const FunctionDecl *Kernel,
 /// locals (scaleInputs).
 std::string scalarArgs(const FunctionDecl *Kernel, const LiftedGemm &G) {
   std::string Out;
-  for (const VarDecl *V : {G.Alpha, G.Beta})
-    if (V && isa<ParmVarDecl>(V))
+  for (const VarDecl *V : floatScalars(G))
+    if (isa<ParmVarDecl>(V))
       Out += ", " + name(V);
   for (const ParmVarDecl *P : scaleInputs(Kernel, G))
     Out += ", " + name(P);
@@ -139,8 +147,8 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
     Params += formatv(", tawa::Matrix<const {0}> {1}", cxxElement(G.Bias->Elem),
                       name(G.Bias->Data))
                   .str();
-  for (const VarDecl *V : {G.Alpha, G.Beta})
-    if (V && isa<ParmVarDecl>(V))
+  for (const VarDecl *V : floatScalars(G))
+    if (isa<ParmVarDecl>(V))
       Params += ", float " + name(V);
   // A scale the kernel computes before its loop is computed alike, from
   // the same parameters.
@@ -193,7 +201,12 @@ std::string tiledKernel(const FunctionDecl *Kernel, const LiftedGemm &G,
       Value += (Value.empty() ? "" : " + ") + Term;
       Sum += (Sum.empty() ? "" : " + ") + Words;
     }
-    if (G.Act != Activation::None) {
+    if (G.Act == Activation::LeakyRelu) {
+      const std::string Slope =
+          G.Slope.Var ? name(G.Slope.Var) : floatLiteral(*G.Slope.Value);
+      Value = "tawa::leaky_relu(" + Value + ", " + Slope + ")";
+      Sum = "leaky_relu(" + Sum + ", " + Slope + ")";
+    } else if (G.Act != Activation::None) {
       const std::string F = activationFunction(G.Act);
       Value = F + "(" + Value + ")";
       Sum = G.Act == Activation::Relu ? "max(" + Sum + ", 0)"

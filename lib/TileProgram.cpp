@@ -1045,7 +1045,8 @@ private:
         {"relu", ElemExpr::Kind::Relu},
         {"gelu", ElemExpr::Kind::Gelu},
         {"gelu_tanh", ElemExpr::Kind::GeluTanh},
-        {"silu", ElemExpr::Kind::Silu}};
+        {"silu", ElemExpr::Kind::Silu},
+        {"leaky_relu", ElemExpr::Kind::LeakyRelu}};
     for (auto [Name, K] : Ops) {
       if (Callee != Name)
         continue;
@@ -1070,14 +1071,16 @@ private:
       Out.S = ElemExpr::Shape::Scalar;
       return Out;
     }
-    unsupported(X->getBeginLoc(),
-                "expression not supported in a tile op; expected accumulators, "
-                "row vectors and scalars combined with + - * /, 'tawa::exp2', "
-                "'tawa::log2', 'tawa::max', 'tawa::row_max', "
-                "'tawa::row_sum', 'tawa::relu', 'tawa::gelu', "
-                "'tawa::gelu_tanh' and 'tawa::silu' (and, in the value of "
-                "'tawa::store', tiles 'tawa::load<R, C>(...)')",
-                X->getSourceRange());
+    unsupported(
+        X->getBeginLoc(),
+        "expression not supported in a tile op; expected accumulators, "
+        "row vectors and scalars combined with + - * /, 'tawa::exp2', "
+        "'tawa::log2', 'tawa::max', 'tawa::row_max', "
+        "'tawa::row_sum', 'tawa::relu', 'tawa::gelu', "
+        "'tawa::gelu_tanh', 'tawa::silu' and 'tawa::leaky_relu' (and, in "
+        "the value of "
+        "'tawa::store', tiles 'tawa::load<R, C>(...)')",
+        X->getSourceRange());
     return std::nullopt;
   }
 

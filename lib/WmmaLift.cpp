@@ -452,6 +452,12 @@ private:
     if (std::optional<ActivationMatch> A = activationOf(R, Ctx)) {
       G.Act = A->Kind;
       R = A->Arg;
+      if (A->Kind == Activation::LeakyRelu && !leakySlope(A->Slope))
+        return fail(A->Slope->getBeginLoc(),
+                    "expected the slope of LeakyReLU 'v > 0.0f ? v : slope * "
+                    "v' to be a float parameter of the kernel, a scale "
+                    "computed before the loop from its parameters, or a "
+                    "constant");
     }
     std::vector<const Expr *> Terms;
     for (const Expr *E = bare(R);;) {
@@ -491,6 +497,22 @@ private:
       return false;
     G.Alpha = P;
     G.Terms = "a";
+    return true;
+  }
+
+  /// Records in G.Slope LeakyReLU's slope `S`: a float constant, or a float
+  /// parameter or uniform scale as alpha may be; false otherwise.
+  bool leakySlope(const Expr *S) {
+    if (std::optional<float> C = floatConstant(bare(S), Ctx)) {
+      G.Slope = LeakySlope{nullptr, C};
+      return true;
+    }
+    auto *R = dyn_cast<DeclRefExpr>(bare(S));
+    auto *P = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+    if (!P || !P->getType()->isSpecificBuiltinType(BuiltinType::Float) ||
+        (!isa<ParmVarDecl>(P) && !llvm::is_contained(Scales, P)))
+      return false;
+    G.Slope = LeakySlope{P, std::nullopt};
     return true;
   }
 

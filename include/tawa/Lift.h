@@ -118,8 +118,21 @@ struct LiftedOperand {
 /// A bias vector added to the stored value: `bias[col]`, one value per
 /// column of C (a 1 x N row), or `bias[row]`, one per row (M x 1).
 /// The element-wise activation of a lifted epilogue: tile.h's relu, gelu,
-/// gelu_tanh or silu (lib/ActivationForm.h lists the forms recognised).
-enum class Activation { None, Relu, Gelu, GeluTanh, Silu };
+/// gelu_tanh, silu or leaky_relu (lib/ActivationForm.h lists the forms
+/// recognised).
+enum class Activation { None, Relu, Gelu, GeluTanh, Silu, LeakyRelu };
+
+/// The slope of a lifted LeakyReLU, which multiplies x where x is not
+/// above 0: a float parameter of the kernel or a uniform scale (Var), or a
+/// constant (Value, the float the kernel multiplies by).
+struct LeakySlope {
+  const clang::VarDecl *Var = nullptr;
+  std::optional<float> Value;
+  bool operator==(const LeakySlope &O) const {
+    return Var == O.Var && Value.has_value() == O.Value.has_value() &&
+           (!Value || *Value == *O.Value);
+  }
+};
 
 struct LiftedBias {
   const clang::ParmVarDecl *Data = nullptr;
@@ -199,6 +212,7 @@ struct LiftedGemm {
   ElementType CInElem{};
   std::optional<LiftedBias> Bias;
   Activation Act = Activation::None;
+  LeakySlope Slope; ///< where Act is LeakyRelu
   std::string Terms;
   /// Where the kernel stores another value where Beta is 0, reading no
   /// element of C there (`if (beta == 0) C[i] = alpha * acc; else C[i] =

@@ -162,10 +162,11 @@ struct ElemExpr {
     /// An epilogue operand: `tawa::load<R, C>(...)` in the value of a store,
     /// read as float (TileProgram::EpilogueLoads)
     Tile,
-    Relu,     ///< tawa::relu
-    Gelu,     ///< tawa::gelu (erf form)
-    GeluTanh, ///< tawa::gelu_tanh
-    Silu,     ///< tawa::silu
+    Relu,      ///< tawa::relu
+    Gelu,      ///< tawa::gelu (erf form)
+    GeluTanh,  ///< tawa::gelu_tanh
+    Silu,      ///< tawa::silu
+    LeakyRelu, ///< tawa::leaky_relu: Args are x, then the slope (a scalar)
     /// `cond ? x : y` in the value of a store: Args are the condition (a
     /// scalar), then x and y, of which only the one chosen is evaluated
     Select,

@@ -972,6 +972,12 @@ __host__ __device__ inline float gelu_tanh(float x) {
 __host__ __device__ inline float silu(float x) {
   return detail::divide_by_one_plus_exp(x, -x);
 }
+/// LeakyReLU, x where x > 0 and slope * x elsewhere (a NaN x gives slope *
+/// x, a NaN) (Maas et al., "Rectifier Nonlinearities Improve Neural Network
+/// Acoustic Models", ICML 2013; PyTorch's negative_slope).
+__host__ __device__ inline float leaky_relu(float x, float slope) {
+  return x > 0.0f ? x : slope * x;
+}
 
 template <int R, int C>
 __device__ Accumulator<float, R, C> relu(const Accumulator<float, R, C> &a) {
@@ -989,6 +995,11 @@ gelu_tanh(const Accumulator<float, R, C> &a) {
 template <int R, int C>
 __device__ Accumulator<float, R, C> silu(const Accumulator<float, R, C> &a) {
   return detail::map(a, [](float x, int) { return silu(x); });
+}
+template <int R, int C>
+__device__ Accumulator<float, R, C>
+leaky_relu(const Accumulator<float, R, C> &a, float slope) {
+  return detail::map(a, [slope](float x, int) { return leaky_relu(x, slope); });
 }
 
 template <int R>

@@ -108,7 +108,7 @@ __global__ void relu_ternary(const bf16 *A, const bf16 *B, float *C, int M, int 
 __global__ void gelu_short(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
   BODY
 #pragma tawa tile
-  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU or SiLU in a form of docs/migration.md
+  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU or LeakyReLU in a form of docs/migration.md
   LOOP
   if (row < M && col < N)
     C[row * N + col] = 0.5f * acc * (1.0f + erff(acc * 0.7071f));

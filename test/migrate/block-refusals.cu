@@ -12,7 +12,7 @@
 
 #define TILE 32
 
-// CHECK: block-refusals.cu:[[@LINE+9]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[@LINE+18]] breaks it: expected one store after the loop
+// CHECK: block-refusals.cu:[[@LINE+9]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line [[@LINE+19]] breaks it: expected the stored value
 // SUGGEST-NOT: store_through_local
 __global__ void store_through_local(const __half *A, const __half *B, float *C,
                                     int M, int N, int K) {

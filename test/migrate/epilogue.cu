@@ -286,7 +286,7 @@ __global__ void local_half(const bf16 *A, const bf16 *B, float *C, int M, int N,
     C[row * N + col] = __half2float(v);
   }
 }
-// DIAG: epilogue.cu:[[@LINE+5]]:3: warning: {{.*}}breaks it: expected one store after the loop
+// DIAG: epilogue.cu:[[@LINE+5]]:3: warning: {{.*}}breaks it: expected the stored value
 // DIAG: note: kernel 'local_changed' is left unchanged
 __global__ void local_changed(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
   BODY

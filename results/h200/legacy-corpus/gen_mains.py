@@ -81,6 +81,8 @@ K['local_scale_colmajorC'] = dict(
 ''')
 K['store_through_local'] = trap('store_through_local_run', False)
 K['store_local_relu'] = trap('store_local_relu_run', False)
+K['trap_leaky_relu'] = trap('trap_leaky_relu_run', False)
+K['local_update_leaky_half'] = trap('local_update_leaky_half_run', False)
 
 # trap()'s signature with an fp16 C input.
 K['separate_Cin_half'] = dict(
@@ -215,6 +217,18 @@ K['blocktile_local_bias_relu'] = dict(
   float *bias = dev_random<float>(n, 3);
   __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
   run1DBlocktiling(M, N, K, A, B, bias, C);
+  return finish(C, m * n, out);
+''')
+
+K['blocktile_leaky_update_bf16'] = dict(
+    decl='void runBlocktilingLeaky(int M, int N, int K, const __nv_bfloat16 *A,\n'
+         '                         const __nv_bfloat16 *B, const float *bias,\n'
+         '                         __nv_bfloat16 *C);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  runBlocktilingLeaky(M, N, K, A, B, bias, C);
   return finish(C, m * n, out);
 ''')
 

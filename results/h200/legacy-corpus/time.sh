@@ -13,6 +13,7 @@ declare -A SHAPE=(
   [batched_strided_half]="1000 1000 520 2" [matrixmul_sample_half]="1024 1024 1024 32"
   [dispatch_from_function_template]="1000 1000 520 32" [warptile_bf16]="1024 1024 1024"
   [dynamic_smem_blocked_half]="1024 1024 1024" [blocktile_local_bias_relu]="1024 1024 1024"
+  [blocktile_leaky_update_bf16]="1024 1024 1024"
   [vec_transposed_half_view]="1024 1024 1024" [blocked_staged_store_half]="1024 1024 1024"
   [prefetch_regs_half]="1024 1024 1024" [double_buffer_vec_bf16]="1024 1024 1024"
   [float4_regs_prefetch_half]="1024 1024 1024"

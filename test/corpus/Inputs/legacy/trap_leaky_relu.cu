@@ -1,4 +1,4 @@
-// Refused: leaky ReLU, which is not ReLU
+// LeakyReLU, which must not be read as ReLU: lifted as tawa::leaky_relu(v, 0.01f)
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #define TILE 32
