@@ -1699,6 +1699,15 @@ private:
       std::swap(Seg[0], Seg[1]);
       return true;
     }
+    if (const Stmt *Nested =
+            Part < 2 && stagingTiles() != 0 ? nestedBarrier(Body) : nullptr)
+      return fail(Nested->getBeginLoc(),
+                  "a '__syncthreads();' inside an inner loop of the loop "
+                  "body: the form has its two barriers at the top "
+                  "level of the body, one between the staging copies and "
+                  "the product, one after the product; a body that stages "
+                  "and multiplies tiles several times per iteration (thread "
+                  "coarsening over an inner loop) is not lifted");
     if (Part < 2 && stagingTiles() != 0)
       return fail(Body->getEndLoc(),
                   std::string(Part == 0 ? "the loop body has no "
@@ -1710,6 +1719,27 @@ private:
     if (Part != 2 || stagingTiles() == 0)
       return fail(Body->getEndLoc(), Expected);
     return true;
+  }
+
+  /// The first '__syncthreads();' inside a loop of `Body` (thread
+  /// coarsening's `for (c ...) { stage; sync; multiply; sync; }`), or null.
+  static const Stmt *nestedBarrier(const CompoundStmt *Body) {
+    std::function<const Stmt *(const Stmt *, bool)> Find =
+        [&](const Stmt *X, bool InLoop) -> const Stmt * {
+      if (!X || isa<LambdaExpr>(X))
+        return nullptr;
+      if (isBarrier(X))
+        return InLoop ? X : nullptr;
+      InLoop = InLoop || isa<ForStmt, WhileStmt, DoStmt>(X);
+      for (const Stmt *C : X->children())
+        if (const Stmt *F = Find(C, InLoop))
+          return F;
+      return nullptr;
+    };
+    for (const Stmt *S : Body->body())
+      if (const Stmt *F = Find(S, false))
+        return F;
+    return nullptr;
   }
 
   /// `if (k0 + BK < K) __syncthreads();` in the loop `for (int k0 = ...;

@@ -494,3 +494,34 @@ __global__ void nested_pragma(const bf16 *A, const bf16 *B, float *C, int M,
   STORE
 }
 // CHECK: note: kernel 'nested_pragma' is left unchanged
+
+// PMPP's thread coarsening: each iteration stages A's tile once, then B's
+// tile and the product once per output column block, its barriers inside
+// that inner loop. The verdict names the barrier, not missing barriers.
+#define COARSE 4
+__global__ void coarsened(const __half *A, const __half *B, float *C,
+                          int width) {
+  TILES(__half)
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * TILE + ty;
+  int colStart = blockIdx.x * TILE * COARSE + tx;
+  float acc[COARSE];
+  for (int c = 0; c < COARSE; ++c)
+    acc[c] = 0.0f;
+#pragma tawa tile
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: a '__syncthreads();' inside an inner loop of the loop body: the form has its two barriers at the top level of the body, one between the staging copies and the product, one after the product; a body that stages and multiplies tiles several times per iteration (thread coarsening over an inner loop) is not lifted
+  for (int ph = 0; ph < width / TILE; ++ph) {
+    As[ty][tx] = A[row * width + ph * TILE + tx];
+    for (int c = 0; c < COARSE; ++c) {
+      int col = colStart + c * TILE;
+      Bs[ty][tx] = B[(ph * TILE + ty) * width + col];
+      __syncthreads();
+      for (int k = 0; k < TILE; ++k)
+        acc[c] += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
+      __syncthreads();
+    }
+  }
+  for (int c = 0; c < COARSE; ++c)
+    C[row * width + colStart + c * TILE] = acc[c];
+}
+// CHECK: note: kernel 'coarsened' is left unchanged
