@@ -48,6 +48,9 @@ struct HeldResult {
   bool Collective = false;
   int64_t Seq = 0; ///< when, among the writes and reads of results
   SourceLocation At; ///< the store
+  /// The scale of the fragment stored (FragVal::Scale): the element holds
+  /// Scale times the sum.
+  const VarDecl *Scale = nullptr;
 };
 
 /// The variables of unrolled loops and their values in one iteration.
@@ -6190,7 +6193,7 @@ private:
     if (P != Phase::Epilogue || !Guards.empty() || !Ld || *Ld <= 0 || *Ld % 4 ||
         T.second % 8 ||
         (Order != "mem_row_major" && Order != "mem_col_major") ||
-        F.second.Use != Fragment::Acc || V.K != FragVal::Sum || V.Scale ||
+        F.second.Use != Fragment::Acc || V.K != FragVal::Sum ||
         Before == Cur->FragsBefore.end() ||
         Before->second[size_t(F.first.Index)].K != FragVal::Zero)
       return resultsFailure(
@@ -6202,7 +6205,8 @@ private:
           "'" +
               X.Var->getName().str() +
               "', ld a constant multiple of 4 and offset of 8");
-    FragmentStore Mine{Poly::constant(T.second), Poly::constant(*Ld), V.Id};
+    FragmentStore Mine{Poly::constant(T.second), Poly::constant(*Ld), V.Id,
+                       V.Scale};
     if (!leader())
       return sameAsLeader(C, Mine);
     Cur->FragStores.push_back(Mine);
@@ -6216,7 +6220,7 @@ private:
                                 "the fragment reaches outside '" +
                                     X.Var->getName().str() + "'");
         Cur->Sums.push_back(fragmentElement(Shape, V.Id, R, Col));
-        if (!hold(T.first, At, int32_t(Cur->Sums.size() - 1), C, true))
+        if (!hold(T.first, At, int32_t(Cur->Sums.size() - 1), C, true, V.Scale))
           return false;
       }
     return true;
@@ -6260,10 +6264,10 @@ private:
   /// `Collective`). Which write a read sees is settled once every thread
   /// has been followed (visible).
   bool hold(int32_t T, int64_t At, int32_t SumId, const Expr *Where,
-            bool Collective) {
+            bool Collective, const VarDecl *Scale = nullptr) {
     Tiles[size_t(T)].Held[size_t(At)].push_back(
         HeldResult{int32_t(Cur - Threads.data()), SumId, EpiloguePart,
-                   Collective, ++HeldSeq, Where->getBeginLoc()});
+                   Collective, ++HeldSeq, Where->getBeginLoc(), Scale});
     return true;
   }
 
@@ -6359,20 +6363,55 @@ private:
   /// Checks every read of an array of results, and makes each store that
   /// reads one a store of the accumulator element it holds.
   bool resolveHeld() {
-    for (const HeldRef &R : LocalReads)
-      if (!visible(R))
+    // The scale of the fragments stored into the arrays (fragmentScale):
+    // the same for every element read, which the stored value then
+    // applies as alpha.
+    std::optional<const VarDecl *> Scale;
+    SourceLocation ScaledAt;
+    auto SameScale = [&](const HeldResult &H) {
+      if (H.Scale)
+        ScaledAt = H.At;
+      if (Scale && *Scale != H.Scale)
         return false;
+      Scale = H.Scale;
+      return true;
+    };
+    for (const HeldRef &R : LocalReads) {
+      const HeldResult *H = visible(R);
+      if (!H)
+        return false;
+      if (!SameScale(*H))
+        return resultsFailure(R.At, DifferentScales);
+    }
     for (StoreRecord &S : Stores) {
-      if (!S.Held)
+      if (!S.Held) {
+        if (!SameScale(HeldResult{}))
+          return resultsFailure(S.At, DifferentScales);
         continue;
+      }
       const HeldResult *H = visible(*S.Held);
       if (!H)
         return false;
+      if (!SameScale(*H))
+        return resultsFailure(S.At, DifferentScales);
       S.Thread = size_t(H->Thread);
       S.SumId = H->SumId;
     }
+    if (!Scale || !*Scale)
+      return true;
+    if (G.Alpha)
+      return resultsFailure(ScaledAt,
+                            "the fragment is scaled before its store into "
+                            "the array of results, and the value stored "
+                            "into C scales it again; expected one scale");
+    G.Alpha = *Scale;
     return true;
   }
+
+  static constexpr const char *DifferentScales =
+      "expected every accumulator element stored into C to be scaled alike: "
+      "all of them read from fragments scaled by one float parameter "
+      "before their store into the array of results, or none";
 
   /// Every lane of a warp made as many wmma calls and stores as its first
   /// lane (a call some lanes skip is not the warp's).

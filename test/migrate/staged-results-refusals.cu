@@ -193,22 +193,23 @@ __global__ void read_then_write(const __half *A, const __half *B, float *C,
   Cs[ty][tx] = acc;
 }
 // CHECK: note: kernel 'read_then_write' is left unchanged
-// A fragment scaled before it goes into the array of results.
-__global__ void scaled_into_results(const half *A, const half *B, float *C, int M, int N,
-                                    int K, float alpha) {
+// A fragment scaled before it goes into the array of results, and the
+// value read back scaled again.
+__global__ void scaled_twice(const half *A, const half *B, float *C, int M, int N,
+                             int K, float alpha) {
   __shared__ float Cs[4][16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected after the loop, without bounds checks, 'wmma::store_matrix_sync(Cs + offset, acc, ld, wmma::mem_row_major)' (or mem_col_major) of an accumulator set to 0 before it into the __shared__ array 'Cs'
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: the fragment is scaled before its store into the array of results, and the value stored into C scales it again; expected one scale
   WMMA_LOOP
   for (int e = 0; e < acc.num_elements; ++e)
     acc.x[e] *= alpha;
   wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
   __syncwarp();
   for (int i = lane; i < 16 * 16; i += 32)
-    C[(row0 + i / 16) * N + col0 + i % 16] = Cs[warp][i];
+    C[(row0 + i / 16) * N + col0 + i % 16] = alpha * Cs[warp][i];
 }
-// CHECK: note: kernel 'scaled_into_results' is left unchanged
+// CHECK: note: kernel 'scaled_twice' is left unchanged
 
 // A pointer into the array of results, set before the loop, written by a
 // copy in the loop: only the code after the loop may use that array.

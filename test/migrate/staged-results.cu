@@ -48,6 +48,37 @@ __global__ void staged_bias_relu(const half *A, const half *B,
 // CHECK-NEXT: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || M % 16 != 0 ||
 // CHECK-NEXT: N % 64 != 0 || K % 16 != 0 ||
 
+// CHECK-LABEL: __global__ void scaled_into_results(
+// The fragment scaled by alpha before it goes into the array of results
+// (every element alike, whatever element each lane holds): the stored
+// value is alpha times the accumulator.
+__global__ void scaled_into_results(const half *A, const half *B, half *C,
+                                    int M, int N, int K, float alpha) {
+  __shared__ float Cs[4][16 * 16];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int row0 = blockIdx.y * 16, col0 = (blockIdx.x * 4 + warp) * 16;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+#pragma tawa tile
+  for (int k = 0; k < K; k += 16) {
+    wmma::load_matrix_sync(a, A + row0 * K + k, K);
+    wmma::load_matrix_sync(b, B + k * N + col0, N);
+    wmma::mma_sync(acc, a, b, acc);
+  }
+  for (int e = 0; e < acc.num_elements; ++e)
+    acc.x[e] = alpha * acc.x[e];
+  wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
+  __syncwarp();
+  for (int i = lane; i < 16 * 16; i += 32) {
+    const int r = row0 + i / 16, c = col0 + i % 16;
+    if (r < M && c < N)
+      C[r * N + c] = __float2half_rn(Cs[warp][i]);
+  }
+}
+// CHECK: tawa::store(C, m0, n0, alpha * acc);
+
 // CHECK-LABEL: __global__ void staged_block(
 // The block's whole 32 x 32 window in one array, stored column-major by
 // four warps and read by every thread of the block, scaled by alpha and
