@@ -758,9 +758,22 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
     case BO_Rem:
       // A divisor that divides every coefficient divides every value, so
       // C's truncating division is exact: (BK * N) / 4 is 2 * N for BK 8.
-      if (std::optional<int64_t> D = R->constantValue(); D && *D > 0)
+      if (std::optional<int64_t> D = R->constantValue(); D && *D > 0) {
         if (std::optional<Poly> Q = L->dividedExactly(*D))
           return Op == BO_Div ? *Q : Poly();
+        // A constant c > 0 added to a never-negative multiple of D: the
+        // truncating division is (L - c) / D + c / D and the remainder c %
+        // D (`(blockIdx.x * blockDim.x + threadIdx.x) / warpSize` of a
+        // thread followed with blockDim.x 64 and threadIdx.x 37 is 2 *
+        // blockIdx.x + 1).
+        auto C0 = L->terms().find(Poly::Monomial{});
+        const int64_t C = C0 == L->terms().end() ? 0 : C0->second;
+        const Poly Rest = *L - Poly::constant(C);
+        if (C > 0 && neverNegative(Rest))
+          if (std::optional<Poly> Q = Rest.dividedExactly(*D))
+            return Op == BO_Div ? *Q + Poly::constant(C / *D)
+                                : Poly::constant(C % *D);
+      }
       if (std::optional<Poly> Q = quotient(*L, *R))
         return Op == BO_Div ? *Q : *L - *R * *Q;
       if (DivMod)

@@ -7170,11 +7170,104 @@ int64_t launchBoundThreads(const FunctionDecl *Kernel) {
   return N->getExtValue();
 }
 
-/// The blocks to try, those of the kernel's `__launch_bounds__` first, then
-/// largest first: X x 1 where the kernel never reads threadIdx.y, else the
-/// two-dimensional shapes, squarest first.
+/// The block of a launch's configuration `E` where it is constant: an
+/// integer (X x 1), or a dim3 made from integer constants, z 1, directly
+/// (`dim3(64, 2)`) or through a local never changed (`dim3 block(64,
+/// 2);`); X * Y a multiple of 32 up to 1024. Nullopt otherwise.
+std::optional<BlockShape> constantBlock(const Expr *E, ASTContext &Ctx) {
+  // Through copies, casts and one local to the dim3 made.
+  bool ThroughLocal = false;
+  for (;;) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      E = Cast->getSubExpr();
+      continue;
+    }
+    if (auto *Copy = dyn_cast<CXXConstructExpr>(E);
+        Copy && Copy->getNumArgs() == 1 &&
+        Copy->getArg(0)->getType()->isRecordType()) {
+      E = Copy->getArg(0);
+      continue;
+    }
+    auto *R = dyn_cast<DeclRefExpr>(E);
+    if (!R)
+      break;
+    auto *VD = dyn_cast<VarDecl>(R->getDecl());
+    auto *F =
+        VD ? dyn_cast_or_null<FunctionDecl>(VD->getParentFunctionOrMethod())
+           : nullptr;
+    if (ThroughLocal || !VD || !VD->isLocalVarDecl() || !VD->hasInit() || !F ||
+        !F->getBody() || isModified(VD, F->getBody()))
+      return std::nullopt;
+    ThroughLocal = true;
+    E = VD->getInit();
+  }
+  std::vector<int64_t> V;
+  auto *C = dyn_cast<CXXConstructExpr>(E);
+  for (const Expr *A :
+       C ? llvm::ArrayRef<const Expr *>(C->getArgs(), C->getNumArgs())
+         : llvm::ArrayRef<const Expr *>(E)) {
+    if (isa<CXXDefaultArgExpr>(A)) {
+      V.push_back(1);
+      continue;
+    }
+    Expr::EvalResult R;
+    if (!A->getType()->isIntegerType() || A->isValueDependent() ||
+        !A->EvaluateAsInt(R, Ctx))
+      return std::nullopt;
+    V.push_back(R.Val.getInt().getExtValue());
+  }
+  V.resize(3, 1);
+  if (V[0] < 1 || V[1] < 1 || V[2] != 1 || (V[0] * V[1]) % 32 ||
+      V[0] * V[1] > 1024)
+    return std::nullopt;
+  return BlockShape{V[0], V[1]};
+}
+
+/// The constant blocks of the kernel's launches in the main file, in
+/// source order, each once.
+std::vector<BlockShape> launchBlocks(const FunctionDecl *Kernel) {
+  struct Launches : RecursiveASTVisitor<Launches> {
+    const FunctionDecl *Kernel;
+    ASTContext &Ctx;
+    std::vector<BlockShape> Found;
+    Launches(const FunctionDecl *K, ASTContext &C) : Kernel(K), Ctx(C) {}
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool TraverseDecl(Decl *D) {
+      const SourceManager &SM = Ctx.getSourceManager();
+      if (D && !isa<TranslationUnitDecl>(D) &&
+          !SM.isInMainFile(SM.getExpansionLoc(D->getLocation())))
+        return true;
+      return RecursiveASTVisitor<Launches>::TraverseDecl(D);
+    }
+    static const FunctionDecl *pattern(const FunctionDecl *F) {
+      const FunctionDecl *P = F->getTemplateInstantiationPattern();
+      return (P ? P : F)->getCanonicalDecl();
+    }
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *E) {
+      const FunctionDecl *F = E->getDirectCallee();
+      const CallExpr *Config = E->getConfig();
+      if (!F || !Config || Config->getNumArgs() < 2 ||
+          pattern(F) != pattern(Kernel))
+        return true;
+      if (std::optional<BlockShape> S = constantBlock(Config->getArg(1), Ctx))
+        if (llvm::none_of(Found, [&](BlockShape B) {
+              return B.X == S->X && B.Y == S->Y;
+            }))
+          Found.push_back(*S);
+      return true;
+    }
+  } L(Kernel, Kernel->getASTContext());
+  L.TraverseDecl(Kernel->getASTContext().getTranslationUnitDecl());
+  return L.Found;
+}
+
+/// The blocks to try: those the kernel's launches give, then that of its
+/// `__launch_bounds__`, then largest first: X x 1 where the kernel never
+/// reads threadIdx.y, else the two-dimensional shapes, squarest first.
 std::vector<BlockShape> blockShapes(const FunctionDecl *Kernel) {
-  std::vector<BlockShape> Out;
+  std::vector<BlockShape> Out = launchBlocks(Kernel);
+  const size_t Launched = Out.size();
   const bool TwoD = readsThreadIdx(Kernel->getBody(), 'y');
   const int64_t Bound = launchBoundThreads(Kernel);
   std::vector<int64_t> Sizes;
@@ -7200,6 +7293,12 @@ std::vector<BlockShape> blockShapes(const FunctionDecl *Kernel) {
     });
     Out.insert(Out.end(), Same.begin(), Same.end());
   }
+  // Each shape once: those of the launches keep their place first.
+  for (size_t I = Out.size(); I-- > Launched;)
+    if (llvm::any_of(
+            llvm::ArrayRef(Out).take_front(Launched),
+            [&](BlockShape B) { return B.X == Out[I].X && B.Y == Out[I].Y; }))
+      Out.erase(Out.begin() + I);
   return Out;
 }
 

@@ -78,7 +78,7 @@ __global__ void per_thread(int M, int N, int K, const __half *A,
 __global__ void fails(int M, int N, int K, const __half *A, const __half *B,
                       float *C) {
   SETUP
-  // DIAG: asserts.cu:[[@LINE+4]]:3: warning: {{.*}}the statement at line [[@LINE+1]] breaks it: the assert fails for a thread of the block (matched furthest as a block of 1024 threads) [tawa-unsupported]
+  // DIAG: asserts.cu:[[@LINE+4]]:3: warning: {{.*}}the statement at line [[@LINE+1]] breaks it: the assert fails for a thread of the block (matched furthest as a block of 512 threads) [tawa-unsupported]
   assert(blockDim.x == 100);
   REST
 #pragma tawa tile
@@ -91,7 +91,7 @@ __global__ void fails(int M, int N, int K, const __half *A, const __half *B,
 __global__ void parameter(int M, int N, int K, const __half *A,
                           const __half *B, float *C) {
   SETUP
-  // DIAG: asserts.cu:[[@LINE+4]]:3: warning: {{.*}}the statement at line [[@LINE+1]] breaks it: expected an assert of comparisons between integers that are constant for each thread of the block (its size, the tile sizes), which the rewrite can prove and leave out (matched furthest as a block of 1024 threads) [tawa-unsupported]
+  // DIAG: asserts.cu:[[@LINE+4]]:3: warning: {{.*}}the statement at line [[@LINE+1]] breaks it: expected an assert of comparisons between integers that are constant for each thread of the block (its size, the tile sizes), which the rewrite can prove and leave out (matched furthest as a block of 512 threads) [tawa-unsupported]
   assert(K % BK == 0);
   REST
 #pragma tawa tile

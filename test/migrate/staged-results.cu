@@ -79,6 +79,47 @@ __global__ void scaled_into_results(const half *A, const half *B, half *C,
 }
 // CHECK: tawa::store(C, m0, n0, alpha * acc);
 
+// CHECK-LABEL: __global__ void blog_scratch(
+// The index arithmetic of NVIDIA's WMMA blog example: the warp's tile row
+// from the thread's global index along x divided by warpSize, its column
+// from the index along y, each warp its own scratch. The block is the
+// launch's, 64 x 2 threads (2 x 2 warps), which the proof follows first.
+__global__ void blog_scratch(const half *a, const half *b, half *c, int M,
+                             int N, int K) {
+  __shared__ float scratch[4][16 * 16];
+  const int warpM = (blockIdx.x * blockDim.x + threadIdx.x) / warpSize;
+  const int warpN = blockIdx.y * blockDim.y + threadIdx.y;
+  const int warpInBlock =
+      threadIdx.y * (blockDim.x / warpSize) + threadIdx.x / warpSize;
+  const int lane = threadIdx.x % warpSize;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a_frag;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b_frag;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+#pragma tawa tile
+  for (int k = 0; k < K; k += 16) {
+    wmma::load_matrix_sync(a_frag, a + warpM * 16 * K + k, K);
+    wmma::load_matrix_sync(b_frag, b + k * N + warpN * 16, N);
+    wmma::mma_sync(acc, a_frag, b_frag, acc);
+  }
+  wmma::store_matrix_sync(scratch[warpInBlock], acc, 16, wmma::mem_row_major);
+  __syncwarp();
+  for (int e = lane; e < 16 * 16; e += warpSize) {
+    const int r = warpM * 16 + e / 16, col = warpN * 16 + e % 16;
+    if (r < M && col < N)
+      c[r * N + col] = __float2half_rn(scratch[warpInBlock][e]);
+  }
+}
+void blog_launch(const half *a, const half *b, half *c, int M, int N, int K) {
+  dim3 block(64, 2);
+  dim3 grid((M + 31) / 32, (N + 31) / 32);
+  blog_scratch<<<grid, block>>>(a, b, c, M, N, K);
+}
+// CHECK: tawa::store(c, m0, n0, acc);
+// CHECK: const long long tawa_rows_covered = 1LL * tawa_grid.x * 32,
+// CHECK-NEXT: tawa_cols_covered = 1LL * tawa_grid.y * 32;
+// CHECK: if (tawa_block.x != 64 || tawa_block.y != 2 || tawa_block.z != 1 ||
+
 // CHECK-LABEL: __global__ void staged_block(
 // The block's whole 32 x 32 window in one array, stored column-major by
 // four warps and read by every thread of the block, scaled by alpha and
