@@ -88,6 +88,22 @@ D['p2_wmma_2x2frag_staged_bias_relu_half'] = ('''void launch_wmma_gemm_bias_relu
   half *C = dev_nan<half>(m * n);
   launch_wmma_gemm_bias_relu(A, B, bias, C, M, N, K, 0);
   return finish(C, m * n, out);''')
+D['p2_template_T_leakyrelu'] = ('''template <typename T>
+void launch_gemm_bias_lrelu(const T *A, const T *B, const T *bias, T *out, int M, int N, int K,
+                            float slope, cudaStream_t stream);''', mnk([('float', 'slope')], ' slope'),
+                                '''  // The fp16 instantiation; the slope from the shape (negative ones too).
+  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *bias = dev_random<__half>(n, 3);
+  __half *C = dev_nan<__half>(m * n);
+  launch_gemm_bias_lrelu<__half>(A, B, bias, C, M, N, K, slope, 0);
+  return finish(C, m * n, out);''')
+D['p12_wmma_smem_staged_2x2_half'] = ('''void hgemm(const half *A, const half *B, half *C, int M, int N, int K, float alpha,
+           cudaStream_t s);''', mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  half *C = dev_nan<half>(m * n);
+  hgemm(A, B, C, M, N, K, 1.5f, 0);
+  return finish(C, m * n, out);''')
 
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')

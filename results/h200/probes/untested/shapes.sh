@@ -18,3 +18,7 @@ SHAPES[p2_regblock_strided_dynsmem_TN_half]="7:5:3:0:0.5 264:136:264:0:0 1000:10
 SHAPES[p2_tiled_1d_alphabeta_bf16]="$PROBE_RAGGED"                                                   # alpha 1.5 beta 0.5
 SHAPES[p2_tiled_macro_half]="$PROBE_RAGGED"
 SHAPES[p2_wmma_2x2frag_staged_bias_relu_half]="$PROBE_RAGGED"
+# M:N:K:slope; a negative slope where the shape is ragged.
+SHAPES[p2_template_T_leakyrelu]="7:5:3:0.1 257:136:264:-0.5 1000:1000:520:0.01 1001:999:517:-2 1024:1024:1024:0.2"
+# Zero-filled staging and checked stores: ragged shapes too.
+SHAPES[p12_wmma_smem_staged_2x2_half]="$PROBE_RAGGED"
