@@ -104,6 +104,12 @@ D['p12_wmma_smem_staged_2x2_half'] = ('''void hgemm(const half *A, const half *B
   half *C = dev_nan<half>(m * n);
   hgemm(A, B, C, M, N, K, 1.5f, 0);
   return finish(C, m * n, out);''')
+D['p13_wmma_blog_scratch_64x2_half'] = ('''void blog_launch(const half *a, const half *b, half *c, int M, int N, int K);''',
+                                        mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  half *C = dev_nan<half>(m * n);
+  blog_launch(A, B, C, M, N, K);
+  return finish(C, m * n, out);''')
 
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')

@@ -22,3 +22,5 @@ SHAPES[p2_wmma_2x2frag_staged_bias_relu_half]="$PROBE_RAGGED"
 SHAPES[p2_template_T_leakyrelu]="7:5:3:0.1 257:136:264:-0.5 1000:1000:520:0.01 1001:999:517:-2 1024:1024:1024:0.2"
 # Zero-filled staging and checked stores: ragged shapes too.
 SHAPES[p12_wmma_smem_staged_2x2_half]="$PROBE_RAGGED"
+# Unchecked fragment loads: 32|M,N and 16|K (the block's 32 x 32 window).
+SHAPES[p13_wmma_blog_scratch_64x2_half]="32:32:16 256:512:384 1024:1024:1024 320:192:208"
