@@ -51,6 +51,12 @@ struct ActivationMatch {
 std::optional<ActivationMatch> activationOf(const clang::Expr *E,
                                             clang::ASTContext &Ctx);
 
+/// What the lifting front ends expect of a LeakyReLU's slope.
+inline constexpr const char *LeakySlopeExpected =
+    "expected the slope of LeakyReLU 'v > 0.0f ? v : slope * v' to be a "
+    "float parameter of the kernel, a scale computed before the loop from "
+    "its parameters, or a constant";
+
 /// The name of tile.h's function for `A` ("tawa::gelu"); "" for None.
 const char *activationFunction(Activation A);
 

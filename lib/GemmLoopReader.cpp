@@ -907,6 +907,20 @@ void GemmLoopReader::bindLocalUses(const Expr *E) {
   U.TraverseStmt(const_cast<Expr *>(E));
 }
 
+const Expr *GemmLoopReader::assignedValue(const BinaryOperator *B) const {
+  if (B->getOpcode() == BO_Assign)
+    return B->getRHS();
+  // `v op= x` is `v = v op x` in float: the left side read as a value, then
+  // the operation.
+  auto *Read = ImplicitCastExpr::Create(
+      Ctx, Ctx.FloatTy, CK_LValueToRValue, const_cast<Expr *>(B->getLHS()),
+      nullptr, VK_PRValue, FPOptionsOverride());
+  return BinaryOperator::Create(
+      Ctx, Read, const_cast<Expr *>(B->getRHS()),
+      BinaryOperator::getOpForCompoundAssignment(B->getOpcode()), Ctx.FloatTy,
+      VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
+}
+
 bool GemmLoopReader::localUpdate(const Stmt *S) {
   const VarDecl *V = nullptr;
   const BinaryOperator *B = updateOf(S, V);
@@ -915,18 +929,7 @@ bool GemmLoopReader::localUpdate(const Stmt *S) {
           BuiltinType::Float) ||
       !effectFree(B->getRHS()))
     return false;
-  auto *L = cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
-  const Expr *Value = B->getRHS();
-  if (B->getOpcode() != BO_Assign) {
-    // `v op= x` is `v = v op x` in float, the left side read as a value.
-    auto *Read = ImplicitCastExpr::Create(Ctx, Ctx.FloatTy, CK_LValueToRValue,
-                                          const_cast<DeclRefExpr *>(L), nullptr,
-                                          VK_PRValue, FPOptionsOverride());
-    Value = BinaryOperator::Create(
-        Ctx, Read, const_cast<Expr *>(B->getRHS()),
-        BinaryOperator::getOpForCompoundAssignment(B->getOpcode()), Ctx.FloatTy,
-        VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
-  }
+  const Expr *Value = assignedValue(B);
   bindLocalUses(Value);
   bindAccumulatorUses(Value);
   FloatLocals[V] = Value;
@@ -1040,20 +1043,10 @@ bool GemmLoopReader::accumulatorUpdate(const Stmt *S) {
           BuiltinType::Float) ||
       !effectFree(B->getRHS()))
     return false;
-  const Expr *Value = B->getRHS();
-  if (B->getOpcode() == BO_AddAssign || B->getOpcode() == BO_MulAssign) {
-    // `acc op= x` is `acc = acc op x` in float: the left side read as a
-    // value, then the operation.
-    auto *Read =
-        ImplicitCastExpr::Create(Ctx, Ctx.FloatTy, CK_LValueToRValue, L,
-                                 nullptr, VK_PRValue, FPOptionsOverride());
-    Value = BinaryOperator::Create(
-        Ctx, Read, const_cast<Expr *>(B->getRHS()),
-        B->getOpcode() == BO_AddAssign ? BO_Add : BO_Mul, Ctx.FloatTy,
-        VK_PRValue, OK_Ordinary, B->getOperatorLoc(), FPOptionsOverride());
-  } else if (B->getOpcode() != BO_Assign) {
+  if (B->getOpcode() != BO_Assign && B->getOpcode() != BO_AddAssign &&
+      B->getOpcode() != BO_MulAssign)
     return false;
-  }
+  const Expr *Value = assignedValue(B);
   bindLocalUses(Value);
   bindAccumulatorUses(Value);
   AccValues.push_back(Value);
@@ -1252,7 +1245,7 @@ bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
   if (std::optional<ActivationMatch> A = activationOf(V, Ctx)) {
     G.Act = A->Kind;
     if (A->Kind == Activation::LeakyRelu && !leakySlope(A->Slope))
-      return fail(A->Slope->getBeginLoc(), SlopeExpected);
+      return fail(A->Slope->getBeginLoc(), LeakySlopeExpected);
     V = throughLocals(A->Arg);
   }
   std::vector<const Expr *> Terms;

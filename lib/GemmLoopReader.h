@@ -140,6 +140,9 @@ protected:
   /// uses of the locals reading their values before `S` (`v =
   /// fmaxf(v, 0.0f);`). False otherwise.
   bool localUpdate(const clang::Stmt *S);
+  /// The value a float variable holds after the assignment `B`: `x` of `v
+  /// = x`, `v op x` (built in the AST context) of `v op= x`.
+  const clang::Expr *assignedValue(const clang::BinaryOperator *B) const;
   /// Records `VD`, a float local of the epilogue as epilogueLocal wants it
   /// but for `Next`, the statement after its declaration: `if (beta != 0)
   /// VD += x;` (betaTest's tests, x not reading VD), its only change. Its
@@ -168,11 +171,6 @@ protected:
   /// float parameter of the kernel or a uniform scale (floatParam); false
   /// for anything else.
   bool leakySlope(const clang::Expr *S);
-  /// The form leakySlope expects.
-  static constexpr const char *SlopeExpected =
-      "expected the slope of LeakyReLU 'v > 0.0f ? v : slope * v' to be a "
-      "float parameter of the kernel, a scale computed before the loop from "
-      "its parameters, or a constant";
   /// The bias is indexed by the store's column, Col (a row of N values), or
   /// row, Row, holds bf16, fp16 or float.
   bool biasAgrees();

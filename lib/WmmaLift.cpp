@@ -453,11 +453,7 @@ private:
       G.Act = A->Kind;
       R = A->Arg;
       if (A->Kind == Activation::LeakyRelu && !leakySlope(A->Slope))
-        return fail(A->Slope->getBeginLoc(),
-                    "expected the slope of LeakyReLU 'v > 0.0f ? v : slope * "
-                    "v' to be a float parameter of the kernel, a scale "
-                    "computed before the loop from its parameters, or a "
-                    "constant");
+        return fail(A->Slope->getBeginLoc(), LeakySlopeExpected);
     }
     std::vector<const Expr *> Terms;
     for (const Expr *E = bare(R);;) {
