@@ -51,10 +51,18 @@ struct HeldResult {
   /// The scale of the fragment stored (FragVal::Scale): the element holds
   /// Scale times the sum.
   const VarDecl *Scale = nullptr;
+  /// The bounds checks the store stands under: where one fails, the
+  /// element is not written, so a store of C that reads it must then be
+  /// skipped too (resolveHeld).
+  Guard Bounds;
 };
 
 /// The variables of unrolled loops and their values in one iteration.
 using LoopBindings = std::vector<std::pair<const VarDecl *, int64_t>>;
+
+/// The conditions of the `if`s around a statement of the epilogue that a
+/// warp barrier splits, outermost first.
+using BranchConditions = std::vector<const Expr *>;
 
 /// A read of an element of an array of results: the tile and element, the
 /// part of the epilogue, the reading thread, when, and where.
@@ -88,6 +96,8 @@ struct SharedTile {
   const VarDecl *Var = nullptr;
   int64_t Rows = 1, Cols = 0, Buffers = 1;
   std::vector<int32_t> Slot, First;
+  /// The round (BlockedLifter::Rounds) whose staging wrote each slot.
+  std::vector<int32_t> SlotRound;
   bool Results = false;
   /// A ring in dynamic shared memory (ringStride): a pointer indexed
   /// `tile[b * Cols + i]`, Buffers buffers of Cols elements.
@@ -246,6 +256,14 @@ struct ThreadState {
   /// the thread skips the loop, and every store it makes must then be
   /// skipped too (loopGuardStoresNothing).
   Guard LoopGuard;
+  /// The checks of the split `if`s around the epilogue's statements
+  /// (branchConditions), in the order the thread met them.
+  std::vector<Guard> SplitGuards;
+  /// The checks `u < X` that keep the same value in every iteration of the
+  /// bounds check around the loads and products of a loop body without
+  /// barriers (bodyGuard): where one fails, the thread's accumulators keep
+  /// their starting values (bodyGuardStoresNothing).
+  Guard BodyGuard;
   /// Asynchronous copies (`__pipeline_memcpy_async`, cp.async) in flight:
   /// the committed groups, oldest first, and those not yet committed.
   std::vector<std::vector<AsyncCopy>> AsyncGroups;
@@ -268,6 +286,11 @@ struct ThreadState {
   /// loop was being followed where it was set, as SharedAddrs.
   llvm::DenseMap<const VarDecl *, std::pair<std::pair<int32_t, int64_t>, bool>>
       TileViews;
+  /// Local pointers into a tile of a vector of its element type, `const
+  /// __half2 *a2 = reinterpret_cast<const __half2 *>(&As[r][0]);`
+  /// (vectorViewDeclaration): the element each points to, as TileViews.
+  llvm::DenseMap<const VarDecl *, std::pair<std::pair<int32_t, int64_t>, bool>>
+      VectorViews;
   /// Locals that choose a zero-filling copy's size by a bounds check
   /// (`int n = ok ? 16 : 0;`, `bool ok = row < M && k < K;`), as their
   /// declarations evaluated it: the check, and the values where it holds
@@ -433,7 +456,8 @@ public:
     for (StoreRecord &S : Stores)
       if (!decompose(S))
         return std::nullopt;
-    if (!earlyReturnsStoreNothing() || !loopGuardStoresNothing())
+    if (!earlyReturnsStoreNothing() || !loopGuardStoresNothing() ||
+        !bodyGuardStoresNothing())
       return std::nullopt;
     Reached = 4;
     if (Quick)
@@ -507,6 +531,11 @@ private:
     if (!forThreads(Before, Phase::Prologue, false) || !enterLoop())
       return false;
     InLoopBody = true;
+    if (!Rounds.empty()) {
+      const bool Followed = coarsenedRounds(Quick);
+      InLoopBody = false;
+      return Followed;
+    }
     const bool Staged = forThreads(Seg[0], Phase::Stage, false);
     if (Staged)
       Reached = 1;
@@ -515,6 +544,28 @@ private:
                           pipelineRepeats(Quick) && pipelineWaitsDynamic();
     InLoopBody = false;
     return Followed;
+  }
+
+  /// The rounds of a coarsened loop body (coarsenedSegments) in order, each
+  /// part followed with its inner loops' variables bound: every thread
+  /// through a round's staging, then (all or, with `Quick`, the last)
+  /// through its product; then the part after the last barrier.
+  bool coarsenedRounds(bool Quick) {
+    bool Ok = true;
+    for (size_t R = 0; Ok && R < Rounds.size(); ++R) {
+      CurRound = int32_t(R);
+      EpilogueBindings = &Rounds[R].StageBound;
+      Ok = forThreads(Rounds[R].Stage, Phase::Stage, false);
+      if (Ok && R == 0)
+        Reached = 1;
+      EpilogueBindings = &Rounds[R].ProductBound;
+      Ok = Ok && forThreads(Rounds[R].Product, Phase::Product, Quick);
+    }
+    EpilogueBindings = &RoundTailBound;
+    Ok = Ok && forThreads(RoundTail, Phase::Tail, Quick);
+    EpilogueBindings = nullptr;
+    CurRound = 0;
+    return Ok && pipelineRepeats(Quick) && pipelineWaitsDynamic();
   }
 
   //===--- loops that stage the next iteration's tiles --------------------===//
@@ -1142,8 +1193,10 @@ private:
     for (size_t I = 0; I < Split.Parts.size(); ++I) {
       EpiloguePart = int32_t(I);
       EpilogueBindings = &Split.Bindings[I];
+      EpilogueConditions = &Split.Conditions[I];
       const bool Ok = forThreads(Split.Parts[I], Phase::Epilogue, Quick);
       EpilogueBindings = nullptr;
+      EpilogueConditions = nullptr;
       if (!Ok)
         return false;
     }
@@ -1158,6 +1211,10 @@ private:
     std::vector<std::vector<LoopBindings>> Bindings{1};
     std::vector<int32_t> Fences{0};
     LoopBindings Bound;
+    /// For each statement, the conditions of the `if`s around it that a
+    /// warp barrier splits (barrierBranch), outermost first.
+    std::vector<std::vector<BranchConditions>> Conditions{1};
+    BranchConditions Conds;
   };
 
   /// Whether `S` is a `for` whose body has a barrier at its top level, or a
@@ -1178,19 +1235,66 @@ private:
     return {Body};
   }
 
+  /// Whether `S` is an `if` with a warp barrier in its branch, at its top
+  /// level or in a loop or `if` there.
+  static bool barrierBranch(const Stmt *S) {
+    auto *If = dyn_cast<IfStmt>(S);
+    if (!If)
+      return false;
+    auto Has = [](const Stmt *B) {
+      if (!B)
+        return false;
+      auto *C = dyn_cast<CompoundStmt>(B);
+      return llvm::any_of(C ? llvm::ArrayRef<Stmt *>(C->body_begin(), C->size())
+                            : llvm::ArrayRef<Stmt *>(const_cast<Stmt *>(B)),
+                          [](const Stmt *X) {
+                            return isBarrier(X) || isWarpBarrier(X) ||
+                                   barrierLoop(X) || barrierBranch(X);
+                          });
+    };
+    return Has(If->getThen()) || Has(If->getElse());
+  }
+
   /// Adds `S` to the epilogue's parts: a barrier starts a part, a loop with
-  /// barriers is unrolled (its bounds constants for the whole block).
+  /// barriers is unrolled (its bounds constants for the whole block), an
+  /// `if` with a warp barrier in it is split there, its condition kept for
+  /// each statement of its branch (a warp's scratch stored, '__syncwarp();'
+  /// and read back under the warp's bounds check).
   bool splitEpilogue(Stmt *S, EpilogueSplit &Split) {
     const bool Block = isBarrier(S);
     if (Block || isWarpBarrier(S)) {
+      if (Block && !Split.Conds.empty())
+        return fail(S->getBeginLoc(),
+                    "a '__syncthreads();' under a condition after the tile "
+                    "loop: expected block barriers at the top level (a warp "
+                    "barrier, '__syncwarp();', may stand under a bounds check "
+                    "of the warp's tile)");
       Split.Parts.emplace_back();
       Split.Bindings.emplace_back();
+      Split.Conditions.emplace_back();
       Split.Fences.push_back(Split.Fences.back() + (Block ? 1 : 0));
+      return true;
+    }
+    if (barrierBranch(S)) {
+      auto *If = cast<IfStmt>(S);
+      if (If->getElse() || If->getInit() || If->getConditionVariable())
+        return fail(If->getBeginLoc(),
+                    "expected a bounds check with a warp barrier in it after "
+                    "the tile loop, 'if (row0 < M && col0 < N) { ...; "
+                    "__syncwarp(); ... }', without an 'else'");
+      Split.Conds.push_back(If->getCond());
+      auto *C = dyn_cast<CompoundStmt>(If->getThen());
+      for (Stmt *X : C ? std::vector<Stmt *>(C->body_begin(), C->body_end())
+                       : std::vector<Stmt *>{If->getThen()})
+        if (!splitEpilogue(X, Split))
+          return false;
+      Split.Conds.pop_back();
       return true;
     }
     if (!barrierLoop(S)) {
       Split.Parts.back().push_back(S);
       Split.Bindings.back().push_back(Split.Bound);
+      Split.Conditions.back().push_back(Split.Conds);
       return true;
     }
     auto *F = cast<ForStmt>(S);
@@ -1426,6 +1530,7 @@ private:
     if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
       return fail(T.Var->getLocation(), SgemmMessage);
     T.Slot.assign(size_t(T.size()), -1);
+    T.SlotRound.assign(size_t(T.size()), 0);
     T.First.assign(size_t(T.size()), -1);
     Shared.push_back(T.Var);
     Tiles.push_back(std::move(T));
@@ -1667,6 +1772,10 @@ private:
         "the product, '__syncthreads();'";
     if (!Body)
       return fail(Loop->getForLoc(), Expected);
+    if (stagingTiles() != 0 && llvm::any_of(Body->body(), [](const Stmt *S) {
+          return barrierLoop(unattributed(S));
+        }))
+      return coarsenedSegments(Body);
     size_t Part = 0;
     for (const Stmt *S : Body->body()) {
       if (isBarrier(S)) {
@@ -1700,6 +1809,7 @@ private:
     // global memory and multiplies them.
     if (Part == 0 && stagingTiles() == 0) {
       std::swap(Seg[0], Seg[1]);
+      GlobalBody = true;
       return true;
     }
     if (const Stmt *Nested =
@@ -1726,6 +1836,76 @@ private:
 
   /// The first '__syncthreads();' inside a loop of `Body` (thread
   /// coarsening's `for (c ...) { stage; sync; multiply; sync; }`), or null.
+  /// `S` without the attributes around it (`#pragma unroll`).
+  static const Stmt *unattributed(const Stmt *S) {
+    while (auto *A = dyn_cast_or_null<AttributedStmt>(S))
+      S = A->getSubStmt();
+    return S;
+  }
+
+  /// A loop body that stages and multiplies tiles several times per
+  /// iteration through a loop of constant bounds with barriers in it (PMPP's
+  /// thread coarsening: one tile of A staged, then per output column tile a
+  /// tile of B staged, a barrier, the product, a barrier). The loop is
+  /// unrolled and the body split at its barriers into rounds of staging
+  /// copies and a product (Rounds), followed in order: a tile staged in an
+  /// earlier round is read as it was staged there, one staged again is
+  /// read as the latest round staged it.
+  bool coarsenedSegments(const CompoundStmt *Body) {
+    const char *Expected =
+        "expected a loop body that stages and multiplies tiles several "
+        "times per iteration as rounds of staging copies, "
+        "'__syncthreads();', the product, '__syncthreads();', the rounds "
+        "made by loops 'for (int c = a; c < b; c += s)' of integer constants "
+        "(thread coarsening), with no pointer advanced inside them";
+    std::vector<std::vector<Stmt *>> Parts(1);
+    std::vector<std::vector<LoopBindings>> Bound(1);
+    LoopBindings Now;
+    std::function<bool(Stmt *)> Flatten = [&](Stmt *S) {
+      if (isBarrier(S)) {
+        Parts.emplace_back();
+        Bound.emplace_back();
+        return true;
+      }
+      const Stmt *L = unattributed(S);
+      if (!barrierLoop(L)) {
+        if (const VarDecl *P = advancedPointer(S)) {
+          if (!Now.empty())
+            return bool(fail(S->getBeginLoc(), Expected));
+          LoopAdvances.push_back({S, P});
+          InLoop.push_back(P);
+        }
+        Parts.back().push_back(S);
+        Bound.back().push_back(Now);
+        return true;
+      }
+      auto *F = cast<ForStmt>(L);
+      std::optional<std::vector<int64_t>> Values = uniformTrips(F);
+      if (!Values)
+        return bool(fail(F->getForLoc(), Expected));
+      auto *V = cast<VarDecl>(cast<DeclStmt>(F->getInit())->getSingleDecl());
+      for (int64_t Value : *Values) {
+        Now.push_back({V, Value});
+        for (Stmt *X : loopBody(F))
+          if (!Flatten(X))
+            return false;
+        Now.pop_back();
+      }
+      return true;
+    };
+    for (Stmt *S : Body->body())
+      if (!Flatten(S))
+        return false;
+    const size_t Barriers = Parts.size() - 1;
+    if (Barriers < 2 || Barriers % 2)
+      return fail(Body->getEndLoc(), Expected);
+    for (size_t R = 0; R + 1 < Parts.size(); R += 2)
+      Rounds.push_back({Parts[R], Parts[R + 1], Bound[R], Bound[R + 1]});
+    RoundTail = Parts.back();
+    RoundTailBound = Bound.back();
+    return true;
+  }
+
   static const Stmt *nestedBarrier(const CompoundStmt *Body) {
     std::function<const Stmt *(const Stmt *, bool)> Find =
         [&](const Stmt *X, bool InLoop) -> const Stmt * {
@@ -1957,9 +2137,18 @@ private:
     for (size_t I = 0; Ok && I < Body.size(); ++I) {
       Blocks.back().second = I;
       // The variables of the epilogue's unrolled loops (splitEpilogue).
-      if (EpilogueBindings && Blocks.size() == 1 && P == Phase::Epilogue)
+      if (EpilogueBindings && Blocks.size() == 1 &&
+          (P == Phase::Epilogue || !Rounds.empty()))
         for (const auto &[Var, Value] : (*EpilogueBindings)[I])
           Ev.Bindings[Var] = Poly::constant(Value);
+      if (EpilogueConditions && Blocks.size() == 1 && P == Phase::Epilogue &&
+          !(*EpilogueConditions)[I].empty()) {
+        const size_t Outer = Guards.size();
+        Ok = branchConditions((*EpilogueConditions)[I]) &&
+             (BetaUpdates.contains(Body[I]) || exec(Body[I], P));
+        Guards.resize(Outer);
+        continue;
+      }
       if (const Expr *Kept = LoopBody && P == Phase::Epilogue
                                  ? continueCondition(Body[I])
                                  : nullptr) {
@@ -1984,6 +2173,29 @@ private:
     Guards.resize(Depth);
     Blocks.pop_back();
     return Ok;
+  }
+
+  /// The checks of the `if`s a warp barrier splits (splitEpilogue) around
+  /// a statement of the epilogue, added to Guards. The lanes of a warp must
+  /// pass them alike: '__syncwarp();' waits for every lane.
+  bool branchConditions(const BranchConditions &Conds) {
+    Guard G;
+    for (const Expr *C : Conds)
+      if (!guard(C, G))
+        return false;
+    Cur->SplitGuards.push_back(G);
+    if (!leader()) {
+      const std::vector<Guard> &Lead = leaderOf().SplitGuards;
+      const size_t N = Cur->SplitGuards.size();
+      if (Lead.size() < N || !sameGuard(Lead[N - 1], G))
+        return fail(Conds.back()->getBeginLoc(),
+                    "the lanes of a warp must pass a bounds check with a "
+                    "warp barrier in it alike ('__syncwarp();' waits for "
+                    "every lane): expected its condition the same for every "
+                    "lane");
+    }
+    Guards.insert(Guards.end(), G.begin(), G.end());
+    return true;
   }
 
   /// `if (cond) return;` (no else) at the top level of the epilogue, after
@@ -2252,9 +2464,21 @@ private:
   /// tile, whose members (`a.x`, location) are registers holding those
   /// elements. Nullopt for any other declaration.
   std::optional<bool> tileVector(const VarDecl *VD, Phase P) {
+    // `float2 a = __half22float2(a2[k]);`: a pair of 16-bit elements
+    // widened to floats, exactly, as `__half2float` widens one.
+    const Expr *Init = VD->getInit();
+    const CallExpr *Widen = Init ? dyn_cast<CallExpr>(bare(Init)) : nullptr;
+    const FunctionDecl *F = Widen ? Widen->getDirectCallee() : nullptr;
+    if (F && F->getIdentifier() && Widen->getNumArgs() == 1 &&
+        fromSystemHeader(F) &&
+        (F->getName() == "__half22float2" ||
+         F->getName() == "__bfloat1622float2"))
+      Init = Widen->getArg(0);
+    else
+      Widen = nullptr;
     std::optional<VectorRef> Src =
         P == Phase::Product || P == Phase::Rotated
-            ? (VD->getInit() ? vectorAccess(VD->getInit()) : std::nullopt)
+            ? (Init ? vectorAccess(Init) : std::nullopt)
             : std::nullopt;
     auto T = Src ? vectorTile(*Src) : std::nullopt;
     const auto *RD = VD->getType()->getAsCXXRecordDecl();
@@ -2268,8 +2492,17 @@ private:
     const SharedTile &X = Tiles[size_t(T->first)];
     const int64_t N =
         int64_t(std::distance(RD->field_begin(), RD->field_end()));
-    if (!sameType(tileElementType(X.Var, Ctx), RD->field_begin()->getType()) ||
-        !sameType(Src->V, VD->getType()) || T->second % X.Cols + N > X.Cols)
+    const CXXRecordDecl *SrcRD = Src->V->getAsCXXRecordDecl();
+    const bool Widened =
+        Widen && SrcRD && pairType(Src->V) && N == 2 &&
+        RD->field_begin()->getType()->isSpecificBuiltinType(
+            BuiltinType::Float) &&
+        sameType(tileElementType(X.Var, Ctx), SrcRD->field_begin()->getType());
+    if ((Widen && !Widened) ||
+        (!Widen && (!sameType(tileElementType(X.Var, Ctx),
+                              RD->field_begin()->getType()) ||
+                    !sameType(Src->V, VD->getType()))) ||
+        T->second % X.Cols + N > X.Cols)
       return bool(fail(VD->getLocation(), TileVectorMessage));
     Cur->Floats[VD].assign(size_t(N), FVal{});
     for (int64_t I = 0; I < N; ++I) {
@@ -2536,6 +2769,8 @@ private:
             Tiles, [&](const SharedTile &X) { return mentions(Init, X.Var); }))
       return std::nullopt;
     const std::string Name = VD->getName().str();
+    if (std::optional<bool> Vector = vectorViewDeclaration(VD))
+      return Vector;
     std::optional<std::pair<int32_t, int64_t>> At = tilePointer(Init);
     if (!At && !Why.Message.empty())
       return false;
@@ -2558,6 +2793,34 @@ private:
       return fail(VD->getLocation(), "the pointer '" + Name +
                                          "' into a __shared__ tile is changed");
     Cur->TileViews[VD] = {*At, Looping};
+    return true;
+  }
+
+  /// `const __half2 *a2 = reinterpret_cast<const __half2 *>(&As[r][c]);`
+  /// (or float4, ...): a pointer to vectors (vectorType, pairType) of the
+  /// tile's element type, at an element that starts one (span), never
+  /// changed; its vectors are read as tileVector reads them. Nullopt where
+  /// the declaration is no cast to a pointer to vectors.
+  std::optional<bool> vectorViewDeclaration(const VarDecl *VD) {
+    auto *C = dyn_cast<ExplicitCastExpr>(bare(VD->getInit()));
+    const QualType V = VD->getType()->getPointeeType();
+    if (!C || !(vectorType(V) || pairType(V)))
+      return std::nullopt;
+    const auto *RD = V->getAsCXXRecordDecl();
+    std::optional<std::pair<int32_t, int64_t>> At =
+        tileSpan(C->getSubExpr(), 0, Ctx.getTypeSizeInChars(V).getQuantity());
+    if (!At || !sameType(RD->field_begin()->getType(),
+                         tileElementType(Tiles[size_t(At->first)].Var, Ctx)))
+      return Why.Message.empty()
+                 ? bool(fail(VD->getLocation(), TileVectorMessage))
+                 : false;
+    if (Tiles[size_t(At->first)].Results)
+      return bool(fail(VD->getLocation(), TileVectorMessage));
+    if (isModified(VD, declaringBody(VD)))
+      return bool(
+          fail(VD->getLocation(), "the pointer '" + VD->getName().str() +
+                                      "' into a __shared__ tile is changed"));
+    Cur->VectorViews[VD] = {*At, Looping};
     return true;
   }
 
@@ -3325,6 +3588,8 @@ private:
                               "ceil(K / TILE)), with the loop's own bound: "
                               "they may be skipped in the last iteration "
                               "only");
+    if (P == Phase::Product && GlobalBody && InLoopBody && !If->getElse())
+      return bodyGuard(If);
     if (staging(P))
       return guardedStaging(If, P);
     if (P == Phase::Epilogue && If->getElse())
@@ -4141,10 +4406,14 @@ private:
       X.LastWrite = X.Written ? std::max(X.LastWrite, CurSeg) : CurSeg;
       X.Written = true;
     }
-    if (X.Slot[size_t(T.second)] >= 0)
+    // A later round's staging, past the barriers after the product that
+    // read it, may write the element again.
+    if (X.Slot[size_t(T.second)] >= 0 &&
+        X.SlotRound[size_t(T.second)] == CurRound)
       return fail(S.At, "two staging copies write the same element of '" +
                             X.Var->getName().str() + "' in one iteration");
     X.Slot[size_t(T.second)] = int32_t(Staged.size());
+    X.SlotRound[size_t(T.second)] = CurRound;
     Staged.push_back(std::move(S));
     return true;
   }
@@ -4174,7 +4443,7 @@ private:
       return std::nullopt;
     const QualType V = R.Ptr->getType()->getPointeeType();
     if (V->isIncompleteType() || V->isDependentType() ||
-        !(isa<ExplicitCastExpr>(R.Ptr) || vectorType(V)))
+        !(isa<ExplicitCastExpr>(R.Ptr) || vectorType(V) || pairType(V)))
       return std::nullopt;
     if (const CXXRecordDecl *RD = V->getAsCXXRecordDecl()) {
       // cuda_fp16.h's __half2 and cuda_bf16.h's __nv_bfloat162 assign
@@ -4223,6 +4492,9 @@ private:
   std::optional<std::pair<int32_t, int64_t>> vectorTile(const VectorRef &R) {
     auto *C = dyn_cast<ExplicitCastExpr>(R.Ptr);
     std::optional<int64_t> I = R.Index ? Ev.constant(R.Index) : 0;
+    if (auto *D = dyn_cast<DeclRefExpr>(R.Ptr); D && I)
+      return span(followed(Cur->VectorViews, dyn_cast<VarDecl>(D->getDecl())),
+                  *I, R.Bytes);
     return C && I ? tileSpan(C->getSubExpr(), *I, R.Bytes) : std::nullopt;
   }
 
@@ -5245,6 +5517,88 @@ private:
     return true;
   }
 
+  /// `if (row0 < M && col0 < N && k < K) { loads; mma; }` in a loop body
+  /// without barriers (NVIDIA's WMMA blog, "Programming Tensor Cores in
+  /// CUDA 9"). A check of the iteration's first element of K against the
+  /// loop's own bound holds in every iteration; each other check must not
+  /// read the loop variable, so it keeps one value in all of them, and goes
+  /// into the thread's BodyGuard: where it fails, the thread multiplies
+  /// nothing and its accumulators keep their starting values, so its
+  /// stores must be skipped too (bodyGuardStoresNothing). The lanes of a
+  /// warp must pass it alike (the wmma calls are warp-collective); inside
+  /// it, only declarations and the wmma loads and products.
+  bool bodyGuard(const IfStmt *If) {
+    const char *Expected =
+        "expected, around the loads and products of a loop body without "
+        "barriers, one bounds check of the warp's tile, 'if (row0 < M && "
+        "col0 < N && k < K)': k the iteration's first element of K, the "
+        "other checks the same in every iteration (no loop variable in them)";
+    if (BodyGuardIf && BodyGuardIf != If)
+      return fail(If->getBeginLoc(), Expected);
+    BodyGuardIf = If;
+    Guard Parts;
+    if (If->getInit() || If->getConditionVariable() ||
+        !guard(If->getCond(), Parts))
+      return Why.Message.empty() ? fail(If->getBeginLoc(), Expected) : false;
+    for (const auto &[U, X] : Parts) {
+      if (U.dependsOn(Counter)) {
+        if (U != KOffset || X != G.K)
+          return fail(If->getCond()->getBeginLoc(), Expected);
+        continue;
+      }
+      if (!llvm::any_of(Cur->BodyGuard, [&](const auto &B) {
+            return B.first == U && B.second == X;
+          }))
+        Cur->BodyGuard.push_back({U, X});
+    }
+    if (!leader() && !sameGuard(leaderOf().BodyGuard, Cur->BodyGuard))
+      return fail(If->getBeginLoc(),
+                  "the lanes of a warp must pass the bounds check around the "
+                  "loads and products alike (wmma calls are "
+                  "warp-collective): expected its condition the same for "
+                  "every lane");
+    if (!onlyFragmentProducts(If->getThen()))
+      return fail(If->getThen()->getBeginLoc(), Expected);
+    return exec(If->getThen(), Phase::Product);
+  }
+
+  /// Whether `S` holds only declarations, `wmma::load_matrix_sync` and
+  /// `wmma::mma_sync` (in blocks).
+  static bool onlyFragmentProducts(const Stmt *S) {
+    if (auto *C = dyn_cast<CompoundStmt>(S))
+      return llvm::all_of(C->body(), onlyFragmentProducts);
+    if (isa<DeclStmt>(S) || isa<NullStmt>(S))
+      return true;
+    auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+    return F && F->getIdentifier() &&
+           (F->getName() == "load_matrix_sync" || F->getName() == "mma_sync");
+  }
+
+  /// A thread that fails the bounds check around the loads and products
+  /// (bodyGuard) holds the accumulators' starting values: each of its
+  /// stores must check `row < X` of a row (or column) at u or after it for
+  /// each `u < X` of its BodyGuard, as loopGuardStoresNothing proves for
+  /// the `if` around the loop.
+  bool bodyGuardStoresNothing() {
+    if (!BodyGuardIf)
+      return true;
+    for (const StoreRecord &S : Stores)
+      for (const auto &[U, X] : Threads[S.Thread].BodyGuard)
+        if (!skipped(S, U, X))
+          return fail(
+              BodyGuardIf->getBeginLoc(),
+              "the warps this bounds check keeps from the products would "
+              "store elements of C without them: expected each check 'u < X' "
+              "of its condition to skip every store of the warp, each "
+              "checking 'row < X' of a row (or column) at u or after it; the "
+              "store at line " +
+                  std::to_string(
+                      Ctx.getSourceManager().getPresumedLoc(S.At).getLine()) +
+                  " is not");
+    return true;
+  }
+
   /// Whether two threads' checks are the same, in the same order.
   static bool sameGuard(const Guard &A, const Guard &B) {
     return A.size() == B.size() && std::equal(A.begin(), A.end(), B.begin(),
@@ -6190,15 +6544,14 @@ private:
     auto Before = Cur->FragsBefore.find(F.first.Var);
     // CUDA C++ Programming Guide, "Warp Matrix Functions": ldm a multiple
     // of 16 bytes (4 floats), the pointer 256-bit aligned (8 floats).
-    if (P != Phase::Epilogue || !Guards.empty() || !Ld || *Ld <= 0 || *Ld % 4 ||
-        T.second % 8 ||
+    if (P != Phase::Epilogue || !Ld || *Ld <= 0 || *Ld % 4 || T.second % 8 ||
         (Order != "mem_row_major" && Order != "mem_col_major") ||
         F.second.Use != Fragment::Acc || V.K != FragVal::Sum ||
         Before == Cur->FragsBefore.end() ||
         Before->second[size_t(F.first.Index)].K != FragVal::Zero)
       return resultsFailure(
           C->getBeginLoc(),
-          "expected after the loop, without bounds checks, "
+          "expected after the loop "
           "'wmma::store_matrix_sync(Cs + offset, acc, ld, "
           "wmma::mem_row_major)' (or mem_col_major) of an "
           "accumulator set to 0 before it into the __shared__ array "
@@ -6247,15 +6600,14 @@ private:
     std::optional<Location> From = location(bare(R), false);
     const FVal *F = From ? &at(*From) : nullptr;
     auto Before = From ? Cur->Before.find(From->Var) : Cur->Before.end();
-    if (!Guards.empty() || !F || F->K != FVal::Sum ||
-        Before == Cur->Before.end() ||
+    if (!F || F->K != FVal::Sum || Before == Cur->Before.end() ||
         Before->second[size_t(From->Index)].K != FVal::Zero)
       return resultsFailure(
           L->getBeginLoc(),
           "expected an accumulator set to 0 before the loop put as "
           "it is into the __shared__ array '" +
               Tiles[size_t(T.first)].Var->getName().str() +
-              "', 'Cs[i][j] = acc[k];', without bounds checks");
+              "', 'Cs[i][j] = acc[k];'");
     return hold(T.first, T.second, F->SumId, L, false);
   }
 
@@ -6267,7 +6619,7 @@ private:
             bool Collective, const VarDecl *Scale = nullptr) {
     Tiles[size_t(T)].Held[size_t(At)].push_back(
         HeldResult{int32_t(Cur - Threads.data()), SumId, EpiloguePart,
-                   Collective, ++HeldSeq, Where->getBeginLoc(), Scale});
+                   Collective, ++HeldSeq, Where->getBeginLoc(), Scale, Guards});
     return true;
   }
 
@@ -6380,6 +6732,8 @@ private:
       const HeldResult *H = visible(R);
       if (!H)
         return false;
+      if (!H->Bounds.empty())
+        return resultsFailure(R.At, checkedHeld(R));
       if (!SameScale(*H))
         return resultsFailure(R.At, DifferentScales);
     }
@@ -6392,6 +6746,9 @@ private:
       const HeldResult *H = visible(*S.Held);
       if (!H)
         return false;
+      for (const auto &[U, X] : H->Bounds)
+        if (!skipped(S, U, X))
+          return resultsFailure(S.At, checkedHeld(*S.Held));
       if (!SameScale(*H))
         return resultsFailure(S.At, DifferentScales);
       S.Thread = size_t(H->Thread);
@@ -6406,6 +6763,17 @@ private:
                             "into C scales it again; expected one scale");
     G.Alpha = *Scale;
     return true;
+  }
+
+  /// Where the write a read sees stands under a bounds check.
+  std::string checkedHeld(const HeldRef &R) const {
+    return "reads an element of '" +
+           Tiles[size_t(R.Tile)].Var->getName().str() +
+           "' that its store after the loop writes under a bounds check: "
+           "expected the read in a store of C (not in a local) skipped "
+           "wherever that check fails, the store under a check 'row < X' of "
+           "a row (or column) at the checked one or after it for each 'u < X' "
+           "of it";
   }
 
   static constexpr const char *DifferentScales =
@@ -7073,6 +7441,24 @@ private:
   std::vector<std::pair<Poly, Extent>> EarlyReturnParts;
   /// The `if` whose branch the loop ends (AroundLoop::Guard), or null.
   const IfStmt *LoopGuardIf = nullptr;
+  /// The rounds of a loop body that stages and multiplies tiles several
+  /// times per iteration (coarsenedSegments): each round's staging copies
+  /// and product, with the values of the inner loops' variables each
+  /// statement is followed with; then the part after the last barrier.
+  struct Round {
+    std::vector<Stmt *> Stage, Product;
+    std::vector<LoopBindings> StageBound, ProductBound;
+  };
+  std::vector<Round> Rounds;
+  std::vector<Stmt *> RoundTail;
+  std::vector<LoopBindings> RoundTailBound;
+  /// The round being followed (0 outside a coarsened body).
+  int32_t CurRound = 0;
+  /// The bounds check around the loads and products of a loop body without
+  /// barriers (bodyGuard), or null.
+  const IfStmt *BodyGuardIf = nullptr;
+  /// Whether the loop body has no barriers and no tiles (segments).
+  bool GlobalBody = false;
   std::vector<StagedElement> FirstStaged;
   bool PrologueStaging = false, Looping = false, Recording = false;
   /// Following the body of a loop of the plain form (plainLoop).
@@ -7146,6 +7532,8 @@ private:
   /// For each statement of the epilogue's part followed, the variables of
   /// the unrolled loops it stands in (splitEpilogue).
   const std::vector<LoopBindings> *EpilogueBindings = nullptr;
+  /// Likewise, the conditions of the split `if`s around each statement.
+  const std::vector<BranchConditions> *EpilogueConditions = nullptr;
   /// The stores are bounds-checked, the loads not (guardsAgree).
   bool UncheckedLoads = false;
   /// The element of an array of results the stored value reads.
@@ -7400,6 +7788,58 @@ bool loopInsideIf(const FunctionDecl *Kernel, const ForStmt *Loop) {
   return llvm::any_of(Body->body(), [&](const Stmt *S) {
     return isa<IfStmt>(S) && Contains(S);
   });
+}
+
+bool blockedLoopBody(const ForStmt *Loop) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitForStmt(ForStmt *F) {
+      const Stmt *B = F->getBody();
+      auto *C = dyn_cast_or_null<CompoundStmt>(B);
+      if (C ? llvm::any_of(C->body(), LifterBase::isBarrier)
+            : LifterBase::isBarrier(B))
+        Found |= indexesAccumulators(F);
+      return !Found;
+    }
+    /// Whether the loop's variable indexes a local array in its body (one
+    /// accumulator per round: coarsening, not a loop over filter taps).
+    static bool indexesAccumulators(const ForStmt *F) {
+      auto *Init = dyn_cast_or_null<DeclStmt>(F->getInit());
+      auto *V = Init && Init->isSingleDecl()
+                    ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                    : nullptr;
+      struct Uses : RecursiveASTVisitor<Uses> {
+        const VarDecl *V = nullptr;
+        bool Found = false;
+        bool VisitArraySubscriptExpr(ArraySubscriptExpr *E) {
+          auto *R = dyn_cast<DeclRefExpr>(E->getBase()->IgnoreParenImpCasts());
+          auto *A = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+          Found |= A && A->isLocalVarDecl() && !A->hasAttr<CUDASharedAttr>() &&
+                   mentions(E->getIdx(), V);
+          return !Found;
+        }
+      } U;
+      U.V = V;
+      if (V)
+        U.TraverseStmt(const_cast<Stmt *>(F->getBody()));
+      return U.Found;
+    }
+    bool VisitExplicitCastExpr(ExplicitCastExpr *E) {
+      struct Shared : RecursiveASTVisitor<Shared> {
+        bool Found = false;
+        bool VisitDeclRefExpr(DeclRefExpr *R) {
+          auto *VD = dyn_cast<VarDecl>(R->getDecl());
+          Found |= VD && VD->hasAttr<CUDASharedAttr>();
+          return !Found;
+        }
+      } S;
+      S.TraverseStmt(E->getSubExpr());
+      Found |= E->getType()->isPointerType() && S.Found;
+      return !Found;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
+  return F.Found;
 }
 
 bool stagesResultsAfterLoop(const FunctionDecl *Kernel, const ForStmt *Loop) {

@@ -63,8 +63,8 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
       if (std::optional<LiftedGemm> B =
               liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named, Tf32))
         return B;
-    if (!G &&
-        (stagesResultsAfterLoop(Kernel, Loop) || loopInsideIf(Kernel, Loop)))
+    if (!G && (stagesResultsAfterLoop(Kernel, Loop) ||
+               loopInsideIf(Kernel, Loop) || blockedLoopBody(Loop)))
       Why = Blocked;
     // Loops over a convolution's filter taps and a channel tile: its
     // reason stands where its header read as one.

@@ -89,6 +89,14 @@ liftBlockedGemm(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
                 clang::ASTContext &Ctx, LiftFailure &Why,
                 const NamedExtents *Named = nullptr, bool Tf32 = false);
 
+/// Whether the body of `Loop` has a loop with a barrier at the top level of
+/// its body whose variable indexes a local array there (thread coarsening,
+/// BlockedLift.cpp's coarsenedSegments), or
+/// casts the address of a __shared__ variable to another pointer type
+/// (tiles read as vectors or pairs): forms only the front end above reads,
+/// so that its refusal is the one to report.
+bool blockedLoopBody(const clang::ForStmt *Loop);
+
 /// Whether `Kernel` declares a static __shared__ array that `Loop` does not
 /// use: results staged after the loop, which only the front end above
 /// follows, so that its refusal is the one to report.

@@ -497,10 +497,11 @@ __global__ void nested_pragma(const bf16 *A, const bf16 *B, float *C, int M,
 
 // PMPP's thread coarsening: each iteration stages A's tile once, then B's
 // tile and the product once per output column block, its barriers inside
-// that inner loop. The verdict names the barrier, not missing barriers.
+// that inner loop, here with a coarsening factor passed at run time (a loop
+// of constant bounds is unrolled into rounds, test/migrate/coarsened.cu).
 #define COARSE 4
 __global__ void coarsened(const __half *A, const __half *B, float *C,
-                          int width) {
+                          int width, int coarse) {
   TILES(__half)
   int tx = threadIdx.x, ty = threadIdx.y;
   int row = blockIdx.y * TILE + ty;
@@ -509,10 +510,10 @@ __global__ void coarsened(const __half *A, const __half *B, float *C,
   for (int c = 0; c < COARSE; ++c)
     acc[c] = 0.0f;
 #pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: a '__syncthreads();' inside an inner loop of the loop body: the form has its two barriers at the top level of the body, one between the staging copies and the product, one after the product; a body that stages and multiplies tiles several times per iteration (thread coarsening over an inner loop) is not lifted
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected a loop body that stages and multiplies tiles several times per iteration as rounds of staging copies, '__syncthreads();', the product, '__syncthreads();', the rounds made by loops 'for (int c = a; c < b; c += s)' of integer constants (thread coarsening), with no pointer advanced inside them
   for (int ph = 0; ph < width / TILE; ++ph) {
     As[ty][tx] = A[row * width + ph * TILE + tx];
-    for (int c = 0; c < COARSE; ++c) {
+    for (int c = 0; c < coarse; ++c) {
       int col = colStart + c * TILE;
       Bs[ty][tx] = B[(ph * TILE + ty) * width + col];
       __syncthreads();

@@ -133,7 +133,8 @@ __global__ void before_loop(ARGS) {
 }
 // CHECK: stage-pointers-refusals.cu:[[@LINE-9]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: 'a' starts at the same element as 'As'
 
-// A pointer of another type than the tile's elements.
+// A pointer of pairs of the tile's elements whose pairs are read member by
+// member ('a[i].x'), which is no form of a tile read.
 __global__ void other_type(ARGS) {
   HEAD(3)
   PROLOGUE(2)
@@ -152,4 +153,4 @@ __global__ void other_type(ARGS) {
   }
   STORE
 }
-// CHECK: stage-pointers-refusals.cu:[[@LINE-9]]:24: note: expected the pointer 'a' to point into a __shared__ tile, of its element type
+// CHECK: stage-pointers-refusals.cu:[[@LINE-5]]:35: note: expected a zero, an element of a __shared__ tile or a local holding one

@@ -63,18 +63,19 @@ __global__ void transposed(const half *A, const half *B, float *C, int M, int N,
     C[(row0 + i / 16) * N + col0 + i % 16] = Cs[warp][(i % 16) * 16 + i / 16];
 }
 // CHECK: note: kernel 'transposed' is left unchanged
-// A fragment store under a bounds check (wmma calls are warp-collective).
+// A fragment store under a bounds check whose element reads are not: where
+// the check fails they would read what the store did not write.
 __global__ void guarded_store(const half *A, const half *B, float *C, int M, int N, int K) {
   __shared__ float Cs[4][16 * 16];
   WMMA_PROLOGUE
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: expected after the loop, without bounds checks, 'wmma::store_matrix_sync(Cs + offset, acc, ld, wmma::mem_row_major)' (or mem_col_major) of an accumulator set to 0 before it into the __shared__ array 'Cs', ld a constant multiple of 4 and offset of 8 (matched furthest as a block of 128 threads) [tawa-unsupported]
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written WMMA GEMM, and the statement at line {{[0-9]+}} breaks it: reads an element of 'Cs' that its store after the loop writes under a bounds check: expected the read in a store of C (not in a local) skipped wherever that check fails, the store under a check 'row < X' of a row (or column) at the checked one or after it for each 'u < X' of it (matched furthest as a block of 128 threads) [tawa-unsupported]
   WMMA_LOOP
   if (row0 < M)
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: expected after the loop, without bounds checks, 'wmma::store_matrix_sync(Cs + offset, acc, ld, wmma::mem_row_major)' (or mem_col_major) of an accumulator set to 0 before it into the __shared__ array 'Cs', ld a constant multiple of 4 and offset of 8
     wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
   __syncthreads();
   for (int i = lane; i < 16 * 16; i += 32)
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:{{[0-9]+}}: note: reads an element of 'Cs' that its store after the loop writes under a bounds check
     C[(row0 + i / 16) * N + col0 + i % 16] = Cs[warp][i];
 }
 // CHECK: note: kernel 'guarded_store' is left unchanged
@@ -140,7 +141,7 @@ __global__ void scaled_staging(const __half *A, const __half *B, float *C,
   const int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}expected an accumulator set to 0 before the loop put as it is into the __shared__ array 'Cs', 'Cs[i][j] = acc[k];', without bounds checks{{.*}}
+  // CHECK: staged-results-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}expected an accumulator set to 0 before the loop put as it is into the __shared__ array 'Cs', 'Cs[i][j] = acc[k];'{{.*}}
   for (int t = 0; t < K; t += 16) {
     As[ty][tx] = A[row * K + t + tx];
     Bs[ty][tx] = B[(t + ty) * N + col];
