@@ -1216,6 +1216,36 @@ K['smem_block_guard_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_blog_guarded_scratch_bf16'] = dict(
+    decl='void wmma_blog_bf16(const half *a, const half *b, __nv_bfloat16 *c, int M,\n'
+         '                    int N, int K);',
+    body='''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  wmma_blog_bf16(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['coarsened_rows_checked_bf16'] = dict(
+    decl='void coarse_rows_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B,\n'
+         '                      __nv_bfloat16 *C, int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  __nv_bfloat16 *C = dev_nan<__nv_bfloat16>(m * n);
+  coarse_rows_gemm(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
+K['pair_reads_bf16'] = dict(
+    decl='void pair_dot_gemm(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,\n'
+         '                   int M, int N, int K);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  pair_dot_gemm(A, B, C, M, N, K);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

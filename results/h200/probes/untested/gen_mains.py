@@ -110,6 +110,24 @@ D['p13_wmma_blog_scratch_64x2_half'] = ('''void blog_launch(const half *a, const
   half *C = dev_nan<half>(m * n);
   blog_launch(A, B, C, M, N, K);
   return finish(C, m * n, out);''')
+D['p10_wmma_blog_colmajor_half_scratch'] = ('''void launch_wmma_half_out(const half *a, const half *b, half *c, int M, int N, int K);''',
+                                            mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  half *C = dev_nan<half>(m * n);
+  launch_wmma_half_out(A, B, C, M, N, K);
+  return finish(C, m * n, out);''')
+D['p2_half2_smem_dot_half'] = ('''void hgemm_half2(const half *A, const half *B, half *C, int M, int N, int K,
+                 cudaStream_t stream);''', mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  half *C = dev_nan<half>(m * n);
+  hgemm_half2(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+# Square width x width matrices: the driver's M is the width (N and K are ignored).
+D['p2_pmpp_coarsened_half'] = ('''void matrixMul(const __half *M_d, const __half *N_d, float *P_d, int width);''', mnk(), '''  __half *A = dev_random<__half>(m * m, 1);
+  __half *B = dev_random<__half>(m * m, 2);
+  float *C = dev_nan<float>(m * m);
+  matrixMul(A, B, C, M);
+  return finish(C, m * m, out);''')
 
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')

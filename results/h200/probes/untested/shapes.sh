@@ -24,3 +24,11 @@ SHAPES[p2_template_T_leakyrelu]="7:5:3:0.1 257:136:264:-0.5 1000:1000:520:0.01 1
 SHAPES[p12_wmma_smem_staged_2x2_half]="$PROBE_RAGGED"
 # Unchecked fragment loads: 32|M,N and 16|K (the block's 32 x 32 window).
 SHAPES[p13_wmma_blog_scratch_64x2_half]="32:32:16 256:512:384 1024:1024:1024 320:192:208"
+# The check of the warp's tile inside the K loop; 16|M,N,K (the loads are checked at the
+# tile's first row and column only). Tiled where 32|M,N; 336 and 208 are not, so there the
+# launcher runs the kernel as written, whose warps past the edge skip the products and the store.
+SHAPES[p10_wmma_blog_colmajor_half_scratch]="32:32:16 256:512:384 1024:1024:1024 336:208:208"
+# Zero-filled staging, checked stores, tiles read as half2 pairs: ragged shapes too.
+SHAPES[p2_half2_smem_dot_half]="$PROBE_RAGGED"
+# Square, the width a multiple of TILE_WIDTH * COARSE_FACTOR = 128 (N and K ignored).
+SHAPES[p2_pmpp_coarsened_half]="128:128:128 384:384:384 1024:1024:1024 1280:1280:1280"
