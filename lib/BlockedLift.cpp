@@ -159,13 +159,30 @@ struct FragmentLoad {
 /// entry of the thread's loads) or Sum (an entry of its fragment sums, the
 /// (A load, B load) pairs multiplied into it this iteration).
 struct FragVal {
-  enum Kind : uint8_t { Unset, Zero, Loaded, Carried, Sum } K = Unset;
+  /// CLoad: C's old values (cFragmentLoad), Id indexing
+  /// ThreadState::CLoads.
+  enum Kind : uint8_t { Unset, Zero, Loaded, Carried, Sum, CLoad } K = Unset;
   int32_t Id = -1;
   const VarDecl *Var = nullptr; ///< Sum: the location
   int64_t Index = 0;
   /// Sum: the scale its elements were multiplied by after the loop
   /// (fragmentScale), or null.
   const VarDecl *Scale = nullptr;
+  /// Sum: where Beta times C's old values (the CLoads entry CTerm) was
+  /// added after the loop (fragmentBlend), that entry, and whether that
+  /// term was written first; -1 otherwise.
+  int32_t CTerm = -1;
+  const VarDecl *Beta = nullptr;
+  bool CFirst = false;
+};
+
+/// `wmma::load_matrix_sync(c, C + offset, ldc, wmma::mem_row_major)` of an
+/// accumulator-typed fragment after the loop: where, and under which
+/// bounds checks.
+struct CFragmentLoad {
+  const ParmVarDecl *Ptr = nullptr;
+  Poly Offset, Ld;
+  Guard Bounds;
 };
 
 /// A fragment store of one thread: where, and what it stores.
@@ -173,6 +190,7 @@ struct FragmentStore {
   Poly Offset, Ld;
   int32_t SumId = -1;
   const VarDecl *Scale = nullptr; ///< FragVal::Scale of the fragment
+  const VarDecl *Beta = nullptr;  ///< FragVal::Beta of the fragment
 };
 
 /// A vector temporary of a thread, `float4 v = *reinterpret_cast<const float4
@@ -244,6 +262,7 @@ struct ThreadState {
   /// The wmma fragments, likewise, and what they hold.
   llvm::DenseMap<const VarDecl *, std::vector<FragVal>> Frags, FragsBefore;
   std::vector<FragmentLoad> Loads;
+  std::vector<CFragmentLoad> CLoads;
   std::vector<std::vector<std::pair<int32_t, int32_t>>> FragSums;
   std::vector<FragmentStore> FragStores;
   int64_t WmmaCalls = 0; ///< the warp-collective calls the thread made
@@ -1255,6 +1274,24 @@ private:
     return Has(If->getThen()) || Has(If->getElse());
   }
 
+  /// A variable the condition of `If` names that its branch changes, or
+  /// null.
+  static const VarDecl *changedInBranch(const IfStmt *If) {
+    struct Names : RecursiveASTVisitor<Names> {
+      std::vector<const VarDecl *> Vars;
+      bool VisitDeclRefExpr(DeclRefExpr *R) {
+        if (auto *V = dyn_cast<VarDecl>(R->getDecl()))
+          Vars.push_back(V);
+        return true;
+      }
+    } N;
+    N.TraverseStmt(const_cast<Expr *>(If->getCond()));
+    for (const VarDecl *V : N.Vars)
+      if (isModified(V, If->getThen()))
+        return V;
+    return nullptr;
+  }
+
   /// Adds `S` to the epilogue's parts: a barrier starts a part, a loop with
   /// barriers is unrolled (its bounds constants for the whole block), an
   /// `if` with a warp barrier in it is split there, its condition kept for
@@ -1282,6 +1319,16 @@ private:
                     "expected a bounds check with a warp barrier in it after "
                     "the tile loop, 'if (row0 < M && col0 < N) { ...; "
                     "__syncwarp(); ... }', without an 'else'");
+      // Each statement of the branch is followed under the condition as
+      // evaluated where it stands: the branch must not change what the
+      // condition reads, which the kernel tests once, on entry.
+      if (const VarDecl *Changed = changedInBranch(If))
+        return fail(If->getCond()->getBeginLoc(),
+                    "'" + Changed->getName().str() +
+                        "', which the condition of this 'if' reads, is "
+                        "changed inside it: expected a bounds check with a "
+                        "warp barrier in it whose variables keep their "
+                        "values there");
       Split.Conds.push_back(If->getCond());
       auto *C = dyn_cast<CompoundStmt>(If->getThen());
       for (Stmt *X : C ? std::vector<Stmt *>(C->body_begin(), C->body_end())
@@ -3338,10 +3385,15 @@ private:
     } else if (!assignment(Body, L, R)) {
       return fail(F->getForLoc(), Expected);
     }
-    if (P != Phase::Epilogue || !Guards.empty() || !E || !E->hasInit() ||
-        !isZero(E->getInit()) || Cond->getOpcode() != BO_LT ||
-        !refersTo(Cond->getLHS(), E) || !Inc || !Inc->isIncrementOp() ||
-        !refersTo(Inc->getSubExpr(), E) || isModified(E, F->getBody()))
+    if (P != Phase::Epilogue || !E || !E->hasInit() || !isZero(E->getInit()) ||
+        Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), E) || !Inc ||
+        !Inc->isIncrementOp() || !refersTo(Inc->getSubExpr(), E) ||
+        isModified(E, F->getBody()))
+      return fail(F->getForLoc(), Expected);
+    if (auto *Add = Times ? nullptr : dyn_cast<BinaryOperator>(bare(R));
+        Add && Add->getOpcode() == BO_Add)
+      return fragmentBlend(F, E, L, Add, Count);
+    if (!Guards.empty())
       return fail(F->getForLoc(), Expected);
     std::optional<Location> Frag = fragmentElementOf(L, E);
     const VarDecl *Scale = nullptr;
@@ -3362,9 +3414,73 @@ private:
         Whole->first.Index != Frag->Index || Whole->second.Use != Fragment::Acc)
       return fail(F->getForLoc(), Expected);
     FragVal &V = atFragment(*Frag);
-    if (V.K != FragVal::Sum || V.Scale)
+    if (V.K != FragVal::Sum || V.Scale || V.CTerm >= 0)
       return fail(F->getForLoc(), Expected);
     V.Scale = Scale;
+    return true;
+  }
+
+  /// `for (int e = 0; e < c.num_elements; ++e) c.x[e] = alpha * acc.x[e] +
+  /// beta * c.x[e];` after the loop (the terms in either order, alpha
+  /// optional, the result in c or acc), c loaded from C (cFragmentLoad)
+  /// and of acc's type, alpha and beta float parameters: elements of one
+  /// index in fragments of one type hold one element of the tile (CUDA C++
+  /// Programming Guide, "Warp Matrix Functions"), so the result holds
+  /// alpha * acc + beta * C element by element. Under the bounds checks of
+  /// c's load, which its store must have too.
+  bool fragmentBlend(const ForStmt *F, const VarDecl *E, const Expr *L,
+                     const BinaryOperator *Add, const MemberExpr *Count) {
+    const char *Expected =
+        "expected 'for (int e = 0; e < c.num_elements; ++e) c.x[e] = alpha * "
+        "acc.x[e] + beta * c.x[e];' after the loop, c a fragment of acc's "
+        "type loaded from C where it is stored, under the same bounds "
+        "checks, alpha and beta float parameters";
+    struct Term {
+      Location Frag;
+      const VarDecl *Scale = nullptr;
+    };
+    auto TermOf = [&](const Expr *X) -> std::optional<Term> {
+      X = bare(X);
+      if (std::optional<Location> At = fragmentElementOf(X, E))
+        return Term{*At, nullptr};
+      auto *M = dyn_cast<BinaryOperator>(X);
+      if (!M || M->getOpcode() != BO_Mul)
+        return std::nullopt;
+      for (auto [S, Y] : {std::pair(M->getLHS(), M->getRHS()),
+                          std::pair(M->getRHS(), M->getLHS())})
+        if (std::optional<Location> At = fragmentElementOf(Y, E);
+            At && floatParam(S))
+          return Term{*At, floatParam(S)};
+      return std::nullopt;
+    };
+    std::optional<Location> Target = fragmentElementOf(L, E);
+    std::optional<Term> T1 = TermOf(Add->getLHS()), T2 = TermOf(Add->getRHS());
+    auto Whole = fragment(Count->getBase());
+    if (!Target || !T1 || !T2 || !Whole)
+      return fail(F->getForLoc(), Expected);
+    const bool AccFirst = atFragment(T1->Frag).K == FragVal::Sum;
+    const Term &A = AccFirst ? *T1 : *T2, &CT = AccFirst ? *T2 : *T1;
+    const FragVal VA = atFragment(A.Frag), VC = atFragment(CT.Frag);
+    auto Is = [](const Location &X, const Location &Y) {
+      return X.Var == Y.Var && X.Index == Y.Index;
+    };
+    const auto KA = FragKinds.find(A.Frag.Var),
+               KC = FragKinds.find(CT.Frag.Var);
+    if (VA.K != FragVal::Sum || VA.Scale || VA.CTerm >= 0 ||
+        VC.K != FragVal::CLoad || !CT.Scale || KA == FragKinds.end() ||
+        KC == FragKinds.end() || KA->second.M != KC->second.M ||
+        KA->second.N != KC->second.N || KA->second.K != KC->second.K ||
+        KA->second.Elem != KC->second.Elem ||
+        (!Is(*Target, A.Frag) && !Is(*Target, CT.Frag)) ||
+        (!Is(Whole->first, A.Frag) && !Is(Whole->first, CT.Frag)) ||
+        !sameGuard(Guards, Cur->CLoads[size_t(VC.Id)].Bounds))
+      return fail(F->getForLoc(), Expected);
+    FragVal Blend = VA;
+    Blend.Scale = A.Scale;
+    Blend.CTerm = VC.Id;
+    Blend.Beta = CT.Scale;
+    Blend.CFirst = !AccFirst;
+    atFragment(*Target) = Blend;
     return true;
   }
 
@@ -6292,6 +6408,8 @@ private:
       return fragmentFill(C, P);
     if (N == "load_matrix_sync" && C->getNumArgs() == 3)
       return fragmentLoad(C, P);
+    if (N == "load_matrix_sync" && C->getNumArgs() == 4)
+      return cFragmentLoad(C, P);
     if (N == "mma_sync" && C->getNumArgs() == 4)
       return fragmentProduct(C, P);
     if (N == "store_matrix_sync" && C->getNumArgs() == 4)
@@ -6373,6 +6491,31 @@ private:
     }
     atFragment(F->first) = FragVal{FragVal::Loaded, int32_t(Cur->Loads.size())};
     Cur->Loads.push_back(std::move(L));
+    return true;
+  }
+
+  /// `wmma::load_matrix_sync(c, C + offset, ldc, wmma::mem_row_major)` after
+  /// the loop, c of the accumulator's type: C's old values (the CUDA
+  /// samples' D = alpha * A * B + beta * C), which fragmentBlend weighs by
+  /// beta and fragmentStore requires stored back to the same place.
+  bool cFragmentLoad(const CallExpr *C, Phase P) {
+    auto F = fragment(C->getArg(0));
+    if (!F)
+      return false;
+    auto *Layout = dyn_cast<DeclRefExpr>(bare(C->getArg(3)));
+    auto Ptr = pointer(C->getArg(1));
+    std::optional<Poly> Ld = eval(C->getArg(2), "the leading dimension");
+    if (!Ld)
+      return false;
+    if (P != Phase::Epilogue || F->second.Use != Fragment::Acc || !Ptr ||
+        !Layout || Layout->getDecl()->getName() != "mem_row_major")
+      return fail(C->getBeginLoc(),
+                  "expected after the loop 'wmma::load_matrix_sync(c, C + "
+                  "offset, ldc, wmma::mem_row_major)' of a fragment of the "
+                  "accumulator's type, from where it is stored");
+    Cur->CLoads.push_back({Ptr->first, Ptr->second, *Ld, Guards});
+    atFragment(F->first) =
+        FragVal{FragVal::CLoad, int32_t(Cur->CLoads.size() - 1)};
     return true;
   }
 
@@ -6497,12 +6640,16 @@ private:
     if (!Ld)
       return false;
     const FragVal &V = atFragment(F->first);
-    auto Before = Cur->FragsBefore.find(F->first.Var);
+    // The accumulator the stored value sums (a C fragment blended with it
+    // holds its sums, FragVal::Var).
+    const Location Acc =
+        V.K == FragVal::Sum ? Location{V.Var, V.Index} : F->first;
+    auto Before = Cur->FragsBefore.find(Acc.Var);
     if (P != Phase::Epilogue || !Ptr || !Layout ||
         Layout->getDecl()->getName() != "mem_row_major" ||
         F->second.Use != Fragment::Acc || V.K != FragVal::Sum ||
         Before == Cur->FragsBefore.end() ||
-        Before->second[size_t(F->first.Index)].K != FragVal::Zero ||
+        Before->second[size_t(Acc.Index)].K != FragVal::Zero ||
         (G.C && G.C != Ptr->first))
       return fail(C->getBeginLoc(),
                   "expected after the loop 'wmma::store_matrix_sync(C + "
@@ -6516,13 +6663,26 @@ private:
     if (Out != ElementType::F32)
       return fail(G.C->getLocation(), "C must point to float");
     G.Out = *Out;
-    if (!G.Terms.empty() && (G.Terms != "a" || G.Alpha != V.Scale))
+    std::string Terms = "a";
+    if (V.CTerm >= 0) {
+      const CFragmentLoad &L = Cur->CLoads[size_t(V.CTerm)];
+      if (L.Ptr != Ptr->first || L.Offset != Ptr->second || L.Ld != *Ld ||
+          !sameGuard(L.Bounds, Guards))
+        return fail(C->getBeginLoc(),
+                    "the C fragment must be loaded from where it is stored, "
+                    "with the same leading dimension and layout, under the "
+                    "same bounds checks");
+      Terms = V.CFirst ? "ca" : "ac";
+    }
+    if (!G.Terms.empty() &&
+        (G.Terms != Terms || G.Alpha != V.Scale || G.Beta != V.Beta))
       return fail(C->getBeginLoc(), "expected every store of C to compute "
                                     "the same expression of its "
                                     "accumulator");
-    G.Terms = "a";
+    G.Terms = Terms;
     G.Alpha = V.Scale;
-    FragmentStore Mine{Ptr->second, *Ld, V.Id, V.Scale};
+    G.Beta = V.Beta;
+    FragmentStore Mine{Ptr->second, *Ld, V.Id, V.Scale, V.Beta};
     if (!leader())
       return sameAsLeader(C, Mine);
     Cur->FragStores.push_back(Mine);
@@ -6546,7 +6706,7 @@ private:
     // of 16 bytes (4 floats), the pointer 256-bit aligned (8 floats).
     if (P != Phase::Epilogue || !Ld || *Ld <= 0 || *Ld % 4 || T.second % 8 ||
         (Order != "mem_row_major" && Order != "mem_col_major") ||
-        F.second.Use != Fragment::Acc || V.K != FragVal::Sum ||
+        F.second.Use != Fragment::Acc || V.K != FragVal::Sum || V.CTerm >= 0 ||
         Before == Cur->FragsBefore.end() ||
         Before->second[size_t(F.first.Index)].K != FragVal::Zero)
       return resultsFailure(
@@ -6801,7 +6961,8 @@ private:
     Cur->FragStores.push_back(Mine);
     bool Same =
         K < L.FragStores.size() && L.FragStores[K].Offset == Mine.Offset &&
-        L.FragStores[K].Ld == Mine.Ld && L.FragStores[K].Scale == Mine.Scale;
+        L.FragStores[K].Ld == Mine.Ld && L.FragStores[K].Scale == Mine.Scale &&
+        L.FragStores[K].Beta == Mine.Beta;
     const auto &Ours = Cur->FragSums[size_t(Mine.SumId)];
     const auto &Theirs =
         Same ? L.FragSums[size_t(L.FragStores[K].SumId)] : Ours;

@@ -146,3 +146,29 @@ __global__ void block_barrier(const half *A, const half *B, float *C, int M, int
   }
 }
 // CHECK: note: kernel 'block_barrier' is left unchanged
+
+// The branch changes what the check with the warp barrier in it reads: the
+// kernel tests 'r0 < M' once, with r0 one tile further down, and skips the
+// last band of rows, which the statements after 'r0 -= 16' would otherwise
+// be proved under.
+__global__ void check_changed(const half *A, const half *B, float *C, int M, int N, int K) {
+  __shared__ float Cs[4][16 * 16];
+  WMMA_PROLOGUE
+#pragma tawa tile
+  // CHECK: body-guard-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}breaks it: 'r0', which the condition of this 'if' reads, is changed inside it: expected a bounds check with a warp barrier in it whose variables keep their values there{{.*}}
+  for (int k = 0; k < K; k += 16) {
+    if (row0 < M && col0 < N && k < K) {
+      LOADS_AND_MMA
+    }
+  }
+  int r0 = row0 + 16;
+  // CHECK: body-guard-refusals.cu:[[@LINE+1]]:7: note: 'r0', which the condition
+  if (r0 < M && col0 < N) {
+    r0 -= 16;
+    wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
+    __syncwarp();
+    for (int e = lane; e < 16 * 16; e += 32)
+      C[(r0 + e / 16) * N + col0 + e % 16] = Cs[warp][e];
+  }
+}
+// CHECK: note: kernel 'check_changed' is left unchanged
