@@ -1246,6 +1246,16 @@ K['pair_reads_bf16'] = dict(
   return finish(C, m * n, out);
 ''')
 
+K['wmma_cfrag_blend_dbuf_bf16'] = dict(
+    decl='void dbuf_blend_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,\n'
+         '                       int M, int N, int K, float alpha, float beta);',
+    body='''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read: beta * C
+  dbuf_blend_launch(A, B, C, M, N, K, 1.5f, -0.5f);
+  return finish(C, m * n, out);
+''')
+
 def main():
     for name, spec in sorted(K.items()):
         src = PROLOGUE % {'name': name}

@@ -16,6 +16,7 @@ declare -A SHAPE=(
   [blocktile_leaky_update_bf16]="1024 1024 1024"
   [wmma_blog_guarded_scratch_bf16]="1024 1024 1024"
   [coarsened_rows_checked_bf16]="1000 1000 1000" [pair_reads_bf16]="1000 1000 1000"
+  [wmma_cfrag_blend_dbuf_bf16]="1024 1024 1024"
   [p2_half2_smem_dot_half]="1000 1000 1000" [p2_pmpp_coarsened_half]="1024 1024 1024"
   [p10_wmma_blog_colmajor_half_scratch]="1024 1024 1024" [p13_wmma_blog_scratch_64x2_half]="1024 1024 1024"
   [vec_transposed_half_view]="1024 1024 1024" [blocked_staged_store_half]="1024 1024 1024"
