@@ -172,3 +172,41 @@ __global__ void check_changed(const half *A, const half *B, float *C, int M, int
   }
 }
 // CHECK: note: kernel 'check_changed' is left unchanged
+
+// The check around the loads and products differs between the lanes of a
+// warp (the wmma calls are warp-collective).
+__global__ void guard_lanes_differ(const half *A, const half *B, float *C, int M, int N, int K) {
+  __shared__ float Cs[4][16 * 16];
+  WMMA_PROLOGUE
+#pragma tawa tile
+  // CHECK: body-guard-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}breaks it: the lanes of a warp must pass the bounds check around the loads and products alike (wmma calls are warp-collective): expected its condition the same for every lane{{.*}}
+  for (int k = 0; k < K; k += 16) {
+    if (row0 + lane % 2 < M && col0 < N) {
+      LOADS_AND_MMA
+    }
+  }
+  SCRATCH_STORES
+}
+// CHECK: note: kernel 'guard_lanes_differ' is left unchanged
+
+// An 'else' beside the branch with the warp barrier in it.
+__global__ void barrier_with_else(const half *A, const half *B, float *C, int M, int N, int K) {
+  __shared__ float Cs[4][16 * 16];
+  WMMA_PROLOGUE
+#pragma tawa tile
+  // CHECK: body-guard-refusals.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: {{.*}}breaks it: expected a bounds check with a warp barrier in it after the tile loop, 'if (row0 < M && col0 < N) { ...; __syncwarp(); ... }', without an 'else'{{.*}}
+  for (int k = 0; k < K; k += 16) {
+    if (row0 < M && col0 < N && k < K) {
+      LOADS_AND_MMA
+    }
+  }
+  if (row0 < M && col0 < N) {
+    wmma::store_matrix_sync(Cs[warp], acc, 16, wmma::mem_row_major);
+    __syncwarp();
+    for (int e = lane; e < 16 * 16; e += 32)
+      C[(row0 + e / 16) * N + col0 + e % 16] = Cs[warp][e];
+  } else {
+    __syncwarp();
+  }
+}
+// CHECK: note: kernel 'barrier_with_else' is left unchanged

@@ -69,3 +69,18 @@ __global__ void no_beta(const half *A, const half *B, float *C, int M, int N, in
   }
 }
 // CHECK: note: kernel 'no_beta' is left unchanged
+
+// C's fragment loaded column-major.
+__global__ void column_major_c(const half *A, const half *B, float *C, int M, int N, int K, float beta) {
+  PROLOGUE
+#pragma tawa tile
+  // CHECK: fragment-blend-refusals.cu:[[@LINE+1]]:3: warning: this loop {{.*}} breaks it: expected after the loop 'wmma::load_matrix_sync(c, C + offset, ldc, wmma::mem_row_major)' of a fragment of the accumulator's type, from where it is stored{{.*}}
+  LOOP
+  for (int j = 0; j < 2; ++j) {
+    wmma::load_matrix_sync(c, C + row0 * N + col0 + j * 16, N, wmma::mem_col_major);
+    for (int e = 0; e < c.num_elements; ++e)
+      c.x[e] = acc[j].x[e] + beta * c.x[e];
+    wmma::store_matrix_sync(C + row0 * N + col0 + j * 16, c, N, wmma::mem_row_major);
+  }
+}
+// CHECK: note: kernel 'column_major_c' is left unchanged
