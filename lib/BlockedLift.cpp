@@ -36,6 +36,9 @@ struct StagedElement {
   int64_t Lane = 0, Width = 1;
   std::string BatchStride;
   SourceLocation At;
+  /// In an implicit GEMM (BlockedLifter::Im2col), the copy's bounds checks
+  /// as conditions `0 <= X` (a gather's `ih >= 0` is no `x < extent`).
+  Conditions Checks;
 };
 
 /// An accumulator element a thread put into a __shared__ array of results
@@ -424,6 +427,7 @@ public:
     this->Tf32 = Tf32;
     AcceptsWalkers = true;
     AcceptsPeeled = true;
+    WidenedTiles = true;
     ReadsLoopGuard = true;
   }
 
@@ -438,12 +442,19 @@ public:
   bool FlatBuffers = false;
   /// Whether it stopped at the limit of statements followed.
   bool TooLong = false;
+  /// Whether A is read as an implicit GEMM's im2col matrix (a convolution
+  /// whose staging copies gather through '/' and '%': quotients and
+  /// remainders are DivModAtom symbols, the K loop may run to a product of
+  /// parameters, `R * S * C`, and A's copies are proved elements of
+  /// tawa::Im2col, GemmLoopReader::im2colElement).
+  bool Im2col = false;
 
   /// With `Quick`, follows every thread through the staging and the last
   /// thread alone through the rest, to reject a wrong block fast; else
   /// follows the whole block and proves what it computes.
   std::optional<LiftedGemm> run(bool Quick) {
     QuickRun = Quick;
+    Ev.DivMod = ProductK = Im2col;
     const std::optional<AroundLoop> Around = aroundLoop();
     if (!Around)
       return std::nullopt;
@@ -455,6 +466,9 @@ public:
     Ev.BlockDim[2] = 1;
     if (!tileLoopHeader() || !sharedTiles(Before))
       return std::nullopt;
+    // The loop's counter only grows from 0: a dividend of a decode.
+    if (Im2col)
+      Ev.addSymbol(Counter);
     Rotated = rotatedForm(Before);
     if (PeeledLast && !peeledIteration(After))
       return std::nullopt;
@@ -1566,6 +1580,18 @@ private:
       DynamicRings[Last] = {LastStride, *Ring};
   }
 
+  /// Whether a pointer parameter of the kernel points to bf16 or fp16: a
+  /// float tile may then hold its elements widened (elementTypes checks
+  /// that A and B are such matrices).
+  bool readsHalfMatrix() const {
+    return llvm::any_of(Kernel->parameters(), [](const ParmVarDecl *P) {
+      const QualType T = P->getType();
+      const std::optional<ElementType> E =
+          T->isPointerType() ? elementOf(T->getPointeeType()) : std::nullopt;
+      return E && E != ElementType::F32;
+    });
+  }
+
   /// A tile of Rows x Cols elements, for the staging and the product, or
   /// for results staged after the loop where the loop does not use it.
   bool addTile(SharedTile T) {
@@ -1574,7 +1600,8 @@ private:
                   "the __shared__ tile is larger than shared memory");
     if (!mentions(Loop, T.Var) && T.Buffers == 1)
       return resultsTile(std::move(T));
-    if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32)
+    if (elementOf(tileElementType(T.Var, Ctx)) == ElementType::F32 && !Tf32 &&
+        !readsHalfMatrix())
       return fail(T.Var->getLocation(), SgemmMessage);
     T.Slot.assign(size_t(T.size()), -1);
     T.SlotRound.assign(size_t(T.size()), 0);
@@ -4367,10 +4394,13 @@ private:
   bool stage(std::pair<int32_t, int64_t> T, const Expr *Read, const Expr *Cond,
              SourceLocation At) {
     const SharedTile &X = Tiles[size_t(T.first)];
-    if (std::optional<Location> L = location(Read, false);
+    // A register widened into a float tile (`__half2float(v)`) holds its
+    // element exactly.
+    if (std::optional<Location> L =
+            location(unconverted(Read, tileElementType(X.Var, Ctx)), false);
         L && at(*L).K == FVal::Loaded) {
-      if (Cond || !sameType(Ctx.getBaseElementType(L->Var->getType()),
-                            tileElementType(X.Var, Ctx)))
+      if (Cond || !holds(tileElementType(X.Var, Ctx),
+                         Ctx.getBaseElementType(L->Var->getType())))
         return fail(At, "a register loaded from a matrix must be staged "
                         "as it is, into a tile of the matrix's type");
       StagedElement S = Cur->Fetched[size_t(at(*L).Index)];
@@ -4384,6 +4414,16 @@ private:
     std::optional<StagedElement> S =
         fetch(Read, Cond, tileElementType(X.Var, Ctx), At);
     return S && record(T, std::move(*S));
+  }
+
+  /// Whether a register or tile of type `T` holds an element of type `E`
+  /// exactly as read: the same type, or float widening a bf16 or fp16
+  /// element (GemmLoopReader::WidenedTiles).
+  bool holds(QualType T, QualType E) const {
+    if (sameType(T, E))
+      return true;
+    const std::optional<ElementType> ET = elementOf(T), EE = elementOf(E);
+    return ET == ElementType::F32 && EE && EE != ElementType::F32;
   }
 
   static bool sameType(QualType A, QualType B) {
@@ -4425,9 +4465,8 @@ private:
     StagingChecked = Lane.has_value();
     std::optional<GlobalAccess> GA = global(unconverted(Read, Type));
     StagingChecked = false;
-    if (!GA ||
-        !sameType(Ctx.getBaseElementType(GA->Ptr->getType()->getPointeeType()),
-                  Type))
+    if (!GA || !holds(Type, Ctx.getBaseElementType(
+                                GA->Ptr->getType()->getPointeeType())))
       return fail(At, expected(Phase::Stage));
     std::optional<Poly> L = eval(GA->Index, "the matrix index");
     if (!L)
@@ -4436,7 +4475,16 @@ private:
         stagedAt(GA->Ptr, *L + GA->Offset, At, Read);
     if (!Element)
       return std::nullopt;
-    if (Cond) {
+    if (Cond && Im2col) {
+      // A gather's checks are conditions; a plain copy's also pairs.
+      if (!conditionsOf(Cond, Element->Checks))
+        return std::nullopt;
+      const LiftFailure Kept = Why;
+      if (!guard(Cond, Element->Bounds))
+        Element->Bounds.clear();
+      Why = Kept;
+      Element->Guarded = true;
+    } else if (Cond) {
       if (!guard(Cond, Element->Bounds))
         return std::nullopt;
       Element->Guarded = true;
@@ -7267,8 +7315,10 @@ private:
         " does not gain A(row, t + k) * B(t + k, col) once for each k < " +
         std::to_string(G.Tile) + " per iteration";
     for (const Product &P : Ps) {
-      UncheckedCopy = nullptr;
+      UncheckedCopy = NotIm2col = nullptr;
       std::optional<int64_t> K = productK(P, S);
+      if (NotIm2col)
+        return fail(NotIm2col->At, Im2colMessage);
       if (UncheckedCopy)
         return fail(UncheckedCopy->At,
                     "the bounds check of this staging copy is not 'row < M "
@@ -7287,6 +7337,8 @@ private:
   /// store's row and column, in either order; the first fixes which matrix
   /// is A and both layouts.
   std::optional<int64_t> productK(const Product &P, const StoreRecord &S) {
+    if (Im2col)
+      return im2colProductK(P, S);
     const StagedElement &X = Staged[size_t(P.X)], &Y = Staged[size_t(P.Y)];
     if (!G.A.Data) {
       for (int Swap = 0; Swap < 2 && !G.A.Data; ++Swap)
@@ -7324,13 +7376,69 @@ private:
     return KA;
   }
 
+  /// productK of an implicit GEMM: one element is the weights' (B, read as
+  /// a GEMM's, its leading dimension a parameter or K's product), the other
+  /// the im2col element (the store's row, KOffset + k) of the convolution
+  /// that the first product's element fixes (im2colShape).
+  std::optional<int64_t> im2colProductK(const Product &P,
+                                        const StoreRecord &S) {
+    const StagedElement &X = Staged[size_t(P.X)], &Y = Staged[size_t(P.Y)];
+    if (!S.Guarded)
+      return std::nullopt;
+    if (!G.A.Data) {
+      for (int Swap = 0; Swap < 2 && !G.A.Data; ++Swap) {
+        const StagedElement &SA = Swap ? Y : X, &SB = Swap ? X : Y;
+        std::vector<Extent> Lds = extents();
+        Lds.push_back(G.K);
+        for (const Extent &LB : Lds)
+          for (bool KMajor : {true, false}) {
+            LiftedOperand B{SB.Ptr, LB, KMajor, SB.BatchStride};
+            std::optional<int64_t> KB = kOf(SB, B, S.Col, false);
+            if (!KB || G.A.Data || SA.Ptr == SB.Ptr || !SA.BatchStride.empty())
+              continue;
+            const Poly KK = KOffset + Poly::constant(*KB);
+            if (std::optional<Im2colShape> Sh =
+                    im2colShape(SA.L, SA.Checks, S.Row, KK, extentPoly(G.M),
+                                extentPoly(G.K))) {
+              Conv = *Sh;
+              G.A = {SA.Ptr, Extent(), true, ""};
+              G.B = B;
+            } else {
+              NotIm2col = &SA; // the weights read, the activations not
+            }
+          }
+      }
+      if (!G.A.Data)
+        return std::nullopt;
+      NotIm2col = nullptr;
+    }
+    const bool XIsA = X.Ptr == G.A.Data;
+    if (XIsA == (Y.Ptr == G.A.Data))
+      return std::nullopt;
+    const StagedElement &SA = XIsA ? X : Y, &SB = XIsA ? Y : X;
+    std::optional<int64_t> KB = kOf(SB, G.B, S.Col, false);
+    if (!KB || SB.Ptr != G.B.Data || SB.BatchStride != G.B.BatchStride ||
+        !SA.BatchStride.empty())
+      return std::nullopt;
+    if (!im2colElement(*Conv, SA.L, SA.Checks, S.Row,
+                       KOffset + Poly::constant(*KB))) {
+      NotIm2col = &SA;
+      return std::nullopt;
+    }
+    if (S.Guarded && !guardOf(SB, S.Col, G.N, *KB)) {
+      UncheckedCopy = SB.Guarded ? &SB : nullptr;
+      return std::nullopt;
+    }
+    return KB;
+  }
+
   /// The k of a staged element of A (M x K stored K-major, row * lda + kk,
   /// or kk * lda + row) or B (N x K: col * ldb + kk; K x N: kk * ldb + col),
   /// MN the store's row (A) or column (B); nullopt where it is none.
   std::optional<int64_t> kOf(const StagedElement &E, const LiftedOperand &O,
                              const Poly &MN, bool IsA) const {
     (void)IsA;
-    const Poly Ld = Poly::symbol(O.Ld.Sym);
+    const Poly Ld = extentPoly(O.Ld);
     if (O.KMajor)
       return (E.L - MN * Ld - KOffset).constantValue();
     auto Split = (E.L - MN - KOffset * Ld).linearIn(O.Ld.Sym);
@@ -7477,29 +7585,79 @@ private:
       // A multiple of 2 * TILE where the last tiles' buffer is named.
       const std::string KT = std::to_string(G.Tile * (EvenTileCount ? 2 : 1));
       G.M = G.N = Extent();
-      G.ExtentsDiffer = G.K.Name + " % " + KT + " != 0";
+      G.ExtentsDiffer = G.K.factor() + " % " + KT + " != 0";
       G.Extents = G.K.words() + " is a multiple of " + KT;
     } else if (UncheckedLoads) {
       const std::string BM = std::to_string(WindowM),
                         BN = std::to_string(WindowN);
-      G.ExtentsDiffer = G.M.Name + " % " + BM + " != 0 || " + G.N.Name + " % " +
-                        BN + " != 0 || " + G.K.Name + " % " + T + " != 0";
+      G.ExtentsDiffer = G.M.factor() + " % " + BM + " != 0 || " + G.N.factor() +
+                        " % " + BN + " != 0 || " + G.K.factor() + " % " + T +
+                        " != 0";
       G.Extents = G.M.words() + ", " + G.N.words() + " and " + G.K.words() +
                   " are multiples of " + BM + ", " + BN + " and " + T;
     }
     vectorExtents();
+    if (Conv)
+      im2colLaunches();
     if (EvenTileCount && G.Guarded) {
       // An even count of TILE-wide tiles of K where K is a multiple of 2 *
       // TILE (the kernel runs as written where the count is odd too).
       const std::string T2 = std::to_string(2 * G.Tile);
       G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
-                         G.K.Name + " % " + T2 + " != 0";
+                         G.K.factor() + " % " + T2 + " != 0";
       G.Extents += std::string(G.Extents.empty() ? "" : "; ") + G.K.words() +
                    " is a multiple of " + T2 +
                    " (the code after the loop reads the last tiles from "
                    "the buffer they occupy where the tile count is even)";
     }
     limitFloatTileCount();
+  }
+
+  /// The im2col view of an implicit GEMM's activations (LiftedIm2col, from
+  /// Conv), and the launches its proof holds for: the extents the decodes
+  /// divide by positive, and the output pixels whole images; elsewhere the
+  /// kernel runs as written.
+  void im2colLaunches() {
+    const Im2colShape &Sh = *Conv;
+    std::vector<std::string> Checks;
+    for (const Poly *X : {&Sh.P, &Sh.Q, &Sh.C, &Sh.S, &Sh.R, &Sh.H, &Sh.W})
+      if (!X->constantValue()) {
+        const std::string Check = text(*X) + " <= 0";
+        if (!llvm::is_contained(Checks, Check))
+          Checks.push_back(Check);
+      }
+    std::string N;
+    if (std::optional<Poly> Images = dividedBy(Sh.Rows, Sh.P * Sh.Q);
+        Images && freeOfCoordinates(*Images) &&
+        *Images * Sh.P * Sh.Q == Sh.Rows) {
+      N = text(*Images);
+    } else {
+      // The view is built before the launcher's checks: no division by 0.
+      const std::string Pixels = productText({&Sh.P, &Sh.Q});
+      N = "(" + Pixels + " > 0 ? (" + text(Sh.Rows) + ") / (" + Pixels +
+          ") : 0)";
+      Checks.push_back("(" + text(Sh.Rows) + ") % (" + Pixels + ") != 0");
+    }
+    G.Conv = LiftedIm2col{N,
+                          text(Sh.H),
+                          text(Sh.W),
+                          text(Sh.C),
+                          text(Sh.R),
+                          text(Sh.S),
+                          text(Sh.P),
+                          text(Sh.Q),
+                          text(Sh.PadH),
+                          text(Sh.PadW),
+                          text(Sh.StrideH),
+                          text(Sh.StrideW),
+                          text(Sh.DilH),
+                          text(Sh.DilW)};
+    for (const std::string &Check : Checks)
+      G.ExtentsDiffer +=
+          std::string(G.ExtentsDiffer.empty() ? "" : " || ") + Check;
+    G.Extents += std::string(G.Extents.empty() ? "" : "; ") +
+                 "the convolution's extents are positive and the output "
+                 "pixels whole images";
   }
 
   /// The launch condition of copies of W elements under one bounds check
@@ -7518,7 +7676,7 @@ private:
     std::map<int64_t, std::vector<std::string>> ByWidth;
     for (const auto &[X, W] : Widest) {
       G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
-                         X.Name + " % " + std::to_string(W) + " != 0";
+                         X.factor() + " % " + std::to_string(W) + " != 0";
       ByWidth[W].push_back(X.words());
     }
     for (const auto &[W, Names] : ByWidth) {
@@ -7536,7 +7694,7 @@ private:
           }))
         continue;
       G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
-                         X.Name + " % 2 != 0";
+                         X.factor() + " % 2 != 0";
       Even.push_back(X.words());
     }
     if (!Even.empty())
@@ -7569,6 +7727,17 @@ private:
   std::pair<int64_t, int64_t> StoreLane{0, 1};
   /// A staging copy whose bounds check is not its element's (productK).
   const StagedElement *UncheckedCopy = nullptr;
+  /// An activations' copy that is not the im2col element its product reads
+  /// (im2colProductK).
+  const StagedElement *NotIm2col = nullptr;
+  static constexpr const char *Im2colMessage =
+      "this staging copy does not read the im2col element of its tile row "
+      "and column: expected in[((n * H + ih) * W + iw) * C + c] of the NHWC "
+      "activations, the row's pixel m decoded as n = m / (P * Q), p = (m / "
+      "Q) % P, q = m % Q, the column k as c = k % C, s = (k / C) % S, r = k "
+      "/ (S * C), ih = p * stride - pad + r * dilation (iw alike), under "
+      "exactly the checks 'm < rows && k < R * S * C && 0 <= ih < H && 0 <= "
+      "iw < W' (those against 0 may be left out without padding)";
   std::vector<Stmt *> Seg[3];
   /// The loop stages the next iteration's tiles (rotatedForm); its body's
   /// parts between barriers, the part followed, the copies before the
@@ -7576,6 +7745,9 @@ private:
   /// loop, follow the loop, record its copies (else read the tiles), run
   /// under a prefetch's condition (the depth).
   bool Rotated = false;
+  /// The convolution of an implicit GEMM (Im2col), fixed by the first
+  /// product proved.
+  std::optional<Im2colShape> Conv;
   /// The most buffers of a ring tile (`X[S][R][C]`, SharedTile).
   static constexpr int64_t MaxRing = 8;
   std::vector<std::vector<Stmt *>> RotSeg;
@@ -7875,7 +8047,29 @@ static bool declaresTwoByN(const FunctionDecl *Kernel) {
 static std::optional<LiftedGemm>
 liftBlockedWith(const FunctionDecl *Kernel, const ForStmt *Loop,
                 ASTContext &Ctx, LiftFailure &Why, const NamedExtents *Named,
-                bool Tf32, bool FlatBuffers, int &Reached);
+                bool Tf32, bool FlatBuffers, int &Reached, bool Im2col = false);
+
+/// Whether the kernel divides, or takes a remainder, by something other
+/// than a constant: an index decoded by extents of a launch, as an
+/// implicit GEMM's staging copies decode a pixel and a filter tap.
+static bool dividesByParameter(const FunctionDecl *Kernel) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    bool Found = false;
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      const BinaryOperatorKind Op = B->getOpcode();
+      Found |= (Op == BO_Div || Op == BO_Rem || Op == BO_DivAssign ||
+                Op == BO_RemAssign) &&
+               B->getType()->isIntegerType() &&
+               !B->getRHS()->isValueDependent() &&
+               !B->getRHS()->isIntegerConstantExpr(Kernel->getASTContext());
+      return !Found;
+    }
+    const FunctionDecl *Kernel = nullptr;
+  } F;
+  F.Kernel = Kernel;
+  F.TraverseStmt(Kernel->getBody());
+  return F.Found;
+}
 
 std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
                                           const ForStmt *Loop, ASTContext &Ctx,
@@ -7898,18 +8092,28 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
     if (G || Buffers >= Rows)
       Why = Flat;
   }
+  // Indices decoded by extents: A read as an im2col matrix. Its verdict
+  // stands where that reading got further.
+  if (int Gathered = -1; !G && dividesByParameter(Kernel)) {
+    LiftFailure Im2col;
+    G = liftBlockedWith(Kernel, Loop, Ctx, Im2col, Named, Tf32, false, Gathered,
+                        /*Im2col=*/true);
+    if (G || Gathered > std::max(Rows, Buffers))
+      Why = Im2col;
+  }
   return G;
 }
 
 static std::optional<LiftedGemm>
 liftBlockedWith(const FunctionDecl *Kernel, const ForStmt *Loop,
                 ASTContext &Ctx, LiftFailure &Why, const NamedExtents *Named,
-                bool Tf32, bool FlatBuffers, int &Best) {
+                bool Tf32, bool FlatBuffers, int &Best, bool Im2col) {
   int64_t Followed = 0;
   for (BlockShape S : blockShapes(Kernel)) {
     LiftFailure Quick;
     BlockedLifter Probe(Kernel, Loop, Ctx, Quick, S, Followed, Named, Tf32);
     Probe.FlatBuffers = FlatBuffers;
+    Probe.Im2col = Im2col;
     const bool Fits = Probe.run(/*Quick=*/true).has_value();
     const std::string Words = S.Y == 1 ? std::to_string(S.X) + " threads"
                                        : std::to_string(S.X) + " x " +
@@ -7919,6 +8123,7 @@ liftBlockedWith(const FunctionDecl *Kernel, const ForStmt *Loop,
       LiftFailure Failure;
       BlockedLifter Full(Kernel, Loop, Ctx, Failure, S, Followed, Named, Tf32);
       Full.FlatBuffers = FlatBuffers;
+      Full.Im2col = Im2col;
       std::optional<LiftedGemm> G = Full.run(/*Quick=*/false);
       Why = Failure;
       if (!G && Full.Following)
@@ -7949,6 +8154,32 @@ bool loopInsideIf(const FunctionDecl *Kernel, const ForStmt *Loop) {
   return llvm::any_of(Body->body(), [&](const Stmt *S) {
     return isa<IfStmt>(S) && Contains(S);
   });
+}
+
+bool stagesInLoop(const ForStmt *Loop) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    int Depth = 0;
+    bool Found = false;
+    bool TraverseForStmt(ForStmt *F) {
+      ++Depth;
+      RecursiveASTVisitor::TraverseForStmt(F);
+      --Depth;
+      return !Found;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      Found |= Depth > 0 && B->isAssignmentOp() && writesShared(B->getLHS());
+      return !Found;
+    }
+    static bool writesShared(const Expr *E) {
+      while (auto *A = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts()))
+        E = A->getBase();
+      auto *R = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      auto *VD = R ? dyn_cast<VarDecl>(R->getDecl()) : nullptr;
+      return VD && VD->hasAttr<CUDASharedAttr>();
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
+  return F.Found;
 }
 
 bool blockedLoopBody(const ForStmt *Loop) {

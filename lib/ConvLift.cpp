@@ -15,9 +15,6 @@ using namespace clang;
 namespace tawa {
 namespace {
 
-/// A conjunction of conditions, each `0 <= X`, as the polynomials X.
-using Conditions = std::vector<Poly>;
-
 /// `Tile[P1][P2]` of a 2-D __shared__ tile.
 struct TileElement {
   const VarDecl *Tile = nullptr;
@@ -743,108 +740,6 @@ private:
     return false;
   }
 
-  /// Q with Num = Q * Den: Den one monomial dividing every term of Num, or
-  /// a polynomial in which some symbol appears once with a constant
-  /// coefficient (Q read off that symbol).
-  std::optional<Poly> dividedBy(const Poly &Num, const Poly &Den) const {
-    if (Den.terms().size() == 1) {
-      const auto &[DM, DC] = *Den.terms().begin();
-      Poly Q;
-      bool Whole = DC != 0;
-      for (const auto &[M, C] : Num.terms()) {
-        Poly::Monomial Rest = M;
-        for (Symbol S : DM) {
-          auto It = std::find(Rest.begin(), Rest.end(), S);
-          if (It == Rest.end()) {
-            Whole = false;
-            break;
-          }
-          Rest.erase(It);
-        }
-        if (!Whole || C % DC != 0) {
-          Whole = false;
-          break;
-        }
-        Poly Term = Poly::constant(C / DC);
-        for (Symbol S : Rest)
-          Term = Term * Poly::symbol(S);
-        Q = Q + Term;
-      }
-      if (Whole)
-        return Q;
-    }
-    for (const auto &[M, C] : Den.terms())
-      for (Symbol S : M) {
-        std::optional<std::pair<Poly, Poly>> D = Den.linearIn(S);
-        std::optional<std::pair<Poly, Poly>> N = Num.linearIn(S);
-        std::optional<int64_t> DC =
-            D ? D->second.constantValue() : std::nullopt;
-        if (!N || !DC || *DC == 0)
-          continue;
-        if (std::optional<Poly> Q = N->second.dividedExactly(*DC))
-          if (*Q * Den == Num)
-            return Q;
-      }
-    return std::nullopt;
-  }
-
-  static bool sameConditions(const Conditions &A, const Conditions &B) {
-    if (A.size() != B.size())
-      return false;
-    for (const Poly &X : A)
-      if (std::count(A.begin(), A.end(), X) !=
-          std::count(B.begin(), B.end(), X))
-        return false;
-    return true;
-  }
-
-  /// Whether `P` names no thread, block or loop coordinate and no atom: a
-  /// polynomial of parameters and constants.
-  bool freeOfCoordinates(const Poly &P) const {
-    for (const auto &[M, C] : P.terms())
-      for (Symbol S : M)
-        if (!extentOfSymbol(S) && !fixedAtom(S))
-          return false;
-    return true;
-  }
-
-  /// The atom `S` is where it is a quotient or remainder of parameters and
-  /// constants (`R / 2`), or null.
-  const DivModAtom *fixedAtom(Symbol S) const {
-    const DivModAtom *A = Ev.atom(S);
-    return A && A->Fixed && freeOfCoordinates(A->X) && freeOfCoordinates(A->D)
-               ? A
-               : nullptr;
-  }
-
-  /// The atoms of P, and of the polynomials inside them.
-  void atomsOf(const Poly &P, std::vector<const DivModAtom *> &Out) const {
-    for (const auto &[M, C] : P.terms())
-      for (Symbol S : M)
-        if (const DivModAtom *A = Ev.atom(S)) {
-          if (llvm::is_contained(Out, A))
-            continue;
-          Out.push_back(A);
-          atomsOf(A->X, Out);
-        }
-  }
-
-  /// The symbol `P` is (1 times one symbol), or none.
-  static std::optional<Symbol> symbolOf(const Poly &P) {
-    if (P.terms().size() != 1 || P.terms().begin()->second != 1 ||
-        P.terms().begin()->first.size() != 1)
-      return std::nullopt;
-    return P.terms().begin()->first.front();
-  }
-
-  static const DivModAtom *find(llvm::ArrayRef<const DivModAtom *> Atoms,
-                                bool Mod, const Poly &X) {
-    for (const DivModAtom *A : Atoms)
-      if (A->Mod == Mod && A->X == X)
-        return A;
-    return nullptr;
-  }
-
   /// The filter tap and channel of the staging thread's column: the
   /// channels C and channel index Cq, the taps R x S and the tap's
   /// coordinates Rq, Sq.
@@ -909,16 +804,6 @@ private:
     return true;
   }
 
-  /// An input coordinate In = o * Stride - Pad + f * Dil (o the output
-  /// pixel's coordinate, f the filter tap's) and the input extent it is
-  /// checked against.
-  struct Spatial {
-    Poly In, Extent, Stride, Pad, Dil;
-    /// Checks that may be absent: `In >= 0` where In is never negative (no
-    /// padding).
-    std::vector<Poly> Optional;
-  };
-
   /// The decode of a column k whose channel is outermost: s = k % S, r =
   /// (k / S) % R, c = k / (R S), C the loop's bound over R S.
   bool channelsOuter(const StagingCopy &St,
@@ -957,7 +842,7 @@ private:
                   Spatial &Y, Spatial &X) {
     if (!filter(St, Atoms, F, ChannelsOuter))
       return Reading::Decode;
-    if (!spatial(St, Pq, F.Rq, Y) || !spatial(St, Qq, F.Sq, X))
+    if (!spatial(St.Checks, Pq, F.Rq, Y) || !spatial(St.Checks, Qq, F.Sq, X))
       return Reading::Address;
     const Poly Address =
         ((Nq * Y.Extent + Y.In) * X.Extent + X.In) * F.C + F.Cq;
@@ -1179,9 +1064,6 @@ private:
     return true;
   }
 
-  /// `P` in C++, parenthesized where it has several terms.
-  std::string factorText(const Poly &P) const { return productText({&P}); }
-
   /// A 1x1 convolution: the staging copy's column is the channel itself
   /// (no tap decode, R = S = 1) and its address ((n * H + p * SH) * W + q *
   /// SW) * C + c, C the K loop's bound, with no padding: H, W and the
@@ -1244,105 +1126,6 @@ private:
         Rest.erase(It);
         Out = Out * Poly::symbol(S);
       }
-    return Out;
-  }
-
-  /// The coordinate of `O` (the output's) and `F` (the tap's) from the
-  /// copy's checks `In >= 0` and `Extent - In - 1 >= 0` (the first may be
-  /// absent where the padding is 0).
-  bool spatial(const StagingCopy &St, const Poly &O, const Poly &F,
-               Spatial &Out) const {
-    std::optional<Symbol> OSym = symbolOf(O), FSym = symbolOf(F);
-    if (!OSym || !FSym)
-      return false;
-    const Symbol OS = *OSym, FS = *FSym;
-    std::optional<Poly> In, Upper;
-    // The lower check has the output coordinate's stride as its factor, the
-    // upper one its negation.
-    for (const Poly &Ch : St.Checks) {
-      std::optional<std::pair<Poly, Poly>> Split = Ch.linearIn(OS);
-      if (!Split || Split->second == Poly())
-        continue;
-      if (Split->second.nonNegativeCoefficients() && !In)
-        In = Ch;
-      else if ((Poly() - Split->second).nonNegativeCoefficients() && !Upper)
-        Upper = Ch;
-    }
-    if (!Upper)
-      return false;
-    if (!In) {
-      // The terms of -Upper that name the coordinates.
-      Poly Coordinates;
-      const Poly Negated = Poly() - *Upper;
-      for (const auto &[M, C] : Negated.terms())
-        if (std::count(M.begin(), M.end(), OS) ||
-            std::count(M.begin(), M.end(), FS)) {
-          Poly Term = Poly::constant(C);
-          for (Symbol X : M)
-            Term = Term * Poly::symbol(X);
-          Coordinates = Coordinates + Term;
-        }
-      if (!Coordinates.nonNegativeCoefficients())
-        return false;
-      In = Coordinates;
-      Out.Optional.push_back(*In);
-    }
-    std::optional<std::pair<Poly, Poly>> A = In->linearIn(OS);
-    std::optional<std::pair<Poly, Poly>> B =
-        A ? A->first.linearIn(FS) : std::nullopt;
-    if (!A || !B || !freeOfCoordinates(A->second) ||
-        !freeOfCoordinates(B->second) || !freeOfCoordinates(B->first))
-      return false;
-    Out.In = *In;
-    Out.Stride = A->second;
-    Out.Dil = B->second;
-    Out.Pad = Poly() - B->first;
-    Out.Extent = *Upper + *In + Poly::constant(1);
-    return freeOfCoordinates(Out.Extent);
-  }
-
-  /// C++ text of a polynomial of parameters and constants: its terms in the
-  /// order of their names, the constant last (`H - 2`).
-  std::string text(const Poly &P) const {
-    std::vector<std::pair<std::string, int64_t>> Terms;
-    for (const auto &[M, C] : P.terms()) {
-      std::string Names;
-      for (Symbol S : M) {
-        std::string Name;
-        if (const Extent *X = extentOfSymbol(S))
-          Name = X->Name;
-        else if (const DivModAtom *A = fixedAtom(S))
-          Name = "(" + productText({&A->X}) + (A->Mod ? " % " : " / ") +
-                 productText({&A->D}) + ")";
-        Names += (Names.empty() ? "" : " * ") + Name;
-      }
-      Terms.push_back({Names, C});
-    }
-    std::sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) {
-      return A.first.empty() != B.first.empty() ? B.first.empty()
-                                                : A.first < B.first;
-    });
-    std::string Out;
-    for (const auto &[Names, C] : Terms) {
-      const int64_t A = C < 0 ? -C : C;
-      std::string Term = Names.empty() ? std::to_string(A)
-                         : A == 1      ? Names
-                                       : std::to_string(A) + " * " + Names;
-      Out += Out.empty() ? (C < 0 ? "-" + Term : Term)
-                         : (C < 0 ? " - " : " + ") + Term;
-    }
-    return Out.empty() ? "0" : Out;
-  }
-
-  /// C++ text of the product of `Factors`, each parenthesized where it has
-  /// several terms.
-  std::string productText(std::initializer_list<const Poly *> Factors) const {
-    std::string Out;
-    for (const Poly *F : Factors) {
-      const std::string T = text(*F);
-      Out += (Out.empty() ? "" : " * ") +
-             (F->terms().size() > 1 ? "(" + T + ")" : T);
-    }
     return Out;
   }
 

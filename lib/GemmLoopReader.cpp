@@ -109,6 +109,8 @@ bool GemmLoopReader::tileLoopHeader() {
     LoopCountsElements = true;
     if (std::optional<Extent> K = extentOf(Cond->getRHS()))
       G.K = *K;
+    else if (ProductK)
+      G.K = productBound(Cond->getRHS()).value_or(Extent());
     G.Tile = int(*Step);
     KOffset = Poly::symbol(T);
   } else if (int64_t Tile = 0;
@@ -144,6 +146,28 @@ bool GemmLoopReader::tileLoopHeader() {
   if (!G.K)
     return fail(Cond->getRHS()->getBeginLoc(), FloorMessage);
   return true;
+}
+
+std::optional<Extent> GemmLoopReader::productBound(const Expr *E) const {
+  if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+    if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        VD->getType()->isIntegerType() && VD->hasInit() &&
+        !isModified(VD, Kernel->getBody()))
+      return productBound(VD->getInit());
+  if (std::optional<Extent> X = boundOf(E))
+    return X;
+  // Any other polynomial of parameters and constants (`9 * C`).
+  std::optional<Poly> P = Ev.eval(E);
+  if (!P || P->constantValue() || !freeOfCoordinates(*P))
+    return std::nullopt;
+  for (const auto &[M, C] : P->terms())
+    for (Symbol S : M)
+      if (const Extent *X = extentOfSymbol(S);
+          !X || (X->Param &&
+                 !Ctx.hasSameUnqualifiedType(X->Param->getType(), Ctx.IntTy)))
+        return std::nullopt;
+  return namedExtent(text(*P), *P, E->getBeginLoc());
 }
 
 bool GemmLoopReader::walkingForm() const {
@@ -402,7 +426,8 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
     }
     // `x <= P` is `x - 1 < P` (of integers; P an extent, never negative).
     std::optional<Extent> Bound =
-        Op == BO_LT || Op == BO_LE ? boundOf(P) : std::nullopt;
+        Op == BO_LT || Op == BO_LE ? (ProductK ? productBound(P) : boundOf(P))
+                                   : std::nullopt;
     if (std::optional<Poly> XP = Bound ? Ev.eval(X) : std::nullopt) {
       Out.push_back({Op == BO_LE ? *XP - Poly::constant(1) : *XP, *Bound});
       return true;
@@ -414,6 +439,36 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
                          "parameters or named constants, or products of int "
                          "parameters ('row < N * H * W')");
   return false;
+}
+
+bool GemmLoopReader::conditionsOf(const Expr *E, Conditions &Out) {
+  auto *B = dyn_cast<BinaryOperator>(bare(E));
+  if (B && B->getOpcode() == BO_LAnd)
+    return conditionsOf(B->getLHS(), Out) && conditionsOf(B->getRHS(), Out);
+  // Signed comparisons, so that the polynomials' order is C's.
+  const bool Signed = B && B->getLHS()->getType()->isSignedIntegerType() &&
+                      B->getRHS()->getType()->isSignedIntegerType();
+  std::optional<Poly> L = Signed ? Ev.eval(B->getLHS()) : std::nullopt;
+  std::optional<Poly> R = L ? Ev.eval(B->getRHS()) : std::nullopt;
+  const Poly One = Poly::constant(1);
+  switch (R ? B->getOpcode() : BO_Comma) {
+  case BO_LT:
+    Out.push_back(*R - *L - One);
+    return true;
+  case BO_LE:
+    Out.push_back(*R - *L);
+    return true;
+  case BO_GT:
+    Out.push_back(*L - *R - One);
+    return true;
+  case BO_GE:
+    Out.push_back(*L - *R);
+    return true;
+  default:
+    return fail(E->getBeginLoc(),
+                "expected bounds checks 'a < b', 'a >= 0' of index arithmetic "
+                "joined by '&&'");
+  }
 }
 
 bool GemmLoopReader::isIteration(const Expr *E) const {
@@ -1468,6 +1523,99 @@ bool GemmLoopReader::elementTypes() {
   // tawa::Matrix's extents and leading dimension are int: a wider or
   // unsigned parameter could hold a value the view would change.
   return intExtents(G);
+}
+
+std::optional<GemmLoopReader::Im2colCoordinates>
+GemmLoopReader::im2colCoordinates(const Im2colShape &Sh, const Poly &M,
+                                  const Poly &KK) const {
+  std::optional<Poly> MQ = Ev.divide(M, Sh.Q, false);
+  std::optional<Poly> KC = Ev.divide(KK, Sh.C, false);
+  std::optional<Poly> N = Ev.divide(M, Sh.P * Sh.Q, false);
+  std::optional<Poly> P = MQ ? Ev.divide(*MQ, Sh.P, true) : std::nullopt;
+  std::optional<Poly> Q = Ev.divide(M, Sh.Q, true);
+  std::optional<Poly> C = Ev.divide(KK, Sh.C, true);
+  std::optional<Poly> S = KC ? Ev.divide(*KC, Sh.S, true) : std::nullopt;
+  std::optional<Poly> R = Ev.divide(KK, Sh.C * Sh.S, false);
+  if (!N || !P || !Q || !C || !S || !R)
+    return std::nullopt;
+  return Im2colCoordinates{*N, *P, *Q, *C, *R, *S};
+}
+
+std::optional<GemmLoopReader::Im2colShape>
+GemmLoopReader::im2colShape(const Poly &L, const Conditions &Checks,
+                            const Poly &M, const Poly &KK, const Poly &Rows,
+                            const Poly &Cols) const {
+  std::vector<const DivModAtom *> Atoms;
+  atomsOf(L, Atoms);
+  for (const Poly &Ch : Checks)
+    atomsOf(Ch, Atoms);
+  const DivModAtom *QA = find(Atoms, true, M);
+  std::optional<Poly> MDivQ = QA ? Ev.divide(M, QA->D, false) : std::nullopt;
+  const DivModAtom *PA = MDivQ ? find(Atoms, true, *MDivQ) : nullptr;
+  const DivModAtom *CA = find(Atoms, true, KK);
+  std::optional<Poly> KDivC = CA ? Ev.divide(KK, CA->D, false) : std::nullopt;
+  const DivModAtom *SA = KDivC ? find(Atoms, true, *KDivC) : nullptr;
+  if (!PA || !SA)
+    return std::nullopt;
+  Im2colShape Sh;
+  Sh.P = PA->D;
+  Sh.Q = QA->D;
+  Sh.C = CA->D;
+  Sh.S = SA->D;
+  Sh.Rows = Rows;
+  Sh.Cols = Cols;
+  std::optional<Poly> R = dividedBy(Cols, Sh.C * Sh.S);
+  if (!R || *R * Sh.C * Sh.S != Cols)
+    return std::nullopt;
+  Sh.R = *R;
+  for (const Poly *X : {&Sh.P, &Sh.Q, &Sh.C, &Sh.S, &Sh.R, &Sh.Rows})
+    if (!freeOfCoordinates(*X))
+      return std::nullopt;
+  std::optional<Im2colCoordinates> At = im2colCoordinates(Sh, M, KK);
+  Spatial Y, X;
+  if (!At || !spatial(Checks, At->P, At->R, Y) ||
+      !spatial(Checks, At->Q, At->S, X))
+    return std::nullopt;
+  Sh.H = Y.Extent;
+  Sh.W = X.Extent;
+  Sh.PadH = Y.Pad;
+  Sh.PadW = X.Pad;
+  Sh.StrideH = Y.Stride;
+  Sh.StrideW = X.Stride;
+  Sh.DilH = Y.Dil;
+  Sh.DilW = X.Dil;
+  if (!im2colElement(Sh, L, Checks, M, KK))
+    return std::nullopt;
+  return Sh;
+}
+
+bool GemmLoopReader::im2colElement(const Im2colShape &Sh, const Poly &L,
+                                   const Conditions &Checks, const Poly &M,
+                                   const Poly &KK) const {
+  std::optional<Im2colCoordinates> At = im2colCoordinates(Sh, M, KK);
+  if (!At)
+    return false;
+  const Poly IH = At->P * Sh.StrideH - Sh.PadH + At->R * Sh.DilH;
+  const Poly IW = At->Q * Sh.StrideW - Sh.PadW + At->S * Sh.DilW;
+  if (((At->N * Sh.H + IH) * Sh.W + IW) * Sh.C + At->C != L)
+    return false;
+  const Poly One = Poly::constant(1);
+  Conditions Required = {Sh.Rows - M - One, Sh.Cols - KK - One, Sh.H - IH - One,
+                         Sh.W - IW - One};
+  // Without padding, the input row and column are never negative: their
+  // checks against 0 may be left out.
+  if (Sh.PadH != Poly())
+    Required.push_back(IH);
+  if (Sh.PadW != Poly())
+    Required.push_back(IW);
+  Conditions Allowed = Required;
+  Allowed.push_back(IH);
+  Allowed.push_back(IW);
+  auto Within = [](const Conditions &X, const Conditions &Y) {
+    return llvm::all_of(
+        X, [&](const Poly &P) { return llvm::is_contained(Y, P); });
+  };
+  return Within(Required, Checks) && Within(Checks, Allowed);
 }
 
 } // namespace tawa

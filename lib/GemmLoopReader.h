@@ -15,6 +15,9 @@
 
 namespace tawa {
 
+/// A conjunction of conditions, each `0 <= X`, as the polynomials X.
+using Conditions = std::vector<Poly>;
+
 /// A bounds check `X < P && Y < Q` (P, Q extents), as pairs.
 using Guard = std::vector<std::pair<Poly, Extent>>;
 
@@ -35,6 +38,11 @@ protected:
   /// TILE`, recorded in FloorBound). Sets G.K, G.Tile, Counter, KOffset (the
   /// K index of the iteration's first element) and LoopCountsElements.
   bool tileLoopHeader();
+  /// With ProductK, the K loop's bound may be a product of int parameters
+  /// (boundOf: `R * S * C`, an implicit GEMM's columns), or a local int
+  /// set to one and never changed.
+  bool ProductK = false;
+  std::optional<Extent> productBound(const clang::Expr *E) const;
   /// For a header of walking offsets (WalkMessage's form, where
   /// AcceptsWalkers), after the prologue has bound what their starts and
   /// steps read: binds each variable to its start plus its step times the
@@ -48,6 +56,10 @@ protected:
   /// Appends the pairs of a bounds check `X < P && Y < Q` to `Out`; false,
   /// with the failure, where `E` is something else.
   bool guard(const clang::Expr *E, Guard &Out);
+  /// Appends the comparisons of `E`, comparisons of index arithmetic joined
+  /// by `&&` (`a < b`, `a >= 0`), to `Out` as conditions `0 <= X`; false,
+  /// with the failure, for anything else.
+  bool conditionsOf(const clang::Expr *E, Conditions &Out);
   /// The negation of the condition `E`: `X` of `!X`, the opposite
   /// comparison (`r >= M` of `r < M`), `!a && !b` of `a || b`; null for
   /// anything else. Built in the AST context, for the bounds checks read
@@ -385,6 +397,263 @@ private:
   /// old value: C's, or that of another matrix of C's element type at C's
   /// index `LC`, which then becomes G.CIn (one such matrix).
   bool oldValue(const GlobalAccess &Old, const Poly &I, const Poly &LC);
+
+protected:
+  //===--- reading an implicit GEMM's im2col element (ConvLift.cpp,
+  // BlockedLift.cpp): quotients and remainders as DivModAtom symbols ---===//
+
+  /// Q with Num = Q * Den: Den one monomial dividing every term of Num, or
+  /// a polynomial in which some symbol appears once with a constant
+  /// coefficient (Q read off that symbol).
+  std::optional<Poly> dividedBy(const Poly &Num, const Poly &Den) const {
+    if (Den.terms().size() == 1) {
+      const auto &[DM, DC] = *Den.terms().begin();
+      Poly Q;
+      bool Whole = DC != 0;
+      for (const auto &[M, C] : Num.terms()) {
+        Poly::Monomial Rest = M;
+        for (Symbol S : DM) {
+          auto It = std::find(Rest.begin(), Rest.end(), S);
+          if (It == Rest.end()) {
+            Whole = false;
+            break;
+          }
+          Rest.erase(It);
+        }
+        if (!Whole || C % DC != 0) {
+          Whole = false;
+          break;
+        }
+        Poly Term = Poly::constant(C / DC);
+        for (Symbol S : Rest)
+          Term = Term * Poly::symbol(S);
+        Q = Q + Term;
+      }
+      if (Whole)
+        return Q;
+    }
+    for (const auto &[M, C] : Den.terms())
+      for (Symbol S : M) {
+        std::optional<std::pair<Poly, Poly>> D = Den.linearIn(S);
+        std::optional<std::pair<Poly, Poly>> N = Num.linearIn(S);
+        std::optional<int64_t> DC =
+            D ? D->second.constantValue() : std::nullopt;
+        if (!N || !DC || *DC == 0)
+          continue;
+        if (std::optional<Poly> Q = N->second.dividedExactly(*DC))
+          if (*Q * Den == Num)
+            return Q;
+      }
+    return std::nullopt;
+  }
+
+  static bool sameConditions(const Conditions &A, const Conditions &B) {
+    if (A.size() != B.size())
+      return false;
+    for (const Poly &X : A)
+      if (std::count(A.begin(), A.end(), X) !=
+          std::count(B.begin(), B.end(), X))
+        return false;
+    return true;
+  }
+
+  /// Whether `P` names no thread, block or loop coordinate and no atom: a
+  /// polynomial of parameters and constants.
+  bool freeOfCoordinates(const Poly &P) const {
+    for (const auto &[M, C] : P.terms())
+      for (Symbol S : M)
+        if (!extentOfSymbol(S) && !fixedAtom(S))
+          return false;
+    return true;
+  }
+
+  /// The atom `S` is where it is a quotient or remainder of parameters and
+  /// constants (`R / 2`), or null.
+  const DivModAtom *fixedAtom(Symbol S) const {
+    const DivModAtom *A = Ev.atom(S);
+    return A && A->Fixed && freeOfCoordinates(A->X) && freeOfCoordinates(A->D)
+               ? A
+               : nullptr;
+  }
+
+  /// The atoms of P, and of the polynomials inside them.
+  void atomsOf(const Poly &P, std::vector<const DivModAtom *> &Out) const {
+    for (const auto &[M, C] : P.terms())
+      for (Symbol S : M)
+        if (const DivModAtom *A = Ev.atom(S)) {
+          if (llvm::is_contained(Out, A))
+            continue;
+          Out.push_back(A);
+          atomsOf(A->X, Out);
+        }
+  }
+
+  /// The symbol `P` is (1 times one symbol), or none.
+  static std::optional<Symbol> symbolOf(const Poly &P) {
+    if (P.terms().size() != 1 || P.terms().begin()->second != 1 ||
+        P.terms().begin()->first.size() != 1)
+      return std::nullopt;
+    return P.terms().begin()->first.front();
+  }
+
+  static const DivModAtom *find(llvm::ArrayRef<const DivModAtom *> Atoms,
+                                bool Mod, const Poly &X) {
+    for (const DivModAtom *A : Atoms)
+      if (A->Mod == Mod && A->X == X)
+        return A;
+    return nullptr;
+  }
+
+  /// An input coordinate In = o * Stride - Pad + f * Dil (o the output
+  /// pixel's coordinate, f the filter tap's) and the input extent it is
+  /// checked against.
+  struct Spatial {
+    Poly In, Extent, Stride, Pad, Dil;
+    /// Checks that may be absent: `In >= 0` where In is never negative (no
+    /// padding).
+    std::vector<Poly> Optional;
+  };
+
+  /// The coordinate of `O` (the output's) and `F` (the tap's) from the
+  /// copy's checks `In >= 0` and `Extent - In - 1 >= 0` (the first may be
+  /// absent where the padding is 0).
+  bool spatial(const Conditions &Checks, const Poly &O, const Poly &F,
+               Spatial &Out) const {
+    std::optional<Symbol> OSym = symbolOf(O), FSym = symbolOf(F);
+    if (!OSym || !FSym)
+      return false;
+    const Symbol OS = *OSym, FS = *FSym;
+    std::optional<Poly> In, Upper;
+    // The lower check has the output coordinate's stride as its factor, the
+    // upper one its negation.
+    for (const Poly &Ch : Checks) {
+      std::optional<std::pair<Poly, Poly>> Split = Ch.linearIn(OS);
+      if (!Split || Split->second == Poly())
+        continue;
+      if (Split->second.nonNegativeCoefficients() && !In)
+        In = Ch;
+      else if ((Poly() - Split->second).nonNegativeCoefficients() && !Upper)
+        Upper = Ch;
+    }
+    if (!Upper)
+      return false;
+    if (!In) {
+      // The terms of -Upper that name the coordinates.
+      Poly Coordinates;
+      const Poly Negated = Poly() - *Upper;
+      for (const auto &[M, C] : Negated.terms())
+        if (std::count(M.begin(), M.end(), OS) ||
+            std::count(M.begin(), M.end(), FS)) {
+          Poly Term = Poly::constant(C);
+          for (Symbol X : M)
+            Term = Term * Poly::symbol(X);
+          Coordinates = Coordinates + Term;
+        }
+      if (!Coordinates.nonNegativeCoefficients())
+        return false;
+      In = Coordinates;
+      Out.Optional.push_back(*In);
+    }
+    std::optional<std::pair<Poly, Poly>> A = In->linearIn(OS);
+    std::optional<std::pair<Poly, Poly>> B =
+        A ? A->first.linearIn(FS) : std::nullopt;
+    if (!A || !B || !freeOfCoordinates(A->second) ||
+        !freeOfCoordinates(B->second) || !freeOfCoordinates(B->first))
+      return false;
+    Out.In = *In;
+    Out.Stride = A->second;
+    Out.Dil = B->second;
+    Out.Pad = Poly() - B->first;
+    Out.Extent = *Upper + *In + Poly::constant(1);
+    return freeOfCoordinates(Out.Extent);
+  }
+
+  /// The convolution whose im2col matrix an implicit GEMM reads as A
+  /// (tile.h, tawa::Im2col: NHWC activations, row m the output pixel, column
+  /// k = (r * S + s) * C + c): P x Q output pixels per image, C channels, an
+  /// R x S filter, the input's H x W, and the padding, stride and dilation
+  /// of each axis, polynomials of parameters and constants; Rows and Cols
+  /// bound m and k (`m < Rows`, `k < R * S * C`).
+  struct Im2colShape {
+    Poly P, Q, C, R, S, H, W, PadH, PadW, StrideH, StrideW, DilH, DilW;
+    Poly Rows, Cols;
+  };
+  /// The coordinates of im2col element (M, KK) of `Sh`: the pixel's image,
+  /// row and column (n = m / (P Q), p = (m / Q) % P, q = m % Q) and the
+  /// column's channel and tap (c = k % C, s = (k / C) % S, r = k / (C S)),
+  /// as DivModAtom symbols; nullopt where a divisor is none.
+  struct Im2colCoordinates {
+    Poly N, P, Q, C, R, S;
+  };
+  std::optional<Im2colCoordinates>
+  im2colCoordinates(const Im2colShape &Sh, const Poly &M, const Poly &KK) const;
+  /// Reads the convolution off one staging copy's element: the address `L`
+  /// it reads and its bounds checks `Checks` (each `0 <= X`), for im2col row
+  /// `M` and column `KK`, bounded by `Rows` and `Cols`: the decodes from
+  /// the atoms, padding, stride and dilation from the input row's and
+  /// column's checks (spatial). The shape is returned where the element is
+  /// then exactly the im2col element (im2colElement); nullopt otherwise.
+  std::optional<Im2colShape>
+  im2colShape(const Poly &L, const Conditions &Checks, const Poly &M,
+              const Poly &KK, const Poly &Rows, const Poly &Cols) const;
+  /// Whether `L` under `Checks` is im2col element (M, KK) of `Sh`: the
+  /// address ((n * H + ih) * W + iw) * C + c of the NHWC input, ih = p *
+  /// StrideH - PadH + r * DilH (iw alike), and as checks exactly `m < Rows`,
+  /// `k < Cols`, `0 <= ih < H` and `0 <= iw < W`, where `ih >= 0` (`iw >=
+  /// 0`) may be left out without padding. Equal polynomials over the
+  /// canonical atoms: for every thread, block, iteration and parameter
+  /// value with positive extents.
+  bool im2colElement(const Im2colShape &Sh, const Poly &L,
+                     const Conditions &Checks, const Poly &M,
+                     const Poly &KK) const;
+
+  /// C++ text of a polynomial of parameters and constants: its terms in the
+  /// order of their names, the constant last (`H - 2`).
+  std::string text(const Poly &P) const {
+    std::vector<std::pair<std::string, int64_t>> Terms;
+    for (const auto &[M, C] : P.terms()) {
+      std::string Names;
+      for (Symbol S : M) {
+        std::string Name;
+        if (const Extent *X = extentOfSymbol(S))
+          Name = X->Name;
+        else if (const DivModAtom *A = fixedAtom(S))
+          Name = "(" + productText({&A->X}) + (A->Mod ? " % " : " / ") +
+                 productText({&A->D}) + ")";
+        Names += (Names.empty() ? "" : " * ") + Name;
+      }
+      Terms.push_back({Names, C});
+    }
+    std::sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) {
+      return A.first.empty() != B.first.empty() ? B.first.empty()
+                                                : A.first < B.first;
+    });
+    std::string Out;
+    for (const auto &[Names, C] : Terms) {
+      const int64_t A = C < 0 ? -C : C;
+      std::string Term = Names.empty() ? std::to_string(A)
+                         : A == 1      ? Names
+                                       : std::to_string(A) + " * " + Names;
+      Out += Out.empty() ? (C < 0 ? "-" + Term : Term)
+                         : (C < 0 ? " - " : " + ") + Term;
+    }
+    return Out.empty() ? "0" : Out;
+  }
+
+  /// C++ text of the product of `Factors`, each parenthesized where it has
+  /// several terms.
+  std::string productText(std::initializer_list<const Poly *> Factors) const {
+    std::string Out;
+    for (const Poly *F : Factors) {
+      const std::string T = text(*F);
+      Out += (Out.empty() ? "" : " * ") +
+             (F->terms().size() > 1 ? "(" + T + ")" : T);
+    }
+    return Out;
+  }
+
+  /// `P` in C++, parenthesized where it has several terms.
+  std::string factorText(const Poly &P) const { return productText({&P}); }
 };
 
 } // namespace tawa

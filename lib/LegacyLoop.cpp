@@ -308,6 +308,16 @@ private:
                                    " through '/' and '%' of the loop's index"};
       return;
     }
+    // `v = in[...]`, a register set from a gather and staged after.
+    if (!Gather && FromGlobal && !ToShared && Division &&
+        Division->divisions(RHS) == (LoopDivision::kDiv | LoopDivision::kRem) &&
+        llvm::any_of(L, [](const VarDecl *VD) {
+          return VD->isLocalVarDecl() && !VD->getType()->isPointerType();
+        }))
+      Gather = LegacyEvidence{At, "a register loaded from " +
+                                      names(R, isGlobalPointer) +
+                                      " through '/' and '%' of the loop's "
+                                      "index"};
     if (multiplies(RHS))
       for (const VarDecl *VD : L)
         if (R.count(VD)) {

@@ -297,7 +297,7 @@ private:
     G.ColsCovered =
         std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') + " * " + T;
     if (!G.Guarded || StaleK) {
-      G.ExtentsDiffer = G.K.Name + " % " + T + " != 0";
+      G.ExtentsDiffer = G.K.factor() + " % " + T + " != 0";
       G.Extents = G.K.words() + " is a multiple of " + T;
     }
     limitFloatTileCount();

@@ -469,6 +469,11 @@ const Extent *LifterBase::extentOfSymbol(Symbol S) const {
   return nullptr;
 }
 
+// The products of boundOf: one symbol per product's text, shared by every
+// lifter.
+static std::mutex ProductLock;
+static std::set<std::string> Products;
+
 std::optional<Extent> LifterBase::boundOf(const Expr *E) const {
   if (std::optional<Extent> X = extentOf(E))
     return X;
@@ -496,16 +501,25 @@ std::optional<Extent> LifterBase::boundOf(const Expr *E) const {
     Names.push_back(X->Name);
   // The launcher writes the product as the kernel computes it, in int;
   // its symbol is one per product, shared by every lifter.
-  static std::mutex Lock;
-  static std::set<std::string> Products;
+  return namedExtent(llvm::join(Names, " * "), *P, Factors.front()->Loc);
+}
+
+Extent LifterBase::namedExtent(const std::string &Name, const Poly &P,
+                               SourceLocation Loc) const {
   Extent X;
-  X.Name = X.Spelled = llvm::join(Names, " * ");
+  X.Name = X.Spelled = Name;
   {
-    std::lock_guard<std::mutex> Hold(Lock);
+    std::lock_guard<std::mutex> Hold(ProductLock);
     X.Sym = &*Products.insert(X.Name).first;
   }
-  X.Loc = Factors.front()->Loc;
+  ProductFactors[X.Sym] = P;
+  X.Loc = Loc;
   return X;
+}
+
+Poly LifterBase::extentPoly(const Extent &X) const {
+  auto It = ProductFactors.find(X.Sym);
+  return It != ProductFactors.end() ? It->second : Poly::symbol(X.Sym);
 }
 
 std::optional<Extent> LifterBase::extentOf(const Expr *E) const {

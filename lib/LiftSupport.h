@@ -280,6 +280,14 @@ protected:
   /// int parameters (`N * H * W`, the pixels of a 1x1 convolution's
   /// output; `batch * seq`), named in the launcher by that product.
   std::optional<Extent> boundOf(const clang::Expr *E) const;
+  /// The polynomial an extent stands for: its symbol, or for a product of
+  /// boundOf the product of its factors' symbols.
+  Poly extentPoly(const Extent &X) const;
+  /// An extent named `Name` (its C++ text, as the launcher writes it)
+  /// standing for `P`, a polynomial of parameters and constants; one
+  /// symbol per name, shared by every lifter.
+  Extent namedExtent(const std::string &Name, const Poly &P,
+                     clang::SourceLocation Loc) const;
   /// The extent whose symbol is `S`, or null.
   const Extent *extentOfSymbol(Symbol S) const;
   /// Whether each extent of `G` fits tawa::Matrix's `int`: a parameter of
@@ -314,6 +322,9 @@ protected:
   clang::ASTContext &Ctx;
   LiftFailure &Why;
   IndexEvaluator Ev;
+  /// The products boundOf named in this lifter, by symbol: the polynomial
+  /// of their factors (extentPoly).
+  mutable std::map<const void *, Poly> ProductFactors;
   /// Local pointers and advanced parameters: the parameter and offset.
   llvm::DenseMap<const clang::VarDecl *,
                  std::pair<const clang::ParmVarDecl *, Poly>>

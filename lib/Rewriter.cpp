@@ -50,8 +50,22 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
                                    bool Tf32) {
   // A staging copy that gathers through '/' and '%' of the loop's index:
   // an implicit-GEMM convolution.
-  if (L.Gather)
-    return liftConvGemm(Kernel, Loop, Ctx, Why, Named, Tf32);
+  // The convolution front end reads one pixel per thread of TILE x TILE
+  // blocks; the register-blocked one follows other blocks thread by thread
+  // (cooperative staging loops, micro-tiles, WMMA fragments). Its reason
+  // stands where the loop is none of the first's form.
+  if (L.Gather) {
+    std::optional<LiftedGemm> G =
+        liftConvGemm(Kernel, Loop, Ctx, Why, Named, Tf32);
+    LiftFailure Blocked;
+    if (!G)
+      if (std::optional<LiftedGemm> B =
+              liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named, Tf32))
+        return B;
+    if (!G && (L.Pattern != LegacyPattern::SharedTiled || stagesInLoop(Loop)))
+      Why = Blocked;
+    return G;
+  }
   if (L.Pattern == LegacyPattern::SharedTiled) {
     // One element of C per thread, else the same loop followed thread by
     // thread (several staging copies per thread, say); the first front
@@ -63,8 +77,9 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
       if (std::optional<LiftedGemm> B =
               liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named, Tf32))
         return B;
-    if (!G && (stagesResultsAfterLoop(Kernel, Loop) ||
-               loopInsideIf(Kernel, Loop) || blockedLoopBody(Loop)))
+    if (!G &&
+        (stagesResultsAfterLoop(Kernel, Loop) || loopInsideIf(Kernel, Loop) ||
+         blockedLoopBody(Loop) || stagesInLoop(Loop)))
       Why = Blocked;
     // Loops over a convolution's filter taps and a channel tile: its
     // reason stands where its header read as one.

@@ -51,6 +51,11 @@ CHECK = {
     "conv_flat_block": [(2, 10, 12, 64, 96), (1, 9, 9, 32, 16), (2, 18, 14, 128, 64)],
     "conv_grid_images": [(2, 9, 11, 64, 96), (3, 16, 16, 96, 40), (4, 20, 17, 128, 64)],
     "conv1x1_strided": [(2, 9, 11, 64, 96), (3, 16, 16, 96, 40), (4, 20, 17, 128, 64)],
+    "conv_wmma_gather": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 64, 64, 5, 5, 1, 2),
+                         (2, 12, 12, 40, 24, 3, 3, 1, 1)],
+    "conv_coop_scalar": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
+    "conv_regblock_gather": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 128, 64, 5, 5, 1, 2),
+                             (2, 12, 12, 40, 24, 3, 3, 1, 1)],
 }
 TIME = {
     "conv3x3_same": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (8, 112, 112, 128, 128)],
@@ -65,11 +70,20 @@ TIME = {
     "conv_flat_block": [(32, 30, 30, 256, 256)],
     "conv_grid_images": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
     "conv1x1_strided": [(32, 56, 56, 256, 512), (32, 28, 28, 512, 1024)],
+    "conv_wmma_gather": [(32, 56, 56, 64, 64, 3, 3, 1, 1), (32, 28, 28, 128, 128, 3, 3, 1, 1)],
+    "conv_coop_scalar": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
+    "conv_regblock_gather": [(32, 56, 56, 64, 64, 3, 3, 1, 1),
+                             (32, 56, 56, 128, 128, 3, 3, 2, 1)],
 }
+# Kernels whose shapes add R, S, stride and padding; those with a bias and
+# ReLU; those whose weights are R x S x C x K (HWIO).
+FULL = ("conv_bias_relu", "conv_wmma_gather", "conv_regblock_gather")
+BIAS_RELU = ("conv_bias_relu", "conv_wmma_gather")
+HWIO = ("conv_valid_hwio", "conv_taps_flat", "conv_coop_scalar")
 
 
 def dims(kernel, s):
-    if kernel == "conv_bias_relu":
+    if kernel in FULL:
         n, h, w, c, k, r, sw, stride, pad = s
         return n, h, w, c, k, r, sw, stride, pad, 1
     if kernel == "conv_taps_flat":
@@ -91,7 +105,7 @@ class Case:
         n, h, w, c, k, r, sw, stride, pad, dil = dims(kernel, s)
         self.stride, self.pad, self.dil = stride, pad, dil
         self.x = torch.randn(n, h, w, c, device="cuda", generator=gen).bfloat16()
-        if kernel in ("conv_valid_hwio", "conv_taps_flat"):
+        if kernel in HWIO:
             self.w = torch.randn(r, sw, c, k, device="cuda", generator=gen).bfloat16()
         elif kernel == "conv_kcrs":
             self.w = torch.randn(k, c, r, sw, device="cuda", generator=gen).bfloat16()
@@ -108,13 +122,13 @@ class Case:
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cuda.matmul.allow_tf32 = False
         wk = self.w.float()
-        if self.kernel in ("conv_valid_hwio", "conv_taps_flat"):
+        if self.kernel in HWIO:
             wk = wk.permute(3, 2, 0, 1)
         elif self.kernel != "conv_kcrs":
             wk = wk.permute(0, 3, 1, 2)
         y = F.conv2d(self.x.float().permute(0, 3, 1, 2), wk, stride=self.stride,
                      padding=self.pad, dilation=self.dil).permute(0, 2, 3, 1)
-        if self.kernel == "conv_bias_relu":
+        if self.kernel in BIAS_RELU:
             y = torch.relu(y + self.bias)
         return y
 
@@ -123,9 +137,13 @@ class Case:
         x, w = ctypes.c_void_p(self.x.data_ptr()), ctypes.c_void_p(self.w.data_ptr())
         out = ctypes.c_void_p(y.data_ptr())
         n, h, wd, c, k, r, sw = self.args
-        if self.kernel == "conv_bias_relu":
-            rc = lib.legacy_conv_bias_relu(x, w, ctypes.c_void_p(self.bias.data_ptr()), out,
-                                           n, h, wd, c, k, r, sw, self.stride, self.pad, s)
+        if self.kernel in BIAS_RELU:
+            rc = getattr(lib, "legacy_" + self.kernel)(
+                x, w, ctypes.c_void_p(self.bias.data_ptr()), out, n, h, wd, c, k, r, sw,
+                self.stride, self.pad, s)
+        elif self.kernel == "conv_regblock_gather":
+            rc = lib.legacy_conv_regblock_gather(x, w, out, n, h, wd, c, k, r, sw, self.stride,
+                                                 self.pad, s)
         elif self.kernel == "conv_taps_flat":
             rc = lib.legacy_conv_taps_flat(x, w, out, n, h, wd, c, k, r, sw, s)
         else:
@@ -182,6 +200,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--only", help="comma-separated kernels to run (default: all)")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     gen = torch.Generator(device="cuda")
@@ -191,6 +210,8 @@ def main():
         libs["migrated"] = ctypes.CDLL(a.migrated)
     rows, ok = [], True
     for kernel, shapes in CHECK.items():
+        if a.only and kernel not in a.only.split(","):
+            continue
         for s in shapes + (TIME[kernel] if a.time else []):
             case = Case(kernel, s, gen)
             row = {"kernel": kernel, "shape": list(s)}
@@ -207,12 +228,12 @@ def main():
             rows.append(row)
             with open(os.path.join(a.out, "legacy-conv.json"), "w") as f:
                 json.dump({"gpu": torch.cuda.get_device_name(0), "results": rows}, f, indent=1)
-    print(f"{'kernel':>16} {'shape':>30} {'orig':>5} {'mig':>5} {'ws':>5} {'ws err':>8} "
+    print(f"{'kernel':>20} {'shape':>30} {'orig':>5} {'mig':>5} {'ws':>5} {'ws err':>8} "
           f"{'orig us':>9} {'ws us':>8} {'x':>6} {'TFLOP/s':>8}")
     for r in rows:
         def p(name):
             return str(r[name]["pass"]) if name in r else "-"
-        print(f"{r['kernel']:>16} {str(tuple(r['shape'])):>30} {p('orig'):>5} {p('migrated'):>5} "
+        print(f"{r['kernel']:>20} {str(tuple(r['shape'])):>30} {p('orig'):>5} {p('migrated'):>5} "
               f"{p('rewritten'):>5} {r['rewritten'].get('rel_err', float('nan')):8.1e} "
               f"{r.get('orig_ms', 0) * 1e3:9.1f} {r.get('ws_ms', 0) * 1e3:8.1f} "
               f"{r.get('speedup', 0):6.1f} {r.get('ws_tflops', 0):8.1f}")

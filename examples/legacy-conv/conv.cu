@@ -3,10 +3,14 @@
 // output, the K loop over the filter taps and channels flattened, the taps
 // decoded with '/' and '%', annotated with `#pragma tawa tile`. Each comes
 // with a C entry point that launches it as its project would (one block of
-// 32 x 32 threads per 32 x 32 tile of the output), for
+// 32 x 32 threads per 32 x 32 tile of the output; the last three, blocks
+// of 128 or 256 threads that stage cooperatively), for
 // examples/legacy-conv/check.py.
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+#include <mma.h>
+
+using namespace nvcuda;
 
 #define TILE 32
 using bf16 = __nv_bfloat16;
@@ -401,6 +405,157 @@ __global__ void conv1x1_strided(const bf16 *in, const bf16 *w, bf16 *out, int H,
     out[((size_t)img * P * Q + pix) * K + k] = __float2bfloat16_rn(acc);
 }
 
+// Cooperative staging, as in kernels written for tensor cores: 128 threads
+// (four warps, 2 x 2) per 32 x 32 tile of the output, each copy loop walks
+// a tile's elements (the row decoded into the pixel, the column into the tap
+// and channel); the product is a WMMA fragment's per warp, stored through a
+// float scratch per warp with a bias and ReLU. R x S filter, stride, padding.
+__global__ void conv_wmma_gather(const bf16 *x, const bf16 *w,
+                                 const float *bias, bf16 *y, int N, int H,
+                                 int W, int C, int K, int R, int S, int P,
+                                 int Q, int stride, int pad) {
+  __shared__ __align__(32) bf16 As[32][24];
+  __shared__ __align__(32) bf16 Bs[32][24];
+  __shared__ __align__(32) float scratch[4][256];
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int wr = warp / 2, wc = warp % 2;
+  const int m0 = blockIdx.y * 32, n0 = blockIdx.x * 32;
+  const int M = N * P * Q;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+  wmma::fill_fragment(fc, 0.0f);
+#pragma tawa tile
+  for (int k0 = 0; k0 < R * S * C; k0 += 16) {
+    for (int i = tid; i < 32 * 16; i += blockDim.x) {
+      const int row = i / 16, col = i % 16;
+      const int m = m0 + row, k = k0 + col;
+      const int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+      const int c = k % C, s = (k / C) % S, r = k / (S * C);
+      const int ih = p * stride - pad + r, iw = q * stride - pad + s;
+      As[row][col] =
+          m < M && k < R * S * C && ih >= 0 && ih < H && iw >= 0 && iw < W
+              ? x[((n * H + ih) * W + iw) * C + c]
+              : __float2bfloat16(0.f);
+    }
+    for (int i = tid; i < 32 * 16; i += blockDim.x) {
+      const int row = i / 16, col = i % 16;
+      const int f = n0 + row, k = k0 + col;
+      Bs[row][col] = f < K && k < R * S * C ? w[f * (R * S * C) + k]
+                                            : __float2bfloat16(0.f);
+    }
+    __syncthreads();
+    wmma::load_matrix_sync(fa, &As[wr * 16][0], 24);
+    wmma::load_matrix_sync(fb, &Bs[wc * 16][0], 24);
+    wmma::mma_sync(fc, fa, fb, fc);
+    __syncthreads();
+  }
+  wmma::store_matrix_sync(scratch[warp], fc, 16, wmma::mem_row_major);
+  __syncwarp();
+  for (int e = lane; e < 256; e += 32) {
+    const int m = m0 + wr * 16 + e / 16, f = n0 + wc * 16 + e % 16;
+    if (m < M && f < K)
+      y[m * K + f] =
+          __float2bfloat16_rn(fmaxf(scratch[warp][e] + bias[f], 0.f));
+  }
+}
+
+// 3 x 3 "same" from a one-dimensional block of 256 threads, one output each
+// of a 16 x 16 tile: float tiles of widened elements, 32 columns per step,
+// the activation set under its checks into a register first; the K loop's
+// bound a local; weights R x S x C x K (HWIO).
+__global__ void conv_coop_scalar(const bf16 *in, const bf16 *wt, bf16 *out,
+                                 int N, int H, int W, int C, int K) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * H * W, Kg = 9 * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (H * W), oh = (m % (H * W)) / W, ow = m % W;
+      const int c = kk % C, rs = kk / C;
+      const int ih = oh - 1 + rs / 3, iw = ow - 1 + rs % 3;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[kk * K + f]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = __float2bfloat16_rn(acc);
+}
+
+// Register blocking: 256 threads per 64 x 64 tile of the output, 4 x 4
+// outputs each, from tiles stored transposed ([k][m]); R x S filter,
+// stride, padding; the activation loaded into a bf16 register under its
+// checks and widened into the float tile.
+__global__ void conv_regblock_gather(const bf16 *act, const bf16 *flt,
+                                     bf16 *out, int N, int H, int W, int C,
+                                     int K, int R, int S, int P, int Q,
+                                     int stride, int pad) {
+  __shared__ float As[8][64];
+  __shared__ float Bs[8][64];
+  const int tid = threadIdx.x, tRow = tid / 16, tCol = tid % 16;
+  const int mBase = blockIdx.y * 64, nBase = blockIdx.x * 64;
+  float acc[4][4] = {};
+  float a[4], b[4];
+#pragma tawa tile
+  for (int k0 = 0; k0 < R * S * C; k0 += 8) {
+    for (int i = tid; i < 64 * 8; i += blockDim.x) {
+      const int mm = i / 8, kk = i % 8;
+      const int m = mBase + mm, gk = k0 + kk;
+      const int nimg = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = gk % C, rs = gk / C;
+      const int ih = oh * stride - pad + rs / S;
+      const int iw = ow * stride - pad + rs % S;
+      bf16 v = __float2bfloat16(0.f);
+      if (m < N * P * Q && gk < R * S * C && ih >= 0 && ih < H && iw >= 0 &&
+          iw < W)
+        v = act[((nimg * H + ih) * W + iw) * C + c];
+      As[kk][mm] = __bfloat162float(v);
+    }
+    for (int i = tid; i < 64 * 8; i += blockDim.x) {
+      const int nn = i / 8, kk = i % 8;
+      const int f = nBase + nn, gk = k0 + kk;
+      Bs[kk][nn] = f < K && gk < R * S * C
+                       ? __bfloat162float(flt[f * R * S * C + gk])
+                       : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 8; ++kk) {
+      for (int i = 0; i < 4; ++i)
+        a[i] = As[kk][tRow * 4 + i];
+      for (int j = 0; j < 4; ++j)
+        b[j] = Bs[kk][tCol * 4 + j];
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] += a[i] * b[j];
+    }
+    __syncthreads();
+  }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const int m = mBase + tRow * 4 + i, f = nBase + tCol * 4 + j;
+      if (m < N * P * Q && f < K)
+        out[m * K + f] = __float2bfloat16_rn(acc[i][j]);
+    }
+}
+
 static dim3 tiles(int rows, int cols) {
   return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
 }
@@ -520,6 +675,40 @@ int legacy_conv1x1_strided(const void *x, const void *w, void *y, int n, int h,
                     static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), h, wd, c, k, p, q);
+  return cudaGetLastError();
+}
+
+int legacy_conv_wmma_gather(const void *x, const void *w, const void *bias,
+                            void *y, int n, int h, int wd, int c, int k, int r,
+                            int s, int stride, int pad, void *stream) {
+  const int p = (h + 2 * pad - r) / stride + 1,
+            q = (wd + 2 * pad - s) / stride + 1;
+  conv_wmma_gather<<<tiles(n * p * q, k), 128, 0,
+                     static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<const float *>(bias), static_cast<bf16 *>(y), n, h, wd, c, k,
+      r, s, p, q, stride, pad);
+  return cudaGetLastError();
+}
+
+int legacy_conv_coop_scalar(const void *x, const void *w, void *y, int n, int h,
+                            int wd, int c, int k, void *stream) {
+  conv_coop_scalar<<<dim3((k + 15) / 16, (n * h * wd + 15) / 16), 256, 0,
+                     static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_regblock_gather(const void *x, const void *w, void *y, int n,
+                                int h, int wd, int c, int k, int r, int s,
+                                int stride, int pad, void *stream) {
+  const int p = (h + 2 * pad - r) / stride + 1,
+            q = (wd + 2 * pad - s) / stride + 1;
+  conv_regblock_gather<<<dim3((k + 63) / 64, (n * p * q + 63) / 64), 256, 0,
+                         static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k, r, s, p, q, stride, pad);
   return cudaGetLastError();
 }
 }

@@ -97,6 +97,12 @@ liftBlockedGemm(const clang::FunctionDecl *Kernel, const clang::ForStmt *Loop,
 /// so that its refusal is the one to report.
 bool blockedLoopBody(const clang::ForStmt *Loop);
 
+/// Whether the body of `Loop` has a loop that writes a __shared__ array: a
+/// staging copy walked by each thread over several elements (`for (int i =
+/// tid; i < BM * BK; i += blockDim.x) As[i / BK][i % BK] = ...`), which the
+/// front end above reads and the one-element-per-thread ones do not.
+bool stagesInLoop(const clang::ForStmt *Loop);
+
 /// Whether `Kernel` declares a static __shared__ array that `Loop` does not
 /// use: results staged after the loop, which only the front end above
 /// follows, so that its refusal is the one to report.

@@ -100,6 +100,11 @@ struct Extent {
   std::string words() const {
     return Value ? Spelled + " (" + std::to_string(*Value) + ")" : Spelled;
   }
+  /// Name as an operand of `%` or `*`: parenthesized where it is a product
+  /// (`(N * H * W) % 8`).
+  std::string factor() const {
+    return Name.find(' ') == std::string::npos ? Name : "(" + Name + ")";
+  }
 };
 
 /// One operand of the lifted GEMM: the pointer parameter and how the matrix

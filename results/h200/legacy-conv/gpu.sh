@@ -5,7 +5,8 @@
 # a shared library, checked by examples/legacy-conv/check.py against
 # PyTorch's float32 conv2d on small and ragged shapes, then the original and
 # the rewrite checked and timed on large ones; racecheck and synccheck on the
-# rewrite. The table is printed last; everything lands in OUT.
+# rewrite. The table is printed last; everything lands in OUT. ONLY (a
+# comma-separated list of kernels) limits the checks and timings to those.
 #   bash results/h200/legacy-conv/gpu.sh OUT GEN
 set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -24,9 +25,10 @@ grep -iE 'ptxas.*warning|\(C7|[1-9][0-9]* bytes spill' "$out/build-ws.log" | gre
 for tool in racecheck synccheck; do
   timeout 300 compute-sanitizer --tool $tool --error-exitcode 1 --kernel-regex kns=_tiled \
     python3 examples/legacy-conv/check.py --orig build/legacy-conv/orig.so \
-    --rewritten build/legacy-conv/ws.so --out "$out/$tool" >"$out/$tool.log" 2>&1 || echo "SANITIZER FAIL $tool"
+    --rewritten build/legacy-conv/ws.so --out "$out/$tool" ${ONLY:+--only "$ONLY"} >"$out/$tool.log" 2>&1 || echo "SANITIZER FAIL $tool"
   tail -n 1 "$out/$tool.log"
 done
 timeout -k 10 400 python3 examples/legacy-conv/check.py --orig build/legacy-conv/orig.so \
   --migrated build/legacy-conv/migrated.so --rewritten build/legacy-conv/ws.so --out "$out" --time \
+  ${ONLY:+--only "$ONLY"} \
   2>&1 | tee "$out/check.log" | tail -n 25

@@ -1,0 +1,326 @@
+// Cooperative implicit-GEMM convolutions (test/migrate/cooperative-conv.cu)
+// that compute something else, or that the proof cannot show compute the
+// im2col product: each is refused at the statement that breaks the form and
+// left byte-identical. The first kernel is the form that lifts.
+// RUN: %tawa-rewrite %s -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
+// RUN: sed -n '/^__global__ void missing_row_check/,$p' %s > %t.expected
+// RUN: sed -n '/^__global__ void missing_row_check/,$p' %t.cu | diff %t.expected -
+#include <cuda_bf16.h>
+
+// The form lifted, for the variants below.
+__global__ void reference(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
+
+// The input row checked against 0 only: 'ih < H' left out.
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: this staging copy does not read the im2col element of its tile row and column
+// CHECK: note: kernel 'missing_row_check' is left unchanged
+__global__ void missing_row_check(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
+
+// The pixel checked 'm <= M', one past the output.
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: this staging copy does not read the im2col element of its tile row and column
+// CHECK: note: kernel 'loose_pixel_check' is left unchanged
+__global__ void loose_pixel_check(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m <= M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
+
+// The column's check 'kk < Kg' left out of the activations' copy.
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: this staging copy does not read the im2col element of its tile row and column
+// CHECK: note: kernel 'no_column_check' is left unchanged
+__global__ void no_column_check(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
+
+// The channel read one past the decoded one.
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: this staging copy does not read the im2col element of its tile row and column
+// CHECK: note: kernel 'address_shifted' is left unchanged
+__global__ void address_shifted(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c + 1]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
+
+// The address strides rows by H and images by W.
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: this staging copy does not read the im2col element of its tile row and column
+// CHECK: note: kernel 'height_width_swapped' is left unchanged
+__global__ void height_width_swapped(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * W + ih) * H + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
+
+// The column decoded channels outermost (s = kk % S, r = (kk / S) % R, c = kk / (R * S)).
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: this staging copy does not read the im2col element of its tile row and column
+// CHECK: note: kernel 'channels_outer' is left unchanged
+__global__ void channels_outer(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int s = kk % S, r = (kk / S) % R, c = kk / (R * S);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
+
+// The filter row added to the input column and the filter column to the input row.
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: this staging copy does not read the im2col element of its tile row and column
+// CHECK: note: kernel 'tap_offsets_swapped' is left unchanged
+__global__ void tap_offsets_swapped(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + s, iw = ow - 1 + r;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
+}
