@@ -486,30 +486,7 @@ private:
     auto *B = dyn_cast<BinaryOperator>(bare(E));
     if (B && B->getOpcode() == BO_LAnd)
       return conditions(B->getLHS(), Out) && conditions(B->getRHS(), Out);
-    std::optional<Poly> L = B ? Ev.eval(B->getLHS()) : std::nullopt;
-    std::optional<Poly> R = L ? Ev.eval(B->getRHS()) : std::nullopt;
-    if (!R)
-      return fail(E->getBeginLoc(),
-                  "expected bounds checks 'a < b', 'a >= 0' of index "
-                  "arithmetic joined by '&&'");
-    const Poly One = Poly::constant(1);
-    switch (B->getOpcode()) {
-    case BO_LT:
-      Out.push_back(*R - *L - One);
-      return true;
-    case BO_LE:
-      Out.push_back(*R - *L);
-      return true;
-    case BO_GT:
-      Out.push_back(*L - *R - One);
-      return true;
-    case BO_GE:
-      Out.push_back(*L - *R);
-      return true;
-    default:
-      return fail(E->getBeginLoc(), "expected a comparison '<', '<=', '>' or "
-                                    "'>=' in the bounds checks");
-    }
+    return conditionsOf(E, Out);
   }
 
   /// `for (int j = 0; j < TILE; ++j) acc += X[..][j] * Y[j][..];` (or
