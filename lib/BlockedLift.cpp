@@ -495,9 +495,10 @@ public:
     Reached = 4;
     if (Quick)
       return G;
-    if (!sameWarpCalls() || !covered() || !products() || !guardsAgree() ||
-        !elementTypes() || !batchAgrees(G, Stores.front().At) ||
-        !pointersFixed(After) || !unchangedInts())
+    if (!sameWarpCalls() || !covered() || !products() ||
+        !epilogueReadsApart() || !guardsAgree() || !elementTypes() ||
+        !batchAgrees(G, Stores.front().At) || !pointersFixed(After) ||
+        !unchangedInts())
       return std::nullopt;
     launches();
     return G;
@@ -7430,6 +7431,23 @@ private:
       return std::nullopt;
     }
     return KB;
+  }
+
+  /// The epilogue's other matrix (C's old value's) and bias are neither A
+  /// nor B: the tiled form takes each operand once. Which pointers are A
+  /// and B is known only once the products are proved, after the stores
+  /// were read (oldValue could not tell then).
+  bool epilogueReadsApart() {
+    for (const ParmVarDecl *P :
+         {G.CIn,
+          G.Bias ? G.Bias->Data : static_cast<const ParmVarDecl *>(nullptr)})
+      if (P && (P == G.A.Data || P == G.B.Data))
+        return fail(Stores.front().At,
+                    "the stored value reads '" + P->getName().str() +
+                        "', an operand of the product: the epilogue may add "
+                        "C's old value (or that of another matrix of C's "
+                        "type) and a bias, not an element of A or B");
+    return true;
   }
 
   /// The k of a staged element of A (M x K stored K-major, row * lda + kk,

@@ -497,9 +497,14 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   // elements or more they could wrap, which the tiled form's would not. A
   // kernel that reads C's old value and is not batched, launched with
   // several grid layers, updates each element once per layer.
-  auto span = [](const std::string &Rows, const std::string &Ld,
-                 const std::string &Stride) {
-    return "1LL * " + Rows + " * " + Ld +
+  // A sum (an extent read off `m < N * P * Q + Q`) is parenthesized; a
+  // product of names needs no parentheses in the product.
+  auto term = [](const std::string &X) {
+    return X.find_first_of("+-/%?") == std::string::npos ? X : "(" + X + ")";
+  };
+  auto span = [&](const std::string &Rows, const std::string &Ld,
+                  const std::string &Stride) {
+    return "1LL * " + term(Rows) + " * " + term(Ld) +
            (Stride.empty() ? ""
                            : " + 1LL * (tawa_grid.z - 1) * (" + Stride + ")") +
            " > 2147483647LL";

@@ -324,3 +324,44 @@ __global__ void tap_offsets_swapped(const __nv_bfloat16 *in, const __nv_bfloat16
   if (m < M && f < K)
     out[m * K + f] = acc;
 }
+
+// A residual read from the activations' own pointer: the tiled form takes
+// each operand once, so the epilogue may not read A or B.
+// CHECK: cooperative-conv-refusals.cu:[[@LINE+12]]:3: warning: this loop does not match a liftable pattern: it is closest to an implicit-GEMM convolution {{.*}} breaks it: the stored value reads 'in', an operand of the product
+// CHECK: note: kernel 'residual_from_input' is left unchanged
+__global__ void residual_from_input(const __nv_bfloat16 *in, const __nv_bfloat16 *wt,
+                              float *out, int N, int H, int W, int C, int K,
+                              int R, int S, int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && kk < Kg && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc + __bfloat162float(in[m * K + f]);
+}
