@@ -2341,6 +2341,10 @@ private:
         return fail(D->getLocation(), expected(P));
       if (ToggleVars.contains(VD))
         continue;
+      // `auto load = [&](int stage, int k) {...};`: followed at each call
+      // (call), where unliftableConstruct has let it through.
+      if (heldLambda(VD))
+        continue;
       // `cg::thread_block block = cg::this_thread_block();`, whose
       // `block.sync()` is a barrier (isBarrier).
       if (isThreadBlock(VD->getType()->getAsCXXRecordDecl()))
@@ -3892,7 +3896,8 @@ private:
     if (auto *C = dyn_cast<CallExpr>(E); C && !pipelineCall(C).empty())
       return pipelineStatement(C, pipelineCall(C), P);
     if (auto *C = dyn_cast<CallExpr>(E);
-        C && !isa<CXXOperatorCallExpr>(C) && deviceHelper(C))
+        C &&
+        (lambdaHelper(C) || (!isa<CXXOperatorCallExpr>(C) && deviceHelper(C))))
       return call(C, P);
     if (auto *C = dyn_cast<CallExpr>(E);
         C && wmmaCall(C, C->getDirectCallee() ? C->getDirectCallee()->getName()
@@ -4019,28 +4024,26 @@ private:
   /// parameter bound to its argument (bindParameter) for the call.
   bool call(const CallExpr *C, Phase P) {
     const FunctionDecl *F = deviceHelper(C);
-    const std::string Name = F->getNameAsString();
-    if (!F->getReturnType()->isVoidType() ||
-        C->getNumArgs() != F->getNumParams())
-      return fail(C->getBeginLoc(),
-                  "expected a call of the __device__ function '" + Name +
-                      "' as a statement, a function returning void");
+    const std::string Name = helperName(F);
+    const llvm::ArrayRef<const Expr *> Args = helperArguments(C);
+    if (!F->getReturnType()->isVoidType() || Args.size() != F->getNumParams())
+      return fail(C->getBeginLoc(), "expected a call of " + Name +
+                                        " as a statement, a function "
+                                        "returning void");
     if (llvm::is_contained(Calling, F) || Calling.size() >= 8)
-      return fail(C->getBeginLoc(), "the __device__ function '" + Name +
-                                        "' calls itself, or calls nest "
-                                        "deeper than 8");
+      return fail(C->getBeginLoc(), Name + " calls itself, or calls nest "
+                                           "deeper than 8");
     size_t Bound = 0;
     bool Ok = true;
     for (; Ok && Bound < F->getNumParams(); ++Bound)
-      Ok = bindParameter(F->getParamDecl(Bound), C->getArg(Bound), Name);
+      Ok = bindParameter(F->getParamDecl(Bound), Args[Bound], Name);
     if (Ok) {
       Calling.push_back(F);
       Ok = followBody(F, P);
       Calling.pop_back();
       if (!Ok && !Why.Message.empty()) {
         const SourceManager &SM = Ctx.getSourceManager();
-        Why.Message += " (in the __device__ function '" + Name +
-                       "', called at line " +
+        Why.Message += " (in " + Name + ", called at line " +
                        std::to_string(SM.getPresumedLineNumber(
                            SM.getExpansionLoc(C->getBeginLoc()))) +
                        ")";
@@ -4055,6 +4058,8 @@ private:
       TileElements.erase(PV);
       CopySources.erase(PV);
       Cur->Choices.erase(PV);
+      llvm::erase(CurrentVars, PV);
+      llvm::erase(NextVars, PV);
     }
     return Ok;
   }
@@ -4076,8 +4081,8 @@ private:
       if (!T->isReferenceType() || !VD || VD != Pipe)
         return fail(Arg->getBeginLoc(),
                     "expected the kernel's cuda::pipeline passed by "
-                    "reference to '" +
-                        Name + "'");
+                    "reference to " +
+                        Name);
       Aliases[PV] = VD;
       return true;
     }
@@ -4088,6 +4093,13 @@ private:
         Cur->Choices[PV] = std::move(*C);
         return true;
       }
+    // `load(nxt, t + 1)` of `int stage`: the buffer of double-buffered
+    // tiles the argument selects, as a local set to it would be.
+    if (T->isIntegerType() && Looping && !isModified(PV, declaringBody(PV)) &&
+        (isCurrent(Arg) || isNext(Arg))) {
+      (isCurrent(Arg) ? CurrentVars : NextVars).push_back(PV);
+      return true;
+    }
     if (T->isIntegerType()) {
       std::optional<Poly> V = eval(Arg, "the argument");
       if (V)
@@ -4122,9 +4134,8 @@ private:
                       ->getElementType()) ||
               isModified(PV, declaringBody(PV)))
             return fail(Arg->getBeginLoc(),
-                        "the parameter '" + PV->getName().str() +
-                            "' of the __device__ function '" + Name +
-                            "' must point to the rows of a buffer of '" +
+                        "the parameter '" + PV->getName().str() + "' of " +
+                            Name + " must point to the rows of a buffer of '" +
                             resolved(TV)->getName().str() +
                             "', of its type, and never change");
           Aliases[PV] = resolved(TV);
@@ -4141,9 +4152,8 @@ private:
         if (!Ctx.hasSameUnqualifiedType(T->getPointeeType(),
                                         A->getElementType()))
           return fail(Arg->getBeginLoc(),
-                      "the parameter '" + PV->getName().str() +
-                          "' of the __device__ function '" + Name +
-                          "' must point to the elements of '" +
+                      "the parameter '" + PV->getName().str() + "' of " + Name +
+                          " must point to the elements of '" +
                           Target->getName().str() + "', of its type");
         Aliases[PV] = Target;
         return true;
@@ -4169,8 +4179,8 @@ private:
         return false;
     }
     return fail(Arg->getBeginLoc(),
-                "expected the arguments of the __device__ function '" + Name +
-                    "' to be integers, pointers into the matrices, or names "
+                "expected the arguments of " + Name +
+                    " to be integers, pointers into the matrices, or names "
                     "of the kernel's local float arrays, __shared__ tiles "
                     "or float parameters (alpha, beta)");
   }

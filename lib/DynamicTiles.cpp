@@ -218,9 +218,8 @@ std::optional<LiftFailure> onlyTiles(const FunctionDecl *Kernel,
                        "' is used other than through the tile pointers");
   for (const FunctionDecl *H : deviceHelpers(Body))
     if (mentions(H->getBody(), T.Base))
-      return failure(H->getLocation(), "the helper '" + H->getName().str() +
-                                           "' uses '" +
-                                           T.Base->getName().str() + "'");
+      return failure(H->getLocation(),
+                     helperName(H) + " uses '" + T.Base->getName().str() + "'");
   return std::nullopt;
 }
 

@@ -265,11 +265,12 @@ private:
   void helper(const CallExpr *C, const FunctionDecl *H) {
     if (llvm::is_contained(Calling, H))
       return;
-    for (unsigned I = 0; I < H->getNumParams() && I < C->getNumArgs(); ++I) {
+    const llvm::ArrayRef<const Expr *> Args = helperArguments(C);
+    for (unsigned I = 0; I < H->getNumParams() && I < Args.size(); ++I) {
       const ParmVarDecl *P = H->getParamDecl(I);
       if (!P->getType()->isPointerType())
         continue;
-      for (const VarDecl *V : varsOf(C->getArg(I)))
+      for (const VarDecl *V : varsOf(Args[I]))
         if (V->getType()->isPointerType() || V->getType()->isArrayType())
           Aliases[P] = resolved(V);
     }

@@ -307,6 +307,13 @@ bool isModifiedOutside(const VarDecl *VD, const Stmt *S,
                refers(U->getSubExpr());
       return !Found;
     }
+    // A lambda called here changes what it captures by reference here.
+    std::set<const FunctionDecl *> Seen;
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      if (const FunctionDecl *L = lambdaHelper(C); L && Seen.insert(L).second)
+        TraverseStmt(L->getBody());
+      return !Found;
+    }
   } F;
   F.VD = VD;
   F.Except = Except;
@@ -346,6 +353,13 @@ bool mentions(const Stmt *S, const VarDecl *VD) {
     bool Found = false;
     bool VisitDeclRefExpr(DeclRefExpr *R) {
       Found |= R->getDecl() == VD;
+      return !Found;
+    }
+    // A lambda called here names what it captures here.
+    std::set<const FunctionDecl *> Seen;
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      if (const FunctionDecl *L = lambdaHelper(C); L && Seen.insert(L).second)
+        TraverseStmt(L->getBody());
       return !Found;
     }
   } F;
@@ -831,12 +845,60 @@ bool recognisedName(StringRef N) {
                             N);
 }
 
+/// Whether anything in the function that declares the local `VD` may change
+/// it after its declaration: an assignment, an increment, a non-const
+/// reference or pointer to it (clang's ExprMutationAnalyzer).
+static bool mutatedAfterDeclaration(const VarDecl *VD) {
+  auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  if (!F || !F->getBody())
+    return true;
+  return ExprMutationAnalyzer(*F->getBody(), VD->getASTContext()).isMutated(VD);
+}
+
+/// Whether every use of the local `VD`, in the function that declares it,
+/// calls it (`VD(args)`): the lambda it holds is neither copied nor passed.
+static bool onlyCalled(const VarDecl *VD) {
+  struct Uses : RecursiveASTVisitor<Uses> {
+    const VarDecl *VD;
+    unsigned Refs = 0, Calls = 0;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      Refs += R->getDecl() == VD;
+      return true;
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      auto *R = C->getOperator() == OO_Call && C->getNumArgs()
+                    ? dyn_cast<DeclRefExpr>(C->getArg(0)->IgnoreParenImpCasts())
+                    : nullptr;
+      Calls += R && R->getDecl() == VD;
+      return true;
+    }
+  } U;
+  U.VD = VD;
+  auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  if (!F || !F->getBody())
+    return false;
+  U.TraverseStmt(F->getBody());
+  return U.Refs == U.Calls;
+}
+
 class ConstructFinder : public RecursiveASTVisitor<ConstructFinder> {
 public:
   explicit ConstructFinder(ASTContext &Ctx) : SM(Ctx.getSourceManager()) {}
   std::optional<LiftFailure> Found;
 
   bool VisitVarDecl(VarDecl *VD) {
+    // `auto load = [&](int stage, int k) {...};`, only ever called: followed
+    // at each call as a __device__ helper is (lambdaHelper).
+    if (const LambdaExpr *L = heldLambda(VD)) {
+      if (std::optional<std::string> Why = lambdaRefusal(L))
+        return report(L->getBeginLoc(), *Why);
+      if (!onlyCalled(VD))
+        return report(VD->getLocation(),
+                      "the lambda '" + VD->getName().str() +
+                          "' is used other than by calling it");
+      Followed.insert(L);
+      return true;
+    }
     if (isCudaPipeline(VD->getType()) && !VD->getType()->isReferenceType() &&
         !makesThreadPipeline(VD->getInit()))
       return report(VD->getLocation(),
@@ -937,13 +999,7 @@ public:
   /// Whether anything in the function that declares the local `VD` may
   /// change it after its declaration: an assignment, an increment, a
   /// non-const reference or pointer to it (clang's ExprMutationAnalyzer).
-  static bool mutated(const VarDecl *VD) {
-    auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
-    if (!F || !F->getBody())
-      return true;
-    return ExprMutationAnalyzer(*F->getBody(), VD->getASTContext())
-        .isMutated(VD);
-  }
+  static bool mutated(const VarDecl *VD) { return mutatedAfterDeclaration(VD); }
   bool VisitDeclRefExpr(DeclRefExpr *R) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
     const NamedDecl *D = R->getDecl();
@@ -995,12 +1051,16 @@ public:
     return report(S->getBeginLoc(), "a 'goto'");
   }
   bool VisitLambdaExpr(LambdaExpr *L) {
+    if (Followed.count(L))
+      return true;
     return report(L->getBeginLoc(),
-                  "a lambda (a __device__ function taking the tiles and "
-                  "indices is followed: write it as one)");
+                  "a lambda other than one held in a local variable and "
+                  "called ('auto load = [&](int stage, int k) {...};')");
   }
 
 private:
+  /// The lambdas held in local variables and only called.
+  std::set<const LambdaExpr *> Followed;
   /// Whether a declaration of `D` is a system header's (the kernel's file
   /// may declare a CUDA function again).
   bool system(const Decl *D) const { return fromSystemHeader(D); }
@@ -1048,7 +1108,76 @@ bool mayWrite(const Expr *E, ASTContext &Ctx) {
   return F.Found;
 }
 
+const LambdaExpr *heldLambda(const VarDecl *VD) {
+  if (!VD || !VD->isLocalVarDecl() || !VD->hasInit())
+    return nullptr;
+  return dyn_cast<LambdaExpr>(VD->getInit()->IgnoreImplicit());
+}
+
+std::optional<std::string> lambdaRefusal(const LambdaExpr *L) {
+  const CXXMethodDecl *M = L->getCallOperator();
+  if (L->isGenericLambda())
+    return std::string("a generic lambda (its parameters 'auto')");
+  if (L->isMutable())
+    return std::string("a 'mutable' lambda, which changes its copies");
+  if (!M->getReturnType()->isVoidType())
+    return std::string("a lambda that returns a value");
+  ASTContext &Ctx = M->getASTContext();
+  for (const LambdaCapture &C : L->captures()) {
+    auto *VD =
+        C.capturesVariable() ? dyn_cast<VarDecl>(C.getCapturedVar()) : nullptr;
+    if (!VD || L->isInitCapture(&C))
+      return std::string("a lambda capturing 'this' or with an "
+                         "init-capture");
+    const QualType T = VD->getType();
+    const std::string Name = "'" + VD->getName().str() + "'";
+    if (C.getCaptureKind() == LCK_ByCopy && !T.isConstQualified() &&
+        mutatedAfterDeclaration(VD))
+      return "a lambda that copies " + Name +
+             ", which changes after the copy is made: capture it by "
+             "reference";
+    if (C.getCaptureKind() == LCK_ByRef && !T->isArrayType() &&
+        !T->isRecordType() && !T->isRealFloatingType() &&
+        ExprMutationAnalyzer(*M->getBody(), Ctx).isMutated(VD))
+      return "a lambda that changes " + Name +
+             ", a variable of its caller: pass it as a parameter";
+  }
+  return std::nullopt;
+}
+
+const FunctionDecl *lambdaHelper(const CallExpr *C) {
+  auto *O = dyn_cast<CXXOperatorCallExpr>(C);
+  if (!O || O->getOperator() != OO_Call || O->getNumArgs() < 1)
+    return nullptr;
+  auto *R = dyn_cast<DeclRefExpr>(O->getArg(0)->IgnoreParenImpCasts());
+  const LambdaExpr *L =
+      R ? heldLambda(dyn_cast<VarDecl>(R->getDecl())) : nullptr;
+  if (!L || lambdaRefusal(L) || !O->getDirectCallee() ||
+      O->getDirectCallee()->getCanonicalDecl() !=
+          L->getCallOperator()->getCanonicalDecl())
+    return nullptr;
+  return L->getCallOperator();
+}
+
+llvm::ArrayRef<const Expr *> helperArguments(const CallExpr *C) {
+  llvm::ArrayRef<const Expr *> Args(C->getArgs(), C->getNumArgs());
+  return lambdaHelper(C) ? Args.drop_front() : Args;
+}
+
+std::string helperName(const FunctionDecl *F) {
+  auto *M = dyn_cast<CXXMethodDecl>(F);
+  if (M && M->getParent()->isLambda()) {
+    const SourceManager &SM = F->getASTContext().getSourceManager();
+    return "the lambda at line " +
+           std::to_string(SM.getPresumedLineNumber(
+               SM.getExpansionLoc(M->getParent()->getLocation())));
+  }
+  return "the __device__ function '" + F->getNameAsString() + "'";
+}
+
 const FunctionDecl *deviceHelper(const CallExpr *C) {
+  if (const FunctionDecl *L = lambdaHelper(C))
+    return L;
   const FunctionDecl *F = C->getDirectCallee();
   const FunctionDecl *Def = nullptr;
   if (!F || !F->hasBody(Def) || isa<CXXMethodDecl>(F) || F->isVariadic() ||
@@ -1089,7 +1218,10 @@ std::optional<LiftFailure> structMatrix(const ForStmt *Loop) {
     const VarDecl *Found = nullptr;
     static bool holdsPointer(QualType T) {
       const CXXRecordDecl *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
-      return RD && RD->hasDefinition() && !fromSystemHeader(RD) &&
+      // A lambda's closure holds its copies, followed as the variables
+      // they copy (lambdaRefusal).
+      return RD && RD->hasDefinition() && !RD->isLambda() &&
+             !fromSystemHeader(RD) &&
              llvm::any_of(RD->fields(), [](const FieldDecl *F) {
                return F->getType()->isPointerType();
              });

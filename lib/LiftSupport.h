@@ -15,6 +15,7 @@
 #include "tawa/Lift.h"
 
 #include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/Stmt.h"
 
 #include <map>
@@ -77,7 +78,8 @@ const clang::ForStmt *hintedLoop(const clang::Stmt *S);
 /// Body->body_end() where none is.
 clang::CompoundStmt::const_body_iterator
 loopStatement(const clang::CompoundStmt *Body, const clang::ForStmt *Loop);
-/// Whether `VD` is written anywhere in `S` (outside `Except`, where given).
+/// Whether `VD` is written anywhere in `S` (outside `Except`, where given),
+/// or in a lambda that `S` calls there (lambdaHelper).
 bool isModified(const clang::VarDecl *VD, const clang::Stmt *S,
                 const clang::Stmt *Except = nullptr);
 /// Whether `VD` is written anywhere in `S` outside the statements `Except`.
@@ -93,7 +95,8 @@ bool isUniformScale(const clang::VarDecl *VD,
 /// Whether `S`, or a `__device__` helper it calls (deviceHelpers), reads
 /// threadIdx.<Dim> (Dim one of x, y, z).
 bool readsThreadIdx(const clang::Stmt *S, char Dim);
-/// Whether `S` names `VD` anywhere.
+/// Whether `S` names `VD` anywhere, or a lambda that `S` calls does
+/// (lambdaHelper): it names the variables it captures.
 bool mentions(const clang::Stmt *S, const clang::VarDecl *VD);
 /// Whether `S` names a __shared__ variable or a local pointer or reference
 /// (one that may point into shared memory), itself or in a function of the
@@ -119,10 +122,35 @@ const clang::CallExpr *wmmaCall(const clang::Stmt *S, llvm::StringRef Name);
 
 /// The definition of the kernel's own `__device__` function that `C` calls
 /// (not a member function, not variadic, not a system header's, its body in
-/// the translation unit), or null. The front ends follow such helpers
-/// statement by statement with their parameters bound to the arguments
-/// (BlockedLift.cpp), so the checks that read a kernel read them too.
+/// the translation unit), or the call operator of the lambda `C` calls
+/// (lambdaHelper), or null. The front ends follow such helpers statement by
+/// statement with their parameters bound to the arguments (BlockedLift.cpp),
+/// so the checks that read a kernel read them too.
 const clang::FunctionDecl *deviceHelper(const clang::CallExpr *C);
+/// The arguments `C` passes to the parameters of its helper (deviceHelper):
+/// a lambda's call leaves out the closure object.
+llvm::ArrayRef<const clang::Expr *> helperArguments(const clang::CallExpr *C);
+/// How a diagnostic names the helper `F`: "the __device__ function 'f'" or
+/// "the lambda at line N".
+std::string helperName(const clang::FunctionDecl *F);
+
+/// The lambda a local variable holds (`auto load = [&](int s, int k) {...};`),
+/// or null.
+const clang::LambdaExpr *heldLambda(const clang::VarDecl *VD);
+/// Why the front ends may not follow the lambda `L` as a helper, or nullopt
+/// where they may: it must return void, not be generic, `mutable` or hold
+/// init-captures or `this`, copy only variables that never change after
+/// their declaration (a copy made where the lambda is declared then equals
+/// the variable wherever it is called), and change no integer, pointer or
+/// other scalar it captures by reference: only a float (an accumulator) or
+/// an array's or fragment's elements, followed at each call as the
+/// statements of the kernel they stand for. (The kernel's indices and
+/// pointers then change only in its own statements, where the checks that
+/// read the kernel see them.)
+std::optional<std::string> lambdaRefusal(const clang::LambdaExpr *L);
+/// The call operator of the lambda that `C` calls through the local
+/// variable holding it, where lambdaRefusal accepts the lambda; else null.
+const clang::FunctionDecl *lambdaHelper(const clang::CallExpr *C);
 /// The kernel's own `__device__` functions that `Body` calls, directly or
 /// through one another, each once, in the order first called.
 std::vector<const clang::FunctionDecl *> deviceHelpers(const clang::Stmt *Body);

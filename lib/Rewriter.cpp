@@ -40,9 +40,16 @@ using namespace clang;
 namespace tawa {
 namespace {
 
+/// Whether the loop calls a `__device__` helper or a lambda, which only the
+/// register-blocked front end follows (deviceHelper): its reason stands.
+bool callsHelpers(const ForStmt *Loop) {
+  return !deviceHelpers(Loop->getBody()).empty();
+}
+
 /// The lifting of a hand-written loop of pattern `L` by the front ends
 /// that read it (Lift.h, BlockedLift.h, WmmaLift.h), with `Named` taken as
 /// symbols; nullopt, with why in `Why`, where it does not lift.
+
 std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
                                    const FunctionDecl *Kernel,
                                    const ForStmt *Loop, ASTContext &Ctx,
@@ -79,7 +86,7 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
         return B;
     if (!G &&
         (stagesResultsAfterLoop(Kernel, Loop) || loopInsideIf(Kernel, Loop) ||
-         blockedLoopBody(Loop) || stagesInLoop(Loop)))
+         blockedLoopBody(Loop) || stagesInLoop(Loop) || callsHelpers(Loop)))
       Why = Blocked;
     // Loops over a convolution's filter taps and a channel tile: its
     // reason stands where its header read as one.
@@ -104,9 +111,9 @@ std::optional<LiftedGemm> liftOnce(const LegacyLoop &L,
       if (std::optional<LiftedGemm> B =
               liftBlockedGemm(Kernel, Loop, Ctx, Blocked, Named))
         return B;
-    if (!G &&
-        (wmmaBeyondOneFragment(Kernel) ||
-         stagesResultsAfterLoop(Kernel, Loop) || loopInsideIf(Kernel, Loop)))
+    if (!G && (wmmaBeyondOneFragment(Kernel) ||
+               stagesResultsAfterLoop(Kernel, Loop) ||
+               loopInsideIf(Kernel, Loop) || callsHelpers(Loop)))
       Why = Blocked;
     return G;
   }

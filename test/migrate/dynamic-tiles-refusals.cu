@@ -180,7 +180,7 @@ __global__ void odd_bytes(const bf16 *A, const bf16 *B, float *C, int M, int N,
 extern __shared__ bf16 file_smem[];
 __device__ float first_staged() { return __bfloat162float(file_smem[0]); }
 
-// CHECK: dynamic-tiles-refusals.cu:[[@LINE+8]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the helper 'first_staged' uses 'file_smem': a tile in dynamic shared memory is a pointer at a constant offset into the extern array or a tile before it, declared before the loop and never changed: 'T *As = smem, *Bs = As + TILE * TILE;' [tawa-unsupported]
+// CHECK: dynamic-tiles-refusals.cu:[[@LINE+8]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written shared-memory tiled GEMM, and the statement at line {{[0-9]+}} breaks it: the __device__ function 'first_staged' uses 'file_smem': a tile in dynamic shared memory is a pointer at a constant offset into the extern array or a tile before it, declared before the loop and never changed: 'T *As = smem, *Bs = As + TILE * TILE;' [tawa-unsupported]
 __global__ void helper_use(const bf16 *A, const bf16 *B, float *C, int M, int N,
                           int K) {
   bf16 *As = file_smem, *Bs = file_smem + TILE * TILE;

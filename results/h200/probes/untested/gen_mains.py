@@ -128,6 +128,20 @@ D['p2_pmpp_coarsened_half'] = ('''void matrixMul(const __half *M_d, const __half
   float *C = dev_nan<float>(m * m);
   matrixMul(A, B, C, M);
   return finish(C, m * m, out);''')
+# Staging in lambdas (checked since the front ends follow them).
+D['p2_wmma_dbuf_alphabeta_cfrag_bf16'] = ('''void gemm_wmma_db(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M, int N,
+                  int K, float alpha, float beta, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read: beta * C
+  gemm_wmma_db(A, B, C, M, N, K, 1.5f, 0.5f, 0);
+  return finish(C, m * n, out);''')
+D['p14_lambda_tiled_bounds_half'] = ('''void matmul_lambda_launch(const __half *A, const __half *B, const __half *bias, __half *C,
+                          int M, int N, int K, cudaStream_t stream);''', mnk(), '''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *bias = dev_random<__half>(n, 3);
+  __half *C = dev_nan<__half>(m * n);
+  matmul_lambda_launch(A, B, bias, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
 
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')

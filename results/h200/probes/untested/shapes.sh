@@ -32,3 +32,6 @@ SHAPES[p10_wmma_blog_colmajor_half_scratch]="32:32:16 256:512:384 1024:1024:1024
 SHAPES[p2_half2_smem_dot_half]="$PROBE_RAGGED"
 # Square, the width a multiple of TILE_WIDTH * COARSE_FACTOR = 128 (N and K ignored).
 SHAPES[p2_pmpp_coarsened_half]="128:128:128 384:384:384 1024:1024:1024 1280:1280:1280"
+# Lambdas: 64|M,N and 32|K (unchecked copies and fragment stores); ragged for the checked one.
+SHAPES[p2_wmma_dbuf_alphabeta_cfrag_bf16]="64:64:32 128:192:96 256:512:384 1024:1024:1024 320:448:224"
+SHAPES[p14_lambda_tiled_bounds_half]="$PROBE_RAGGED"
