@@ -926,13 +926,14 @@ public:
     const Expr *Init = VD->getInit();
     // A bool set to false or true and only flipped (`s = !s;`, `s ^= 1;`)
     // is a double buffer's stage, a toggle the front ends follow as such.
-    const bool Truth = T->isBooleanType() && !isa<ParmVarDecl>(VD) && Init &&
-                       ((Init->IgnoreParens()->getType()->isBooleanType() &&
-                         !isa<ImplicitCastExpr>(Init->IgnoreParens()) &&
-                         (T.isConstQualified() || !mutated(VD))) ||
-                        (isa<CXXBoolLiteralExpr, IntegerLiteral>(
-                             Init->IgnoreParenImpCasts()) &&
-                         onlyFlipped(VD)));
+    const bool Truth =
+        T->isBooleanType() && !isa<ParmVarDecl>(VD) && Init &&
+        ((Init->IgnoreParens()->getType()->isBooleanType() &&
+          !isa<ImplicitCastExpr>(Init->IgnoreParens()) &&
+          (T.isConstQualified() || !mutatedAfterDeclaration(VD))) ||
+         (isa<CXXBoolLiteralExpr, IntegerLiteral>(
+              Init->IgnoreParenImpCasts()) &&
+          onlyFlipped(VD)));
     if (T->isBooleanType() && !Truth && !isa<ParmVarDecl>(VD))
       return report(VD->getLocation(),
                     "the bool variable '" + VD->getName().str() +
@@ -996,10 +997,6 @@ public:
     }
     return true;
   }
-  /// Whether anything in the function that declares the local `VD` may
-  /// change it after its declaration: an assignment, an increment, a
-  /// non-const reference or pointer to it (clang's ExprMutationAnalyzer).
-  static bool mutated(const VarDecl *VD) { return mutatedAfterDeclaration(VD); }
   bool VisitDeclRefExpr(DeclRefExpr *R) {
     auto *VD = dyn_cast<VarDecl>(R->getDecl());
     const NamedDecl *D = R->getDecl();
