@@ -565,10 +565,26 @@ std::optional<int64_t> IndexEvaluator::constantOf(const Expr *E,
 std::optional<Poly> IndexEvaluator::unsignedOf(const Expr *E,
                                                QualType T) const {
   std::optional<Poly> P = eval(E);
-  if (P && mayWrap(*P, T)) {
+  if (P && mayWrap(*P, T) && !wrapsToAddress(T)) {
     Why = "a conversion to an unsigned type of a value that may be negative";
     return std::nullopt;
   }
+  return P;
+}
+
+bool IndexEvaluator::wrapsToAddress(QualType T) const {
+  return InOffset && NonRing == 0 && T->isUnsignedIntegerType() &&
+         intWidth(T) == 64;
+}
+
+std::optional<Poly> IndexEvaluator::offset(const Expr *E) const {
+  const bool Was = InOffset;
+  const int Depth = NonRing;
+  InOffset = true;
+  NonRing = 0;
+  std::optional<Poly> P = eval(E);
+  InOffset = Was;
+  NonRing = Depth;
   return P;
 }
 
@@ -581,8 +597,11 @@ bool IndexEvaluator::mayWrap(const Poly &P, QualType T) const {
 std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
   std::optional<Poly> P = evalNode(E);
   std::optional<int64_t> V = P ? P->constantValue() : std::nullopt;
-  if (V && (!fits(*V, E->getType()) ||
-            !fits(*V, E->IgnoreParenImpCasts()->getType()))) {
+  const auto Holds = [&](QualType T) {
+    return fits(*V, T) || wrapsToAddress(T);
+  };
+  if (V &&
+      (!Holds(E->getType()) || !Holds(E->IgnoreParenImpCasts()->getType()))) {
     Why = "a value its type cannot hold (C's arithmetic wraps around)";
     return std::nullopt;
   }
@@ -593,7 +612,7 @@ std::optional<Poly> IndexEvaluator::eval(const Expr *E) const {
   // 32u`, which wraps for warp 0, and `M - 64u` are not.
   const Expr *X = E->IgnoreParenImpCasts();
   if (P && !V && (isa<BinaryOperator>(X) || isa<UnaryOperator>(X)) &&
-      mayWrap(*P, X->getType())) {
+      mayWrap(*P, X->getType()) && !wrapsToAddress(X->getType())) {
     Why = "unsigned arithmetic that may go below zero and wrap around";
     return std::nullopt;
   }
@@ -720,11 +739,15 @@ std::optional<Poly> IndexEvaluator::evalNode(const Expr *E) const {
     return std::nullopt;
   }
   if (auto *B = dyn_cast<BinaryOperator>(E)) {
+    // Only +, - and * keep a value that wrapped modulo 2^64 the address
+    // it was (offset()).
+    const BinaryOperatorKind Op0 = B->getOpcode();
+    const bool Ring = Op0 == BO_Add || Op0 == BO_Sub || Op0 == BO_Mul;
+    NonRing += !Ring;
     std::optional<Poly> L = eval(B->getLHS());
-    if (!L)
-      return std::nullopt;
-    std::optional<Poly> R = eval(B->getRHS());
-    if (!R)
+    std::optional<Poly> R = L ? eval(B->getRHS()) : std::nullopt;
+    NonRing -= !Ring;
+    if (!L || !R)
       return std::nullopt;
     if (std::optional<Poly> F = folded(B->getOpcode(), *L, *R))
       return F;

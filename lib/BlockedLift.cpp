@@ -4479,7 +4479,7 @@ private:
     if (!GA || !holds(Type, Ctx.getBaseElementType(
                                 GA->Ptr->getType()->getPointeeType())))
       return fail(At, expected(Phase::Stage));
-    std::optional<Poly> L = eval(GA->Index, "the matrix index");
+    std::optional<Poly> L = offset(GA->Index, "the matrix index");
     if (!L)
       return std::nullopt;
     std::optional<StagedElement> Element =
@@ -7093,7 +7093,7 @@ private:
     S.Guarded = !S.Bounds.empty();
     S.Lane = StoreLane.first;
     S.Width = StoreLane.second;
-    std::optional<Poly> LC = eval(Out.Index, "the store's index");
+    std::optional<Poly> LC = offset(Out.Index, "the store's index");
     if (!LC)
       return false;
     S.LC = *LC + Out.Offset;
@@ -8126,7 +8126,7 @@ std::optional<LiftedGemm> liftBlockedGemm(const FunctionDecl *Kernel,
     LiftFailure Im2col;
     G = liftBlockedWith(Kernel, Loop, Ctx, Im2col, Named, Tf32, false, Gathered,
                         /*Im2col=*/true);
-    if (G || Gathered > std::max(Rows, Buffers))
+    if (G || Gathered >= std::max(Rows, Buffers))
       Why = Im2col;
   }
   return G;

@@ -457,7 +457,7 @@ private:
         global(unconverted(Read, Ctx.getBaseElementType(At->Tile->getType())));
     if (!GA)
       return fail(Read->getBeginLoc(), Expected);
-    std::optional<Poly> Index = eval(GA->Index, "the tensor's index");
+    std::optional<Poly> Index = offset(GA->Index, "the tensor's index");
     if (!Index)
       return false;
     StagingCopy C{*At, GA->Ptr, *Index + GA->Offset, {}, S->getBeginLoc()};
@@ -567,7 +567,7 @@ private:
     if (!GA || !conditions(If->getCond(), StoreChecks))
       return Why.Message.empty() ? fail(After[0]->getBeginLoc(), Expected)
                                  : false;
-    std::optional<Poly> Index = eval(GA->Index, "the output's index");
+    std::optional<Poly> Index = offset(GA->Index, "the output's index");
     if (!Index)
       return false;
     G.C = GA->Ptr;

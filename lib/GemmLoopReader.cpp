@@ -441,10 +441,50 @@ bool GemmLoopReader::guard(const Expr *E, Guard &Out) {
   return false;
 }
 
+/// The signed value that `E`, an operand of an unsigned comparison,
+/// converts to the comparison's type (`(unsigned)ih`, or `ih` converted
+/// implicitly), or null where `E` is no such conversion.
+static const Expr *convertedSigned(const Expr *E) {
+  const QualType T = E->getType();
+  const Expr *X = E->IgnoreParens();
+  while (auto *C = dyn_cast<CastExpr>(X)) {
+    const Expr *Sub = C->getSubExpr()->IgnoreParens();
+    if (C->getCastKind() == CK_IntegralCast &&
+        Sub->getType()->isSignedIntegerType())
+      return C->getType().getCanonicalType() == T.getCanonicalType() ? Sub
+                                                                     : nullptr;
+    if (C->getCastKind() != CK_NoOp && C->getCastKind() != CK_LValueToRValue)
+      return nullptr;
+    X = Sub;
+  }
+  return nullptr;
+}
+
+bool GemmLoopReader::unsignedRange(const BinaryOperator *B, Conditions &Out) {
+  const BinaryOperatorKind Op = B->getOpcode();
+  const bool Less = Op == BO_LT || Op == BO_LE;
+  if (!Less && Op != BO_GT && Op != BO_GE)
+    return false;
+  const Expr *Small = Less ? B->getLHS() : B->getRHS();
+  const Expr *Big = Less ? B->getRHS() : B->getLHS();
+  const Expr *X = convertedSigned(Small);
+  const Expr *N = convertedSigned(Big);
+  std::optional<Poly> PX = X ? Ev.eval(X) : std::nullopt;
+  std::optional<Poly> PN = PX ? Ev.eval(N ? N : Big) : std::nullopt;
+  if (!PN || Ev.mayWrap(*PN, Big->getType()))
+    return false;
+  Out.push_back(*PX);
+  Out.push_back(*PN - *PX - Poly::constant(Op == BO_LT || Op == BO_GT));
+  return true;
+}
+
 bool GemmLoopReader::conditionsOf(const Expr *E, Conditions &Out) {
   auto *B = dyn_cast<BinaryOperator>(bare(E));
   if (B && B->getOpcode() == BO_LAnd)
     return conditionsOf(B->getLHS(), Out) && conditionsOf(B->getRHS(), Out);
+  if (B && B->getLHS()->getType()->isUnsignedIntegerType() &&
+      unsignedRange(B, Out))
+    return true;
   // Signed comparisons, so that the polynomials' order is C's.
   const bool Signed = B && B->getLHS()->getType()->isSignedIntegerType() &&
                       B->getRHS()->getType()->isSignedIntegerType();
@@ -467,6 +507,7 @@ bool GemmLoopReader::conditionsOf(const Expr *E, Conditions &Out) {
   default:
     return fail(E->getBeginLoc(),
                 "expected bounds checks 'a < b', 'a >= 0' of index arithmetic "
+                "(signed, or '(unsigned)a < (unsigned)b' for 0 <= a < b) "
                 "joined by '&&'");
   }
 }
@@ -1394,7 +1435,7 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
         return 'a';
       }
       std::optional<GlobalAccess> Old = global(throughLocals(Y));
-      std::optional<Poly> I = Old ? Ev.eval(Old->Index) : std::nullopt;
+      std::optional<Poly> I = Old ? Ev.offset(Old->Index) : std::nullopt;
       if (I && oldValue(*Old, *I, LC)) {
         G.Beta = Scale;
         return 'c';
@@ -1408,7 +1449,7 @@ char GemmLoopReader::term(const Expr *X, const Poly &LC) {
       X = throughLocals(X);
     }
   std::optional<GlobalAccess> Bias = global(X);
-  std::optional<Poly> I = Bias ? Ev.eval(Bias->Index) : std::nullopt;
+  std::optional<Poly> I = Bias ? Ev.offset(Bias->Index) : std::nullopt;
   if (Tested && (!I || Bias->Ptr != Tested || Tested == G.C))
     return 0;
   // C's old value unscaled (beta = 1), where C is float: the sum is then

@@ -60,6 +60,12 @@ protected:
   /// by `&&` (`a < b`, `a >= 0`), to `Out` as conditions `0 <= X`; false,
   /// with the failure, for anything else.
   bool conditionsOf(const clang::Expr *E, Conditions &Out);
+  /// `(unsigned)x < (unsigned)n` (also `<=`, `>`, `>=` with the operands
+  /// swapped, and `x` or `n` converted implicitly), x signed, n a value
+  /// that is never negative: the conditions 0 <= x and x < n, for C
+  /// compares a negative x as 2^w + x, above every such n. False, adding
+  /// nothing, for any other comparison.
+  bool unsignedRange(const clang::BinaryOperator *B, Conditions &Out);
   /// The negation of the condition `E`: `X` of `!X`, the opposite
   /// comparison (`r >= M` of `r < M`), `!a && !b` of `a || b`; null for
   /// anything else. Built in the AST context, for the bounds checks read

@@ -481,7 +481,7 @@ private:
     St.Ptr = GA->Ptr;
     St.Buffer = A->Buffer;
     std::optional<Poly> E1 = A->P1, E2 = A->P2;
-    std::optional<Poly> LP = eval(GA->Index, "the matrix index");
+    std::optional<Poly> LP = offset(GA->Index, "the matrix index");
     if (!LP)
       return false;
     St.E1 = *E1;
@@ -995,7 +995,7 @@ private:
       return fail(G.C->getLocation(), "C must point to __nv_bfloat16, __half "
                                       "or float");
     G.Out = *OutElem;
-    std::optional<Poly> LC = eval(Out->Index, "the store's index");
+    std::optional<Poly> LC = offset(Out->Index, "the store's index");
     if (LC)
       LC = *LC + Out->Offset;
     if (!LC || !(Beta ? betaSelect(Beta->Cond, Beta->Then, Beta->Else, *LC)

@@ -697,7 +697,15 @@ bool LifterBase::advance(const Stmt *S) {
 }
 
 std::optional<Poly> LifterBase::eval(const Expr *E, const char *What) {
-  std::optional<Poly> P = Ev.eval(E);
+  return evaluated(E, What, Ev.eval(E));
+}
+
+std::optional<Poly> LifterBase::offset(const Expr *E, const char *What) {
+  return evaluated(E, What, Ev.offset(E));
+}
+
+std::optional<Poly> LifterBase::evaluated(const Expr *E, const char *What,
+                                          std::optional<Poly> P) {
   if (!P)
     fail(E->getBeginLoc(), std::string(What) +
                                " is not a polynomial of threadIdx, "

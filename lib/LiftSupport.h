@@ -325,6 +325,14 @@ protected:
 
   /// The polynomial of E, or a failure naming `What` and the construct.
   std::optional<Poly> eval(const clang::Expr *E, const char *What);
+  /// The same for an element offset into global memory (a pointer's
+  /// subscript, IndexEvaluator::offset: 64-bit unsigned arithmetic that
+  /// wraps is the same address).
+  std::optional<Poly> offset(const clang::Expr *E, const char *What);
+  /// `P`, the polynomial of `E`, or a failure naming `What` where it is
+  /// none.
+  std::optional<Poly> evaluated(const clang::Expr *E, const char *What,
+                                std::optional<Poly> P);
   /// An integer index variable `VD` that nothing in `Scope` writes after its
   /// declaration; false, with the failure, where something does.
   bool unchangedIndex(const clang::VarDecl *VD, const clang::Stmt *Scope);

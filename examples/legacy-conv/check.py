@@ -54,6 +54,7 @@ CHECK = {
     "conv_wmma_gather": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 64, 64, 5, 5, 1, 2),
                          (2, 12, 12, 40, 24, 3, 3, 1, 1)],
     "conv_coop_scalar": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
+    "conv_coop_unsigned": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
     "conv_regblock_gather": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 128, 64, 5, 5, 1, 2),
                              (2, 12, 12, 40, 24, 3, 3, 1, 1)],
 }
@@ -72,6 +73,7 @@ TIME = {
     "conv1x1_strided": [(32, 56, 56, 256, 512), (32, 28, 28, 512, 1024)],
     "conv_wmma_gather": [(32, 56, 56, 64, 64, 3, 3, 1, 1), (32, 28, 28, 128, 128, 3, 3, 1, 1)],
     "conv_coop_scalar": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
+    "conv_coop_unsigned": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
     "conv_regblock_gather": [(32, 56, 56, 64, 64, 3, 3, 1, 1),
                              (32, 56, 56, 128, 128, 3, 3, 2, 1)],
 }
@@ -79,7 +81,7 @@ TIME = {
 # ReLU; those whose weights are R x S x C x K (HWIO).
 FULL = ("conv_bias_relu", "conv_wmma_gather", "conv_regblock_gather")
 BIAS_RELU = ("conv_bias_relu", "conv_wmma_gather")
-HWIO = ("conv_valid_hwio", "conv_taps_flat", "conv_coop_scalar")
+HWIO = ("conv_valid_hwio", "conv_taps_flat", "conv_coop_scalar", "conv_coop_unsigned")
 
 
 def dims(kernel, s):

@@ -500,6 +500,46 @@ __global__ void conv_coop_scalar(const bf16 *in, const bf16 *wt, bf16 *out,
     out[m * K + f] = __float2bfloat16_rn(acc);
 }
 
+// conv_coop_scalar with 64-bit addresses (`(size_t)img * H + ih` wraps
+// around for ih = -1, the same address) and the input row and column
+// checked as unsigned values (`(unsigned)ih < (unsigned)H`: 0 <= ih < H).
+__global__ void conv_coop_unsigned(const bf16 *in, const bf16 *wt, bf16 *out,
+                                   int N, int H, int W, int C, int K) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * H * W, Kg = 9 * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (H * W), oh = (m % (H * W)) / W, ow = m % W;
+      const int c = kk % C, rs = kk / C;
+      const int ih = oh - 1 + rs / 3, iw = ow - 1 + rs % 3;
+      float v = 0.f;
+      if (m < M && kk < Kg && (unsigned)ih < (unsigned)H &&
+          (unsigned)iw < (unsigned)W)
+        v = __bfloat162float(in[(((size_t)img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K && kk < Kg ? __bfloat162float(wt[(size_t)kk * K + f]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[(size_t)m * K + f] = __float2bfloat16_rn(acc);
+}
+
 // Register blocking: 256 threads per 64 x 64 tile of the output, 4 x 4
 // outputs each, from tiles stored transposed ([k][m]); R x S filter,
 // stride, padding; the activation loaded into a bf16 register under its
@@ -695,6 +735,15 @@ int legacy_conv_coop_scalar(const void *x, const void *w, void *y, int n, int h,
                             int wd, int c, int k, void *stream) {
   conv_coop_scalar<<<dim3((k + 15) / 16, (n * h * wd + 15) / 16), 256, 0,
                      static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_coop_unsigned(const void *x, const void *w, void *y, int n,
+                              int h, int wd, int c, int k, void *stream) {
+  conv_coop_unsigned<<<dim3((k + 15) / 16, (n * h * wd + 15) / 16), 256, 0,
+                       static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), n, h, wd, c, k);
   return cudaGetLastError();

@@ -149,6 +149,14 @@ public:
   /// The polynomial of `E`, or nullopt where it is not one (the reason in
   /// `Why`, naming the construct).
   std::optional<Poly> eval(const clang::Expr *E) const;
+  /// The polynomial of `E`, an element offset into global memory (a
+  /// pointer's subscript): as eval, but 64-bit unsigned arithmetic that
+  /// goes below zero is kept as its integer value, for +, - and * modulo
+  /// 2^64 give the same address (`in[((size_t)n * H + ih) * W + iw]`, ih
+  /// = oh - 1 + r of a padded convolution, reads the pixel (n, ih, iw)
+  /// for ih = -1 too). A value that may wrap so is refused where it
+  /// reaches an operator other than +, - and * ('/', '%', shifts, masks).
+  std::optional<Poly> offset(const clang::Expr *E) const;
   /// The value of `E` where it is a constant: eval's constantValue(), found
   /// faster (no polynomial is built) where every leaf is a constant. Where
   /// a value of unsigned type would be negative (it wraps around in C),
@@ -190,6 +198,14 @@ private:
   std::optional<Poly> unsignedOf(const clang::Expr *E, clang::QualType T) const;
   std::optional<int64_t> constantOf(const clang::Expr *E, bool &Wraps) const;
   std::optional<Poly> evalNode(const clang::Expr *E) const;
+  /// Whether a value of the integer type `T` is followed as an integer
+  /// even where C's arithmetic wraps it around: in offset(), outside any
+  /// operator other than +, - and *, for a 64-bit unsigned `T`.
+  bool wrapsToAddress(clang::QualType T) const;
+  /// Set while offset() evaluates; the depth of operators other than +, -
+  /// and * around the expression evaluated.
+  mutable bool InOffset = false;
+  mutable int NonRing = 0;
   std::vector<const clang::VarDecl *> LoopSymbols;
   /// The atoms made so far (stable addresses: their symbols).
   mutable std::deque<DivModAtom> Atoms;

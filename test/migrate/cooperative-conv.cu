@@ -20,7 +20,7 @@
 #include <mma.h>
 using namespace nvcuda;
 
-// COUNT: 3
+// COUNT: 4
 
 // Four warps (2 x 2), one 16 x 16 fragment each; the result staged through
 // a float scratch per warp, a bias and ReLU applied on the way out.
@@ -191,4 +191,53 @@ __global__ void regblock_gather(const __half *act, const __half *flt,
       if (m < N * P * Q && f < K)
         out[m * K + f] = __float2half(acc[i][j]);
     }
+}
+
+// The scalar form with a 64-bit address, `(size_t)img * H + ih` wrapping
+// around for ih = -1 (the same address), and the input row and column
+// checked as unsigned values, `(unsigned)ih < (unsigned)H`: 0 <= ih < H.
+// clang-format off
+// OUT-LABEL: __global__ void unsigned_gather_tiled(tawa::Im2col<const __nv_bfloat16> in,
+// OUT: tawa::store(out, m0, n0, acc);
+// OUT-LABEL: void unsigned_gather_migrated_launch(
+// OUT: tawa::Im2col<const __nv_bfloat16>{in, N, H, W, C, R, S, P,
+// OUT-NEXT: {{^ *}}Q, {{ *}}1, 1, 1, 1, 1, 1};
+// clang-format on
+__global__ void unsigned_gather(const __nv_bfloat16 *in,
+                                const __nv_bfloat16 *wt, float *out, int N,
+                                int H, int W, int C, int K, int R, int S,
+                                int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m % (P * Q)) / Q, ow = m % Q;
+      const int c = kk % C, rs = kk / C;
+      const int ih = oh - 1 + rs / S, iw = ow - 1 + rs % S;
+      float v = 0.f;
+      if (m < M && kk < Kg && (unsigned)ih < (unsigned)H && (unsigned)iw < W)
+        v = __bfloat162float(in[(((size_t)img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] =
+          f < K && kk < Kg ? __bfloat162float(wt[(size_t)kk * K + f]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[(size_t)m * K + f] = acc;
 }
