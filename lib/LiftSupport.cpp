@@ -856,11 +856,91 @@ bool recognisedName(StringRef N) {
 /// Whether anything in the function that declares the local `VD` may change
 /// it after its declaration: an assignment, an increment, a non-const
 /// reference or pointer to it (clang's ExprMutationAnalyzer).
-static bool mutatedAfterDeclaration(const VarDecl *VD) {
+/// The references to the local `VD`, in the function that declares it,
+/// that may change it (clang's ExprMutationAnalyzer), a lambda's capture
+/// of it excepted: capturing by reference changes nothing itself, and the
+/// references in the lambda's body are among those looked at. Null where
+/// `VD` is no local of a function with a body.
+static std::optional<std::vector<const DeclRefExpr *>>
+changingReferences(const VarDecl *VD) {
   auto *F = dyn_cast<FunctionDecl>(VD->getDeclContext());
   if (!F || !F->getBody())
-    return true;
-  return ExprMutationAnalyzer(*F->getBody(), VD->getASTContext()).isMutated(VD);
+    return std::nullopt;
+  struct References : RecursiveASTVisitor<References> {
+    const VarDecl *VD = nullptr;
+    std::vector<const DeclRefExpr *> Found;
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      return TraverseStmt(L->getBody());
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      if (R->getDecl() == VD)
+        Found.push_back(R);
+      return true;
+    }
+  } Refs;
+  Refs.VD = VD;
+  Refs.TraverseStmt(F->getBody());
+  ExprMutationAnalyzer Analyzer(*F->getBody(), VD->getASTContext());
+  std::vector<const DeclRefExpr *> Out;
+  for (const DeclRefExpr *R : Refs.Found)
+    if (Analyzer.isMutated(R))
+      Out.push_back(R);
+  return Out;
+}
+
+static bool mutatedAfterDeclaration(const VarDecl *VD) {
+  std::optional<std::vector<const DeclRefExpr *>> Refs = changingReferences(VD);
+  return !Refs || !Refs->empty();
+}
+
+/// The innermost statement of `Ctx`'s parent map that encloses `S` and is
+/// of type `T`, or null.
+template <typename T>
+static const T *enclosing(const Stmt *S, ASTContext &Ctx) {
+  for (DynTypedNodeList P = Ctx.getParents(*S); !P.empty();
+       P = Ctx.getParents(P[0])) {
+    if (const auto *Found = P[0].get<T>())
+      return Found;
+  }
+  return nullptr;
+}
+
+/// Whether `R` is the variable an assignment, `++` or `--` changes.
+static bool assignedDirectly(const DeclRefExpr *R, ASTContext &Ctx) {
+  DynTypedNodeList P = Ctx.getParents(*R);
+  while (!P.empty() && P[0].get<ParenExpr>())
+    P = Ctx.getParents(P[0]);
+  if (P.empty())
+    return false;
+  if (const auto *U = P[0].get<UnaryOperator>())
+    return U->isIncrementDecrementOp();
+  const auto *B = P[0].get<BinaryOperator>();
+  return B && B->isAssignmentOp() && B->getLHS()->IgnoreParens() == R;
+}
+
+/// Whether the copy of `VD` that the lambda `L` makes where it is created
+/// equals `VD` at each of its calls: nothing changes VD in the block that
+/// declares the lambda (where its calls are) or in a lambda's body, and
+/// what changes it outside that block assigns it directly, so runs only
+/// while no copy lives (`++t` of a loop whose body declares the lambda:
+/// each iteration makes its own copy of t).
+static bool copyStaysCurrent(const VarDecl *VD, const LambdaExpr *L) {
+  ASTContext &Ctx = VD->getASTContext();
+  std::optional<std::vector<const DeclRefExpr *>> Refs = changingReferences(VD);
+  const CompoundStmt *Block = enclosing<CompoundStmt>(L, Ctx);
+  if (!Refs || !Block)
+    return false;
+  const auto Inside = [&](const Stmt *S) {
+    for (DynTypedNodeList P = Ctx.getParents(*S); !P.empty();
+         P = Ctx.getParents(P[0]))
+      if (P[0].get<CompoundStmt>() == Block)
+        return true;
+    return false;
+  };
+  return llvm::none_of(*Refs, [&](const DeclRefExpr *R) {
+    return Inside(R) || enclosing<LambdaExpr>(R, Ctx) ||
+           !assignedDirectly(R, Ctx);
+  });
 }
 
 /// Whether every use of the local `VD`, in the function that declares it,
@@ -1137,7 +1217,7 @@ std::optional<std::string> lambdaRefusal(const LambdaExpr *L) {
     const QualType T = VD->getType();
     const std::string Name = "'" + VD->getName().str() + "'";
     if (C.getCaptureKind() == LCK_ByCopy && !T.isConstQualified() &&
-        mutatedAfterDeclaration(VD))
+        !copyStaysCurrent(VD, L))
       return "a lambda that copies " + Name +
              ", which changes after the copy is made: capture it by "
              "reference";

@@ -139,12 +139,14 @@ std::string helperName(const clang::FunctionDecl *F);
 const clang::LambdaExpr *heldLambda(const clang::VarDecl *VD);
 /// Why the front ends may not follow the lambda `L` as a helper, or nullopt
 /// where they may: it must return void, not be generic, `mutable` or hold
-/// init-captures or `this`, copy only variables that never change after
-/// their declaration (a copy made where the lambda is declared then equals
-/// the variable wherever it is called), and change no integer, pointer or
-/// other scalar it captures by reference: only a float (an accumulator) or
-/// an array's or fragment's elements, followed at each call as the
-/// statements of the kernel they stand for. (The kernel's indices and
+/// init-captures or `this`, copy only variables whose copy, made where
+/// the lambda is declared, equals them wherever it is called (nothing in
+/// the block declaring the lambda or in a lambda's body changes them, and
+/// only assignments, `++` and `--` outside that block: a lambda declared
+/// in the loop's body may copy the loop's counter), and change no integer,
+/// pointer or other scalar it captures by reference: only a float (an
+/// accumulator) or an array's or fragment's elements, followed at each call as
+/// the statements of the kernel they stand for. (The kernel's indices and
 /// pointers then change only in its own statements, where the checks that
 /// read the kernel see them.)
 std::optional<std::string> lambdaRefusal(const clang::LambdaExpr *L);

@@ -1,9 +1,10 @@
 // Lambdas the front ends refuse to follow, each kernel left as written: one
-// that changes an index it captures, one that copies a variable which
-// changes after the copy is made, a mutable one, a generic one, one copied
-// to another variable, one called where it is written, one returning a
-// value, one staging a shifted element, and one that resets the float
-// accumulator it captures.
+// that changes an index it captures, two that copy a variable which changes
+// after the copy is made (in the loop, or in its body after the lambda is
+// declared there), a mutable one, a generic one, one copied to another
+// variable, one called where it is written, one returning a value, one
+// staging a shifted element, and one that resets the float accumulator it
+// captures.
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: diff %s %t.cu
 #include <cuda_fp16.h>
@@ -56,6 +57,26 @@ __global__ void copies_changing(ARGS) {
     PRODUCT
     __syncthreads();
     k0 += 32;
+  }
+  STORE
+}
+
+// CHECK: lambda-helpers-refusals.cu:[[@LINE+5]]:3: warning: this loop does not match a liftable pattern: {{.*}}a lambda that copies 'k0', which changes after the copy is made: capture it by reference (no lifting front end follows it) [tawa-unsupported]
+// CHECK: note: kernel 'copies_changing_in_loop' is left unchanged
+__global__ void copies_changing_in_loop(ARGS) {
+  HEAD
+#pragma tawa tile
+  for (int t = 0; t < K; t += 32) {
+    int k0 = 0;
+    auto stage = [=]() {
+      As[ty][tx] = A[row * K + k0 + tx];
+      Bs[ty][tx] = B[(k0 + ty) * N + col];
+    };
+    k0 = t;
+    stage();
+    __syncthreads();
+    PRODUCT
+    __syncthreads();
   }
   STORE
 }

@@ -143,6 +143,65 @@ __global__ void __launch_bounds__(128)
     }
 }
 
+// The copies a lambda copying the thread's indices, which the product's
+// lambda captures by reference (a capture by reference changes nothing).
+// CHECK-LABEL: __global__ void copy_and_reference_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+// WS: __global__ void __launch_bounds__(384, 1) copy_and_reference_tiled(
+__global__ void copy_and_reference(const __half *A, const __half *B, float *C,
+                                   int M, int N, int K) {
+  __shared__ __half As[32][32];
+  __shared__ __half Bs[32][32];
+  int tx = threadIdx.x, ty = threadIdx.y;
+  int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
+  float acc = 0.0f;
+  auto stage = [=](int t) {
+    As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : __float2half(0.0f);
+    Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : __float2half(0.0f);
+  };
+  auto multiply = [&]() {
+    for (int k = 0; k < 32; ++k)
+      acc += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
+  };
+#pragma tawa tile
+  for (int t = 0; t < K; t += 32) {
+    stage(t);
+    __syncthreads();
+    multiply();
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
+// A lambda declared in the loop's body, copying the loop's counter: each
+// iteration makes its own copy, equal to the counter at the call.
+// CHECK-LABEL: __global__ void copies_counter_in_loop_tiled(
+// CHECK: tawa::store(C, m0, n0, acc);
+// WS: __global__ void __launch_bounds__(384, 1) copies_counter_in_loop_tiled(
+__global__ void copies_counter_in_loop(const __half *A, const __half *B,
+                                       float *C, int M, int N, int K) {
+  __shared__ __half As[32][32];
+  __shared__ __half Bs[32][32];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int t = 0; t < K; t += 32) {
+    auto stage = [=]() {
+      As[ty][tx] = row < M && t + tx < K ? A[row * K + t + tx] : __float2half(0.0f);
+      Bs[ty][tx] = t + ty < K && col < N ? B[(t + ty) * N + col] : __float2half(0.0f);
+    };
+    stage();
+    __syncthreads();
+    for (int k = 0; k < 32; ++k)
+      acc += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    C[row * N + col] = acc;
+}
+
 void launch(const __half *A, const __half *B, float *C, int M, int N, int K) {
   tiled_lambdas<<<dim3(N / 32, M / 32), dim3(32, 32)>>>(A, B, C, M, N, K);
 }
