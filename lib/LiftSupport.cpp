@@ -1199,7 +1199,33 @@ const LambdaExpr *heldLambda(const VarDecl *VD) {
   return dyn_cast<LambdaExpr>(VD->getInit()->IgnoreImplicit());
 }
 
+/// lambdaRefusal's verdicts on the lambdas of the translation unit read
+/// (its ASTContext): the front ends ask at every call they follow, thread
+/// by thread, and a verdict runs the mutation analysis over the function.
+struct LambdaVerdicts {
+  const ASTContext *Owner = nullptr;
+  llvm::DenseMap<const LambdaExpr *, std::optional<std::string>> Of;
+};
+static thread_local LambdaVerdicts Verdicts;
+
+void forgetLambdaVerdicts() { Verdicts = LambdaVerdicts(); }
+
+static std::optional<std::string> judgedLambda(const LambdaExpr *L);
+
 std::optional<std::string> lambdaRefusal(const LambdaExpr *L) {
+  const ASTContext *Ctx = &L->getCallOperator()->getASTContext();
+  if (Verdicts.Owner != Ctx) {
+    forgetLambdaVerdicts();
+    Verdicts.Owner = Ctx;
+  }
+  if (auto It = Verdicts.Of.find(L); It != Verdicts.Of.end())
+    return It->second;
+  std::optional<std::string> Why = judgedLambda(L);
+  Verdicts.Of[L] = Why;
+  return Why;
+}
+
+static std::optional<std::string> judgedLambda(const LambdaExpr *L) {
   const CXXMethodDecl *M = L->getCallOperator();
   if (L->isGenericLambda())
     return std::string("a generic lambda (its parameters 'auto')");

@@ -150,6 +150,9 @@ const clang::LambdaExpr *heldLambda(const clang::VarDecl *VD);
 /// pointers then change only in its own statements, where the checks that
 /// read the kernel see them.)
 std::optional<std::string> lambdaRefusal(const clang::LambdaExpr *L);
+/// Drops lambdaRefusal's verdicts, kept per translation unit (called
+/// where one is read, so that no verdict outlives its AST).
+void forgetLambdaVerdicts();
 /// The call operator of the lambda that `C` calls through the local
 /// variable holding it, where lambdaRefusal accepts the lambda; else null.
 const clang::FunctionDecl *lambdaHelper(const clang::CallExpr *C);

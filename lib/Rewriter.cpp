@@ -293,6 +293,7 @@ public:
         Diags(Diags) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
+    forgetLambdaVerdicts();
     SourceManager &SM = Ctx.getSourceManager();
     Result.Original = SM.getBufferData(SM.getMainFileID()).str();
     CRLF = usesCRLF(Result.Original);
