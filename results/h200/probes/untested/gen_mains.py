@@ -143,6 +143,19 @@ D['p14_lambda_tiled_bounds_half'] = ('''void matmul_lambda_launch(const __half *
   matmul_lambda_launch(A, B, bias, C, M, N, K, 0);
   return finish(C, m * n, out);''')
 
+D['p15_lambda_inloop_copies_half'] = ('''void matmul_inloop_copies_launch(const __half *A, const __half *B, float *C, int M, int N,
+                                 int K, cudaStream_t stream);''', mnk(), '''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  matmul_inloop_copies_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+D['p16_lambda_row_product_bf16'] = ('''void matmul_row_lambdas_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
+                               int N, int K, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  matmul_row_lambdas_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')
 outdir = sys.argv[1]

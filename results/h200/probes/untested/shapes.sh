@@ -35,3 +35,6 @@ SHAPES[p2_pmpp_coarsened_half]="128:128:128 384:384:384 1024:1024:1024 1280:1280
 # Lambdas: 64|M,N and 32|K (unchecked copies and fragment stores); ragged for the checked one.
 SHAPES[p2_wmma_dbuf_alphabeta_cfrag_bf16]="64:64:32 128:192:96 256:512:384 1024:1024:1024 320:448:224"
 SHAPES[p14_lambda_tiled_bounds_half]="$PROBE_RAGGED"
+SHAPES[p15_lambda_inloop_copies_half]="$PROBE_RAGGED"
+# Unchecked: 64|M,N and 16|K.
+SHAPES[p16_lambda_row_product_bf16]="64:64:16 256:512:384 1024:1024:1024 320:192:208"
