@@ -215,6 +215,7 @@ private:
   void producer();
   void splitWarps();
   void consumers();
+  void epilogueOperands(const std::string &Row0);
   void epilogueOps(const std::string &Row0);
   void launcher();
   void narrowChoice();
@@ -906,8 +907,43 @@ void KernelEmitter::splitWarps() {
   W.close(); // ring
 }
 
+/// The epilogue's broadcast operands (a bias per column or per row),
+/// read into registers before the main loop of a consumer's tile
+/// (tawa::rt::load_epilogue_operands), the loads' latency hidden behind it.
+/// The accumulator's rows start at `Row0`.
+void KernelEmitter::epilogueOperands(const std::string &Row0) {
+  const EpilogueCode Code =
+      epilogueCode(P, [&](const Expr *E) { return coord(E); });
+  if (Code.ColOps == 0 && Code.RowOps == 0) {
+    W.line(formatv("const auto tawa_operands = "
+                   "tawa::rt::no_epilogue_operands({0});",
+                   P.Acc.Var)
+               .str());
+    return;
+  }
+  W.line("// The epilogue's broadcast operands, read before the main loop so "
+         "that their loads overlap it.");
+  W.line(formatv("const auto tawa_operands = "
+                 "tawa::rt::load_epilogue_operands<{0}, {1}>(",
+                 Code.ColOps, Code.RowOps)
+             .str());
+  ++W.Depth;
+  W.line(formatv("{0}, {1}, {2},", P.Acc.Var, Row0, storeCol()).str());
+  auto Values = [&](StringRef Dim, const std::string &Fill, StringRef End) {
+    W.line(Fill.empty() ? ("tawa::rt::NoValues{}" + End).str()
+                        : formatv("[&](int tawa_{0}, float *tawa_by_{0}) {{ "
+                                  "{1}}{2}",
+                                  Dim, Fill, End)
+                              .str());
+  };
+  Values("col", Code.ByCol, ",");
+  Values("row", Code.ByRow, ");");
+  --W.Depth;
+}
+
 /// The epilogue's element-wise ops (GemmEpilogue.h), applied to the
-/// consumer's accumulator registers, whose rows start at `Row0`.
+/// consumer's accumulator registers, whose rows start at `Row0`, with the
+/// broadcast operands epilogueOperands read.
 void KernelEmitter::epilogueOps(const std::string &Row0) {
   const std::string Text = sourceText(P.Epilogue.E->getSourceRange(), SM, LO);
   std::string Source;
@@ -916,22 +952,11 @@ void KernelEmitter::epilogueOps(const std::string &Row0) {
   W.line("// The epilogue: " + Source);
   const EpilogueCode Code =
       epilogueCode(P, [&](const Expr *E) { return coord(E); });
-  W.line(
-      formatv("tawa::rt::apply_epilogue<{0}, {1}>(", Code.ColOps, Code.RowOps)
-          .str());
+  W.line("tawa::rt::apply_epilogue(");
   ++W.Depth;
-  W.line(formatv("{0}, {1}, {2}, /*zero=*/k_steps == 0,", P.Acc.Var, Row0,
-                 storeCol())
+  W.line(formatv("{0}, {1}, {2}, /*zero=*/k_steps == 0, tawa_operands,",
+                 P.Acc.Var, Row0, storeCol())
              .str());
-  auto Values = [&](StringRef Dim, const std::string &Fill) {
-    W.line(Fill.empty() ? std::string("tawa::rt::NoValues{},")
-                        : formatv("[&](int tawa_{0}, float *tawa_by_{0}) {{ "
-                                  "{1}},",
-                                  Dim, Fill)
-                              .str());
-  };
-  Values("col", Code.ByCol);
-  Values("row", Code.ByRow);
   W.line("[&](float tawa_acc, int tawa_row, int tawa_col, const float "
          "*tawa_by_col, const float *tawa_by_row) {");
   ++W.Depth;
@@ -1031,6 +1056,8 @@ void KernelEmitter::consumers() {
                    Clustered ? " || !schedule.in_grid(t, rank)" : "")
                .str());
   }
+  if (!plainEpilogue(P))
+    epilogueOperands(AccRow0 + RowsOffset);
   W.line("int k_steps = 0;");
   kLoop();
   W.line(formatv("{0}::{1} &slot = smem.{2}[{2}.stage];", Storage, Slot, R.Name)

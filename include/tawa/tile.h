@@ -917,16 +917,6 @@ __host__ __device__ inline float gelu(float x) {
 }
 namespace detail {
 
-/// x / d for 1 <= d <= e^80, on the device as x times the correctly
-/// rounded reciprocal of d (rcp.rn.f32, which stays on its fast path for
-/// such d: no infinity, no denormal result).
-__host__ __device__ inline float divide_fast(float x, float d) {
-#ifdef __CUDA_ARCH__
-  return x * __frcp_rn(d);
-#else
-  return x / d;
-#endif
-}
 /// e^x, on the device with the fast exponential __expf (ex2.approx.ftz.f32 of
 /// x log2(e): a maximum error of 2 + 1.16 |x| ulp, CUDA C++ Programming
 /// Guide, "Intrinsic Functions").
@@ -939,16 +929,13 @@ __host__ __device__ inline float exp_fast(float x) {
 }
 /// x / (1 + e^y), with y at most 80: beyond it the quotient is below
 /// 2^-115 |x|, so that the clamp changes nothing a 16-bit output or a sum
-/// with other terms can show.
-__host__ __device__ inline float divide_by_one_plus_exp(float x, float y) {
-  return divide_fast(x, 1.0f + exp_fast(fminf(y, 80.0f)));
-}
-/// The same with the fast division __fdividef (div.approx.f32: at most 2
-/// ulp for divisors below 2^126, CUDA C++ Programming Guide, "Intrinsic
-/// Functions"; 1 + e^80 is below 2^116) on the device: GELU's epilogue ran
-/// 1.3-2.4x faster with it on an H100 than with the correctly rounded
-/// reciprocal (results/h100/epilogue/divide/). SiLU keeps the latter: with
-/// the fast division its row-bias epilogue spilled registers.
+/// with other terms can show. On the device with the fast division
+/// __fdividef (div.approx.f32: at most 2 ulp for divisors below 2^126, CUDA
+/// C++ Programming Guide, "Intrinsic Functions"; 1 + e^80 is below 2^116):
+/// GELU's epilogue ran 1.3-2.4x faster with it on an H100 than with the
+/// correctly rounded reciprocal (results/h100/epilogue/divide/), and SiLU's
+/// row-bias epilogue 2.0-2.4x faster at K = 128-256 on an H200
+/// (results/h200/epilogue-prefetch/run2).
 __host__ __device__ inline float divide_by_one_plus_exp_approx(float x,
                                                                float y) {
   const float d = 1.0f + exp_fast(fminf(y, 80.0f));
@@ -968,9 +955,10 @@ __host__ __device__ inline float gelu_tanh(float x) {
   return detail::divide_by_one_plus_exp_approx(
       x, -1.5957691216057308f * (x + 0.044715f * x * x * x));
 }
-/// SiLU (swish), x / (1 + e^-x) (Elfwing et al., arXiv 1702.03118).
+/// SiLU (swish), x / (1 + e^-x) (Elfwing et al., arXiv 1702.03118), with
+/// one exponential and one fast division, as gelu_tanh.
 __host__ __device__ inline float silu(float x) {
-  return detail::divide_by_one_plus_exp(x, -x);
+  return detail::divide_by_one_plus_exp_approx(x, -x);
 }
 /// LeakyReLU, x where x > 0 and slope * x elsewhere (a NaN x gives slope *
 /// x, a NaN) (Maas et al., "Rectifier Nonlinearities Improve Neural Network

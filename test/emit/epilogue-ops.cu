@@ -1,8 +1,9 @@
 // The epilogue's ops on the accumulator's registers: a broadcast operand (a
-// bias per column, 1 x BN, or per row, BM x 1) is read into tawa_by_col[] or
-// tawa_by_row[] once per column or row of a thread, the same operand once
-// however often the expression names it; the stored window of C and an
-// operand of one element are read per element.
+// bias per column, 1 x BN, or per row, BM x 1) is read before the tile's main
+// loop (load_epilogue_operands), into tawa_by_col[] or tawa_by_row[] once per
+// column or row, the same operand once however often the expression names
+// it; the stored window of C and an operand of one element are read per
+// element, after the main loop.
 // RUN: %tawa-rewrite %s -- %cuda-stub | FileCheck %s --match-full-lines
 #include <tawa/tile.h>
 
@@ -24,21 +25,27 @@ __global__ void both(In A, In B, In col_bias, tawa::Matrix<const float> scale,
                   tawa::load<1, 256>(col_bias, 0, blockIdx.x * 256) -
                   tawa::load<128, 256>(C, blockIdx.y * 128, blockIdx.x * 256));
 }
+// The broadcast operands before the main loop.
+// CHECK:      // The epilogue's broadcast operands, read before the main loop so that
+// CHECK-NEXT: // their loads overlap it.
+// CHECK-NEXT: const auto tawa_operands = tawa::rt::load_epilogue_operands<1, 1>(
+// CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
+// CHECK-NEXT:     [&](int tawa_col, float *tawa_by_col) {
+// CHECK-NEXT:       tawa_by_col[0] = tawa::rt::epilogue_element(col_bias, 0, tawa_col);
+// CHECK-NEXT:     },
+// CHECK-NEXT:     [&](int tawa_row, float *tawa_by_row) {
+// CHECK-NEXT:       tawa_by_row[0] = tawa::rt::epilogue_element(row_bias, tawa_row, 0);
+// CHECK-NEXT:     });
+// CHECK-NEXT: int k_steps = 0;
 // The source of the epilogue, its lines joined, as a comment; then the ops.
 // CHECK:      // The epilogue: tawa::relu(acc + tawa::load<1, 256>(col_bias, 0,
 // CHECK-NEXT: // blockIdx.x * 256)) * tawa::load<1, 1>(scale, 0, 0) + tawa::load<128,
 // CHECK-NEXT: // 1>(row_bias, blockIdx.y * 128, 0) + tawa::load<1, 256>(col_bias, 0,
 // CHECK-NEXT: // blockIdx.x * 256) - tawa::load<128, 256>(C, blockIdx.y * 128,
 // CHECK-NEXT: // blockIdx.x * 256)
-// CHECK-NEXT: tawa::rt::apply_epilogue<1, 1>(
+// CHECK-NEXT: tawa::rt::apply_epilogue(
 // CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
-// CHECK-NEXT:     /*zero=*/k_steps == 0,
-// CHECK-NEXT:     [&](int tawa_col, float *tawa_by_col) {
-// CHECK-NEXT:       tawa_by_col[0] = tawa::rt::epilogue_element(col_bias, 0, tawa_col);
-// CHECK-NEXT:     },
-// CHECK-NEXT:     [&](int tawa_row, float *tawa_by_row) {
-// CHECK-NEXT:       tawa_by_row[0] = tawa::rt::epilogue_element(row_bias, tawa_row, 0);
-// CHECK-NEXT:     },
+// CHECK-NEXT:     /*zero=*/k_steps == 0, tawa_operands,
 // CHECK-NEXT:     [&](float tawa_acc, int tawa_row, int tawa_col,
 // CHECK-NEXT:         const float *tawa_by_col, const float *tawa_by_row) {
 // CHECK-NEXT:       return tawa::relu(tawa_acc + tawa_by_col[0]) *
@@ -59,15 +66,17 @@ __global__ void bias_relu(In A, In B, In bias, tawa::Matrix<__nv_bfloat16> C) {
   tawa::store(C, blockIdx.y * 128, blockIdx.x * 256,
               tawa::relu(acc + tawa::load<1, 256>(bias, 0, blockIdx.x * 256)));
 }
-// CHECK:      // The epilogue: tawa::relu(acc + tawa::load<1, 256>(bias, 0, blockIdx.x *
-// CHECK-NEXT: // 256))
-// CHECK-NEXT: tawa::rt::apply_epilogue<1, 0>(
+// CHECK:      const auto tawa_operands = tawa::rt::load_epilogue_operands<1, 0>(
 // CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
-// CHECK-NEXT:     /*zero=*/k_steps == 0,
 // CHECK-NEXT:     [&](int tawa_col, float *tawa_by_col) {
 // CHECK-NEXT:       tawa_by_col[0] = tawa::rt::epilogue_element(bias, 0, tawa_col);
 // CHECK-NEXT:     },
-// CHECK-NEXT:     tawa::rt::NoValues{},
+// CHECK-NEXT:     tawa::rt::NoValues{});
+// CHECK:      // The epilogue: tawa::relu(acc + tawa::load<1, 256>(bias, 0, blockIdx.x *
+// CHECK-NEXT: // 256))
+// CHECK-NEXT: tawa::rt::apply_epilogue(
+// CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
+// CHECK-NEXT:     /*zero=*/k_steps == 0, tawa_operands,
 // CHECK-NEXT:     [&](float tawa_acc, int tawa_row, int tawa_col,
 // CHECK-NEXT:         const float *tawa_by_col, const float *tawa_by_row) {
 // CHECK-NEXT:       return tawa::relu(tawa_acc + tawa_by_col[0]);
@@ -94,9 +103,10 @@ __global__ void chosen(In A, In B, In bias, tawa::Matrix<float> C, float beta,
           : acc + beta * tawa::load<128, 256>(C, blockIdx.y * 128,
                                               blockIdx.x * 256));
 }
-// CHECK:      tawa::rt::apply_epilogue<0, 0>(
+// CHECK:      const auto tawa_operands = tawa::rt::no_epilogue_operands(acc);
+// CHECK:      tawa::rt::apply_epilogue(
 // CHECK-NEXT:     acc, (tile.y * 128) + consumer * 64, tile.x * 256,
-// CHECK-NEXT:     /*zero=*/k_steps == 0, tawa::rt::NoValues{}, tawa::rt::NoValues{},
+// CHECK-NEXT:     /*zero=*/k_steps == 0, tawa_operands,
 // CHECK-NEXT:     [&](float tawa_acc, int tawa_row, int tawa_col,
 // CHECK-NEXT:         const float *tawa_by_col, const float *tawa_by_row) {
 // CHECK-NEXT:       return (beta == 0.0f)

@@ -65,7 +65,8 @@ __global__ void if_else(const bf16 *A, const bf16 *B, float *C, int M, int N, in
 // CHECK-NEXT:           tawa::load<1, 256>(bias, 0, n0));
 // WS-LABEL: not_zero_bias_tiled, warp-specialized by tawa-rewrite
 // The bias is read per element where chosen, not ahead into an array.
-// WS:      tawa::rt::apply_epilogue<0, 0>(
+// WS:      const auto tawa_operands = tawa::rt::no_epilogue_operands(acc);
+// WS:      tawa::rt::apply_epilogue(
 __global__ void not_zero_bias(const bf16 *A, const bf16 *B, const float *bias, bf16 *C,
                               int M, int N, int K, float alpha, float beta) {
   BODY

@@ -87,6 +87,57 @@ struct NoValues {
   __device__ __forceinline__ void operator()(int, float *) const {}
 };
 
+/// The broadcast operands of an epilogue (a bias per column or per row) of a
+/// consumer warpgroup's (64*MTiles) x N accumulator window, read into
+/// registers before the tile's main loop (load_epilogue_operands), so that
+/// the loads' latency hides behind it rather than stalling the epilogue: at
+/// K = 64-256 the epilogue is most of a tile's time.
+///
+/// Per column, lane l of each warp holds columns l + 32 i of the window
+/// (ColOps values each); apply_epilogue hands each thread its columns' values
+/// with a shuffle. A warp's 32 lanes together hold every column once, where
+/// each thread stores N / 4 of them: N / 32 registers per operand instead of
+/// N / 4. Per row, each thread holds its own 2 MTiles rows' values.
+template <int ColOps, int RowOps, int MTiles, int N> struct EpilogueOperands {
+  static constexpr int kColSlots = ColOps > 0 ? (N + 31) / 32 : 1;
+  float by_col[kColSlots][ColOps > 0 ? ColOps : 1];
+  float by_row[MTiles][2][RowOps > 0 ? RowOps : 1];
+};
+
+/// Reads the broadcast operands of the window at (row0, col0) of the stored
+/// matrix (elements): `col_values(col, by_col)` fills by_col[0 .. ColOps)
+/// for one column, `row_values(row, by_row)` by_row[0 .. RowOps) for one
+/// row. Columns past the window's N (N not a multiple of 32) are read too and
+/// never used: the fills read 0 outside the operand (epilogue_element).
+template <int ColOps, int RowOps, int MTiles, int N, class ColF, class RowF>
+__device__ __forceinline__ EpilogueOperands<ColOps, RowOps, MTiles, N>
+load_epilogue_operands(const WgmmaAccumulator<MTiles, N> &, int row0, int col0,
+                       ColF col_values, RowF row_values) {
+  EpilogueOperands<ColOps, RowOps, MTiles, N> ops;
+  const int t = warpgroup_thread();
+  if constexpr (ColOps > 0) {
+#pragma unroll
+    for (int i = 0; i < ops.kColSlots; ++i)
+      col_values(col0 + t % 32 + 32 * i, ops.by_col[i]);
+  }
+  if constexpr (RowOps > 0) {
+    const int warp_row = row0 + 16 * (t / 32) + (t % 32) / 4;
+#pragma unroll
+    for (int mt = 0; mt < MTiles; ++mt)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        row_values(warp_row + 64 * mt + 8 * h, ops.by_row[mt][h]);
+  }
+  return ops;
+}
+
+/// The operands of an epilogue with no broadcast operand.
+template <int MTiles, int N>
+__device__ __forceinline__ EpilogueOperands<0, 0, MTiles, N>
+no_epilogue_operands(const WgmmaAccumulator<MTiles, N> &) {
+  return {};
+}
+
 /// The epilogue's element-wise ops: replaces each element x of a consumer
 /// warpgroup's accumulator, the (64*MTiles) x N window at (row0, col0) of the
 /// stored matrix (elements), by f(x, row, col, by_col, by_row), with row and
@@ -96,35 +147,30 @@ struct NoValues {
 /// the window (PTX ISA 9.7.15.5.1, wgmma's m64nNk16 D fragment), as
 /// store_accumulator writes them.
 ///
-/// The broadcast operands (a bias per column or per row) are read once per
-/// distinct column or row of the thread, not once per element:
-/// `col_values(col, by_col)` fills by_col[0 .. ColOps) for one column and
-/// `row_values(row, by_row)` by_row[0 .. RowOps) for one row, and f reads
-/// them there. A thread holds N / 4 columns and 2 MTiles rows, against
-/// MTiles N / 2 elements; the loop over column pairs is outermost, so two
-/// columns' values are live at a time and the row values (2 MTiles RowOps
-/// registers) throughout.
-template <int ColOps, int RowOps, int MTiles, int N, class ColF, class RowF,
-          class F>
+/// by_col and by_row point at the element's column's and row's broadcast
+/// operands, `ops` as load_epilogue_operands read them for the same window.
+/// Column 8 j + 2 (t % 4) + c lies in register j / 4 of lane 8 (j % 4) +
+/// 2 (t % 4) + c: the register index is the same for the whole warp, as
+/// __shfl_sync needs. The loop over column pairs is outermost, so two
+/// columns' values are live at a time.
+template <int ColOps, int RowOps, int MTiles, int N, class F>
 __device__ __forceinline__ void
 apply_epilogue(WgmmaAccumulator<MTiles, N> &acc, int row0, int col0, bool zero,
-               ColF col_values, RowF row_values, F f) {
+               const EpilogueOperands<ColOps, RowOps, MTiles, N> &ops, F f) {
   static_assert(N % 8 == 0, "wgmma's N is a multiple of 8");
   const int t = warpgroup_thread();
   const int warp_row = row0 + 16 * (t / 32) + (t % 32) / 4;
   const int lane_col = col0 + 2 * (t % 4);
-  float by_row[MTiles][2][RowOps > 0 ? RowOps : 1];
-#pragma unroll
-  for (int mt = 0; mt < MTiles; ++mt)
-#pragma unroll
-    for (int h = 0; h < 2; ++h)
-      row_values(warp_row + 64 * mt + 8 * h, by_row[mt][h]);
 #pragma unroll
   for (int j = 0; j < N / 8; ++j) {
     const int col = lane_col + 8 * j;
     float by_col[2][ColOps > 0 ? ColOps : 1];
-    col_values(col, by_col[0]);
-    col_values(col + 1, by_col[1]);
+#pragma unroll
+    for (int c = 0; c < 2; ++c)
+#pragma unroll
+      for (int o = 0; o < ColOps; ++o)
+        by_col[c][o] = __shfl_sync(0xffffffffu, ops.by_col[j / 4][o],
+                                   8 * (j % 4) + 2 * (t % 4) + c);
 #pragma unroll
     for (int mt = 0; mt < MTiles; ++mt)
 #pragma unroll
@@ -134,7 +180,7 @@ apply_epilogue(WgmmaAccumulator<MTiles, N> &acc, int row0, int col0, bool zero,
           float &x = acc.d[mt][4 * j + 2 * h + c];
           x = f(zero ? 0.0f : x, warp_row + 64 * mt + 8 * h, col + c,
                 static_cast<const float *>(by_col[c]),
-                static_cast<const float *>(by_row[mt][h]));
+                static_cast<const float *>(ops.by_row[mt][h]));
         }
   }
 }
