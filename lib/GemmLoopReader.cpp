@@ -1659,4 +1659,190 @@ bool GemmLoopReader::im2colElement(const Im2colShape &Sh, const Poly &L,
   return Within(Required, Checks) && Within(Checks, Allowed);
 }
 
+std::optional<Poly> GemmLoopReader::dividedBy(const Poly &Num,
+                                              const Poly &Den) const {
+  if (Den.terms().size() == 1) {
+    const auto &[DM, DC] = *Den.terms().begin();
+    Poly Q;
+    bool Whole = DC != 0;
+    for (const auto &[M, C] : Num.terms()) {
+      Poly::Monomial Rest = M;
+      for (Symbol S : DM) {
+        auto It = std::find(Rest.begin(), Rest.end(), S);
+        if (It == Rest.end()) {
+          Whole = false;
+          break;
+        }
+        Rest.erase(It);
+      }
+      if (!Whole || C % DC != 0) {
+        Whole = false;
+        break;
+      }
+      Poly Term = Poly::constant(C / DC);
+      for (Symbol S : Rest)
+        Term = Term * Poly::symbol(S);
+      Q = Q + Term;
+    }
+    if (Whole)
+      return Q;
+  }
+  for (const auto &[M, C] : Den.terms())
+    for (Symbol S : M) {
+      std::optional<std::pair<Poly, Poly>> D = Den.linearIn(S);
+      std::optional<std::pair<Poly, Poly>> N = Num.linearIn(S);
+      std::optional<int64_t> DC = D ? D->second.constantValue() : std::nullopt;
+      if (!N || !DC || *DC == 0)
+        continue;
+      if (std::optional<Poly> Q = N->second.dividedExactly(*DC))
+        if (*Q * Den == Num)
+          return Q;
+    }
+  return std::nullopt;
+}
+
+bool GemmLoopReader::sameConditions(const Conditions &A, const Conditions &B) {
+  if (A.size() != B.size())
+    return false;
+  for (const Poly &X : A)
+    if (std::count(A.begin(), A.end(), X) != std::count(B.begin(), B.end(), X))
+      return false;
+  return true;
+}
+
+bool GemmLoopReader::freeOfCoordinates(const Poly &P) const {
+  for (const auto &[M, C] : P.terms())
+    for (Symbol S : M)
+      if (!extentOfSymbol(S) && !fixedAtom(S))
+        return false;
+  return true;
+}
+
+const DivModAtom *GemmLoopReader::fixedAtom(Symbol S) const {
+  const DivModAtom *A = Ev.atom(S);
+  return A && A->Fixed && freeOfCoordinates(A->X) && freeOfCoordinates(A->D)
+             ? A
+             : nullptr;
+}
+
+void GemmLoopReader::atomsOf(const Poly &P,
+                             std::vector<const DivModAtom *> &Out) const {
+  for (const auto &[M, C] : P.terms())
+    for (Symbol S : M)
+      if (const DivModAtom *A = Ev.atom(S)) {
+        if (llvm::is_contained(Out, A))
+          continue;
+        Out.push_back(A);
+        atomsOf(A->X, Out);
+      }
+}
+
+std::optional<Symbol> GemmLoopReader::symbolOf(const Poly &P) {
+  if (P.terms().size() != 1 || P.terms().begin()->second != 1 ||
+      P.terms().begin()->first.size() != 1)
+    return std::nullopt;
+  return P.terms().begin()->first.front();
+}
+
+const DivModAtom *GemmLoopReader::find(llvm::ArrayRef<const DivModAtom *> Atoms,
+                                       bool Mod, const Poly &X) {
+  for (const DivModAtom *A : Atoms)
+    if (A->Mod == Mod && A->X == X)
+      return A;
+  return nullptr;
+}
+
+bool GemmLoopReader::spatial(const Conditions &Checks, const Poly &O,
+                             const Poly &F, Spatial &Out) const {
+  std::optional<Symbol> OSym = symbolOf(O), FSym = symbolOf(F);
+  if (!OSym || !FSym)
+    return false;
+  const Symbol OS = *OSym, FS = *FSym;
+  std::optional<Poly> In, Upper;
+  // The lower check has the output coordinate's stride as its factor, the
+  // upper one its negation.
+  for (const Poly &Ch : Checks) {
+    std::optional<std::pair<Poly, Poly>> Split = Ch.linearIn(OS);
+    if (!Split || Split->second == Poly())
+      continue;
+    if (Split->second.nonNegativeCoefficients() && !In)
+      In = Ch;
+    else if ((Poly() - Split->second).nonNegativeCoefficients() && !Upper)
+      Upper = Ch;
+  }
+  if (!Upper)
+    return false;
+  if (!In) {
+    // The terms of -Upper that name the coordinates.
+    Poly Coordinates;
+    const Poly Negated = Poly() - *Upper;
+    for (const auto &[M, C] : Negated.terms())
+      if (std::count(M.begin(), M.end(), OS) ||
+          std::count(M.begin(), M.end(), FS)) {
+        Poly Term = Poly::constant(C);
+        for (Symbol X : M)
+          Term = Term * Poly::symbol(X);
+        Coordinates = Coordinates + Term;
+      }
+    if (!Coordinates.nonNegativeCoefficients())
+      return false;
+    In = Coordinates;
+    Out.Optional.push_back(*In);
+  }
+  std::optional<std::pair<Poly, Poly>> A = In->linearIn(OS);
+  std::optional<std::pair<Poly, Poly>> B =
+      A ? A->first.linearIn(FS) : std::nullopt;
+  if (!A || !B || !freeOfCoordinates(A->second) ||
+      !freeOfCoordinates(B->second) || !freeOfCoordinates(B->first))
+    return false;
+  Out.In = *In;
+  Out.Stride = A->second;
+  Out.Dil = B->second;
+  Out.Pad = Poly() - B->first;
+  Out.Extent = *Upper + *In + Poly::constant(1);
+  return freeOfCoordinates(Out.Extent);
+}
+
+std::string GemmLoopReader::text(const Poly &P) const {
+  std::vector<std::pair<std::string, int64_t>> Terms;
+  for (const auto &[M, C] : P.terms()) {
+    std::string Names;
+    for (Symbol S : M) {
+      std::string Name;
+      if (const Extent *X = extentOfSymbol(S))
+        Name = X->Name;
+      else if (const DivModAtom *A = fixedAtom(S))
+        Name = "(" + productText({&A->X}) + (A->Mod ? " % " : " / ") +
+               productText({&A->D}) + ")";
+      Names += (Names.empty() ? "" : " * ") + Name;
+    }
+    Terms.push_back({Names, C});
+  }
+  std::sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) {
+    return A.first.empty() != B.first.empty() ? B.first.empty()
+                                              : A.first < B.first;
+  });
+  std::string Out;
+  for (const auto &[Names, C] : Terms) {
+    const int64_t A = C < 0 ? -C : C;
+    std::string Term = Names.empty() ? std::to_string(A)
+                       : A == 1      ? Names
+                                     : std::to_string(A) + " * " + Names;
+    Out += Out.empty() ? (C < 0 ? "-" + Term : Term)
+                       : (C < 0 ? " - " : " + ") + Term;
+  }
+  return Out.empty() ? "0" : Out;
+}
+
+std::string
+GemmLoopReader::productText(std::initializer_list<const Poly *> Factors) const {
+  std::string Out;
+  for (const Poly *F : Factors) {
+    const std::string T = text(*F);
+    Out += (Out.empty() ? "" : " * ") +
+           (F->terms().size() > 1 ? "(" + T + ")" : T);
+  }
+  return Out;
+}
+
 } // namespace tawa

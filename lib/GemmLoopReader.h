@@ -411,104 +411,28 @@ protected:
   /// Q with Num = Q * Den: Den one monomial dividing every term of Num, or
   /// a polynomial in which some symbol appears once with a constant
   /// coefficient (Q read off that symbol).
-  std::optional<Poly> dividedBy(const Poly &Num, const Poly &Den) const {
-    if (Den.terms().size() == 1) {
-      const auto &[DM, DC] = *Den.terms().begin();
-      Poly Q;
-      bool Whole = DC != 0;
-      for (const auto &[M, C] : Num.terms()) {
-        Poly::Monomial Rest = M;
-        for (Symbol S : DM) {
-          auto It = std::find(Rest.begin(), Rest.end(), S);
-          if (It == Rest.end()) {
-            Whole = false;
-            break;
-          }
-          Rest.erase(It);
-        }
-        if (!Whole || C % DC != 0) {
-          Whole = false;
-          break;
-        }
-        Poly Term = Poly::constant(C / DC);
-        for (Symbol S : Rest)
-          Term = Term * Poly::symbol(S);
-        Q = Q + Term;
-      }
-      if (Whole)
-        return Q;
-    }
-    for (const auto &[M, C] : Den.terms())
-      for (Symbol S : M) {
-        std::optional<std::pair<Poly, Poly>> D = Den.linearIn(S);
-        std::optional<std::pair<Poly, Poly>> N = Num.linearIn(S);
-        std::optional<int64_t> DC =
-            D ? D->second.constantValue() : std::nullopt;
-        if (!N || !DC || *DC == 0)
-          continue;
-        if (std::optional<Poly> Q = N->second.dividedExactly(*DC))
-          if (*Q * Den == Num)
-            return Q;
-      }
-    return std::nullopt;
-  }
+  std::optional<Poly> dividedBy(const Poly &Num, const Poly &Den) const;
 
-  static bool sameConditions(const Conditions &A, const Conditions &B) {
-    if (A.size() != B.size())
-      return false;
-    for (const Poly &X : A)
-      if (std::count(A.begin(), A.end(), X) !=
-          std::count(B.begin(), B.end(), X))
-        return false;
-    return true;
-  }
+  /// Whether A and B hold the same conditions, each as often.
+  static bool sameConditions(const Conditions &A, const Conditions &B);
 
   /// Whether `P` names no thread, block or loop coordinate and no atom: a
   /// polynomial of parameters and constants.
-  bool freeOfCoordinates(const Poly &P) const {
-    for (const auto &[M, C] : P.terms())
-      for (Symbol S : M)
-        if (!extentOfSymbol(S) && !fixedAtom(S))
-          return false;
-    return true;
-  }
+  bool freeOfCoordinates(const Poly &P) const;
 
   /// The atom `S` is where it is a quotient or remainder of parameters and
   /// constants (`R / 2`), or null.
-  const DivModAtom *fixedAtom(Symbol S) const {
-    const DivModAtom *A = Ev.atom(S);
-    return A && A->Fixed && freeOfCoordinates(A->X) && freeOfCoordinates(A->D)
-               ? A
-               : nullptr;
-  }
+  const DivModAtom *fixedAtom(Symbol S) const;
 
   /// The atoms of P, and of the polynomials inside them.
-  void atomsOf(const Poly &P, std::vector<const DivModAtom *> &Out) const {
-    for (const auto &[M, C] : P.terms())
-      for (Symbol S : M)
-        if (const DivModAtom *A = Ev.atom(S)) {
-          if (llvm::is_contained(Out, A))
-            continue;
-          Out.push_back(A);
-          atomsOf(A->X, Out);
-        }
-  }
+  void atomsOf(const Poly &P, std::vector<const DivModAtom *> &Out) const;
 
   /// The symbol `P` is (1 times one symbol), or none.
-  static std::optional<Symbol> symbolOf(const Poly &P) {
-    if (P.terms().size() != 1 || P.terms().begin()->second != 1 ||
-        P.terms().begin()->first.size() != 1)
-      return std::nullopt;
-    return P.terms().begin()->first.front();
-  }
+  static std::optional<Symbol> symbolOf(const Poly &P);
 
+  /// The quotient (remainder, with `Mod`) of X among `Atoms`, or null.
   static const DivModAtom *find(llvm::ArrayRef<const DivModAtom *> Atoms,
-                                bool Mod, const Poly &X) {
-    for (const DivModAtom *A : Atoms)
-      if (A->Mod == Mod && A->X == X)
-        return A;
-    return nullptr;
-  }
+                                bool Mod, const Poly &X);
 
   /// An input coordinate In = o * Stride - Pad + f * Dil (o the output
   /// pixel's coordinate, f the filter tap's) and the input extent it is
@@ -524,55 +448,7 @@ protected:
   /// copy's checks `In >= 0` and `Extent - In - 1 >= 0` (the first may be
   /// absent where the padding is 0).
   bool spatial(const Conditions &Checks, const Poly &O, const Poly &F,
-               Spatial &Out) const {
-    std::optional<Symbol> OSym = symbolOf(O), FSym = symbolOf(F);
-    if (!OSym || !FSym)
-      return false;
-    const Symbol OS = *OSym, FS = *FSym;
-    std::optional<Poly> In, Upper;
-    // The lower check has the output coordinate's stride as its factor, the
-    // upper one its negation.
-    for (const Poly &Ch : Checks) {
-      std::optional<std::pair<Poly, Poly>> Split = Ch.linearIn(OS);
-      if (!Split || Split->second == Poly())
-        continue;
-      if (Split->second.nonNegativeCoefficients() && !In)
-        In = Ch;
-      else if ((Poly() - Split->second).nonNegativeCoefficients() && !Upper)
-        Upper = Ch;
-    }
-    if (!Upper)
-      return false;
-    if (!In) {
-      // The terms of -Upper that name the coordinates.
-      Poly Coordinates;
-      const Poly Negated = Poly() - *Upper;
-      for (const auto &[M, C] : Negated.terms())
-        if (std::count(M.begin(), M.end(), OS) ||
-            std::count(M.begin(), M.end(), FS)) {
-          Poly Term = Poly::constant(C);
-          for (Symbol X : M)
-            Term = Term * Poly::symbol(X);
-          Coordinates = Coordinates + Term;
-        }
-      if (!Coordinates.nonNegativeCoefficients())
-        return false;
-      In = Coordinates;
-      Out.Optional.push_back(*In);
-    }
-    std::optional<std::pair<Poly, Poly>> A = In->linearIn(OS);
-    std::optional<std::pair<Poly, Poly>> B =
-        A ? A->first.linearIn(FS) : std::nullopt;
-    if (!A || !B || !freeOfCoordinates(A->second) ||
-        !freeOfCoordinates(B->second) || !freeOfCoordinates(B->first))
-      return false;
-    Out.In = *In;
-    Out.Stride = A->second;
-    Out.Dil = B->second;
-    Out.Pad = Poly() - B->first;
-    Out.Extent = *Upper + *In + Poly::constant(1);
-    return freeOfCoordinates(Out.Extent);
-  }
+               Spatial &Out) const;
 
   /// The convolution whose im2col matrix an implicit GEMM reads as A
   /// (tile.h, tawa::Im2col: NHWC activations, row m the output pixel, column
@@ -615,48 +491,11 @@ protected:
 
   /// C++ text of a polynomial of parameters and constants: its terms in the
   /// order of their names, the constant last (`H - 2`).
-  std::string text(const Poly &P) const {
-    std::vector<std::pair<std::string, int64_t>> Terms;
-    for (const auto &[M, C] : P.terms()) {
-      std::string Names;
-      for (Symbol S : M) {
-        std::string Name;
-        if (const Extent *X = extentOfSymbol(S))
-          Name = X->Name;
-        else if (const DivModAtom *A = fixedAtom(S))
-          Name = "(" + productText({&A->X}) + (A->Mod ? " % " : " / ") +
-                 productText({&A->D}) + ")";
-        Names += (Names.empty() ? "" : " * ") + Name;
-      }
-      Terms.push_back({Names, C});
-    }
-    std::sort(Terms.begin(), Terms.end(), [](const auto &A, const auto &B) {
-      return A.first.empty() != B.first.empty() ? B.first.empty()
-                                                : A.first < B.first;
-    });
-    std::string Out;
-    for (const auto &[Names, C] : Terms) {
-      const int64_t A = C < 0 ? -C : C;
-      std::string Term = Names.empty() ? std::to_string(A)
-                         : A == 1      ? Names
-                                       : std::to_string(A) + " * " + Names;
-      Out += Out.empty() ? (C < 0 ? "-" + Term : Term)
-                         : (C < 0 ? " - " : " + ") + Term;
-    }
-    return Out.empty() ? "0" : Out;
-  }
+  std::string text(const Poly &P) const;
 
   /// C++ text of the product of `Factors`, each parenthesized where it has
   /// several terms.
-  std::string productText(std::initializer_list<const Poly *> Factors) const {
-    std::string Out;
-    for (const Poly *F : Factors) {
-      const std::string T = text(*F);
-      Out += (Out.empty() ? "" : " * ") +
-             (F->terms().size() > 1 ? "(" + T + ")" : T);
-    }
-    return Out;
-  }
+  std::string productText(std::initializer_list<const Poly *> Factors) const;
 
   /// `P` in C++, parenthesized where it has several terms.
   std::string factorText(const Poly &P) const { return productText({&P}); }
