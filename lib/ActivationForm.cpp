@@ -33,6 +33,10 @@ public:
       return ActivationMatch{Activation::Relu, X};
     if (const Expr *X = silu(E))
       return ActivationMatch{Activation::Silu, X};
+    if (const Expr *X = sigmoid(E))
+      return ActivationMatch{Activation::Sigmoid, X};
+    if (const Expr *X = argOf(E, {"tanhf", "tanh"}); X && isFloat(plain(X)))
+      return ActivationMatch{Activation::Tanh, X};
     const Expr *Slope = nullptr;
     if (const Expr *X = leaky(E, Slope))
       return ActivationMatch{Activation::LeakyRelu, X, Slope};
@@ -251,6 +255,13 @@ private:
     return nullptr;
   }
 
+  /// `1 / (1 + e^-x)`.
+  const Expr *sigmoid(const Expr *E) const {
+    const BinaryOperator *Div = op(E, BO_Div);
+    return Div && is(Div->getLHS(), 1.0) ? onePlusExpOfMinus(Div->getRHS())
+                                         : nullptr;
+  }
+
   /// The factors of a product, left to right; a parenthesized product
   /// (`0.5f * (a * b) * ...`) is one factor.
   void factors(const Expr *E, std::vector<const Expr *> &Out) const {
@@ -416,6 +427,10 @@ const char *activationFunction(Activation A) {
     return "tawa::silu";
   case Activation::LeakyRelu:
     return "tawa::leaky_relu";
+  case Activation::Tanh:
+    return "tawa::tanh";
+  case Activation::Sigmoid:
+    return "tawa::sigmoid";
   }
   return "";
 }

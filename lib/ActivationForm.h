@@ -13,6 +13,8 @@
 //          * x * x * x))), or powf(x, 3) for the cube
 //   SiLU   x / (1.0f + expf(-x)), x * (1.0f / (1.0f + expf(-x))) (expf,
 //          __expf or exp; Elfwing et al., arXiv 1702.03118)
+//   sigmoid   1.0f / (1.0f + expf(-x)) (expf, __expf or exp)
+//   tanh   tanhf(x), tanh(x) of a float x
 //   LeakyReLU   x > 0 ? x : s * x, x <= 0 ? s * x : x (0 < x, 0 >= x; s *
 //          x or x * s, computed in float), for any slope s; x >= 0 ? x :
 //          s * x and x < 0 ? s * x : x for a constant s >= 0, and fmaxf(x,

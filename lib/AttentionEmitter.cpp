@@ -389,6 +389,10 @@ std::string AttentionWriter::print(const ElemExpr &E, bool Matrix,
     return "tawa::gelu_tanh(" + print(E.Args[0], Matrix, Target, 0) + ")";
   case K::Silu:
     return "tawa::silu(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::Tanh:
+    return "tawa::tanh(" + print(E.Args[0], Matrix, Target, 0) + ")";
+  case K::Sigmoid:
+    return "tawa::sigmoid(" + print(E.Args[0], Matrix, Target, 0) + ")";
   case K::LeakyRelu:
     return "tawa::leaky_relu(" + print(E.Args[0], Matrix, Target, 0) + ", " +
            print(E.Args[1], Matrix, Target, 0) + ")";

@@ -49,8 +49,8 @@ public:
       return fail(E.E, "row reductions and row vectors are not epilogue ops "
                        "of a GEMM; its epilogue applies + - * /, "
                        "'tawa::exp2', 'tawa::relu', 'tawa::gelu', "
-                       "'tawa::gelu_tanh', 'tawa::silu' and 'tawa::leaky_relu' "
-                       "to each element "
+                       "'tawa::gelu_tanh', 'tawa::silu', 'tawa::leaky_relu', "
+                       "'tawa::tanh' and 'tawa::sigmoid' to each element "
                        "of the accumulator, with scalars and tiles loaded "
                        "in the store");
     default:
@@ -240,6 +240,10 @@ private:
       return Call("tawa::gelu_tanh");
     case K::Silu:
       return Call("tawa::silu");
+    case K::Tanh:
+      return Call("tawa::tanh");
+    case K::Sigmoid:
+      return Call("tawa::sigmoid");
     case K::LeakyRelu:
       return "tawa::leaky_relu(" + print(E.Args[0], 0) + ", " +
              print(E.Args[1], 0) + ")";

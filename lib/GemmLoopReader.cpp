@@ -1331,12 +1331,10 @@ bool GemmLoopReader::plainValue(const Expr *V, const Poly &LC) {
   const char *Expected =
       "expected the stored value 'acc', 'alpha * acc', plus optionally "
       "'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or "
-      "float) and "
-      "a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), "
-      "optionally "
-      "under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU or LeakyReLU in a form of "
-      "docs/migration.md (alpha, beta float parameters), "
-      "converted to C's type with rounding to nearest";
+      "float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : "
+      "0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU, LeakyReLU, "
+      "sigmoid or tanh in a form of docs/migration.md (alpha, beta float "
+      "parameters), converted to C's type with rounding to nearest";
   V = throughLocals(V, G.C->getType()->getPointeeType());
   if (std::optional<ActivationMatch> A = activationOf(V, Ctx)) {
     G.Act = A->Kind;

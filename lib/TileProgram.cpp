@@ -1046,7 +1046,9 @@ private:
         {"gelu", ElemExpr::Kind::Gelu},
         {"gelu_tanh", ElemExpr::Kind::GeluTanh},
         {"silu", ElemExpr::Kind::Silu},
-        {"leaky_relu", ElemExpr::Kind::LeakyRelu}};
+        {"leaky_relu", ElemExpr::Kind::LeakyRelu},
+        {"tanh", ElemExpr::Kind::Tanh},
+        {"sigmoid", ElemExpr::Kind::Sigmoid}};
     for (auto [Name, K] : Ops) {
       if (Callee != Name)
         continue;
@@ -1077,7 +1079,8 @@ private:
         "row vectors and scalars combined with + - * /, 'tawa::exp2', "
         "'tawa::log2', 'tawa::max', 'tawa::row_max', "
         "'tawa::row_sum', 'tawa::relu', 'tawa::gelu', "
-        "'tawa::gelu_tanh', 'tawa::silu' and 'tawa::leaky_relu' (and, in "
+        "'tawa::gelu_tanh', 'tawa::silu', 'tawa::leaky_relu', 'tawa::tanh' "
+        "and 'tawa::sigmoid' (and, in "
         "the value of "
         "'tawa::store', tiles 'tawa::load<R, C>(...)')",
         X->getSourceRange());

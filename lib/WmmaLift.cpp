@@ -415,7 +415,8 @@ private:
     const char *Expected =
         "expected 'for (int i = 0; i < c.num_elements; i++) c.x[i] = alpha * "
         "acc.x[i] + beta * c.x[i];' over the fragments' elements, the sum "
-        "optionally under ReLU, GELU or SiLU in a form of docs/migration.md";
+        "optionally under ReLU, GELU, SiLU, LeakyReLU, sigmoid or tanh in a "
+        "form of docs/migration.md";
     if (auto *Hinted = dyn_cast<AttributedStmt>(S)) // #pragma unroll
       S = Hinted->getSubStmt();
     auto *For = dyn_cast<ForStmt>(S);

@@ -123,9 +123,18 @@ struct LiftedOperand {
 /// A bias vector added to the stored value: `bias[col]`, one value per
 /// column of C (a 1 x N row), or `bias[row]`, one per row (M x 1).
 /// The element-wise activation of a lifted epilogue: tile.h's relu, gelu,
-/// gelu_tanh, silu or leaky_relu (lib/ActivationForm.h lists the forms
-/// recognised).
-enum class Activation { None, Relu, Gelu, GeluTanh, Silu, LeakyRelu };
+/// gelu_tanh, silu, leaky_relu, tanh or sigmoid (lib/ActivationForm.h lists
+/// the forms recognised).
+enum class Activation {
+  None,
+  Relu,
+  Gelu,
+  GeluTanh,
+  Silu,
+  LeakyRelu,
+  Tanh,
+  Sigmoid
+};
 
 /// The slope of a lifted LeakyReLU, which multiplies x where x is not
 /// above 0: a float parameter of the kernel or a uniform scale (Var), or a

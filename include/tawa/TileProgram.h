@@ -167,6 +167,8 @@ struct ElemExpr {
     GeluTanh,  ///< tawa::gelu_tanh
     Silu,      ///< tawa::silu
     LeakyRelu, ///< tawa::leaky_relu: Args are x, then the slope (a scalar)
+    Tanh,      ///< tawa::tanh
+    Sigmoid,   ///< tawa::sigmoid
     /// `cond ? x : y` in the value of a store: Args are the condition (a
     /// scalar), then x and y, of which only the one chosen is evaluated
     Select,

@@ -74,7 +74,7 @@ __global__ void unknown_call(In Q, In K, In V, Out O, float c) {
     tawa::mma(s, q, tawa::transpose(k));
     tawa::mask(s, tawa::col(n0) < K.rows);
     auto m_new = tawa::max(m, tawa::row_max(s) * c);
-    // CHECK: ops.cu:[[@LINE+1]]:14: warning: expression not supported in a tile op; expected accumulators, row vectors and scalars combined with + - * /, 'tawa::exp2', 'tawa::log2', 'tawa::max', 'tawa::row_max', 'tawa::row_sum', 'tawa::relu', 'tawa::gelu', 'tawa::gelu_tanh', 'tawa::silu' and 'tawa::leaky_relu' (and, in the value of 'tawa::store', tiles 'tawa::load<R, C>(...)') [tawa-unsupported]
+    // CHECK: ops.cu:[[@LINE+1]]:14: warning: expression not supported in a tile op; expected accumulators, row vectors and scalars combined with + - * /, 'tawa::exp2', 'tawa::log2', 'tawa::max', 'tawa::row_max', 'tawa::row_sum', 'tawa::relu', 'tawa::gelu', 'tawa::gelu_tanh', 'tawa::silu', 'tawa::leaky_relu', 'tawa::tanh' and 'tawa::sigmoid' (and, in the value of 'tawa::store', tiles 'tawa::load<R, C>(...)') [tawa-unsupported]
     auto p = twice(tawa::exp2(s * c - m_new));
     auto alpha = tawa::exp2(m - m_new);
     l = l * alpha + tawa::row_sum(p);

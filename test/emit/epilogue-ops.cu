@@ -116,3 +116,29 @@ __global__ void chosen(In A, In B, In bias, tawa::Matrix<float> C, float beta,
 // CHECK-NEXT:                  : tawa_acc + beta * tawa::rt::epilogue_element(
 // CHECK-NEXT:                                          C, tawa_row, tawa_col);
 // CHECK-NEXT:     });
+
+// tawa::tanh and tawa::sigmoid, printed as written.
+__global__ void tanh_bias(In A, In B, In bias, tawa::Matrix<__nv_bfloat16> C) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<256, 64>(B, blockIdx.x * 256, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 256,
+              tawa::tanh(acc + tawa::load<1, 256>(bias, 0, blockIdx.x * 256)));
+}
+// CHECK:      const auto tawa_operands = tawa::rt::load_epilogue_operands<1, 0>(
+// CHECK:      return tawa::tanh(tawa_acc + tawa_by_col[0]);
+__global__ void sigmoid_scaled(In A, In B, tawa::Matrix<float> C, float alpha) {
+  tawa::Accumulator<float, 128, 256> acc;
+#pragma tawa tile
+  for (int k0 = 0; k0 < A.cols; k0 += 64) {
+    auto a = tawa::load<128, 64>(A, blockIdx.y * 128, k0);
+    auto b = tawa::load<256, 64>(B, blockIdx.x * 256, k0);
+    tawa::mma(acc, a, tawa::transpose(b));
+  }
+  tawa::store(C, blockIdx.y * 128, blockIdx.x * 256, tawa::sigmoid(alpha * acc));
+}
+// CHECK:      return tawa::sigmoid(alpha * tawa_acc);

@@ -1,8 +1,8 @@
 // --migrate lifts the activations of hand-written epilogues that tile.h has:
-// GELU (erf form and tanh form), SiLU and ReLU, each written inline or as a
-// __device__ function of one float parameter returning the formula; the
-// tiled form applies tawa::gelu, tawa::gelu_tanh, tawa::silu or tawa::relu
-// to the same sum. A formula with another constant, another argument in one
+// GELU (erf form and tanh form), SiLU, ReLU, sigmoid and tanh, each written
+// inline or as a __device__ function of one float parameter returning the
+// formula; the tiled form applies tawa::gelu, tawa::gelu_tanh, tawa::silu,
+// tawa::relu, tawa::sigmoid or tawa::tanh to the same sum. A formula with another constant, another argument in one
 // of its places, or a side effect is refused at the store. (The outputs are
 // checked without this file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
@@ -102,13 +102,32 @@ __global__ void relu_ternary(const bf16 *A, const bf16 *B, float *C, int M, int 
   if (row < M && col < N)
     C[row * N + col] = acc > 0.0f ? acc : 0.0f;
 }
+// CHECK-LABEL: /// 'tanh_row_bias' in the tile vocabulary: C = tanh(A * B + a bias per row)
+// CHECK: tawa::store(C, m0, n0, tawa::tanh(acc + tawa::load<128, 1>(bias, m0, 0)));
+__global__ void tanh_row_bias(const bf16 *A, const bf16 *B, const float *bias, bf16 *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = __float2bfloat16(tanhf(acc + bias[row]));
+}
+__device__ float sigmoid(float x) { return 1.0f / (1.0f + __expf(-x)); }
+// CHECK-LABEL: /// 'sigmoid_fn' in the tile vocabulary: C = sigmoid(alpha * A * B)
+// CHECK: tawa::store(C, m0, n0, tawa::sigmoid(alpha * acc));
+__global__ void sigmoid_fn(const bf16 *A, const bf16 *B, float *C, int M, int N, int K, float alpha) {
+  BODY
+#pragma tawa tile
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = sigmoid(alpha * acc);
+}
 
 // Refused: GELU's constant to four digits, which is not 1 / sqrt(2) in
 // float.
 __global__ void gelu_short(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
   BODY
 #pragma tawa tile
-  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU or LeakyReLU in a form of docs/migration.md
+  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU, LeakyReLU, sigmoid or tanh in a form of docs/migration.md
   LOOP
   if (row < M && col < N)
     C[row * N + col] = 0.5f * acc * (1.0f + erff(acc * 0.7071f));
@@ -134,6 +153,25 @@ __global__ void silu_sign(const bf16 *A, const bf16 *B, float *C, int M, int N, 
     C[row * N + col] = acc / (1.0f + expf(acc));
 }
 // DIAG: note: kernel 'silu_sign' is left unchanged
+// Refused: e^x where the sigmoid has e^-x, and a tanh scaled after it.
+__global__ void sigmoid_sign(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = 1.0f / (1.0f + expf(acc));
+}
+// DIAG: note: kernel 'sigmoid_sign' is left unchanged
+__global__ void tanh_scaled(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
+  BODY
+#pragma tawa tile
+  // DIAG: activations.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected the stored value
+  LOOP
+  if (row < M && col < N)
+    C[row * N + col] = 2.0f * tanhf(acc);
+}
+// DIAG: note: kernel 'tanh_scaled' is left unchanged
 // Refused: GELU's one half written as integers, 1 / 2, which C computes as 0
 // (the kernel stores zeros), and in the square root of the erf's scale.
 __global__ void gelu_int_half(const bf16 *A, const bf16 *B, float *C, int M, int N, int K) {
@@ -169,7 +207,11 @@ __global__ void relu_other_max(const bf16 *A, const bf16 *B, float *C, int M, in
 }
 // DIAG: note: kernel 'relu_other_max' is left unchanged
 
-// The six refused kernels keep their pragma; the rewrite refuses them again.
-// DIAG2-COUNT-6: warning: this loop does not match a liftable pattern
+// The eight refused kernels keep their pragma; the rewrite refuses them again.
+// DIAG2-COUNT-8: warning: this loop does not match a liftable pattern
 // WS: bias_gelu_tiled(
 // WS: silu_inline_tiled(
+// WS: tanh_row_bias_tiled(
+// WS: return tawa::tanh(tawa_acc + tawa_by_row[0]);
+// WS: sigmoid_fn_tiled(
+// WS: return tawa::sigmoid(alpha * tawa_acc);

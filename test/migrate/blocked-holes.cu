@@ -139,7 +139,7 @@ __global__ void fake_relu(int M, int N, int K, const bf16 *A, const bf16 *B,
   SETUP
   float acc[TM * TN] = {0.0f};
 #pragma tawa tile
-  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU or LeakyReLU in a form of docs/migration.md (alpha, beta float parameters), converted to C's type with rounding to nearest (matched furthest as a block of 64 threads) [tawa-unsupported]
+  // CHECK: blocked-holes.cu:[[@LINE+1]]:3: warning: this loop does not match a liftable pattern: it is closest to a hand-written register-blocked shared-memory GEMM, and the statement at line {{[0-9]+}} breaks it: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU, LeakyReLU, sigmoid or tanh in a form of docs/migration.md (alpha, beta float parameters), converted to C's type with rounding to nearest (matched furthest as a block of 64 threads) [tawa-unsupported]
   for (int t = 0; t < K; t += BK) {
     STAGE_A(8)
     STAGE_B

@@ -303,7 +303,7 @@ __global__ void truncated_store(const bf16 *A, const bf16 *B, float *C, int M,
       acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
     __syncthreads();
   }
-  // CHECK: refusals.cu:[[@LINE+2]]:24: note: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU or LeakyReLU in a form of docs/migration.md (alpha, beta float parameters), converted to C's type with rounding to nearest
+  // CHECK: refusals.cu:[[@LINE+2]]:24: note: expected the stored value 'acc', 'alpha * acc', plus optionally 'beta * C[index]' (or 'beta * Cin[index]', a C input of bf16, fp16 or float) and a bias 'bias[col]' or 'bias[row]' (or 'bias ? bias[col] : 0.0f'), optionally under ReLU 'fmaxf(v, 0.0f)', GELU, SiLU, LeakyReLU, sigmoid or tanh in a form of docs/migration.md (alpha, beta float parameters), converted to C's type with rounding to nearest
   if (row < M && col < N)
     C[row * N + col] = (int)acc;
 }
