@@ -156,10 +156,72 @@ D['p16_lambda_row_product_bf16'] = ('''void matmul_row_lambdas_launch(const __nv
   matmul_row_lambdas_launch(A, B, C, M, N, K, 0);
   return finish(C, m * n, out);''')
 
+# Probes of p17-p26 that the tool rewrites (verdicts-p17.txt).
+# M:N:K:pad; column-major, lda = M + pad, ldb = K + pad, ldc = M + pad; C read (beta 0.5).
+D['p17_cublas_colmajor_ld_alphabeta_half'] = ('''void hgemm_colmajor(int m, int n, int k, float alpha, const __half *A, int lda, const __half *B,
+                    int ldb, float beta, __half *C, int ldc, cudaStream_t stream);''',
+                                              mnk([('int', 'pad')], ' pad(ld = rows + pad)'), '''  const int lda = M + pad, ldb = K + pad, ldc = M + pad;
+  __half *A = dev_random<__half>((size_t)lda * k, 1);  // m x k column-major
+  __half *B = dev_random<__half>((size_t)ldb * n, 2);  // k x n column-major
+  __half *C = dev_random<__half>((size_t)ldc * n, 4);  // read: beta * C
+  hgemm_colmajor(M, N, K, 1.5f, A, lda, B, ldb, 0.5f, C, ldc, 0);
+  return finish(C, (size_t)ldc * n, out);''')
+D['p18_ldg_tiled16_bf16'] = ('''void matmul_ldg_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M, int N,
+                       int K, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  matmul_ldg_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+D['p21_regtile_tmpl_alpha_bf16'] = ('''void gemm_regtile_launch(int M, int N, int K, float alpha, const __nv_bfloat16 *A,
+                         const __nv_bfloat16 *B, float *C, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  gemm_regtile_launch(M, N, K, 1.5f, A, B, C, 0);
+  return finish(C, m * n, out);''')
+D['p22_wmma_global_2x2frag_ld_alpha_half'] = ('''void wmma_gemm_global_launch(const half *A, const half *B, float *C, int M, int N, int K,
+                             float alpha, cudaStream_t stream);''', mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  wmma_gemm_global_launch(A, B, C, M, N, K, 1.5f, 0);
+  return finish(C, m * n, out);''')
+D['p24_store_transposed_bf16'] = ('''void gemm_store_t_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *Ct, int M, int N,
+                         int K, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *Ct = dev_nan<float>(n * m);  // N x M: the product transposed
+  gemm_store_t_launch(A, B, Ct, M, N, K, 0);
+  return finish(Ct, n * m, out);''')
+D['p25_uint4_staging_64x64_half'] = ('''void hgemm_vec8_launch(const __half *A, const __half *B, __half *C, int M, int N, int K,
+                       cudaStream_t stream);''', mnk(), '''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  __half *C = dev_nan<__half>(m * n);
+  hgemm_vec8_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+D['p26_residual_rmw_float'] = ('''void gemm_residual_launch(const __half *A, const __half *B, float *C, int M, int N, int K,
+                          cudaStream_t stream);''', mnk(), '''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read: C += A * B
+  gemm_residual_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')
 outdir = sys.argv[1]
 os.makedirs(outdir, exist_ok=True)
+D['p23_rowbias_tanh_half'] = ('''void dense_tanh_launch(const __half *W, const __half *X, const float *bias, __half *Y, int M,
+                       int N, int K, cudaStream_t stream);''', mnk(), '''  __half *W = dev_random<__half>(m * k, 1);
+  __half *X = dev_random<__half>(k * n, 2);
+  float *bias = dev_random<float>(m, 3);
+  __half *Y = dev_nan<__half>(m * n);
+  dense_tanh_launch(W, X, bias, Y, M, N, K, 0);
+  return finish(Y, m * n, out);''')
+D['p27_colbias_sigmoid_f32out_bf16'] = ('''void dense_sigmoid_launch(const __nv_bfloat16 *W, const __nv_bfloat16 *X, const float *bias,
+                          float *Y, int M, int N, int K, float alpha, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *W = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *X = dev_random<__nv_bfloat16>(k * n, 2);
+  float *bias = dev_random<float>(n, 3);
+  float *Y = dev_nan<float>(m * n);
+  dense_sigmoid_launch(W, X, bias, Y, M, N, K, 0.25f, 0);
+  return finish(Y, m * n, out);''')
+
 for name, (decl, main, body) in D.items():
     assert os.path.exists(os.path.join(HERE, name + '.cu')), name
     with open(os.path.join(outdir, name + '_main.cu'), 'w') as f:

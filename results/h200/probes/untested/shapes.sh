@@ -38,3 +38,21 @@ SHAPES[p14_lambda_tiled_bounds_half]="$PROBE_RAGGED"
 SHAPES[p15_lambda_inloop_copies_half]="$PROBE_RAGGED"
 # Unchecked: 64|M,N and 16|K.
 SHAPES[p16_lambda_row_product_bf16]="64:64:16 256:512:384 1024:1024:1024 320:192:208"
+# p17-p26 (verdicts-p17.txt), the rewritten ones.
+# M:N:K:pad, column-major with lda = M + pad, ldb = K + pad, ldc = M + pad; bounds-checked.
+SHAPES[p17_cublas_colmajor_ld_alphabeta_half]="7:5:3:0 257:136:264:8 1000:1000:520:0 1001:999:517:3 1024:1024:1024:0"
+SHAPES[p18_ldg_tiled16_bf16]="$PROBE_RAGGED"
+# Unchecked: 64|M,N and 16|K.
+SHAPES[p21_regtile_tmpl_alpha_bf16]="64:64:16 256:512:384 1024:1024:1024 320:192:208 192:448:112"
+# Unchecked fragment loads: 64|M,N (the block's 64 x 64) and 16|K.
+SHAPES[p22_wmma_global_2x2frag_ld_alpha_half]="64:64:16 128:192:48 256:512:384 1024:1024:1024 320:448:208"
+# Bounds-checked, C stored transposed (N x M).
+SHAPES[p24_store_transposed_bf16]="$PROBE_RAGGED"
+# Unchecked 16-byte copies: 64|M,N and 32|K.
+SHAPES[p25_uint4_staging_64x64_half]="64:64:32 128:192:96 256:512:384 1024:1024:1024 320:448:224"
+# Bounds-checked, C += A * B (C read).
+SHAPES[p26_residual_rmw_float]="$PROBE_RAGGED"
+# Bounds-checked, tanh of a bias per row (fp16 out), sigmoid of alpha * acc + a bias per column
+# (fp32 out): ragged shapes.
+SHAPES[p23_rowbias_tanh_half]="$PROBE_RAGGED"
+SHAPES[p27_colbias_sigmoid_f32out_bf16]="$PROBE_RAGGED"
