@@ -7484,13 +7484,16 @@ private:
   /// exactly where each of its elements is.
   bool guardOf(const StagedElement &E, const Poly &MN, const Extent &Bound,
                int64_t K) {
-    if (!E.Guarded || E.Bounds.size() != 2)
-      return false;
-    const Poly KK = KOffset + Poly::constant(K);
     auto Checks = [&](const std::pair<Poly, Extent> &X, const Poly &At,
                       const Extent &Of) {
       return X.second == Of && lanesChecked(X, At);
     };
+    // A loop of K / TILE whole tiles reads inside K without a check.
+    if (G.KFloorTile && E.Guarded && E.Bounds.size() == 1)
+      return Checks(E.Bounds[0], MN, Bound);
+    if (!E.Guarded || E.Bounds.size() != 2)
+      return false;
+    const Poly KK = KOffset + Poly::constant(K);
     for (int Order = 0; Order < 2; ++Order) {
       const auto &X = E.Bounds[size_t(Order)], &Y = E.Bounds[size_t(1 - Order)];
       if (Checks(X, MN, Bound) && Checks(Y, KK, G.K))
@@ -7561,8 +7564,6 @@ private:
                                     "staging copies must be too"
                                   : "the staging copies are bounds-checked, "
                                     "so the stores must be too");
-    if (Checked && FloorBound.isValid())
-      return fail(FloorBound, FloorMessage);
     return biasesAgree();
   }
 
@@ -7608,37 +7609,52 @@ private:
         std::string("tawa_grid.") + RowAxis + " * " + std::to_string(WindowM);
     G.ColsCovered = std::string("tawa_grid.") + (RowAxis == 'y' ? 'x' : 'y') +
                     " * " + std::to_string(WindowN);
-    const std::string T = std::to_string(G.Tile);
     if (!G.Guarded) {
       // A multiple of 2 * TILE where the last tiles' buffer is named.
-      const std::string KT = std::to_string(G.Tile * (EvenTileCount ? 2 : 1));
       G.M = G.N = Extent();
-      G.ExtentsDiffer = G.K.factor() + " % " + KT + " != 0";
-      G.Extents = G.K.words() + " is a multiple of " + KT;
+      wholeTilesOfK(EvenTileCount ? 2 : 1, "");
     } else if (UncheckedLoads) {
       const std::string BM = std::to_string(WindowM),
                         BN = std::to_string(WindowN);
       G.ExtentsDiffer = G.M.factor() + " % " + BM + " != 0 || " + G.N.factor() +
-                        " % " + BN + " != 0 || " + G.K.factor() + " % " + T +
-                        " != 0";
-      G.Extents = G.M.words() + ", " + G.N.words() + " and " + G.K.words() +
-                  " are multiples of " + BM + ", " + BN + " and " + T;
+                        " % " + BN + " != 0";
+      G.Extents = G.M.words() + " and " + G.N.words() + " are multiples of " +
+                  BM + " and " + BN;
+      wholeTilesOfK(1, "");
     }
     vectorExtents();
     if (Conv)
       im2colLaunches();
-    if (EvenTileCount && G.Guarded) {
-      // An even count of TILE-wide tiles of K where K is a multiple of 2 *
-      // TILE (the kernel runs as written where the count is odd too).
-      const std::string T2 = std::to_string(2 * G.Tile);
-      G.ExtentsDiffer += std::string(G.ExtentsDiffer.empty() ? "" : " || ") +
-                         G.K.factor() + " % " + T2 + " != 0";
-      G.Extents += std::string(G.Extents.empty() ? "" : "; ") + G.K.words() +
-                   " is a multiple of " + T2 +
-                   " (the code after the loop reads the last tiles from "
-                   "the buffer they occupy where the tile count is even)";
-    }
+    if (EvenTileCount && G.Guarded)
+      // An even count of TILE-wide tiles of K (the kernel runs as written
+      // where the count is odd too).
+      wholeTilesOfK(2, " (the code after the loop reads the last tiles from "
+                       "the buffer they occupy where the tile count is even)");
     limitFloatTileCount();
+  }
+
+  /// Adds to the launch conditions that the loop runs a multiple of
+  /// `Tiles` whole tiles of K, `Why` appended to the words: K a multiple of
+  /// Tiles * TILE, or for a loop of K / TILE tiles (KFloorTile), which
+  /// reads no element of a partial last tile, K / TILE a multiple of Tiles.
+  void wholeTilesOfK(int Tiles, const std::string &Why) {
+    const std::string T = std::to_string(G.Tile),
+                      TT = std::to_string(int64_t(G.Tile) * Tiles);
+    std::string Check, Words;
+    if (!G.KFloorTile) {
+      Check = G.K.factor() + " % " + TT + " != 0";
+      Words = G.K.words() + " is a multiple of " + TT;
+    } else if (Tiles > 1) {
+      Check =
+          G.K.factor() + " / " + T + " % " + std::to_string(Tiles) + " != 0";
+      Words = G.K.words() + " / " + T + " is a multiple of " +
+              std::to_string(Tiles);
+    } else {
+      return;
+    }
+    G.ExtentsDiffer +=
+        std::string(G.ExtentsDiffer.empty() ? "" : " || ") + Check;
+    G.Extents += std::string(G.Extents.empty() ? "" : "; ") + Words + Why;
   }
 
   /// The im2col view of an implicit GEMM's activations (LiftedIm2col, from

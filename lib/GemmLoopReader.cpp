@@ -135,16 +135,28 @@ bool GemmLoopReader::tileLoopHeader() {
         if (PlusOne ? *Num == K - Poly::constant(1)
                     : *Num == K + Poly::constant(*Tile - 1))
           G.K = P;
-        else if (!PlusOne && *Num == K && (G.K = P))
+        else if (!PlusOne && *Num == K && (G.K = P)) {
+          // K / TILE whole tiles: the first K / TILE * TILE elements.
           FloorBound = Cond->getRHS()->getBeginLoc();
+          G.KFloorTile = int(*Tile);
+        }
       }
     // (K - 1) / TILE + 1 is ceil(K / TILE) for K >= 1; for K <= 0 the
     // loop runs once, but no launch the tiled form runs for has one.
     G.Tile = Tile ? int(*Tile) : 0;
     KOffset = Poly::constant(G.Tile) * Poly::symbol(T);
   }
+  if (const CallExpr *Ceil = systemCall(Cond->getRHS(), {"ceil", "ceilf"});
+      !G.K && Ceil && Ceil->getNumArgs() == 1)
+    if (auto *D = dyn_cast<BinaryOperator>(bare(Ceil->getArg(0)));
+        D && D->getOpcode() == BO_Div && D->getType()->isIntegerType())
+      return fail(Ceil->getBeginLoc(),
+                  "'ceil(K / TILE)' of an integer division is K / TILE "
+                  "rounded down before ceil sees it: write '(K + TILE - 1) / "
+                  "TILE' to count a partial last tile, or 'K / TILE' for "
+                  "whole tiles only");
   if (!G.K)
-    return fail(Cond->getRHS()->getBeginLoc(), FloorMessage);
+    return fail(Cond->getRHS()->getBeginLoc(), BoundMessage);
   return true;
 }
 

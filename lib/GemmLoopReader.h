@@ -292,11 +292,11 @@ protected:
   /// form carries the clause) rather than refused.
   bool Tf32 = false;
 
-  static constexpr const char *FloorMessage =
-      "expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < "
-      "(K + TILE - 1) / TILE; ++t)', K an integer parameter or a named "
-      "constant: the loop must "
-      "cover K whole (a floor division drops its last partial tile)";
+  static constexpr const char *BoundMessage =
+      "expected 'for (int t = 0; t < K; t += TILE)', 'for (int t = 0; t < "
+      "(K + TILE - 1) / TILE; ++t)' or 'for (int t = 0; t < K / TILE; ++t)' "
+      "(whole tiles only, a partial last one dropped), K an integer "
+      "parameter or a named constant";
 
   static constexpr const char *WalkMessage =
       "expected 'for (int a = aBegin, b = bBegin; a <= aBegin + K - 1; a += "

@@ -344,6 +344,32 @@ std::string namedConstants(const LiftedGemm &G) {
          llvm::join(Named, ", ") + ".";
 }
 
+/// Whether `X` is one parenthesized expression, `(a / b * b)` (not `(a) +
+/// (b)`).
+bool wrapped(const std::string &X) {
+  if (X.size() < 2 || X.front() != '(' || X.back() != ')')
+    return false;
+  int Depth = 0;
+  for (size_t I = 0; I + 1 < X.size(); ++I) {
+    Depth += X[I] == '(' ? 1 : X[I] == ')' ? -1 : 0;
+    if (Depth == 0)
+      return false;
+  }
+  return true;
+}
+
+/// A comment line saying that the kernel's K loop stops at its last whole
+/// tile (LiftedGemm::KFloorTile), or nothing.
+std::string wholeTilesOnly(const LiftedGemm &G) {
+  if (!G.KFloorTile)
+    return "";
+  const std::string T = std::to_string(G.KFloorTile);
+  return "\n///\n/// The kernel's K loop runs " + G.K.Spelled + " / " + T +
+         " whole tiles, dropping a partial last one:\n/// the tiled form sums "
+         "the same " +
+         G.K.Spelled + " / " + T + " * " + T + " products per element.";
+}
+
 /// The declaration of kernel parameter `P` as a launcher parameter: its
 /// text without a default argument, or for an instantiation of a template
 /// its type with the template's arguments substituted.
@@ -478,7 +504,11 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     Params += ", " + parameterText(Kernel, P, SM, LO);
     Args += (Args.empty() ? "" : ", ") + name(P);
   }
-  const std::string Kx = G.K.Name;
+  // A loop of K / TILE whole tiles sums the first K / TILE * TILE.
+  const std::string T = std::to_string(G.KFloorTile);
+  const std::string Kx = G.KFloorTile
+                             ? "(" + G.K.factor() + " / " + T + " * " + T + ")"
+                             : G.K.Name;
   // A kernel with no bounds checks computes every tile its grid covers.
   // The rows of a convolution whose grid layers are its images are those
   // of grid.z images, which the launch covers (ConvLift.cpp checks it).
@@ -500,7 +530,9 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   // A sum (an extent read off `m < N * P * Q + Q`) is parenthesized; a
   // product of names needs no parentheses in the product.
   auto term = [](const std::string &X) {
-    return X.find_first_of("+-/%?") == std::string::npos ? X : "(" + X + ")";
+    return X.find_first_of("+-/%?") == std::string::npos || wrapped(X)
+               ? X
+               : "(" + X + ")";
   };
   auto span = [&](const std::string &Rows, const std::string &Ld,
                   const std::string &Stride) {
@@ -642,7 +674,8 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                  Kx, Rows, Cols, Extents,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
-                 cInView(G) + biasView(G), namedConstants(G), Names.Callee,
+                 cInView(G) + biasView(G),
+                 namedConstants(G) + wholeTilesOnly(G), Names.Callee,
                  Im2colDecl, launcherHead(Kernel, Names), Guard + FilterCopy)
       .str();
 }

@@ -191,6 +191,11 @@ struct LiftedGemm {
   /// whole window of C its grid covers and reads K whole only where K is a
   /// multiple of Tile.
   Extent M, N, K;
+  /// Where the K loop counts whole tiles with a floor division (`t < K /
+  /// TILE`): TILE. The kernel then sums the first K / TILE * TILE elements
+  /// of K only (a partial last tile is dropped), and the launcher gives the
+  /// operands that K extent. 0 where the loop covers K whole.
+  int KFloorTile = 0;
   bool Guarded = true;
   LiftedOperand A, B;
   const clang::ParmVarDecl *C = nullptr;

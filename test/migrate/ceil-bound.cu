@@ -2,7 +2,8 @@
 // it: 'ph < ceil(n / (float)TILE)' counts ceil(n / TILE) tiles where float(n)
 // is n, so the launcher runs the tiled form for n up to 2^24 only; with a
 // double quotient, for any int n. 'ceil(n / TILE)' of an integer division
-// is a floor and is refused. (The outputs are checked without this file's own
+// is a floor, most likely meant as the ceil, and is refused with the two
+// forms it may have meant. (The outputs are checked without this file's own
 // check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
@@ -52,7 +53,7 @@ __global__ void in_double(const __half *M, const __half *N, float *P, int n) {
   if (row < n && col < n)
     P[row * n + col] = v;
 }
-// DIAG: ceil-bound.cu:[[@LINE+8]]:3: warning: {{.*}}expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter or a named constant: the loop must cover K whole (a floor division drops its last partial tile)
+// DIAG: ceil-bound.cu:[[@LINE+8]]:3: warning: {{.*}}breaks it: 'ceil(K / TILE)' of an integer division is K / TILE rounded down before ceil sees it: write '(K + TILE - 1) / TILE' to count a partial last tile, or 'K / TILE' for whole tiles only
 __global__ void in_int(const __half *M, const __half *N, float *P, int n) {
   __shared__ __half Ms[TILE_WIDTH][TILE_WIDTH];
   __shared__ __half Ns[TILE_WIDTH][TILE_WIDTH];

@@ -219,7 +219,7 @@ __global__ void extent_in_a_type(const bf16 *A, const bf16 *B, float *C) {
   const int row = blockIdx.y * TILE + threadIdx.y;
   const int col = blockIdx.x * TILE + threadIdx.x;
   float acc = 0.0f;
-  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter or a named constant: the loop must cover K whole
+  // DIAG: named-extents.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)', 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)' or 'for (int t = 0; t < K / TILE; ++t)' (whole tiles only, a partial last one dropped), K an integer parameter or a named constant
 #pragma tawa tile
   for (int t = 0; t < K_SMALL; t += TILE) {
     As[threadIdx.y][threadIdx.x] = A[row * K_SMALL + t + threadIdx.x];

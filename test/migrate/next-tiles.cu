@@ -59,9 +59,9 @@ __global__ void double_buffered(const __half *A, const __half *B, float *C,
 // CHECK: __global__ void double_buffered_tiled(
 // CHECK: 256 threads (one-dimensional)
 // CHECK: if (tawa_block.x != 256 || tawa_block.y != 1 || tawa_block.z != 1 ||
-// CHECK-NEXT: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || K % 16 != 0 ||
-// CHECK: tawa::Matrix<const __half>{A, tawa_rows, K, K},
-// CHECK-NEXT: tawa::Matrix<const __half>{B, K, tawa_cols, N},
+// CHECK-NEXT: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 ||{{$}}
+// CHECK: tawa::Matrix<const __half>{A, tawa_rows, (K / 16 * 16), K},
+// CHECK-NEXT: tawa::Matrix<const __half>{B, (K / 16 * 16), tawa_cols, N},
 // CHECK-NEXT: tawa::Matrix<float>{C, tawa_rows, tawa_cols, N});
 
 // One buffer, the next tiles prefetched into registers before the product

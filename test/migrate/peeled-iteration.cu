@@ -281,12 +281,15 @@ __global__ void single_buffer(const __nv_bfloat16 *A, const __nv_bfloat16 *B, fl
 
 // WMMA fragments loaded from the tiles, and the last iteration after the
 // loop written inside a block of its own, taken whole. The loop's bound
-// K / 32 drops a partial tile: the launcher requires K % 32 == 0.
+// K / 32 drops a partial tile: the tiled form sums the first K / 32 * 32
+// elements of K alike, for any K.
 // CHECK-LABEL: __global__ void wmma_from1_tiled(
 // CHECK: tawa::mma(acc, a, b);
 // CHECK-LABEL: static void wmma_from1_migrated_launch(
-// CHECK: K % 32 != 0
+// CHECK-NOT: K % 32
 // CHECK: wmma_from1_tiled<<<
+// CHECK: tawa::Matrix<const __half>{A, tawa_rows, (K / 32 * 32), K},
+// CHECK-NEXT: tawa::Matrix<const __half>{B, (K / 32 * 32), tawa_cols, N},
 __global__ void wmma_from1(const __half *A, const __half *B, float *C, int M, int N, int K) {
   __shared__ __half As[2][64][32];
   __shared__ __half Bs[2][32][64];

@@ -165,7 +165,7 @@ __global__ void bound_plus_two(const bf16 *A, const bf16 *B, float *C, int M,
   INDICES
   float acc = 0.0f;
 #pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter or a named constant: the loop must cover K whole
+  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)', 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)' or 'for (int t = 0; t < K / TILE; ++t)' (whole tiles only, a partial last one dropped), K an integer parameter or a named constant
   for (int m = 0; m < (K - 1) / TILE + 2; ++m) {
     As[ty][tx] = row < M && m * TILE + tx < K ? A[row * K + m * TILE + tx] : bf16();
     Bs[ty][tx] = m * TILE + ty < K && col < N ? B[(m * TILE + ty) * N + col] : bf16();

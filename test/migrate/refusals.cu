@@ -38,26 +38,6 @@ __global__ void no_second_barrier(const bf16 *A, const bf16 *B, bf16 *C, int M,
 // CHECK: note: expected the loop body
 // CHECK: note: kernel 'no_second_barrier' is left unchanged
 
-__global__ void floor_bound(const bf16 *A, const bf16 *B, bf16 *C, int M, int N,
-                            int K) {
-  PROLOGUE(bf16)
-  float acc = 0.0f;
-#pragma tawa tile
-  // CHECK: refusals.cu:[[@LINE+2]]:3: warning: {{.*}}breaks it: expected 'for (int t = 0; t < K; t += TILE)' or 'for (int t = 0; t < (K + TILE - 1) / TILE; ++t)', K an integer parameter or a named constant: the loop must cover K whole (a floor division drops its last partial tile)
-  // CHECK: refusals.cu:[[@LINE+1]]:23: note: expected 'for
-  for (int t = 0; t < K / TILE; ++t) {
-    As[ty][tx] = row < M && t * TILE + tx < K ? A[row * K + t * TILE + tx] : bf16();
-    Bs[ty][tx] = t * TILE + ty < K && col < N ? B[(t * TILE + ty) * N + col] : bf16();
-    __syncthreads();
-    for (int k = 0; k < TILE; ++k)
-      acc += __bfloat162float(As[ty][k]) * __bfloat162float(Bs[k][tx]);
-    __syncthreads();
-  }
-  if (row < M && col < N)
-    C[row * N + col] = __float2bfloat16_rn(acc);
-}
-// CHECK: note: kernel 'floor_bound' is left unchanged
-
 __global__ void sgemm(const float *A, const float *B, float *C, int M, int N,
                       int K) {
   PROLOGUE(float)

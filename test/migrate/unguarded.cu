@@ -2,8 +2,10 @@
 // multiples of the tile (no bounds check on the staging copies or the
 // store, the loop bound K / TILE allowed): the launcher runs the tiled form
 // over the whole window of C the grid covers, and only where K is a multiple
-// of TILE, which is where the kernel as written reads K whole. (The outputs
-// are checked without this file's own check lines, which they copy.)
+// of TILE, which is where the kernel as written reads K whole; for a bound
+// K / TILE, for any K, over the first K / TILE * TILE elements of K, which
+// is what the kernel as written sums. (The outputs are checked without this
+// file's own check lines, which they copy.)
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: grep -v '^ *// [A-Z-]*:' %t.cu | FileCheck %s
 // RUN: %tawa-rewrite %t.cu -o %t2.cu -- %cuda-stub 2>&1 | FileCheck %s --check-prefix=DIAG2 --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
@@ -45,18 +47,19 @@ __global__ void MatMulKernel(const __half *Md, const __half *Nd, float *Pd,
 // CHECK-NEXT: tawa::mma(acc, a, b);
 // CHECK: tawa::store(Pd, m0, n0, acc);
 // CHECK: /// the rows of C below tawa_grid.y * 16 and the columns below tawa_grid.x * 16,
-// CHECK-NEXT: /// which those blocks compute whole (the kernel has no bounds checks), where
-// CHECK-NEXT: /// Width is a multiple of 16;
+// CHECK-NEXT: /// which those blocks compute whole (the kernel has no bounds checks);
+// CHECK: /// The kernel's K loop runs Width / 16 whole tiles, dropping a partial last
+// CHECK-NEXT: /// one: the tiled form sums the same Width / 16 * 16 products per element.
 // CHECK: const int tawa_rows =
 // CHECK-NEXT: tawa_rows_covered < 2147483647LL ? int(tawa_rows_covered) : 0;
 // CHECK-NEXT: const int tawa_cols =
 // CHECK-NEXT: tawa_cols_covered < 2147483647LL ? int(tawa_cols_covered) : 0;
-// CHECK: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 || Width % 16 != 0 ||
+// CHECK: tawa_rows <= 0 || tawa_cols <= 0 || tawa_grid.z == 0 ||
 // CHECK-NEXT: tawa_flops < 16777216.0 || (tawa_flops < 268435456.0 && !tawa_in_place)) {
 // CHECK-NEXT: MatMulKernel<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>(
 // CHECK-NEXT: Md, Nd, Pd, Width);
-// CHECK: tawa::Matrix<const __half>{Md, tawa_rows, Width, Width},
-// CHECK-NEXT: tawa::Matrix<const __half>{Nd, Width, tawa_cols, Width},
+// CHECK: tawa::Matrix<const __half>{Md, tawa_rows, (Width / 16 * 16), Width},
+// CHECK-NEXT: tawa::Matrix<const __half>{Nd, (Width / 16 * 16), tawa_cols, Width},
 // CHECK-NEXT: tawa::Matrix<float>{Pd, tawa_rows, tawa_cols, Width});
 
 // An element loop counter, B stored N x K, A's leading dimension a

@@ -203,6 +203,20 @@ D['p26_residual_rmw_float'] = ('''void gemm_residual_launch(const __half *A, con
   gemm_residual_launch(A, B, C, M, N, K, 0);
   return finish(C, m * n, out);''')
 
+# Loops of K / TILE whole tiles (the truncated K lifted, verdicts-floor.txt).
+D['p19_floor_ktiles_half'] = ('''void gemm_floor_tiles_launch(const __half *A, const __half *B, float *C, int M, int N, int K,
+                             cudaStream_t stream);''', mnk(), '''  __half *A = dev_random<__half>(m * k, 1);
+  __half *B = dev_random<__half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  gemm_floor_tiles_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+D['p28_regblock_floor_ktiles_bf16'] = ('''void gemm_regblock_floor_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C, int M,
+                                int N, int K, cudaStream_t stream);''', mnk(), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  gemm_regblock_floor_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
+
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')
 outdir = sys.argv[1]

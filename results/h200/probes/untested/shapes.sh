@@ -56,3 +56,9 @@ SHAPES[p26_residual_rmw_float]="$PROBE_RAGGED"
 # (fp32 out): ragged shapes.
 SHAPES[p23_rowbias_tanh_half]="$PROBE_RAGGED"
 SHAPES[p27_colbias_sigmoid_f32out_bf16]="$PROBE_RAGGED"
+# Loops of K / TILE whole tiles, rows and columns checked: K not a multiple of the tile (the
+# kernels sum the first TILE * (K / TILE) products), K below the tile (no product at all:
+# the launcher runs the kernel as written), and K a multiple.
+FLOOR="7:5:3 257:136:264 1000:1000:520 1024:1024:1000 1001:999:1037 520:1000:47 1024:1024:1024"
+SHAPES[p19_floor_ktiles_half]="$FLOOR"
+SHAPES[p28_regblock_floor_ktiles_bf16]="$FLOOR"
