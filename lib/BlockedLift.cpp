@@ -1896,6 +1896,14 @@ private:
                   "the product, one after the product; a body that stages "
                   "and multiplies tiles several times per iteration (thread "
                   "coarsening over an inner loop) is not lifted");
+    if (const Expr *Call =
+            Part < 2 && stagingTiles() != 0 ? calledBarrier(Body) : nullptr)
+      return fail(Call->getBeginLoc(),
+                  "this call reaches a '__syncthreads();' inside a lambda "
+                  "or a function: the form's two barriers are read where "
+                  "the loop body calls '__syncthreads();' itself (between "
+                  "the staging copies and the product, and after the "
+                  "product); call it there");
     if (Part < 2 && stagingTiles() != 0)
       return fail(Body->getEndLoc(),
                   std::string(Part == 0 ? "the loop body has no "
@@ -1979,6 +1987,25 @@ private:
     RoundTail = Parts.back();
     RoundTailBound = Bound.back();
     return true;
+  }
+
+  /// The first call at the top level of `Body` (`sync();`) of a lambda or
+  /// a function whose body holds a barrier, or null.
+  static const Expr *calledBarrier(const CompoundStmt *Body) {
+    std::function<bool(const Stmt *)> HasBarrier = [&](const Stmt *X) {
+      if (!X)
+        return false;
+      if (isBarrier(X))
+        return true;
+      return llvm::any_of(X->children(), HasBarrier);
+    };
+    for (const Stmt *S : Body->body()) {
+      auto *Call = dyn_cast<CallExpr>(unattributed(S));
+      const FunctionDecl *F = Call ? Call->getDirectCallee() : nullptr;
+      if (F && F->hasBody() && !isBarrier(Call) && HasBarrier(F->getBody()))
+        return Call;
+    }
+    return nullptr;
   }
 
   static const Stmt *nestedBarrier(const CompoundStmt *Body) {
@@ -7615,12 +7642,18 @@ private:
       wholeTilesOfK(EvenTileCount ? 2 : 1, "");
     } else if (UncheckedLoads) {
       const std::string BM = std::to_string(WindowM),
-                        BN = std::to_string(WindowN);
+                        BN = std::to_string(WindowN),
+                        T = std::to_string(G.Tile);
       G.ExtentsDiffer = G.M.factor() + " % " + BM + " != 0 || " + G.N.factor() +
                         " % " + BN + " != 0";
-      G.Extents = G.M.words() + " and " + G.N.words() + " are multiples of " +
-                  BM + " and " + BN;
-      wholeTilesOfK(1, "");
+      if (G.KFloorTile) {
+        G.Extents = G.M.words() + " and " + G.N.words() + " are multiples of " +
+                    BM + " and " + BN;
+      } else {
+        G.ExtentsDiffer += " || " + G.K.factor() + " % " + T + " != 0";
+        G.Extents = G.M.words() + ", " + G.N.words() + " and " + G.K.words() +
+                    " are multiples of " + BM + ", " + BN + " and " + T;
+      }
     }
     vectorExtents();
     if (Conv)

@@ -608,7 +608,9 @@ private:
                     {Migration{Kernel, *G, migratedNames(Kernel), Launches}},
                     Why))
           return;
-        if (G && !Opts.Migrate)
+        if (G && !Opts.Migrate && !pragmaLine(SM, Ctx.getLangOpts(), Pragma))
+          Why = pragmaInMacro(SM, Pragma);
+        else if (G && !Opts.Migrate)
           ++Result.Liftable;
         Lift = LiftAttempt{G.has_value(), Why.Loc,
                            Why.Loc.isValid() ? SM.getPresumedLineNumber(
@@ -755,18 +757,49 @@ private:
   };
 
   /// The whole line of `Pragma` with its end of line, or nullopt where the
-  /// pragma comes from a macro or ends the file.
+  /// pragma comes from a macro or ends the file. A `_Pragma("tawa tile")`
+  /// operator written in the file is its text, or its whole line where
+  /// nothing else stands on it.
   static std::optional<CharSourceRange> pragmaLine(const SourceManager &SM,
+                                                   const LangOptions &LO,
                                                    const TilePragma &Pragma) {
-    if (Pragma.Loc.isMacroID())
-      return std::nullopt;
-    const FileID F = SM.getFileID(Pragma.Loc);
-    const unsigned Line = SM.getSpellingLineNumber(Pragma.Loc);
+    SourceLocation At = Pragma.Loc;
+    std::optional<CharSourceRange> Operator;
+    if (At.isMacroID()) {
+      // The operator's tokens expand from `_Pragma` to `)` (Lexer's
+      // pragma lexer); through a macro, that expansion is in another.
+      const CharSourceRange R = SM.getImmediateExpansionRange(At);
+      if (!R.getBegin().isFileID() || !R.getEnd().isFileID())
+        return std::nullopt;
+      At = R.getBegin();
+      Operator = CharSourceRange::getCharRange(
+          R.getBegin(), Lexer::getLocForEndOfToken(R.getEnd(), 0, SM, LO));
+    }
+    const FileID F = SM.getFileID(At);
+    const unsigned Line = SM.getSpellingLineNumber(At);
     const SourceLocation Begin = SM.translateLineCol(F, Line, 1);
     const SourceLocation Next = SM.translateLineCol(F, Line + 1, 1);
     if (Next == Begin)
       return std::nullopt;
+    if (Operator) {
+      const StringRef Before = Lexer::getSourceText(
+          CharSourceRange::getCharRange(Begin, Operator->getBegin()), SM, LO);
+      const StringRef After = Lexer::getSourceText(
+          CharSourceRange::getCharRange(Operator->getEnd(), Next), SM, LO);
+      if (!Before.trim().empty() || !After.trim().empty())
+        return Operator;
+    }
     return CharSourceRange::getCharRange(Begin, Next);
+  }
+
+  /// Why the migration cannot drop `Pragma` from the kernel as written.
+  static LiftFailure pragmaInMacro(const SourceManager &SM,
+                                   const TilePragma &Pragma) {
+    return {SM.getExpansionLoc(Pragma.Loc),
+            "the pragma comes from a macro's expansion: the migration drops "
+            "it from the kernel as written, which it cannot do inside a "
+            "macro; write '#pragma tawa tile' (or '_Pragma(\"tawa tile\")') "
+            "before the loop"};
   }
 
   /// Where text added after kernel `K` (its definition) goes.
@@ -805,8 +838,12 @@ private:
           return false;
         }
     // The pragma's whole line goes: the migrated kernel carries it.
-    std::optional<CharSourceRange> PragmaLine = pragmaLine(SM, Pragma);
-    if (!PragmaLine || Written->getEndLoc().isMacroID())
+    std::optional<CharSourceRange> PragmaLine = pragmaLine(SM, LO, Pragma);
+    if (!PragmaLine) {
+      Why = pragmaInMacro(SM, Pragma);
+      return false;
+    }
+    if (Written->getEndLoc().isMacroID())
       return false;
     includeHeader(Ctx, Written->getBeginLoc(), "tawa/tile.h");
     edit(SM, *PragmaLine, "", LO);
@@ -992,7 +1029,7 @@ private:
       ++Result.Liftable;
       return false;
     }
-    std::optional<CharSourceRange> PragmaLine = pragmaLine(SM, Pragma);
+    std::optional<CharSourceRange> PragmaLine = pragmaLine(SM, LO, Pragma);
     if (!PragmaLine || Kernel->getEndLoc().isMacroID() ||
         !headerMessage(SM, Kernel).empty())
       return false;

@@ -117,33 +117,82 @@ private:
     return false;
   }
 
-  /// `for (int k = 0; k < K; k += FK)`.
+  /// `for (int k = 0; k < K; k += FK)`, or a count of tiles, `for (int t
+  /// = 0; t < K / FK; ++t)` (whole tiles: LiftedGemm::KFloorTile) or up to
+  /// `(K + FK - 1) / FK`, a local set to either allowed.
   bool loopHeader() {
     const char *Expected =
-        "expected 'for (int k = 0; k < K; k += 16)', K an integer parameter "
-        "or a named constant and 16 the fragments' K";
+        "expected 'for (int k = 0; k < K; k += 16)' or 'for (int t = 0; t < "
+        "K / 16; ++t)', K an integer parameter or a named constant and 16 "
+        "the fragments' K";
     auto *Init = dyn_cast_or_null<DeclStmt>(Loop->getInit());
     auto *T = Init && Init->isSingleDecl()
                   ? dyn_cast<VarDecl>(Init->getSingleDecl())
                   : nullptr;
     auto *Cond = dyn_cast_or_null<BinaryOperator>(Loop->getCond());
-    auto *Inc = Loop->getInc()
-                    ? dyn_cast<CompoundAssignOperator>(bare(Loop->getInc()))
-                    : nullptr;
     if (!T || !T->hasInit() || !isZero(T->getInit()) || !Cond ||
         Cond->getOpcode() != BO_LT || !refersTo(Cond->getLHS(), T) ||
-        !(G.K = extentOf(Cond->getRHS()).value_or(Extent())) || !Inc ||
-        Inc->getOpcode() != BO_AddAssign || !refersTo(Inc->getLHS(), T) ||
         isModified(T, Loop->getBody()))
       return fail(Loop->getForLoc(), Expected);
-    std::optional<Poly> Step = Ev.eval(Inc->getRHS());
-    if (!Step || !Step->constantValue())
-      return fail(Inc->getBeginLoc(), Expected);
-    KStep = int(*Step->constantValue());
+    std::optional<int64_t> Step = loopStep(T);
+    if (!Step || *Step <= 0)
+      return fail(Loop->getInc() ? Loop->getInc()->getBeginLoc()
+                                 : Loop->getForLoc(),
+                  Expected);
+    if (*Step > 1) {
+      KStep = int(*Step);
+      G.K = extentOf(Cond->getRHS()).value_or(Extent());
+    } else if (!tileCount(Cond->getRHS())) {
+      return fail(Cond->getRHS()->getBeginLoc(), Expected);
+    }
+    if (!G.K)
+      return fail(Loop->getForLoc(), Expected);
     Ev.addSymbol(T);
     KSym = T;
-    KK = Poly::symbol(T);
+    KK = Poly::constant(*Step > 1 ? 1 : KStep) * Poly::symbol(T);
     return true;
+  }
+
+  /// The loop's step: `k += S` (S a constant), or 1 for `++t`, `t++`.
+  std::optional<int64_t> loopStep(const VarDecl *T) const {
+    const Expr *Inc = Loop->getInc() ? bare(Loop->getInc()) : nullptr;
+    if (auto *U = dyn_cast_or_null<UnaryOperator>(Inc);
+        U && U->isIncrementOp() && refersTo(U->getSubExpr(), T))
+      return 1;
+    auto *C = dyn_cast_or_null<CompoundAssignOperator>(Inc);
+    if (!C || C->getOpcode() != BO_AddAssign || !refersTo(C->getLHS(), T))
+      return std::nullopt;
+    std::optional<Poly> S = Ev.eval(C->getRHS());
+    return S ? S->constantValue() : std::nullopt;
+  }
+
+  /// A tile count `K / S` or `(K + S - 1) / S` (or a local set to one,
+  /// never changed), S > 1 a constant: sets KStep and G.K, and for the
+  /// floor G.KFloorTile.
+  bool tileCount(const Expr *E) {
+    if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+      if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+          VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+          VD->hasInit() && !isModified(VD, Kernel->getBody()))
+        E = VD->getInit();
+    auto *Div = dyn_cast<BinaryOperator>(bare(E));
+    if (!Div || Div->getOpcode() != BO_Div)
+      return false;
+    std::optional<Poly> Den = Ev.eval(Div->getRHS());
+    std::optional<Poly> Num = Ev.eval(Div->getLHS());
+    std::optional<int64_t> S = Den ? Den->constantValue() : std::nullopt;
+    if (!S || *S <= 1 || *S > 4096 || !Num)
+      return false;
+    for (const Extent &X : extents()) {
+      const Poly K = Poly::symbol(X.Sym);
+      if (*Num == K || *Num == K + Poly::constant(*S - 1)) {
+        G.K = X;
+        G.KFloorTile = *Num == K ? int(*S) : 0;
+        KStep = int(*S);
+        return true;
+      }
+    }
+    return false;
   }
 
   /// The three calls, optionally under one bounds check.
@@ -786,13 +835,19 @@ private:
     }
     G.RowsCovered = RowAxis->Count + " * " + SM;
     G.ColsCovered = ColAxis->Count + " * " + SN;
-    if (G.Guarded) {
+    // A loop of K / FK whole tiles reads no element past its last one.
+    if (G.Guarded && G.KFloorTile) {
+      const std::string M = G.M.Name, N = G.N.Name;
+      G.ExtentsDiffer = M + " % " + SM + " != 0 || " + N + " % " + SN + " != 0";
+      G.Extents = G.M.words() + " and " + G.N.words() + " are multiples of " +
+                  SM + " and " + SN;
+    } else if (G.Guarded) {
       const std::string M = G.M.Name, N = G.N.Name;
       G.ExtentsDiffer = M + " % " + SM + " != 0 || " + N + " % " + SN +
                         " != 0 || " + K + " % " + SK + " != 0";
       G.Extents = G.M.words() + ", " + G.N.words() + " and " + G.K.words() +
                   " are multiples of " + SM + ", " + SN + " and " + SK;
-    } else {
+    } else if (!G.KFloorTile) {
       G.ExtentsDiffer = K + " % " + SK + " != 0";
       G.Extents = G.K.words() + " is a multiple of " + SK;
     }

@@ -3,8 +3,9 @@
 // after the copy is made (in the loop, or in its body after the lambda is
 // declared there), a mutable one, a generic one, one copied to another
 // variable, one called where it is written, one returning a value, one
-// staging a shifted element, and one that resets the float accumulator it
-// captures.
+// staging a shifted element, one that resets the float accumulator it
+// captures, and one that holds a barrier of the form (the loop body must
+// call '__syncthreads();' itself).
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --implicit-check-not=warning: --implicit-check-not=error:
 // RUN: diff %s %t.cu
 #include <cuda_fp16.h>
@@ -204,6 +205,24 @@ __global__ void resets_accumulator(ARGS) {
     stage(t);
     __syncthreads();
     multiply();
+    __syncthreads();
+  }
+  STORE
+}
+
+// CHECK: lambda-helpers-refusals.cu:[[@LINE+10]]:3: warning: this loop does not match a liftable pattern: {{.*}} the statement at line [[@LINE+11]] breaks it: this call reaches a '__syncthreads();' inside a lambda or a function: the form's two barriers are read where the loop body calls '__syncthreads();' itself (between the staging copies and the product, and after the product); call it there [tawa-unsupported]
+// CHECK: note: kernel 'barrier_in_lambda' is left unchanged
+__global__ void barrier_in_lambda(ARGS) {
+  HEAD
+  auto stage = [&](int t) {
+    As[ty][tx] = A[row * K + t + tx];
+    Bs[ty][tx] = B[(t + ty) * N + col];
+    __syncthreads();
+  };
+#pragma tawa tile
+  for (int t = 0; t < K; t += 32) {
+    stage(t);
+    PRODUCT
     __syncthreads();
   }
   STORE

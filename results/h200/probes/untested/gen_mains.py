@@ -216,6 +216,12 @@ D['p28_regblock_floor_ktiles_bf16'] = ('''void gemm_regblock_floor_launch(const 
   float *C = dev_nan<float>(m * n);
   gemm_regblock_floor_launch(A, B, C, M, N, K, 0);
   return finish(C, m * n, out);''')
+D['p29_wmma_tilecount_floor_half'] = ('''void wmma_tilecount_launch(const half *a, const half *b, float *c, int M, int N, int K,
+                           cudaStream_t stream);''', mnk(), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);
+  wmma_tilecount_launch(A, B, C, M, N, K, 0);
+  return finish(C, m * n, out);''')
 
 if len(sys.argv) != 2:
     sys.exit('usage: gen_mains.py OUTDIR')

@@ -62,3 +62,6 @@ SHAPES[p27_colbias_sigmoid_f32out_bf16]="$PROBE_RAGGED"
 FLOOR="7:5:3 257:136:264 1000:1000:520 1024:1024:1000 1001:999:1037 520:1000:47 1024:1024:1024"
 SHAPES[p19_floor_ktiles_half]="$FLOOR"
 SHAPES[p28_regblock_floor_ktiles_bf16]="$FLOOR"
+# 16|M,N (whole fragments) and 8|K (wmma::load_matrix_sync's ldm, K here, must be a multiple of
+# 8 halves, CUDA C++ Programming Guide, "Warp Matrix Functions"): K = 8 mod 16 but for the last.
+SHAPES[p29_wmma_tilecount_floor_half]="16:16:8 256:512:392 1024:1024:1000 1008:992:1032 1024:1024:1024"
