@@ -302,6 +302,16 @@ bool GemmLoopReader::bindWalkers() {
   }
   auto *Cond = cast<BinaryOperator>(Loop->getCond());
   std::optional<Poly> Bound = eval(Cond->getRHS(), "the loop's bound");
+  // `for (k0 = blockIdx.z * chunk; k0 < min(k0 + chunk, K); ...)`: each
+  // layer of the grid sums a slice of K into C.
+  if (!Bound && Start->dependsOn(blockIdxSymbol('z')))
+    return fail(Cond->getRHS()->getBeginLoc(),
+                "the loop walks a slice of K that blockIdx.z picks (split-K: "
+                "each layer of the grid sums part of K, its partial sums "
+                "added into C), and its end is no polynomial of the "
+                "parameters; the tiled form sums all of K for each tile of "
+                "C: loop over all of K, 'for (int t = 0; t < K; t += "
+                "TILE)', with one layer");
   if (!Bound)
     return false;
   const Poly Span =
