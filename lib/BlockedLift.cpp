@@ -426,6 +426,7 @@ public:
         Block(Block) {
     this->Tf32 = Tf32;
     AcceptsWalkers = true;
+    AcceptsSplitK = true;
     AcceptsPeeled = true;
     WidenedTiles = true;
     ReadsLoopGuard = true;
@@ -497,6 +498,7 @@ public:
       return G;
     if (!sameWarpCalls() || !covered() || !products() ||
         !epilogueReadsApart() || !guardsAgree() || !elementTypes() ||
+        !splitKAgrees(!PlainStore, Stores.front().At) ||
         !batchAgrees(G, Stores.front().At) || !pointersFixed(After) ||
         !unchangedInts())
       return std::nullopt;
@@ -2696,17 +2698,22 @@ private:
   /// `C[i] += v` of a float C in the epilogue, as `C[i] = C[i] + v` (the
   /// old value read, then the sum in float); null for any other update.
   const Expr *addedToC(const CompoundAssignOperator *CA) {
-    const QualType F = Ctx.FloatTy;
-    if (CA->getOpcode() != BO_AddAssign ||
-        !sameType(CA->getLHS()->getType(), F) ||
-        !sameType(CA->getRHS()->getType(), F) || !global(CA->getLHS()))
+    if (CA->getOpcode() != BO_AddAssign)
       return nullptr;
-    auto *Read = ImplicitCastExpr::Create(
-        Ctx, F, CK_LValueToRValue, const_cast<Expr *>(CA->getLHS()), nullptr,
-        VK_PRValue, FPOptionsOverride());
-    return BinaryOperator::Create(Ctx, Read, const_cast<Expr *>(CA->getRHS()),
-                                  BO_Add, F, VK_PRValue, OK_Ordinary,
-                                  CA->getOperatorLoc(), FPOptionsOverride());
+    return addedToC(CA->getLHS(), CA->getRHS(), CA->getOperatorLoc());
+  }
+  /// `X + V` of `X += V` (or `atomicAdd(&X, V)`), X a float element of a
+  /// matrix and V a float; null otherwise.
+  const Expr *addedToC(const Expr *X, const Expr *V, SourceLocation At) {
+    const QualType F = Ctx.FloatTy;
+    if (!sameType(X->getType(), F) || !sameType(V->getType(), F) || !global(X))
+      return nullptr;
+    auto *Read = ImplicitCastExpr::Create(Ctx, F, CK_LValueToRValue,
+                                          const_cast<Expr *>(X), nullptr,
+                                          VK_PRValue, FPOptionsOverride());
+    return BinaryOperator::Create(Ctx, Read, const_cast<Expr *>(V), BO_Add, F,
+                                  VK_PRValue, OK_Ordinary, At,
+                                  FPOptionsOverride());
   }
 
   /// Whether the declaration `D` (or the statement `S`) is in the loop's
@@ -3945,6 +3952,23 @@ private:
     }
     if (P == Phase::Epilogue && valueUpdate(E))
       return true;
+    // `atomicAdd(&C[i], v)`, read as `C[i] += v`.
+    if (auto *Add =
+            P == Phase::Epilogue ? systemCall(E, {"atomicAdd"}, 2) : nullptr) {
+      auto *At = dyn_cast<UnaryOperator>(bare(Add->getArg(0)));
+      const Expr *Sum =
+          At && At->getOpcode() == UO_AddrOf
+              ? addedToC(At->getSubExpr(), Add->getArg(1), Add->getBeginLoc())
+              : nullptr;
+      if (!Sum)
+        return fail(E->getBeginLoc(),
+                    "'atomicAdd(&C[i], v)' is lifted for a float C and a "
+                    "float v, read as 'C[i] += v'");
+      AtomicStore = true;
+      const bool Ok = assignTo(At->getSubExpr(), Sum, P);
+      AtomicStore = false;
+      return Ok;
+    }
     const Expr *L = nullptr, *R = nullptr;
     if (assignment(E, L, R))
       return assignTo(L, R, P);
@@ -7167,6 +7191,7 @@ private:
     if (!U)
       return false;
     S.LC = *U;
+    PlainStore |= !AtomicStore;
     Stores.push_back(std::move(S));
     return true;
   }
@@ -7911,6 +7936,9 @@ private:
   /// The blocks being followed, innermost last, and the statement of each.
   std::vector<std::pair<llvm::ArrayRef<Stmt *>, size_t>> Blocks;
   std::vector<StoreRecord> Stores;
+  /// Whether the store being read is an atomicAdd, and whether any store
+  /// was not (splitKAgrees).
+  bool AtomicStore = false, PlainStore = false;
   std::vector<std::pair<Poly, const Expr *>> StoreBias;
   std::optional<Location> Stored;
   /// The accumulator of the value where beta is 0, set aside

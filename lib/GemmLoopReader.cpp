@@ -301,10 +301,12 @@ bool GemmLoopReader::bindWalkers() {
       Start = *From;
   }
   auto *Cond = cast<BinaryOperator>(Loop->getCond());
-  std::optional<Poly> Bound = eval(Cond->getRHS(), "the loop's bound");
+  std::optional<Poly> Bound = Ev.eval(Cond->getRHS());
   // `for (k0 = blockIdx.z * chunk; k0 < min(k0 + chunk, K); ...)`: each
   // layer of the grid sums a slice of K into C.
-  if (!Bound && Start->dependsOn(blockIdxSymbol('z')))
+  if (!Bound && Start->dependsOn(blockIdxSymbol('z'))) {
+    if (AcceptsSplitK && Walkers.size() == 1 && Cond->getOpcode() == BO_LT)
+      return splitKSlice(*Start, Cond);
     return fail(Cond->getRHS()->getBeginLoc(),
                 "the loop walks a slice of K that blockIdx.z picks (split-K: "
                 "each layer of the grid sums part of K, its partial sums "
@@ -312,8 +314,9 @@ bool GemmLoopReader::bindWalkers() {
                 "parameters; the tiled form sums all of K for each tile of "
                 "C: loop over all of K, 'for (int t = 0; t < K; t += "
                 "TILE)', with one layer");
+  }
   if (!Bound)
-    return false;
+    return eval(Cond->getRHS(), "the loop's bound").has_value();
   const Poly Span =
       *Bound - *Start + Poly::constant(Cond->getOpcode() == BO_LE ? 1 : 0);
   for (const Extent &P : extents())
@@ -321,6 +324,117 @@ bool GemmLoopReader::bindWalkers() {
       G.K = P;
   if (!G.K)
     return fail(Cond->getRHS()->getBeginLoc(), WalkMessage);
+  return true;
+}
+
+/// How many times `S` names `VD`.
+static unsigned countRefs(const Stmt *S, const VarDecl *VD) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    const VarDecl *VD = nullptr;
+    unsigned N = 0;
+    bool VisitDeclRefExpr(DeclRefExpr *R) {
+      N += R->getDecl() == VD;
+      return true;
+    }
+  } R;
+  R.VD = VD;
+  R.TraverseStmt(const_cast<Stmt *>(S));
+  return R.N;
+}
+
+std::optional<std::pair<const Expr *, const Expr *>>
+GemmLoopReader::minOperands(const Expr *E) const {
+  if (const CallExpr *Min = systemCall(E, {"min"}, 2))
+    return std::pair(Min->getArg(0), Min->getArg(1));
+  auto *Sel = dyn_cast<ConditionalOperator>(bare(E));
+  auto *Test = Sel ? dyn_cast<BinaryOperator>(bare(Sel->getCond())) : nullptr;
+  if (!Test)
+    return std::nullopt;
+  const Expr *Small = Test->getLHS(), *Big = Test->getRHS();
+  if (Test->getOpcode() == BO_GT || Test->getOpcode() == BO_GE)
+    std::swap(Small, Big);
+  else if (Test->getOpcode() != BO_LT && Test->getOpcode() != BO_LE)
+    return std::nullopt;
+  std::optional<Poly> S = Ev.eval(Small), B = Ev.eval(Big),
+                      T = Ev.eval(Sel->getTrueExpr()),
+                      F = Ev.eval(Sel->getFalseExpr());
+  if (!S || !B || !T || !F || *S != *T || *B != *F)
+    return std::nullopt;
+  return std::pair(Sel->getTrueExpr(), Sel->getFalseExpr());
+}
+
+bool GemmLoopReader::splitKSlice(const Poly &Start,
+                                 const BinaryOperator *Cond) {
+  const std::string Expected =
+      "the loop walks a slice of K that blockIdx.z picks (split-K), "
+      "expected its end to be 'min(start + chunk, K)' for its start "
+      "'blockIdx.z * chunk' (CUDA's or std::min, or 'a < b ? a : b'; also "
+      "through a local int read nowhere else), chunk an integer parameter "
+      "or a product of them, K an integer parameter or a named constant";
+  const SourceLocation At = Cond->getRHS()->getBeginLoc();
+  auto Split = Start.linearIn(blockIdxSymbol('z'));
+  const Poly Chunk = Split ? Split->second : Poly();
+  bool Named = Split && Split->first == Poly() && Chunk != Poly() &&
+               freeOfCoordinates(Chunk) && !Chunk.constantValue();
+  for (const auto &[M, C] : Chunk.terms())
+    for (Symbol X : M)
+      Named &= extentOfSymbol(X) != nullptr;
+  if (!Named)
+    return fail(Start == Poly() ? At : Loop->getInit()->getBeginLoc(),
+                Expected);
+  // The end, through a local int set once and read only in the loop.
+  const Expr *End = bare(Cond->getRHS());
+  if (auto *R = dyn_cast<DeclRefExpr>(End))
+    if (auto *VD = dyn_cast<VarDecl>(R->getDecl());
+        VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+        VD->getType()->isIntegerType() && VD->hasInit() &&
+        !isModified(VD, Kernel->getBody())) {
+      if (countRefs(Kernel->getBody(), VD) != countRefs(Loop, VD))
+        return fail(VD->getLocation(),
+                    "the end of the split-K slice, '" + VD->getName().str() +
+                        "', may be read only in the loop, whose tiles lie "
+                        "inside the slice");
+      SliceEnd = VD;
+      End = bare(VD->getInit());
+    }
+  auto Operands = minOperands(End);
+  std::optional<Extent> K;
+  for (int Swap = 0; Operands && Swap < 2 && !K; ++Swap) {
+    auto [X, Y] = *Operands;
+    if (Swap)
+      std::swap(X, Y);
+    std::optional<Poly> Stop = Ev.eval(X);
+    if (Stop && *Stop == Start + Chunk)
+      K = extentOf(Y);
+  }
+  if (!K)
+    return fail(At, Expected);
+  G.K = *K;
+  G.SplitKChunk = text(Chunk);
+  // k0 is the K index of its iteration's first element; the slice's end
+  // reads as K for the elements of the iteration's tile.
+  Ev.Bindings[Counter] = KOffset;
+  if (SliceEnd) {
+    Ev.Opaque.erase(SliceEnd);
+    Ev.Bindings[SliceEnd] = Poly::symbol(K->Sym);
+  }
+  return true;
+}
+
+bool GemmLoopReader::splitKAgrees(bool AtomicStore, SourceLocation Store) {
+  if (G.SplitKChunk.empty())
+    return true;
+  if (!AtomicStore || G.Terms != "ca" || G.Act != Activation::None ||
+      !G.BetaZeroTerms.empty() || G.Bias)
+    return fail(Store, "a split-K loop's partial sums must be added into C "
+                       "with 'atomicAdd(&C[i], acc)' (or alpha * acc): each "
+                       "layer of the grid adds the sum of its slice of K; a "
+                       "store, a bias, an activation or C's old value would "
+                       "be applied once per layer");
+  if (!G.A.BatchStride.empty() || !G.B.BatchStride.empty() ||
+      !G.CBatchStride.empty())
+    return fail(Store, "blockIdx.z picks the slice of K of a split-K loop; "
+                       "it may enter no index of A, B or C");
   return true;
 }
 

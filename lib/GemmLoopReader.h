@@ -49,6 +49,17 @@ protected:
   /// iterations done, and finds K in the loop's bound. True for the other
   /// headers.
   bool bindWalkers();
+  /// Whether the front end lifts split-K loops (bindWalkers reads them):
+  /// `for (int k0 = blockIdx.z * chunk; k0 < min(blockIdx.z * chunk +
+  /// chunk, K); k0 += TILE)`, the end also through a local int.
+  bool AcceptsSplitK = false;
+  /// For a split-K loop read by bindWalkers (G.SplitKChunk set): whether
+  /// its partial sums are added into C as the tiled form's one sum may
+  /// be, by `atomicAdd(&C[i], acc)` or `alpha * acc` (AtomicStore, and
+  /// G.Terms "ca": no bias, activation or other term, which each layer
+  /// would apply once), blockIdx.z entering no index of A, B or C. False,
+  /// with the failure at `Store`, otherwise.
+  bool splitKAgrees(bool AtomicStore, clang::SourceLocation Store);
   /// Where the loop counts tiles up to the ceil of a float quotient, adds
   /// to G's extents that K is at most 2^24 (the launcher runs the kernel as
   /// written beyond).
@@ -372,6 +383,24 @@ private:
   bool walkingForm() const;
   /// Reads a walking header: its variables, their steps and TILE.
   bool walkingHeader();
+  /// For a walking header of one variable starting at `Start`, a
+  /// polynomial of blockIdx.z, whose bound `Cond` compares it with no
+  /// polynomial: a split-K slice, Start = blockIdx.z * chunk and the end
+  /// `min(Start + chunk, K)` (CUDA's or std::min, or `a < b ? a : b`),
+  /// written in the condition or through a local int read nowhere else
+  /// (SliceEnd). The loop variable is bound to KOffset, the K index of its
+  /// iteration's first element; SliceEnd, to K: where chunk is a multiple
+  /// of TILE (the launcher runs the kernel as written elsewhere), a
+  /// layer's tiles lie inside its slice, where `e < end` and `e < K` agree
+  /// for every element e. The layers' slices then partition the first
+  /// min(grid.z * chunk, K) elements of K (G.SplitKChunk).
+  bool splitKSlice(const Poly &Start, const clang::BinaryOperator *Cond);
+  /// The operands of `min(a, b)` or of `a < b ? a : b` (`b > a ? a : b`,
+  /// `<=`, `>=`), the smaller first where the test holds; nullopt for
+  /// anything else.
+  std::optional<std::pair<const clang::Expr *, const clang::Expr *>>
+  minOperands(const clang::Expr *E) const;
+  const clang::VarDecl *SliceEnd = nullptr;
   /// The constant value of `E`, through the initializers of local variables
   /// set once (`int aStep = BLOCK_SIZE;`), before the prologue is bound.
   std::optional<int64_t> constantThroughLocals(const clang::Expr *E) const;

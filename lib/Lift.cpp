@@ -22,6 +22,7 @@ public:
       : GemmLoopReader(Kernel, Loop, Ctx, Why, Named) {
     this->Tf32 = Tf32;
     AcceptsWalkers = true;
+    AcceptsSplitK = true;
     WidenedTiles = true;
   }
 
@@ -50,7 +51,8 @@ public:
     if (!prologue(Around->Before) || !toggleUnread(*Around) || !bindWalkers() ||
         !loopBody() || !epilogue(Around->After) ||
         !pointersFixed(Around->After) || !guardsAgree() || !biasAgrees() ||
-        !operands() || !batchAgrees(G, StoreAt))
+        !operands() || !splitKAgrees(AtomicStore, StoreAt) ||
+        !batchAgrees(G, StoreAt))
       return std::nullopt;
     launches();
     return G;
@@ -981,6 +983,8 @@ private:
     } else if (AddTo && AddTo->getOpcode() == BO_AddAssign) {
       L = AddTo->getLHS();
       R = AddTo->getRHS();
+    } else if (atomicAdd(Store, L, R)) {
+      AtomicStore = true;
     } else if (AddTo || !Store || !assignment(Store, L, R)) {
       return fail(Store ? Store->getBeginLoc() : StoreAt, Expected);
     }
@@ -1000,15 +1004,17 @@ private:
     if (!LC || !(Beta ? betaSelect(Beta->Cond, Beta->Then, Beta->Else, *LC)
                       : value(R, *LC)))
       return false;
-    if (AddTo) {
+    if (AddTo || AtomicStore) {
       if (!G.C->getType()->getPointeeType()->isSpecificBuiltinType(
               BuiltinType::Float) ||
           G.Act != Activation::None || G.Terms.find('c') != std::string::npos ||
           !G.BetaZeroTerms.empty())
-        return fail(Store->getBeginLoc(),
-                    "'C[i] += v' is lifted for a float C and a value without "
-                    "an activation or C's old value; expected 'C[i] = v + "
-                    "C[i]' written out, converted to C's type");
+        return fail(
+            Store->getBeginLoc(),
+            std::string(AtomicStore ? "'atomicAdd(&C[i], v)'" : "'C[i] += v'") +
+                " is lifted for a float C and a value without an "
+                "activation or C's old value; expected 'C[i] = v + "
+                "C[i]' written out, converted to C's type");
       G.Terms = "c" + G.Terms;
     }
     LC = unbatched(*LC, G.CBatchStride, L);
@@ -1052,6 +1058,19 @@ private:
                   "swapped, or the two block coordinates), checked against "
                   "'row < M && col < N' where the staging copies are "
                   "checked");
+    return true;
+  }
+
+  /// `atomicAdd(&X, v)` (CUDA's, its result unused): `X`, the element
+  /// updated, in L and v in R, as for `X += v`.
+  static bool atomicAdd(const Stmt *S, const Expr *&L, const Expr *&R) {
+    auto *E = dyn_cast_or_null<Expr>(S);
+    const CallExpr *Add = E ? systemCall(E, {"atomicAdd"}, 2) : nullptr;
+    auto *At = Add ? dyn_cast<UnaryOperator>(bare(Add->getArg(0))) : nullptr;
+    if (!At || At->getOpcode() != UO_AddrOf)
+      return false;
+    L = At->getSubExpr();
+    R = Add->getArg(1);
     return true;
   }
 
@@ -1151,6 +1170,7 @@ private:
 
   Poly KVar;
   bool StoreGuarded = false;
+  bool AtomicStore = false; ///< the store is `atomicAdd(&C[i], v)`
   char RowAxis = 'y'; ///< the block axis that walks the rows of C
   SourceLocation StoreAt;
   std::vector<Staging> Stagings, PrologueStagings;

@@ -370,6 +370,19 @@ std::string wholeTilesOnly(const LiftedGemm &G) {
          G.K.Spelled + " / " + T + " * " + T + " products per element.";
 }
 
+/// A comment line saying that the grid's layers sum slices of K
+/// (LiftedGemm::SplitKChunk), or nothing.
+std::string splitKSlices(const LiftedGemm &G) {
+  if (G.SplitKChunk.empty())
+    return "";
+  return formatv("\n///\n/// The grid's layers sum slices of {0} elements of K "
+                 "(split-K), adding\n/// each into C: the tiled form sums "
+                 "their union, the first\n/// min(grid.z * {0}, {1}) "
+                 "elements, once, and adds that into C.",
+                 G.SplitKChunk, G.K.Spelled)
+      .str();
+}
+
 /// The declaration of kernel parameter `P` as a launcher parameter: its
 /// text without a default argument, or for an instantiation of a template
 /// its type with the template's arguments substituted.
@@ -506,7 +519,9 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
   }
   // A loop of K / TILE whole tiles sums the first K / TILE * TILE.
   const std::string T = std::to_string(G.KFloorTile);
-  const std::string Kx = G.KFloorTile
+  const bool SplitK = !G.SplitKChunk.empty();
+  const std::string Kx = SplitK ? "tawa_split_k"
+                         : G.KFloorTile
                              ? "(" + G.K.factor() + " / " + T + " * " + T + ")"
                              : G.K.Name;
   // A kernel with no bounds checks computes every tile its grid covers.
@@ -520,9 +535,27 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                                          : view(G.A, Elem, Kx, M);
   // A convolution's view, and the launches TMA cannot read it for: those
   // run the kernel as written, not the tiled form's slow fallback.
-  const std::string Im2colDecl =
+  std::string Im2colDecl =
       G.Conv ? "\n  const auto tawa_x = " + im2colView(G) + ";" : "";
   std::string ExtentsDiffer = G.ExtentsDiffer;
+  if (SplitK) {
+    // The layers' slices of K, each chunk elements from blockIdx.z *
+    // chunk: their union is the first min(grid.z * chunk, K). Where chunk
+    // is no multiple of TILE the slices' tiles cross, and where the last
+    // slice's end does not fit an int the kernel's own indices wrap.
+    const std::string Chunk = G.SplitKChunk.find(' ') == std::string::npos
+                                  ? G.SplitKChunk
+                                  : "(" + G.SplitKChunk + ")";
+    Im2colDecl += formatv(R"(
+  const long long tawa_split_end = 1LL * tawa_grid.z * {0};
+  const int tawa_split_k = {0} < 1 ? 0 : tawa_split_end < {1} ? int(tawa_split_end) : {1};)",
+                          Chunk, G.K.Name)
+                      .str();
+    ExtentsDiffer += (ExtentsDiffer.empty() ? "" : " || ") +
+                     formatv("tawa_split_end > 2147483647LL || {0} % {1} != 0",
+                             Chunk, G.Tile)
+                         .str();
+  }
   // The kernel's indices may be 32-bit: where an operand spans 2^31
   // elements or more they could wrap, which the tiled form's would not. A
   // kernel that reads C's old value and is not batched, launched with
@@ -550,7 +583,9 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                    " > 2147483647LL");
   Wrap.push_back(span(G.B.KMajor ? N : Kx, G.B.Ld.Name, G.B.BatchStride));
   Wrap.push_back(span(M, G.Ldc.Name, G.CBatchStride));
-  if (G.CBatchStride.empty() && G.Terms.find('c') != std::string::npos)
+  const bool LayersUpdateC = G.CBatchStride.empty() && !SplitK &&
+                             G.Terms.find('c') != std::string::npos;
+  if (LayersUpdateC)
     Wrap.push_back("tawa_grid.z != 1");
   const std::string Guard =
       formatv(R"(
@@ -559,9 +594,8 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     {2}<<<tawa_grid, tawa_block, tawa_shared, tawa_stream>>>({3});
     return;
   })",
-              G.CBatchStride.empty() && G.Terms.find('c') != std::string::npos
-                  ? ", or several grid layers would each update C"
-                  : "",
+              LayersUpdateC ? ", or several grid layers would each update C"
+                            : "",
               llvm::join(Wrap, " || "), Names.Callee, Args)
           .str();
   if (G.Conv)
@@ -675,8 +709,9 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
                  G.CBatchStride.empty() ? "" : ", tawa_grid.z",
                  batchArgs(G.CBatchStride), G.RowsCovered, G.ColsCovered,
                  cInView(G) + biasView(G),
-                 namedConstants(G) + wholeTilesOnly(G), Names.Callee,
-                 Im2colDecl, launcherHead(Kernel, Names), Guard + FilterCopy)
+                 namedConstants(G) + wholeTilesOnly(G) + splitKSlices(G),
+                 Names.Callee, Im2colDecl, launcherHead(Kernel, Names),
+                 Guard + FilterCopy)
       .str();
 }
 

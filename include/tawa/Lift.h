@@ -196,6 +196,12 @@ struct LiftedGemm {
   /// of K only (a partial last tile is dropped), and the launcher gives the
   /// operands that K extent. 0 where the loop covers K whole.
   int KFloorTile = 0;
+  /// A split-K loop (`for (int k0 = blockIdx.z * chunk; k0 < min(k0 +
+  /// chunk, K); k0 += TILE)`, each layer's sum added into C with
+  /// atomicAdd): chunk, as C++ of the kernel's parameters and constants.
+  /// The layers sum the first min(grid.z * chunk, K) elements of K, which
+  /// the launcher gives the tiled form as its K extent. Empty elsewhere.
+  std::string SplitKChunk;
   bool Guarded = true;
   LiftedOperand A, B;
   const clang::ParmVarDecl *C = nullptr;

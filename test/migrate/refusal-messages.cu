@@ -526,28 +526,3 @@ __global__ void coarsened(const __half *A, const __half *B, float *C,
     C[row * width + colStart + c * TILE] = acc[c];
 }
 // CHECK: note: kernel 'coarsened' is left unchanged
-
-// Split-K: blockIdx.z picks a slice of K, the partial sums added into C.
-__global__ void split_k(const __half *A, const __half *B, float *C, int M,
-                        int N, int K, int chunk) {
-  __shared__ __half As[TILE][TILE];
-  __shared__ __half Bs[TILE][TILE];
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
-  const int kBegin = blockIdx.z * chunk;
-  const int kEnd = min(kBegin + chunk, K);
-  float acc = 0.0f;
-#pragma tawa tile
-  // CHECK: refusal-messages.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the loop walks a slice of K that blockIdx.z picks (split-K: each layer of the grid sums part of K, its partial sums added into C), and its end is no polynomial of the parameters; the tiled form sums all of K for each tile of C: loop over all of K, 'for (int t = 0; t < K; t += TILE)', with one layer
-  for (int k0 = kBegin; k0 < kEnd; k0 += TILE) {
-    As[ty][tx] = row < M && k0 + tx < kEnd ? A[row * K + k0 + tx] : __half();
-    Bs[ty][tx] = k0 + ty < kEnd && col < N ? B[(k0 + ty) * N + col] : __half();
-    __syncthreads();
-    for (int k = 0; k < TILE; ++k)
-      acc += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
-    __syncthreads();
-  }
-  if (row < M && col < N)
-    atomicAdd(&C[row * N + col], acc);
-}
-// CHECK: note: kernel 'split_k' is left unchanged

@@ -242,6 +242,21 @@ D['p27_colbias_sigmoid_f32out_bf16'] = ('''void dense_sigmoid_launch(const __nv_
   dense_sigmoid_launch(W, X, bias, Y, M, N, K, 0.25f, 0);
   return finish(Y, m * n, out);''')
 
+# Split-K loops (a slice of K per grid layer, partial sums added with atomicAdd).
+D['p2_splitk_atomic_half'] = ('''void gemm_splitk(const half *A, const half *B, float *C, int M, int N, int K, int splits,
+                 cudaStream_t stream);''', mnk([('int', 'splits')], ' splits'), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);  // cleared by the launch
+  gemm_splitk(A, B, C, M, N, K, splits, 0);
+  return finish(C, m * n, out);''')
+D['p30_regblock_splitk_atomic_bf16'] = ('''void gemm_regblock_splitk_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B, float *C,
+                                 int M, int N, int K, int kChunk, cudaStream_t stream);''',
+                                        mnk([('int', 'chunk')], ' chunk'), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read: C += A * B
+  gemm_regblock_splitk_launch(A, B, C, M, N, K, chunk, 0);
+  return finish(C, m * n, out);''')
+
 for name, (decl, main, body) in D.items():
     assert os.path.exists(os.path.join(HERE, name + '.cu')), name
     with open(os.path.join(outdir, name + '_main.cu'), 'w') as f:

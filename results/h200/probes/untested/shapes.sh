@@ -65,3 +65,8 @@ SHAPES[p28_regblock_floor_ktiles_bf16]="$FLOOR"
 # 16|M,N (whole fragments) and 8|K (wmma::load_matrix_sync's ldm, K here, must be a multiple of
 # 8 halves, CUDA C++ Programming Guide, "Warp Matrix Functions"): K = 8 mod 16 but for the last.
 SHAPES[p29_wmma_tilecount_floor_half]="16:16:8 256:512:392 1024:1024:1000 1008:992:1032 1024:1024:1024"
+# Split-K. p2_splitk: M:N:K:splits (its launch rounds the chunk up to a multiple of 32, so the
+# rewritten kernel runs from 2^24 flops). p30: M:N:K:chunk; a chunk of 100 is no multiple of
+# the 16-element K tile, so there the launcher runs the kernel as written.
+SHAPES[p2_splitk_atomic_half]="7:5:3:2 257:136:264:3 1000:1000:520:4 1001:999:517:3 1024:1024:1024:4 512:512:8192:8"
+SHAPES[p30_regblock_splitk_atomic_bf16]="7:5:3:16 257:136:264:64 1000:1000:520:100 1001:999:517:160 1024:1024:1024:256 512:512:8192:2048 1024:1024:4096:8192"
