@@ -69,6 +69,7 @@ K['trap_blockdim_index'] = trap('trap_blockdim_index_run', False)
 K['trap_nested_if_store'] = trap('trap_nested_if_store_run', False)
 K['trap_relu_int_zero'] = trap('trap_relu_int_zero_run', False)
 K['trap_separate_Cin'] = trap('trap_separate_Cin_run', False)
+K['trap_atomic_store'] = trap('trap_atomic_store_run', True)  # C += A * B with atomicAdd
 K['local_before_store'] = trap('local_before_store_run', False)
 K['local_scale_rowmajor'] = trap('local_scale_rowmajor_run', False)
 K['local_scale_colmajorC'] = dict(

@@ -46,6 +46,7 @@ declare -A SHAPES=(
   [transposed_As_bias_relu_bf16]="$RAGGED"
   [trap_beta_only_C]="$RAGGED"
   [trap_separate_Cin]="$RAGGED"
+  [trap_atomic_store]="$RAGGED 1024:1024:1024"
   [local_before_store]="$RAGGED"
   [local_scale_rowmajor]="$RAGGED"
   [local_scale_colmajorC]="$RAGGED"
