@@ -3953,19 +3953,15 @@ private:
     if (P == Phase::Epilogue && valueUpdate(E))
       return true;
     // `atomicAdd(&C[i], v)`, read as `C[i] += v`.
-    if (auto *Add =
-            P == Phase::Epilogue ? systemCall(E, {"atomicAdd"}, 2) : nullptr) {
-      auto *At = dyn_cast<UnaryOperator>(bare(Add->getArg(0)));
-      const Expr *Sum =
-          At && At->getOpcode() == UO_AddrOf
-              ? addedToC(At->getSubExpr(), Add->getArg(1), Add->getBeginLoc())
-              : nullptr;
+    if (const Expr *X = nullptr, *V = nullptr;
+        P == Phase::Epilogue && atomicAdd(E, X, V)) {
+      const Expr *Sum = addedToC(X, V, E->getBeginLoc());
       if (!Sum)
         return fail(E->getBeginLoc(),
                     "'atomicAdd(&C[i], v)' is lifted for a float C and a "
                     "float v, read as 'C[i] += v'");
       AtomicStore = true;
-      const bool Ok = assignTo(At->getSubExpr(), Sum, P);
+      const bool Ok = assignTo(X, Sum, P);
       AtomicStore = false;
       return Ok;
     }

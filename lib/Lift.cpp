@@ -1061,19 +1061,6 @@ private:
     return true;
   }
 
-  /// `atomicAdd(&X, v)` (CUDA's, its result unused): `X`, the element
-  /// updated, in L and v in R, as for `X += v`.
-  static bool atomicAdd(const Stmt *S, const Expr *&L, const Expr *&R) {
-    auto *E = dyn_cast_or_null<Expr>(S);
-    const CallExpr *Add = E ? systemCall(E, {"atomicAdd"}, 2) : nullptr;
-    auto *At = Add ? dyn_cast<UnaryOperator>(bare(Add->getArg(0))) : nullptr;
-    if (!At || At->getOpcode() != UO_AddrOf)
-      return false;
-    L = At->getSubExpr();
-    R = Add->getArg(1);
-    return true;
-  }
-
   /// Whether the store's index is `RowP * ldc + ColP` for an integer
   /// parameter ldc; sets Row, Col and G.Ldc.
   bool storeIndex(const Poly &LC, const Poly &RowP, const Poly &ColP) {

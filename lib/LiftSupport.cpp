@@ -1750,6 +1750,16 @@ std::optional<LiftFailure> dynamicSharedTile(const VarDecl *VD) {
           VD->getName().str() + ", *Bs = As + TILE * TILE;'"};
 }
 
+bool atomicAdd(const Stmt *S, const Expr *&X, const Expr *&V) {
+  const CallExpr *Add = systemCall(dyn_cast_or_null<Expr>(S), {"atomicAdd"}, 2);
+  auto *At = Add ? dyn_cast<UnaryOperator>(bare(Add->getArg(0))) : nullptr;
+  if (!At || At->getOpcode() != UO_AddrOf)
+    return false;
+  X = At->getSubExpr();
+  V = Add->getArg(1);
+  return true;
+}
+
 const CallExpr *systemCall(const Expr *E,
                            std::initializer_list<const char *> Names,
                            unsigned Args) {

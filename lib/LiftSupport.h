@@ -50,6 +50,10 @@ bool multiplies(const clang::Expr *E);
 /// `L = R` of a built-in or class type; false for a null `S`.
 bool assignment(const clang::Stmt *S, const clang::Expr *&L,
                 const clang::Expr *&R);
+/// `atomicAdd(&X, V)` of CUDA's headers: X, the element updated, in `X`
+/// and V in `V`, as for `X += V`; false for anything else (a null `S`).
+bool atomicAdd(const clang::Stmt *S, const clang::Expr *&X,
+               const clang::Expr *&V);
 /// The only statement of a block, or the statement itself.
 const clang::Stmt *single(const clang::Stmt *S);
 /// Whether `S` is `return;`, alone or in braces.
