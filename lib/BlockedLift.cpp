@@ -2207,6 +2207,8 @@ private:
     if (auto *C = dyn_cast<CompoundStmt>(S))
       return block(llvm::ArrayRef<Stmt *>(C->body_begin(), C->size()), P,
                    C == UnrolledBody);
+    if (const Stmt *Once = onceBody(S)) // `do { ... } while (0)`
+      return exec(Once, P);
     if (isa<NullStmt>(S))
       return true;
     if (auto *DS = dyn_cast<DeclStmt>(S))
@@ -2454,6 +2456,8 @@ private:
           Ev.Bindings[VD] = Poly::constant(*C);
         } else if (std::optional<Poly> V = Ev.eval(VD->getInit())) {
           Ev.Bindings[VD] = *V;
+        } else if (P == Phase::Prologue && bindLaunchValue(VD)) {
+          // computed by the launcher too (a split-K slice from gridDim)
         } else if (P == Phase::Prologue) {
           Ev.Opaque.try_emplace(VD, Ev.Why); // a tile count, say
         } else {

@@ -389,7 +389,7 @@ private:
         }
         continue;
       }
-      S.push_back(X);
+      S.push_back(unwrapOnce(X)); // a statement macro's `do { } while (0)`
     }
     if (S.size() != 5)
       return fail(S.size() < 5 ? Body->getBeginLoc() : S[5]->getBeginLoc(),

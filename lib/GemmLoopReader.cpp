@@ -370,15 +370,17 @@ bool GemmLoopReader::splitKSlice(const Poly &Start,
       "expected its end to be 'min(start + chunk, K)' for its start "
       "'blockIdx.z * chunk' (CUDA's or std::min, or 'a < b ? a : b'; also "
       "through a local int read nowhere else), chunk an integer parameter "
-      "or a product of them, K an integer parameter or a named constant";
+      "or a product of them, or a local computed from them, constants and "
+      "gridDim ('(K + gridDim.z - 1) / gridDim.z'), K an integer parameter "
+      "or a named constant";
   const SourceLocation At = Cond->getRHS()->getBeginLoc();
   auto Split = Start.linearIn(blockIdxSymbol('z'));
   const Poly Chunk = Split ? Split->second : Poly();
   bool Named = Split && Split->first == Poly() && Chunk != Poly() &&
-               freeOfCoordinates(Chunk) && !Chunk.constantValue();
+               !Chunk.constantValue();
   for (const auto &[M, C] : Chunk.terms())
     for (Symbol X : M)
-      Named &= extentOfSymbol(X) != nullptr;
+      Named &= extentOfSymbol(X) != nullptr || launchValueOf(X) != nullptr;
   if (!Named)
     return fail(Start == Poly() ? At : Loop->getInit()->getBeginLoc(),
                 Expected);
@@ -411,6 +413,7 @@ bool GemmLoopReader::splitKSlice(const Poly &Start,
     return fail(At, Expected);
   G.K = *K;
   G.SplitKChunk = text(Chunk);
+  G.SplitKValues = LaunchValues;
   // k0 is the K index of its iteration's first element; the slice's end
   // reads as K for the elements of the iteration's tile.
   Ev.Bindings[Counter] = KOffset;
@@ -1945,6 +1948,8 @@ std::string GemmLoopReader::text(const Poly &P) const {
       std::string Name;
       if (const Extent *X = extentOfSymbol(S))
         Name = X->Name;
+      else if (const LaunchValue *L = launchValueOf(S))
+        Name = L->Name;
       else if (const DivModAtom *A = fixedAtom(S))
         Name = "(" + productText({&A->X}) + (A->Mod ? " % " : " / ") +
                productText({&A->D}) + ")";

@@ -548,6 +548,7 @@ private:
             Pointers[St.Ptr].second = Pointers[St.Ptr].second + St.Step;
         continue;
       }
+      X = unwrapOnce(X); // a statement macro's `do { ... } while (0)`
       S.push_back(X);
       if (Buffered.empty() && S.size() <= 2 && !staging(X, Stagings))
         return false;

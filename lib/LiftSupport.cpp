@@ -236,10 +236,43 @@ bool assignment(const Stmt *S, const Expr *&L, const Expr *&R) {
   return false;
 }
 
+/// Whether `S` holds a `break` or `continue` outside the loops nested in it:
+/// one that would leave a `do` around `S`.
+static bool leavesEnclosingLoop(const Stmt *S) {
+  if (!S || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    return false;
+  if (isa<BreakStmt, ContinueStmt>(S))
+    return true;
+  return llvm::any_of(S->children(), leavesEnclosingLoop);
+}
+
+const Stmt *onceBody(const Stmt *S) {
+  auto *Do = dyn_cast_or_null<DoStmt>(S);
+  if (!Do)
+    return nullptr;
+  const Expr *Cond = Do->getCond()->IgnoreParenImpCasts();
+  auto *I = dyn_cast<IntegerLiteral>(Cond);
+  auto *B = dyn_cast<CXXBoolLiteralExpr>(Cond);
+  if (!(I && I->getValue().isZero()) && !(B && !B->getValue()))
+    return nullptr;
+  return leavesEnclosingLoop(Do->getBody()) ? nullptr : Do->getBody();
+}
+
+const Stmt *unwrapOnce(const Stmt *S) {
+  while (const Stmt *Body = onceBody(S)) {
+    auto *C = dyn_cast<CompoundStmt>(Body);
+    if (C && C->size() != 1)
+      break;
+    S = C ? C->body_front() : Body;
+  }
+  return S;
+}
+
 /// The only statement of a block, or the statement itself.
 const Stmt *single(const Stmt *S) {
   if (auto *C = dyn_cast_or_null<CompoundStmt>(S))
     S = C->size() == 1 ? C->body_front() : nullptr;
+  S = S ? unwrapOnce(S) : nullptr;
   if (auto *E = dyn_cast_or_null<Expr>(S))
     S = E->IgnoreImplicit();
   return S;
@@ -722,9 +755,72 @@ bool LifterBase::unchangedIndex(const VarDecl *VD, const Stmt *Scope) {
                                      "' is changed after its declaration");
 }
 
+/// Whether the loop's start reads `VD`: its initializer names it, or a
+/// local whose initializer the start reads.
+static bool startReads(const ForStmt *Loop, const VarDecl *VD) {
+  std::vector<const Stmt *> Work{Loop->getInit()};
+  llvm::DenseSet<const VarDecl *> Seen;
+  while (!Work.empty()) {
+    const Stmt *S = Work.back();
+    Work.pop_back();
+    if (!S)
+      continue;
+    if (auto *R = dyn_cast<DeclRefExpr>(S))
+      if (auto *V = dyn_cast<VarDecl>(R->getDecl());
+          V && V->hasLocalStorage() && Seen.insert(V).second) {
+        if (V == VD)
+          return true;
+        Work.push_back(V->getInit());
+      }
+    if (auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (auto *V = dyn_cast<VarDecl>(D))
+          Work.push_back(V->getInit());
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+bool LifterBase::bindLaunchValue(const VarDecl *VD) {
+  // The same for every thread a front end follows (BlockedLift.cpp).
+  auto Bind = [&] {
+    Ev.Opaque.erase(VD);
+    Ev.Bindings[VD] = Poly::symbol(VD);
+    return true;
+  };
+  if (llvm::any_of(LaunchValues,
+                   [&](const LaunchValue &L) { return L.Var == VD; }))
+    return Bind();
+  if (!VD->hasInit() || !startReads(Loop, VD))
+    return false;
+  std::string Unused;
+  std::optional<LaunchValue> L = launchValue(
+      VD, Kernel, Ctx,
+      [&](const VarDecl *V) -> const LaunchValue * {
+        auto It = llvm::find_if(
+            LaunchValues, [&](const LaunchValue &X) { return X.Var == V; });
+        return It == LaunchValues.end() ? nullptr : &*It;
+      },
+      Unused);
+  if (!L)
+    return false;
+  LaunchValues.push_back(*L);
+  return Bind();
+}
+
+const LaunchValue *LifterBase::launchValueOf(Symbol S) const {
+  auto It = llvm::find_if(LaunchValues,
+                          [&](const LaunchValue &L) { return L.Var == S; });
+  return It == LaunchValues.end() ? nullptr : &*It;
+}
+
 bool LifterBase::bindIndex(const VarDecl *VD, bool Opaque) {
-  std::optional<Poly> P =
-      Opaque ? Ev.eval(VD->getInit()) : eval(VD->getInit(), "its value");
+  std::optional<Poly> P = Ev.eval(VD->getInit());
+  if (!P && bindLaunchValue(VD))
+    return true;
+  if (!P && !Opaque)
+    P = eval(VD->getInit(), "its value");
   if (P)
     Ev.Bindings.try_emplace(VD, *P);
   else if (Opaque)
@@ -1449,6 +1545,7 @@ deviceDependentText(const FunctionDecl *Kernel, ASTContext &Ctx,
 }
 
 bool LifterBase::isBarrier(const Stmt *S) {
+  S = unwrapOnce(S); // `SYNC();` of `#define SYNC() do { ... } while (0)`
   // `asm volatile("bar.sync 0;" ::: "memory");`: barrier 0 of every thread
   // of the block, which __syncthreads() is (PTX ISA 9.7.13.1, bar.sync
   // without a thread count).

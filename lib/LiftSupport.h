@@ -54,7 +54,15 @@ bool assignment(const clang::Stmt *S, const clang::Expr *&L,
 /// and V in `V`, as for `X += V`; false for anything else (a null `S`).
 bool atomicAdd(const clang::Stmt *S, const clang::Expr *&X,
                const clang::Expr *&V);
-/// The only statement of a block, or the statement itself.
+/// The body of `do { ... } while (0)` (or `while (false)`), the form of
+/// statement macros, when it holds no `break` or `continue` that would leave
+/// the `do`: it then runs once, as its body would alone. Null otherwise.
+const clang::Stmt *onceBody(const clang::Stmt *S);
+/// `S` without the run-once `do`s (onceBody) around one statement; `S`
+/// itself when it is no such `do`, or its body holds several statements.
+const clang::Stmt *unwrapOnce(const clang::Stmt *S);
+/// The only statement of a block or of a run-once `do` (onceBody), or the
+/// statement itself.
 const clang::Stmt *single(const clang::Stmt *S);
 /// Whether `S` is `return;`, alone or in braces.
 bool returnsNothing(const clang::Stmt *S);
@@ -327,6 +335,15 @@ protected:
                      clang::SourceLocation Loc) const;
   /// The extent whose symbol is `S`, or null.
   const Extent *extentOfSymbol(Symbol S) const;
+  /// Binds `VD`, a local integer whose initializer is no polynomial, to a
+  /// symbol of its own where it is a launch value (LaunchValues.h) that the
+  /// loop's start reads, directly or through other locals: a split-K
+  /// kernel's slice of K computed from gridDim. False where it is none.
+  bool bindLaunchValue(const clang::VarDecl *VD);
+  /// The launch value whose symbol is `S`, or null.
+  const LaunchValue *launchValueOf(Symbol S) const;
+  /// The launch values bound so far, in the order of their declarations.
+  std::vector<LaunchValue> LaunchValues;
   /// Whether each extent of `G` fits tawa::Matrix's `int`: a parameter of
   /// type int, a constant in [1, INT_MAX]; false, with the failure, where
   /// one does not.

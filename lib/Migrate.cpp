@@ -383,6 +383,30 @@ std::string splitKSlices(const LiftedGemm &G) {
       .str();
 }
 
+/// The launcher's declarations of the kernel's launch values `Values`
+/// (LaunchValues.h), computed as the kernel computes them; where a divisor
+/// is zero (LaunchValue::Undefined) each is 0 and `Differ` gains the test,
+/// so that the kernel runs as written.
+std::string launchValues(llvm::ArrayRef<LaunchValue> Values,
+                         std::string &Differ) {
+  std::string Out;
+  for (const LaunchValue &L : Values) {
+    const std::string Type = L.Var->getType().getUnqualifiedType().getAsString(
+        L.Var->getASTContext().getPrintingPolicy());
+    Out +=
+        "\n  // '" + L.Var->getName().str() + "', as the kernel computes it.";
+    if (L.Undefined.empty()) {
+      Out += "\n  const " + Type + " " + L.Name + " = " + L.Value + ";";
+      continue;
+    }
+    Out += "\n  const " + Type + " " + L.Name + " =\n      " + L.Undefined +
+           " ? 0 : " + L.Value + ";";
+    if (L.Undefined != "tawa_grid.z == 0") // tested with the launch's shape
+      Differ += (Differ.empty() ? "" : " || ") + L.Undefined;
+  }
+  return Out;
+}
+
 /// The declaration of kernel parameter `P` as a launcher parameter: its
 /// text without a default argument, or for an instantiation of a template
 /// its type with the template's arguments substituted.
@@ -546,6 +570,7 @@ std::string launcher(const FunctionDecl *Kernel, const LiftedGemm &G,
     const std::string Chunk = G.SplitKChunk.find(' ') == std::string::npos
                                   ? G.SplitKChunk
                                   : "(" + G.SplitKChunk + ")";
+    Im2colDecl += launchValues(G.SplitKValues, ExtentsDiffer);
     Im2colDecl += formatv(R"(
   const long long tawa_split_end = 1LL * tawa_grid.z * {0};
   const int tawa_split_k = {0} < 1 ? 0 : tawa_split_end < {1} ? int(tawa_split_end) : {1};)",

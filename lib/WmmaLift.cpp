@@ -228,8 +228,8 @@ private:
     auto *Calls = dyn_cast<CompoundStmt>(S);
     if (!Calls || Calls->size() != 3)
       return fail(S->getBeginLoc(), Expected);
-    for (const Stmt *C : Calls->body())
-      if (!load(C) && !mma(C))
+    for (const Stmt *X : Calls->body())
+      if (const Stmt *C = unwrapOnce(X); !load(C) && !mma(C))
         return Why.Message.empty() ? fail(C->getBeginLoc(), Expected) : false;
     if (!LoadA.Frag || !LoadB.Frag || !Mma)
       return fail(Calls->getBeginLoc(), Expected);

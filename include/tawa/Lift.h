@@ -56,6 +56,7 @@
 #ifndef TAWA_LIFT_H
 #define TAWA_LIFT_H
 
+#include "tawa/LaunchValues.h"
 #include "tawa/TileProgram.h"
 
 #include "clang/Basic/SourceLocation.h"
@@ -202,6 +203,10 @@ struct LiftedGemm {
   /// The layers sum the first min(grid.z * chunk, K) elements of K, which
   /// the launcher gives the tiled form as its K extent. Empty elsewhere.
   std::string SplitKChunk;
+  /// The kernel's locals that SplitKChunk names (`const int chunk = (K +
+  /// gridDim.z - 1) / gridDim.z;`), which the launcher computes first, in
+  /// order (LaunchValues.h).
+  std::vector<LaunchValue> SplitKValues;
   bool Guarded = true;
   LiftedOperand A, B;
   const clang::ParmVarDecl *C = nullptr;

@@ -134,3 +134,31 @@ __global__ void wmma_split_k(const half *a, const half *b, float *work, int M,
                           acc_frag, N, wmma::mem_row_major);
 }
 // CHECK: note: kernel 'wmma_split_k' is left unchanged
+
+// A slice computed from what differs between threads, or read from memory,
+// is no value the launcher can compute.
+__global__ void split_k_thread_chunk(const __half *A, const __half *B,
+                                     float *C, int M, int N, int K,
+                                     const int *chunks) {
+  __shared__ __half As[TILE][TILE];
+  __shared__ __half Bs[TILE][TILE];
+  const int row = blockIdx.y * TILE + threadIdx.y;
+  const int col = blockIdx.x * TILE + threadIdx.x;
+  const int chunk = chunks[blockIdx.x] / gridDim.z;
+  const int kBegin = blockIdx.z * chunk;
+  const int kEnd = min(kBegin + chunk, K);
+  float acc = 0.0f;
+#pragma tawa tile
+  // CHECK: split-k-refusals.cu:[[@LINE+1]]:3: warning: {{.*}}breaks it: the loop's start is not a polynomial of threadIdx, blockIdx, the loop variables and integer parameters: it uses 'kBegin', whose value uses 'chunk'
+  for (int k0 = kBegin; k0 < kEnd; k0 += TILE) {
+    As[threadIdx.y][threadIdx.x] = row < M && k0 + threadIdx.x < kEnd ? A[row * K + k0 + threadIdx.x] : __half();
+    Bs[threadIdx.y][threadIdx.x] = k0 + threadIdx.y < kEnd && col < N ? B[(k0 + threadIdx.y) * N + col] : __half();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __half2float(As[threadIdx.y][k]) * __half2float(Bs[k][threadIdx.x]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    atomicAdd(&C[row * N + col], acc);
+}
+// CHECK: note: kernel 'split_k_thread_chunk' is left unchanged

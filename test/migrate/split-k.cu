@@ -172,5 +172,102 @@ __global__ void blocked_split_k(float *dW, const __nv_bfloat16 *X,
 // REWRITTEN-LABEL: static void blocked_split_k_migrated_launch(
 // REWRITTEN: blocked_split_k_tiled_launch(
 
+// The slice computed in the kernel from the grid's depth: the launcher
+// computes it as the kernel does, from tawa_grid, before it sums the
+// slices' union; where gridDim.z is 0 it computes nothing.
+// CHECK-LABEL: __global__ void split_k_grid(
+__global__ void split_k_grid(const __half *A, const __half *B, float *C,
+                             int M, int N, int K) {
+  __shared__ __half As[TILE][TILE];
+  __shared__ __half Bs[TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
+  const int chunk = (K + gridDim.z - 1) / gridDim.z;
+  const int kBegin = blockIdx.z * chunk;
+  const int kEnd = min(kBegin + chunk, K);
+  float acc = 0.0f;
+#pragma tawa tile
+  for (int k0 = kBegin; k0 < kEnd; k0 += TILE) {
+    As[ty][tx] = row < M && k0 + tx < kEnd ? A[row * K + k0 + tx] : __half();
+    Bs[ty][tx] = k0 + ty < kEnd && col < N ? B[(k0 + ty) * N + col] : __half();
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k)
+      acc += __half2float(As[ty][k]) * __half2float(Bs[k][tx]);
+    __syncthreads();
+  }
+  if (row < M && col < N)
+    atomicAdd(&C[row * N + col], acc);
+}
+// CHECK: __global__ void split_k_grid_tiled(
+// CHECK: static void split_k_grid_migrated_launch(
+// CHECK: // 'chunk', as the kernel computes it.
+// CHECK-NEXT: const int tawa_chunk =
+// CHECK-NEXT: tawa_grid.z == 0
+// CHECK-NEXT: ? 0
+// CHECK-NEXT: : static_cast<int>(((K + tawa_grid.z) - 1u) / tawa_grid.z);
+// CHECK-NEXT: const long long tawa_split_end = 1LL * tawa_grid.z * tawa_chunk;
+// CHECK: tawa_split_end > 2147483647LL || tawa_chunk % 32 != 0 ||
+// CHECK: tawa::Matrix<const __half>{A, M, tawa_split_k, K},
+// REWRITTEN-LABEL: static void split_k_grid_migrated_launch(
+// REWRITTEN: split_k_grid_tiled_launch(
+
+// Register-blocked, the slice a whole number of tiles: the tiles of K
+// shared out among the layers through a local of its own.
+// CHECK-LABEL: __global__ void blocked_split_k_grid(
+__global__ void blocked_split_k_grid(float *dW, const __nv_bfloat16 *X,
+                                     const __nv_bfloat16 *dY, int M, int N,
+                                     int K) {
+  __shared__ __nv_bfloat16 As[16][64];
+  __shared__ __nv_bfloat16 Bs[16][64];
+  const int tid = threadIdx.x;
+  const int m0 = blockIdx.y * 64, n0 = blockIdx.x * 64;
+  const int threadCol = tid % 64, threadRow = tid / 64;
+  const int splits = gridDim.z;
+  const int tilesPerSplit = (K / 16 + splits - 1) / splits;
+  const int kBegin = blockIdx.z * tilesPerSplit * 16;
+  const int kEnd = min(kBegin + tilesPerSplit * 16, K);
+  float acc[8] = {};
+#pragma tawa tile
+  for (int k0 = kBegin; k0 < kEnd; k0 += 16) {
+    for (int e = tid; e < 16 * 64; e += 512) {
+      const int k = e / 64, m = e % 64;
+      As[k][m] = k0 + k < kEnd && m0 + m < M ? X[(k0 + k) * M + m0 + m]
+                                              : __float2bfloat16_rn(0.f);
+    }
+    for (int e = tid; e < 16 * 64; e += 512) {
+      const int k = e / 64, n = e % 64;
+      Bs[k][n] = k0 + k < kEnd && n0 + n < N ? dY[(k0 + k) * N + n0 + n]
+                                              : __float2bfloat16_rn(0.f);
+    }
+    __syncthreads();
+    for (int k = 0; k < 16; ++k) {
+      const float b = __bfloat162float(Bs[k][threadCol]);
+      for (int i = 0; i < 8; ++i)
+        acc[i] += __bfloat162float(As[k][threadRow * 8 + i]) * b;
+    }
+    __syncthreads();
+  }
+  const int col = n0 + threadCol;
+  for (int i = 0; i < 8; ++i) {
+    const int row = m0 + threadRow * 8 + i;
+    if (row < M && col < N)
+      atomicAdd(&dW[row * N + col], acc[i]);
+  }
+}
+// CHECK: __global__ void blocked_split_k_grid_tiled(
+// CHECK: static void blocked_split_k_grid_migrated_launch(
+// CHECK: // 'splits', as the kernel computes it.
+// CHECK-NEXT: const int tawa_splits = static_cast<int>(tawa_grid.z);
+// CHECK-NEXT: // 'tilesPerSplit', as the kernel computes it.
+// CHECK-NEXT: const int tawa_tilesPerSplit =
+// CHECK-NEXT: tawa_splits < 1
+// CHECK-NEXT: ? 0
+// CHECK-NEXT: : static_cast<int>((((K / 16) + tawa_splits) - 1) / tawa_splits);
+// CHECK-NEXT: const long long tawa_split_end =
+// CHECK-NEXT: 1LL * tawa_grid.z * (16 * tawa_tilesPerSplit);
+// CHECK: tawa_splits < 1
+// REWRITTEN-LABEL: static void blocked_split_k_grid_migrated_launch(
+// REWRITTEN: blocked_split_k_grid_tiled_launch(
+
 // DIAG-NOT: warning
 // DIAG2-NOT: warning
