@@ -52,6 +52,7 @@ declare -A SHAPE=(
   [zero_then_copy_tn_half]="1000 1000 1000" [blocked_zero_fill_bf16]="1000 1000 1000"
   [wmma_loop_guard_half]="1024 1024 1024" [smem_block_guard_bf16]="1000 1000 1000"
   [p2_splitk_atomic_half]="512 512 8192 8" [p30_regblock_splitk_atomic_bf16]="512 512 8192 2048"
+  [p31_splitk_griddim_macros_half]="512 512 8192 8" [p32_regblock_splitk_tiles_bf16]="512 512 8192 8"
 )
 for exe in "$B"/*.orig; do
   x=$(basename "$exe" .orig)

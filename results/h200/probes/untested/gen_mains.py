@@ -257,6 +257,21 @@ D['p30_regblock_splitk_atomic_bf16'] = ('''void gemm_regblock_splitk_launch(cons
   gemm_regblock_splitk_launch(A, B, C, M, N, K, chunk, 0);
   return finish(C, m * n, out);''')
 
+# Split-K slices computed in the kernel from gridDim.z (the launch passes the layers).
+D['p31_splitk_griddim_macros_half'] = ('''void gemm_splitk_grid_launch(const half *A, const half *B, float *C, int M, int N, int K,
+                             int splits, cudaStream_t stream);''', mnk([('int', 'splits')], ' splits'), '''  half *A = dev_random<half>(m * k, 1);
+  half *B = dev_random<half>(k * n, 2);
+  float *C = dev_nan<float>(m * n);  // cleared by the launch
+  gemm_splitk_grid_launch(A, B, C, M, N, K, splits, 0);
+  return finish(C, m * n, out);''')
+D['p32_regblock_splitk_tiles_bf16'] = ('''void gemm_regblock_splitk_tiles_launch(const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                                       float *C, int M, int N, int K, int splits,
+                                       cudaStream_t stream);''', mnk([('int', 'splits')], ' splits'), '''  __nv_bfloat16 *A = dev_random<__nv_bfloat16>(m * k, 1);
+  __nv_bfloat16 *B = dev_random<__nv_bfloat16>(k * n, 2);
+  float *C = dev_random<float>(m * n, 4);  // read: C += A * B
+  gemm_regblock_splitk_tiles_launch(A, B, C, M, N, K, splits, 0);
+  return finish(C, m * n, out);''')
+
 for name, (decl, main, body) in D.items():
     assert os.path.exists(os.path.join(HERE, name + '.cu')), name
     with open(os.path.join(outdir, name + '_main.cu'), 'w') as f:

@@ -70,3 +70,9 @@ SHAPES[p29_wmma_tilecount_floor_half]="16:16:8 256:512:392 1024:1024:1000 1008:9
 # the 16-element K tile, so there the launcher runs the kernel as written.
 SHAPES[p2_splitk_atomic_half]="7:5:3:2 257:136:264:3 1000:1000:520:4 1001:999:517:3 1024:1024:1024:4 512:512:8192:8"
 SHAPES[p30_regblock_splitk_atomic_bf16]="7:5:3:16 257:136:264:64 1000:1000:520:100 1001:999:517:160 1024:1024:1024:256 512:512:8192:2048 1024:1024:4096:8192"
+# Split-K slices computed in the kernel from gridDim.z: M:N:K:splits. p31 rounds its slice up
+# to whole 32-element tiles (tiled from 2^24 flops); p32 shares out K / 16 whole tiles, so at
+# 1001:999:517:2 (32 tiles, 16 per layer) the last 5 elements of K are summed by no layer, and
+# at 1000:1000:520:7 the layers' slices of 80 elements cover K.
+SHAPES[p31_splitk_griddim_macros_half]="7:5:3:2 257:136:264:3 1000:1000:520:4 1001:999:517:3 1024:1024:1024:4 512:512:8192:8 1024:1024:1024:1"
+SHAPES[p32_regblock_splitk_tiles_bf16]="7:5:3:2 257:136:264:3 1000:1000:520:7 1001:999:517:2 1024:1024:1024:4 512:512:8192:8"
