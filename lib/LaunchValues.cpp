@@ -65,25 +65,13 @@ std::optional<std::string> LaunchPrinter::constant(const Expr *E) {
 /// gridDim.<d> or blockDim.<d> (a property of the CUDA headers' built-in
 /// variables) as the launcher's tawa_grid.<d> or tawa_block.<d>.
 std::optional<std::string> LaunchPrinter::launchDim(const Expr *E) {
-  auto *PO = dyn_cast<PseudoObjectExpr>(E);
-  auto *MP = PO ? dyn_cast<MSPropertyRefExpr>(
-                      PO->getSyntacticForm()->IgnoreParenImpCasts())
-                : nullptr;
-  if (!MP)
+  auto Read = builtinCoordinateRead(E);
+  if (!Read || !llvm::is_contained({"x", "y", "z"}, Read->second))
     return std::nullopt;
-  const Expr *Base = MP->getBaseExpr()->IgnoreParenImpCasts();
-  if (auto *O = dyn_cast<OpaqueValueExpr>(Base))
-    Base = O->getSourceExpr()->IgnoreParenImpCasts();
-  auto *R = dyn_cast<DeclRefExpr>(Base);
-  const StringRef Member = MP->getPropertyDecl()->getName();
-  if (!R || !fromSystemHeader(R->getDecl()) ||
-      !llvm::is_contained({"x", "y", "z"}, Member))
-    return std::nullopt;
-  const StringRef Var = R->getDecl()->getName();
-  if (Var == "gridDim")
-    return ("tawa_grid." + Member).str();
-  if (Var == "blockDim")
-    return ("tawa_block." + Member).str();
+  if (Read->first == "gridDim")
+    return ("tawa_grid." + Read->second).str();
+  if (Read->first == "blockDim")
+    return ("tawa_block." + Read->second).str();
   return fail(E, "threadIdx and blockIdx differ between threads");
 }
 

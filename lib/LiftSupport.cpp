@@ -789,19 +789,13 @@ bool LifterBase::bindLaunchValue(const VarDecl *VD) {
     Ev.Bindings[VD] = Poly::symbol(VD);
     return true;
   };
-  if (llvm::any_of(LaunchValues,
-                   [&](const LaunchValue &L) { return L.Var == VD; }))
+  if (launchValueOf(VD))
     return Bind();
   if (!VD->hasInit() || !startReads(Loop, VD))
     return false;
   std::string Unused;
   std::optional<LaunchValue> L = launchValue(
-      VD, Kernel, Ctx,
-      [&](const VarDecl *V) -> const LaunchValue * {
-        auto It = llvm::find_if(
-            LaunchValues, [&](const LaunchValue &X) { return X.Var == V; });
-        return It == LaunchValues.end() ? nullptr : &*It;
-      },
+      VD, Kernel, Ctx, [&](const VarDecl *V) { return launchValueOf(V); },
       Unused);
   if (!L)
     return false;
@@ -1732,10 +1726,9 @@ std::optional<LifterBase::AroundLoop> LifterBase::aroundLoop() {
   return AroundLoop{BeforeLoop, AfterLoop};
 }
 
-/// Whether `E` reads a coordinate of the CUDA headers' built-in index
-/// variables, `threadIdx.x` (a property whose getter reads a register).
-static bool builtinIndexRead(const Stmt *E) {
-  auto *PO = dyn_cast<PseudoObjectExpr>(E);
+std::optional<std::pair<StringRef, StringRef>>
+builtinCoordinateRead(const Stmt *E) {
+  auto *PO = dyn_cast_or_null<PseudoObjectExpr>(E);
   auto *MP = PO ? dyn_cast<MSPropertyRefExpr>(
                       PO->getSyntacticForm()->IgnoreParenImpCasts())
                 : nullptr;
@@ -1743,9 +1736,17 @@ static bool builtinIndexRead(const Stmt *E) {
   if (auto *O = dyn_cast_or_null<OpaqueValueExpr>(Base))
     Base = O->getSourceExpr()->IgnoreParenImpCasts();
   auto *R = dyn_cast_or_null<DeclRefExpr>(Base);
-  return R && fromSystemHeader(R->getDecl()) &&
-         llvm::is_contained({"threadIdx", "blockIdx", "blockDim", "gridDim"},
-                            R->getDecl()->getName());
+  if (!R || !fromSystemHeader(R->getDecl()) ||
+      !llvm::is_contained({"threadIdx", "blockIdx", "blockDim", "gridDim"},
+                          R->getDecl()->getName()))
+    return std::nullopt;
+  return std::pair(R->getDecl()->getName(), MP->getPropertyDecl()->getName());
+}
+
+/// Whether `E` reads a coordinate of the CUDA headers' built-in index
+/// variables, `threadIdx.x` (a property whose getter reads a register).
+static bool builtinIndexRead(const Stmt *E) {
+  return builtinCoordinateRead(E).has_value();
 }
 
 /// Whether evaluating `E` writes no memory: no assignment, increment or

@@ -208,6 +208,12 @@ std::optional<LiftFailure> deviceDependentText(
 /// stand-ins of the tests) or is a compiler builtin: a type, conversion or
 /// function the kernel did not write itself.
 bool fromSystemHeader(const clang::Decl *D);
+/// The variable and the member (`"gridDim"`, `"z"`) where `E` reads a
+/// coordinate of the CUDA headers' built-in variables (threadIdx, blockIdx,
+/// blockDim, gridDim: properties whose getters read a register); none
+/// elsewhere.
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+builtinCoordinateRead(const clang::Stmt *E);
 /// Whether `D` is declared in namespace cooperative_groups (or one inside
 /// it, such as its ABI namespace) of a system header.
 bool inCooperativeGroups(const clang::Decl *D);
