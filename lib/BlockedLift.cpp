@@ -318,6 +318,10 @@ struct ThreadState {
   /// declarations evaluated it: the check, and the values where it holds
   /// and where it does not (both 1 and 0 for a bool).
   llvm::DenseMap<const VarDecl *, std::tuple<Guard, int64_t, int64_t>> Choices;
+  /// Bool locals naming an implicit GEMM's checks (`const bool ok = m < M
+  /// && ih >= 0 && ih < H;`), as their declarations evaluated them:
+  /// conditions `0 <= X` (GemmLoopReader::conditionsOf).
+  llvm::DenseMap<const ValueDecl *, Conditions> NamedChecks;
 };
 
 /// A store of C by one thread, and what its value adds.
@@ -459,18 +463,29 @@ public:
     const std::optional<AroundLoop> Around = aroundLoop();
     if (!Around)
       return std::nullopt;
-    const llvm::ArrayRef<Stmt *> Before = Around->Before;
+    llvm::ArrayRef<Stmt *> Before = Around->Before;
     llvm::ArrayRef<Stmt *> After = Around->After;
     LoopGuardIf = Around->Guard;
     Ev.BlockDim[0] = Block.X;
     Ev.BlockDim[1] = Block.Y;
     Ev.BlockDim[2] = 1;
-    if (!tileLoopHeader() || !sharedTiles(Before))
+    if (!tapNest())
+      return std::nullopt;
+    if (!TapDecls.empty()) {
+      TapDecls.insert(TapDecls.begin(), Before.begin(), Before.end());
+      Before = TapDecls;
+    }
+    if (!tileLoopHeader() || !tapColumns() || !sharedTiles(Before))
       return std::nullopt;
     // The loop's counter only grows from 0: a dividend of a decode.
     if (Im2col)
       Ev.addSymbol(Counter);
     Rotated = rotatedForm(Before);
+    if (Nest && Rotated)
+      return fail(Nest->getForLoc(),
+                  "loops over the filter taps are lifted where each "
+                  "iteration of the channel tile's loop stages the tiles it "
+                  "multiplies: tiles staged an iteration ahead are not");
     if (PeeledLast && !peeledIteration(After))
       return std::nullopt;
     Epilogue = After;
@@ -507,6 +522,111 @@ public:
   }
 
 private:
+  //===--- an implicit GEMM's K loop as loops over the filter taps --------===//
+
+  /// Reads `for (int r = 0; r < R; ++r) for (int s = 0; s < S; ++s) for
+  /// (int c0 = 0; c0 < C; c0 += TILE)`, or one loop `for (int rs = 0; rs <
+  /// R * S; ++rs)` around the channel tile's, each body declarations and
+  /// the next loop (GemmLoopReader::TapLoops), where A is read as an
+  /// im2col matrix. The channel tile's loop is then followed as the K loop
+  /// (Loop), and the declarations as part of the code before it
+  /// (TapDecls), with the taps' variables symbols: one iteration (tap, c0)
+  /// stands for all of them. True, changing nothing, for any other loop.
+  bool tapNest() {
+    const char *Expected =
+        "expected the loops over the filter taps and the channels 'for (int "
+        "r = 0; r < R; ++r) for (int s = 0; s < S; ++s) for (int c0 = 0; c0 < "
+        "C; c0 += TILE)' (or one loop over the R * S taps, 'for (int rs = 0; "
+        "rs < R * S; ++rs)'), each body declarations and the next loop";
+    std::optional<CountingLoop> Outer =
+        Im2col ? countingLoop(Loop, 1) : std::nullopt;
+    // The channel tile walked before the taps.
+    if (const ForStmt *F = Im2col && !Outer && countingLoop(Loop, 0)
+                               ? loopAfterDecls(Loop->getBody())
+                               : nullptr;
+        F && countingLoop(F, 1))
+      return fail(F->getForLoc(),
+                  "loops over the filter taps inside the channel tile's loop "
+                  "are not lifted where the tiles are staged in loops: walk "
+                  "the taps outside, 'for (int rs = 0; rs < R * S; ++rs) for "
+                  "(int c0 = 0; c0 < C; c0 += TILE)'");
+    const ForStmt *Second = Outer ? loopAfterDecls(Loop->getBody()) : nullptr;
+    if (!Second)
+      return true;
+    std::optional<CountingLoop> Inner = countingLoop(Second, 1);
+    const ForStmt *Channels =
+        Inner ? loopAfterDecls(Second->getBody()) : Second;
+    if (!Channels || !countingLoop(Channels, 0))
+      return Inner ? fail(Second->getForLoc(), Expected) : true;
+    nextLoop(Loop->getBody(), Expected);
+    Ev.addSymbol(Outer->Var);
+    Taps = {Poly::symbol(Outer->Var), Outer->Bound, Poly(), Poly()};
+    if (Inner) {
+      nextLoop(Second->getBody(), Expected);
+      Ev.addSymbol(Inner->Var);
+      Taps.S = Poly::symbol(Inner->Var);
+      Taps.SBound = Inner->Bound;
+    }
+    for (const auto &[DS, Scope] : OuterDecls) {
+      for (const Decl *D : DS->decls()) {
+        auto *VD = dyn_cast<VarDecl>(D);
+        if (!VD || !VD->hasInit() ||
+            !(VD->getType()->isIntegerType() ||
+              VD->getType()->isBooleanType()) ||
+            isModified(VD, Scope))
+          return fail(D->getLocation(),
+                      "expected in the loops over the taps only index "
+                      "declarations (the tap's row and column, the input's "
+                      "row and column), each never changed");
+      }
+      TapDecls.push_back(const_cast<DeclStmt *>(DS));
+    }
+    Nest = Loop;
+    Loop = Channels;
+    return true;
+  }
+
+  /// The loop that ends `Body` after declarations (or is `Body`); null for
+  /// anything else.
+  static const ForStmt *loopAfterDecls(const Stmt *Body) {
+    const Stmt *Last = Body;
+    if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
+      if (CS->body_empty() ||
+          !llvm::all_of(llvm::make_range(CS->body_begin(), CS->body_end() - 1),
+                        [](const Stmt *X) { return isa<DeclStmt>(X); }))
+        return nullptr;
+      Last = CS->body_back();
+    }
+    return hintedLoop(Last);
+  }
+
+  /// After tileLoopHeader has read the channel tile's loop of a tap nest
+  /// (K its bound C, KOffset c0): K becomes R * S * C, the im2col matrix's
+  /// columns, and KOffset tap * C + c0, the column of the iteration's first
+  /// element; the column's bounds check stays the channel's, `c0 + j < C`
+  /// (ChannelK, ChannelOffset). The loops visit every tap and channel
+  /// once, as the tiled form's flattened loop over R * S * C does, in
+  /// another order: the sums are the same up to the order of their
+  /// additions, which the tiled kernel chooses anyway.
+  bool tapColumns() {
+    if (!Nest)
+      return true;
+    if (!LoopCountsElements || !Walkers.empty() || PeeledLast || G.KFloorTile)
+      return fail(Loop->getForLoc(),
+                  "expected the channel tile's loop 'for (int c0 = 0; c0 < "
+                  "C; c0 += TILE)' inside the loops over the taps, C an int "
+                  "parameter or a named constant");
+    ChannelK = G.K;
+    ChannelOffset = KOffset;
+    TapChannels = extentPoly(G.K);
+    const Poly TapCount =
+        Taps.S == Poly() ? Taps.RBound : Taps.RBound * Taps.SBound;
+    const Poly Columns = TapCount * TapChannels;
+    G.K = namedExtent(text(Columns), Columns, Loop->getForLoc());
+    KOffset = tapIndex() * TapChannels + ChannelOffset;
+    return true;
+  }
+
   /// For a tile loop counted from 1, takes the last iteration's statements
   /// off the front of `After` (PeeledIteration.h). The loop must stage the
   /// next iteration's tiles: its first iteration multiplies the tiles the
@@ -2161,6 +2281,13 @@ private:
   }
 
   bool startPointer(const Stmt *At, const VarDecl *P) {
+    // Under loops over the taps, the iterations before (tap, c0) are not
+    // KOffset / TILE.
+    if (Nest)
+      return fail(At->getBeginLoc(),
+                  "a pointer advanced in the channel tile's loop under loops "
+                  "over the filter taps is not lifted: index the matrices "
+                  "by the loops' variables");
     auto *B = cast<BinaryOperator>(cast<Expr>(At)->IgnoreImplicit());
     const Expr *StepE = nullptr;
     if (B->getOpcode() == BO_AddAssign)
@@ -2402,6 +2529,16 @@ private:
         return fail(VD->getInit()->getBeginLoc(),
                     "the initializer of '" + VD->getName().str() +
                         "' has side effects that are not followed");
+      // `const bool inside = ih >= 0 && ih < H;`: an implicit GEMM's
+      // checks, conditions rather than pairs `u < extent` (fetch).
+      if (VD->hasInit() && T->isBooleanType() && Im2col) {
+        const LiftFailure Kept = Why;
+        if (Conditions C; conditionsOf(VD->getInit(), C))
+          Cur->NamedChecks[VD] = std::move(C);
+        else
+          Cur->NamedChecks.erase(VD);
+        Why = Kept;
+      }
       // `int n = row < M && k < K ? 16 : 0;`, a zero-filling copy's size.
       if (VD->hasInit() && (T->isIntegerType() || T->isBooleanType()))
         if (auto C = choice(VD->getInit(), T->isBooleanType())) {
@@ -2412,6 +2549,8 @@ private:
           Cur->Choices[VD] = std::move(*C);
           continue;
         }
+      if (Cur->NamedChecks.contains(VD))
+        continue;
       // `uint32_t s = __cvta_generic_to_shared(&tile[i]);`, for cp.async.
       if (T->isIntegerType() && VD->hasInit() && Ctx.getTypeSize(T) >= 32)
         if (auto At = sharedAddress(VD->getInit())) {
@@ -4511,6 +4650,13 @@ private:
     return S;
   }
 
+  const Conditions *namedChecks(const ValueDecl *D) const override {
+    if (!Cur)
+      return nullptr;
+    auto It = Cur->NamedChecks.find(D);
+    return It != Cur->NamedChecks.end() ? &It->second : nullptr;
+  }
+
   std::optional<StagedElement> fetch(const Expr *Read, const Expr *Cond,
                                      QualType Type, SourceLocation At) {
     if (auto *C = dyn_cast<ConditionalOperator>(bare(Read)); C && !Cond) {
@@ -4542,7 +4688,7 @@ private:
       if (!conditionsOf(Cond, Element->Checks))
         return std::nullopt;
       const LiftFailure Kept = Why;
-      if (!guard(Cond, Element->Bounds))
+      if (!checks(Cond, Element->Bounds)) // also a bool local's (Choices)
         Element->Bounds.clear();
       Why = Kept;
       Element->Guarded = true;
@@ -7381,7 +7527,7 @@ private:
       UncheckedCopy = NotIm2col = nullptr;
       std::optional<int64_t> K = productK(P, S);
       if (NotIm2col)
-        return fail(NotIm2col->At, Im2colMessage);
+        return fail(NotIm2col->At, Nest ? TapIm2colMessage : Im2colMessage);
       if (UncheckedCopy)
         return fail(UncheckedCopy->At,
                     "the bounds check of this staging copy is not 'row < M "
@@ -7519,9 +7665,12 @@ private:
                              const Poly &MN, bool IsA) const {
     (void)IsA;
     const Poly Ld = extentPoly(O.Ld);
+    // Under one loop over the taps decoded r = rs / 3, s = rs % 3, the
+    // weights' index (r * 3 + s) * C is rs * C (IndexEvaluator::recombined).
+    const Poly L = Nest ? Ev.recombined(E.L) : E.L;
     if (O.KMajor)
-      return (E.L - MN * Ld - KOffset).constantValue();
-    auto Split = (E.L - MN - KOffset * Ld).linearIn(O.Ld.Sym);
+      return (L - MN * Ld - KOffset).constantValue();
+    auto Split = (L - MN - KOffset * Ld).linearIn(O.Ld.Sym);
     if (!Split || Split->first != Poly())
       return std::nullopt;
     return Split->second.constantValue();
@@ -7545,10 +7694,12 @@ private:
       return Checks(E.Bounds[0], MN, Bound);
     if (!E.Guarded || E.Bounds.size() != 2)
       return false;
-    const Poly KK = KOffset + Poly::constant(K);
+    // Under loops over the taps, the channel's check (tapColumns).
+    const Poly KK = (Nest ? ChannelOffset : KOffset) + Poly::constant(K);
+    const Extent &KX = Nest ? ChannelK : G.K;
     for (int Order = 0; Order < 2; ++Order) {
       const auto &X = E.Bounds[size_t(Order)], &Y = E.Bounds[size_t(1 - Order)];
-      if (Checks(X, MN, Bound) && Checks(Y, KK, G.K))
+      if (Checks(X, MN, Bound) && Checks(Y, KK, KX))
         return true;
     }
     return false;
@@ -7586,7 +7737,7 @@ private:
   /// Whether `P` is a multiple of `W` for every value of its symbols (the
   /// K loop's element counter a multiple of its step).
   bool alignedTo(const Poly &P, int64_t W) const {
-    const Poly Q = KOffset == Poly::symbol(Counter)
+    const Poly Q = (Nest ? ChannelOffset : KOffset) == Poly::symbol(Counter)
                        ? P.substitute(Counter, Poly::constant(G.Tile) *
                                                    Poly::symbol(Counter))
                        : P;
@@ -7832,6 +7983,15 @@ private:
   /// An activations' copy that is not the im2col element its product reads
   /// (im2colProductK).
   const StagedElement *NotIm2col = nullptr;
+  static constexpr const char *TapIm2colMessage =
+      "this staging copy does not read the im2col element of its tile row "
+      "and column: expected in[((n * H + ih) * W + iw) * C + c0 + j] of the "
+      "NHWC activations, the row's pixel m decoded as n = m / (P * Q), p = "
+      "(m / Q) % P, q = m % Q, ih = p * stride - pad + r * dilation and iw = "
+      "q * stride - pad + s * dilation (r, s the loops' taps, or rs / S and "
+      "rs % S), under exactly the checks 'm < rows && c0 + j < C && 0 <= ih "
+      "< H && 0 <= iw < W' (those against 0 may be left out without "
+      "padding), C the channel tile loop's bound";
   static constexpr const char *Im2colMessage =
       "this staging copy does not read the im2col element of its tile row "
       "and column: expected in[((n * H + ih) * W + iw) * C + c] of the NHWC "
@@ -7850,6 +8010,14 @@ private:
   /// The convolution of an implicit GEMM (Im2col), fixed by the first
   /// product proved.
   std::optional<Im2colShape> Conv;
+  /// The annotated loop where it is loops over the filter taps (tapNest),
+  /// whose channel tile's loop Loop then is; null otherwise. The
+  /// declarations of the taps' loops, followed before the loop, and the
+  /// channel tile's extent and first element (tapColumns).
+  const ForStmt *Nest = nullptr;
+  std::vector<Stmt *> TapDecls;
+  Extent ChannelK;
+  Poly ChannelOffset;
   /// The most buffers of a ring tile (`X[S][R][C]`, SharedTile).
   static constexpr int64_t MaxRing = 8;
   std::vector<std::vector<Stmt *>> RotSeg;

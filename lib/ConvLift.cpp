@@ -1,6 +1,7 @@
 //===- ConvLift.cpp - lifting a hand-written implicit-GEMM convolution ----===//
 #include "tawa/ConvLift.h"
 #include "GemmLoopReader.h"
+#include "tawa/BlockedLift.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -41,10 +42,15 @@ public:
   }
 
   /// Whether the K loop read as loops over a convolution's taps and a
-  /// channel tile, or all but the activations' staging copy read as a
-  /// convolution's (a failure after them is the convolution's to report; a
-  /// flattened K loop alone is also a GEMM's).
-  bool readHeader() const { return Nested || ReachedActivations; }
+  /// channel tile whose body stages one element per thread, or all but the
+  /// activations' staging copy read as a convolution's (a failure after
+  /// them is the convolution's to report; a flattened K loop alone is also
+  /// a GEMM's, and copies in loops are the register-blocked front end's,
+  /// BlockedLift.h's stagesInLoop).
+  bool readHeader() const {
+    return (Nested && !(Channels && stagesInLoop(Channels))) ||
+           ReachedActivations;
+  }
 
   std::optional<LiftedGemm> run() {
     const std::optional<AroundLoop> Around = aroundLoop();
@@ -114,63 +120,6 @@ private:
     return true;
   }
 
-  /// The variable of `for (int v = 0; v < B; v += Step)` (++v, v++ for a
-  /// step of 1; a Step of 0 takes any constant step of 2 or more), its
-  /// bound and step; nullopt for anything else.
-  struct CountingLoop {
-    const VarDecl *Var;
-    Poly Bound;
-    int64_t Step;
-  };
-  std::optional<CountingLoop> countingLoop(const ForStmt *F,
-                                           int64_t Step) const {
-    auto *Init = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
-    auto *V = Init && Init->isSingleDecl()
-                  ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                  : nullptr;
-    auto *Cond = F ? dyn_cast_or_null<BinaryOperator>(F->getCond()) : nullptr;
-    if (!V || !V->getType()->isIntegerType() || !V->hasInit() ||
-        !isZero(V->getInit()) || !Cond || Cond->getOpcode() != BO_LT ||
-        !refersTo(Cond->getLHS(), V) || !F->getInc() ||
-        isModified(V, F->getBody()))
-      return std::nullopt;
-    const Expr *Inc = bare(F->getInc());
-    std::optional<int64_t> Got;
-    if (auto *U = dyn_cast<UnaryOperator>(Inc);
-        U && U->isIncrementOp() && refersTo(U->getSubExpr(), V))
-      Got = 1;
-    else if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
-             C && C->getOpcode() == BO_AddAssign && refersTo(C->getLHS(), V))
-      Got = Ev.constant(C->getRHS());
-    std::optional<Poly> Bound = Ev.eval(Cond->getRHS());
-    if (!Got || !Bound || !freeOfCoordinates(*Bound) ||
-        (Step ? *Got != Step : *Got < 2 || *Got > 256))
-      return std::nullopt;
-    return CountingLoop{V, *Bound, *Got};
-  }
-
-  /// The loop that `Body` is, or that ends it after index declarations
-  /// (bound by loopBody, after the prologue); null, with the failure, for
-  /// anything else.
-  const ForStmt *nextLoop(const Stmt *Body, const char *Expected) {
-    const Stmt *Last = Body;
-    if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
-      if (CS->body_empty())
-        return fail(Body->getBeginLoc(), Expected), nullptr;
-      for (const Stmt *X :
-           llvm::make_range(CS->body_begin(), CS->body_end() - 1)) {
-        auto *DS = dyn_cast<DeclStmt>(X);
-        if (!DS)
-          return fail(X->getBeginLoc(), Expected), nullptr;
-        OuterDecls.push_back({DS, Body});
-      }
-      Last = CS->body_back();
-    }
-    if (auto *F = hintedLoop(Last))
-      return F;
-    return fail(Last->getBeginLoc(), Expected), nullptr;
-  }
-
   /// The K loop as loops over the filter taps and a channel tile:
   /// `for (r < R) for (s < S) for (c0 < C; c0 += TILE)`, or `for (rs <
   /// R * S) for (c0 < C; c0 += TILE)` with r and s decoded from rs.
@@ -204,20 +153,6 @@ private:
     // found in the staging copy (activations()).
     Taps = {Poly::symbol(Outer->Var), Outer->Bound, Poly(), Poly()};
     return channelLoop(Second, *C);
-  }
-
-  /// Whether `Body` is index declarations and then a loop of step 1 (one
-  /// over the taps), the form nextLoop reads.
-  bool endsInTapLoop(const Stmt *Body) const {
-    const Stmt *Last = Body;
-    if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
-      if (CS->body_empty() ||
-          !llvm::all_of(llvm::make_range(CS->body_begin(), CS->body_end() - 1),
-                        [](const Stmt *X) { return isa<DeclStmt>(X); }))
-        return false;
-      Last = CS->body_back();
-    }
-    return countingLoop(hintedLoop(Last), 1).has_value();
   }
 
   /// The K loop as a channel tile walked before the taps: `for (c0 < C; c0
@@ -273,8 +208,7 @@ private:
   Poly kIndex(const Poly &X) const {
     if (!Nested)
       return KOffset + X;
-    const Poly Tap = Taps.S == Poly() ? Taps.R : Taps.R * Taps.SBound + Taps.S;
-    return Tap * ChannelBound + KOffset + X;
+    return tapIndex() * ChannelBound + KOffset + X;
   }
   /// The bounds check of that column: `k < R * S * C`, or for nested loops
   /// `c0 + X < C`.
@@ -1188,12 +1122,6 @@ private:
 
   bool isAccumulator(const Expr *X) override { return refersTo(X, Acc); }
 
-  /// Nested loops over the taps and a channel tile (nestedHeader): the
-  /// tap coordinates (R the rs loop's variable where one loop walks the
-  /// taps, S then empty) and their bounds; the channels' bound.
-  struct TapLoops {
-    Poly R, RBound, S, SBound;
-  } Taps;
   bool Nested = false;
   /// A staging copy leaves out the column's bounds check (a kernel for K,
   /// or the channels, a multiple of TILE).
@@ -1204,9 +1132,6 @@ private:
   /// The reading got as far as an activations' copy that decodes a pixel
   /// (readHeader).
   bool ReachedActivations = false;
-  /// The declarations in the bodies of the loops over the taps, and the
-  /// body each is in.
-  std::vector<std::pair<const DeclStmt *, const Stmt *>> OuterDecls;
   Poly ChannelBound;
   const ForStmt *Channels = nullptr; ///< the loop whose body stages
   std::vector<StagingCopy> Copies;

@@ -618,6 +618,11 @@ bool GemmLoopReader::unsignedRange(const BinaryOperator *B, Conditions &Out) {
 }
 
 bool GemmLoopReader::conditionsOf(const Expr *E, Conditions &Out) {
+  if (auto *R = dyn_cast<DeclRefExpr>(bare(E)))
+    if (const Conditions *Named = namedChecks(R->getDecl())) {
+      llvm::append_range(Out, *Named);
+      return true;
+    }
   auto *B = dyn_cast<BinaryOperator>(bare(E));
   if (B && B->getOpcode() == BO_LAnd)
     return conditionsOf(B->getLHS(), Out) && conditionsOf(B->getRHS(), Out);
@@ -1703,10 +1708,82 @@ bool GemmLoopReader::elementTypes() {
   return intExtents(G);
 }
 
+std::optional<GemmLoopReader::CountingLoop>
+GemmLoopReader::countingLoop(const ForStmt *F, int64_t Step) const {
+  auto *Init = F ? dyn_cast_or_null<DeclStmt>(F->getInit()) : nullptr;
+  auto *V = Init && Init->isSingleDecl()
+                ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                : nullptr;
+  auto *Cond = F ? dyn_cast_or_null<BinaryOperator>(F->getCond()) : nullptr;
+  if (!V || !V->getType()->isIntegerType() || !V->hasInit() ||
+      !isZero(V->getInit()) || !Cond || Cond->getOpcode() != BO_LT ||
+      !refersTo(Cond->getLHS(), V) || !F->getInc() ||
+      isModified(V, F->getBody()))
+    return std::nullopt;
+  const Expr *Inc = bare(F->getInc());
+  std::optional<int64_t> Got;
+  if (auto *U = dyn_cast<UnaryOperator>(Inc);
+      U && U->isIncrementOp() && refersTo(U->getSubExpr(), V))
+    Got = 1;
+  else if (auto *C = dyn_cast<CompoundAssignOperator>(Inc);
+           C && C->getOpcode() == BO_AddAssign && refersTo(C->getLHS(), V))
+    Got = Ev.constant(C->getRHS());
+  std::optional<Poly> Bound = Ev.eval(Cond->getRHS());
+  if (!Got || !Bound || !freeOfCoordinates(*Bound) ||
+      (Step ? *Got != Step : *Got < 2 || *Got > 256))
+    return std::nullopt;
+  return CountingLoop{V, *Bound, *Got};
+}
+
+const ForStmt *GemmLoopReader::nextLoop(const Stmt *Body,
+                                        const char *Expected) {
+  const Stmt *Last = Body;
+  if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
+    if (CS->body_empty())
+      return fail(Body->getBeginLoc(), Expected), nullptr;
+    for (const Stmt *X :
+         llvm::make_range(CS->body_begin(), CS->body_end() - 1)) {
+      auto *DS = dyn_cast<DeclStmt>(X);
+      if (!DS)
+        return fail(X->getBeginLoc(), Expected), nullptr;
+      OuterDecls.push_back({DS, Body});
+    }
+    Last = CS->body_back();
+  }
+  if (auto *F = hintedLoop(Last))
+    return F;
+  return fail(Last->getBeginLoc(), Expected), nullptr;
+}
+
+bool GemmLoopReader::endsInTapLoop(const Stmt *Body) const {
+  const Stmt *Last = Body;
+  if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
+    if (CS->body_empty() ||
+        !llvm::all_of(llvm::make_range(CS->body_begin(), CS->body_end() - 1),
+                      [](const Stmt *X) { return isa<DeclStmt>(X); }))
+      return false;
+    Last = CS->body_back();
+  }
+  return countingLoop(hintedLoop(Last), 1).has_value();
+}
+
 std::optional<GemmLoopReader::Im2colCoordinates>
 GemmLoopReader::im2colCoordinates(const Im2colShape &Sh, const Poly &M,
                                   const Poly &KK) const {
   std::optional<Poly> MQ = Ev.divide(M, Sh.Q, false);
+  if (TapChannels != Poly()) {
+    // Loops over the taps: column kk is tap * C + c.
+    std::optional<Poly> N = Ev.divide(M, Sh.P * Sh.Q, false);
+    std::optional<Poly> P = MQ ? Ev.divide(*MQ, Sh.P, true) : std::nullopt;
+    std::optional<Poly> Q = Ev.divide(M, Sh.Q, true);
+    std::optional<Poly> R = Taps.S == Poly() ? Ev.divide(Taps.R, Sh.S, false)
+                                             : std::optional<Poly>(Taps.R);
+    std::optional<Poly> S = Taps.S == Poly() ? Ev.divide(Taps.R, Sh.S, true)
+                                             : std::optional<Poly>(Taps.S);
+    if (!N || !P || !Q || !R || !S)
+      return std::nullopt;
+    return Im2colCoordinates{*N, *P, *Q, KK - tapIndex() * Sh.C, *R, *S};
+  }
   std::optional<Poly> KC = Ev.divide(KK, Sh.C, false);
   std::optional<Poly> N = Ev.divide(M, Sh.P * Sh.Q, false);
   std::optional<Poly> P = MQ ? Ev.divide(*MQ, Sh.P, true) : std::nullopt;
@@ -1730,22 +1807,40 @@ GemmLoopReader::im2colShape(const Poly &L, const Conditions &Checks,
   const DivModAtom *QA = find(Atoms, true, M);
   std::optional<Poly> MDivQ = QA ? Ev.divide(M, QA->D, false) : std::nullopt;
   const DivModAtom *PA = MDivQ ? find(Atoms, true, *MDivQ) : nullptr;
-  const DivModAtom *CA = find(Atoms, true, KK);
-  std::optional<Poly> KDivC = CA ? Ev.divide(KK, CA->D, false) : std::nullopt;
-  const DivModAtom *SA = KDivC ? find(Atoms, true, *KDivC) : nullptr;
-  if (!PA || !SA)
+  if (!PA)
     return std::nullopt;
   Im2colShape Sh;
   Sh.P = PA->D;
   Sh.Q = QA->D;
-  Sh.C = CA->D;
-  Sh.S = SA->D;
   Sh.Rows = Rows;
   Sh.Cols = Cols;
-  std::optional<Poly> R = dividedBy(Cols, Sh.C * Sh.S);
-  if (!R || *R * Sh.C * Sh.S != Cols)
-    return std::nullopt;
-  Sh.R = *R;
+  if (TapChannels != Poly()) {
+    // Loops over the taps: S their inner bound, or the divisor of the one
+    // loop's decode `rs % S`.
+    Sh.C = TapChannels;
+    const DivModAtom *SA =
+        Taps.S == Poly() ? find(Atoms, true, Taps.R) : nullptr;
+    if (Taps.S == Poly() && !SA)
+      return std::nullopt;
+    Sh.S = SA ? SA->D : Taps.SBound;
+    std::optional<Poly> R =
+        SA ? dividedBy(Taps.RBound, Sh.S) : std::optional<Poly>(Taps.RBound);
+    if (!R || *R * Sh.C * Sh.S != Cols)
+      return std::nullopt;
+    Sh.R = *R;
+  } else {
+    const DivModAtom *CA = find(Atoms, true, KK);
+    std::optional<Poly> KDivC = CA ? Ev.divide(KK, CA->D, false) : std::nullopt;
+    const DivModAtom *SA = KDivC ? find(Atoms, true, *KDivC) : nullptr;
+    if (!SA)
+      return std::nullopt;
+    Sh.C = CA->D;
+    Sh.S = SA->D;
+    std::optional<Poly> R = dividedBy(Cols, Sh.C * Sh.S);
+    if (!R || *R * Sh.C * Sh.S != Cols)
+      return std::nullopt;
+    Sh.R = *R;
+  }
   for (const Poly *X : {&Sh.P, &Sh.Q, &Sh.C, &Sh.S, &Sh.R, &Sh.Rows})
     if (!freeOfCoordinates(*X))
       return std::nullopt;
@@ -1778,7 +1873,11 @@ bool GemmLoopReader::im2colElement(const Im2colShape &Sh, const Poly &L,
   if (((At->N * Sh.H + IH) * Sh.W + IW) * Sh.C + At->C != L)
     return false;
   const Poly One = Poly::constant(1);
-  Conditions Required = {Sh.Rows - M - One, Sh.Cols - KK - One, Sh.H - IH - One,
+  // The column's check: `k < R * S * C`, or under loops over the taps the
+  // channel's, `c < C`.
+  const Poly Column =
+      TapChannels != Poly() ? Sh.C - At->C - One : Sh.Cols - KK - One;
+  Conditions Required = {Sh.Rows - M - One, Column, Sh.H - IH - One,
                          Sh.W - IW - One};
   // Without padding, the input row and column are never negative: their
   // checks against 0 may be left out.

@@ -71,6 +71,12 @@ protected:
   /// by `&&` (`a < b`, `a >= 0`), to `Out` as conditions `0 <= X`; false,
   /// with the failure, for anything else.
   bool conditionsOf(const clang::Expr *E, Conditions &Out);
+  /// The conditions a bool local names where the front end records them
+  /// (`const bool ok = ih >= 0 && ih < H;`, BlockedLift.cpp), which
+  /// conditionsOf reads in its place; null by default.
+  virtual const Conditions *namedChecks(const clang::ValueDecl *) const {
+    return nullptr;
+  }
   /// `(unsigned)x < (unsigned)n` (also `<=`, `>`, `>=` with the operands
   /// swapped, and `x` or `n` converted implicitly), x signed, n a value
   /// that is never negative: the conditions 0 <= x and x < n, for C
@@ -462,6 +468,47 @@ protected:
   /// The quotient (remainder, with `Mod`) of X among `Atoms`, or null.
   static const DivModAtom *find(llvm::ArrayRef<const DivModAtom *> Atoms,
                                 bool Mod, const Poly &X);
+
+  /// The variable of `for (int v = 0; v < B; v += Step)` (++v, v++ for a
+  /// step of 1; a Step of 0 takes any constant step of 2 or more), its
+  /// bound (a polynomial of parameters and constants) and step; nullopt
+  /// for anything else.
+  struct CountingLoop {
+    const clang::VarDecl *Var;
+    Poly Bound;
+    int64_t Step;
+  };
+  std::optional<CountingLoop> countingLoop(const clang::ForStmt *F,
+                                           int64_t Step) const;
+  /// The loop that `Body` is, or that ends it after declarations (each
+  /// appended to OuterDecls with `Body`); null, with the failure
+  /// `Expected`, for anything else.
+  const clang::ForStmt *nextLoop(const clang::Stmt *Body, const char *Expected);
+  /// Whether `Body` is declarations and then a loop of step 1 (one over
+  /// the taps), the form nextLoop reads.
+  bool endsInTapLoop(const clang::Stmt *Body) const;
+  /// An implicit GEMM's K loop written as loops over the filter taps
+  /// around a channel tile: `for (r < R) for (s < S) for (c0 < C; c0 +=
+  /// TILE)`, or `for (rs < R * S)` with r and s its quotient and remainder
+  /// by S. R is the rs loop's variable where one loop walks the taps (S
+  /// then empty); the bounds are the loops'.
+  struct TapLoops {
+    Poly R, RBound, S, SBound;
+  } Taps;
+  /// The declarations in the bodies of the loops over the taps, and the
+  /// body each is in.
+  std::vector<std::pair<const clang::DeclStmt *, const clang::Stmt *>>
+      OuterDecls;
+  /// Where the register-blocked front end reads such loops
+  /// (BlockedLift.cpp, tapNest): the channels C, the bound of the channel
+  /// tile's loop, so that im2col column kk = tap * C + c of the tap (r * S
+  /// + s, or rs) and the channel c; empty otherwise. The column's bounds
+  /// check is then the channel's, `c < C`.
+  Poly TapChannels;
+  /// The tap index Taps stands for: r * S + s, or rs.
+  Poly tapIndex() const {
+    return Taps.S == Poly() ? Taps.R : Taps.R * Taps.SBound + Taps.S;
+  }
 
   /// An input coordinate In = o * Stride - Pad + f * Dil (o the output
   /// pixel's coordinate, f the filter tap's) and the input extent it is

@@ -10,8 +10,9 @@ usage: check.py --orig ORIG.so [--migrated MIG.so] --rewritten WS.so --out DIR
 Each library is examples/legacy-conv/conv.cu (or what tawa-rewrite made of
 it) built with -shared; its C entry points (legacy_conv_*) launch the
 kernels as the file's project would. For each kernel and shape:
-  - x (N, H, W, C) and the weights (K x R x S x C; R x S x C x K for
-    conv_valid_hwio and conv_taps_flat, K x C x R x S for conv_kcrs), fresh random normal bf16, a bias of random normals for
+  - x (N, H, W, C) and the weights (K x R x S x C; R x S x C x K for the
+    kernels of HWIO below, K x C x R x S for conv_kcrs), fresh random
+    normal bf16, a bias of random normals for
     conv_bias_relu; the output is filled with NaN first;
   - reference: torch.nn.functional.conv2d on the inputs upcast to float32
     (TF32 off), then the bias and ReLU; pass: every element finite and
@@ -57,6 +58,9 @@ CHECK = {
     "conv_coop_unsigned": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
     "conv_regblock_gather": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 128, 64, 5, 5, 1, 2),
                              (2, 12, 12, 40, 24, 3, 3, 1, 1)],
+    "conv_wmma_taps": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 128, 64, 5, 5, 1, 2),
+                       (2, 12, 12, 40, 24, 3, 3, 1, 1)],
+    "conv_coop_taps": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
 }
 TIME = {
     "conv3x3_same": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (8, 112, 112, 128, 128)],
@@ -76,12 +80,15 @@ TIME = {
     "conv_coop_unsigned": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
     "conv_regblock_gather": [(32, 56, 56, 64, 64, 3, 3, 1, 1),
                              (32, 56, 56, 128, 128, 3, 3, 2, 1)],
+    "conv_wmma_taps": [(32, 56, 56, 64, 64, 3, 3, 1, 1), (32, 28, 28, 128, 128, 3, 3, 1, 1)],
+    "conv_coop_taps": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
 }
 # Kernels whose shapes add R, S, stride and padding; those with a bias and
 # ReLU; those whose weights are R x S x C x K (HWIO).
-FULL = ("conv_bias_relu", "conv_wmma_gather", "conv_regblock_gather")
+FULL = ("conv_bias_relu", "conv_wmma_gather", "conv_regblock_gather", "conv_wmma_taps")
 BIAS_RELU = ("conv_bias_relu", "conv_wmma_gather")
-HWIO = ("conv_valid_hwio", "conv_taps_flat", "conv_coop_scalar", "conv_coop_unsigned")
+HWIO = ("conv_valid_hwio", "conv_taps_flat", "conv_coop_scalar", "conv_coop_unsigned",
+        "conv_wmma_taps")
 
 
 def dims(kernel, s):
@@ -143,9 +150,9 @@ class Case:
             rc = getattr(lib, "legacy_" + self.kernel)(
                 x, w, ctypes.c_void_p(self.bias.data_ptr()), out, n, h, wd, c, k, r, sw,
                 self.stride, self.pad, s)
-        elif self.kernel == "conv_regblock_gather":
-            rc = lib.legacy_conv_regblock_gather(x, w, out, n, h, wd, c, k, r, sw, self.stride,
-                                                 self.pad, s)
+        elif self.kernel in ("conv_regblock_gather", "conv_wmma_taps"):
+            rc = getattr(lib, "legacy_" + self.kernel)(x, w, out, n, h, wd, c, k, r, sw,
+                                                       self.stride, self.pad, s)
         elif self.kernel == "conv_taps_flat":
             rc = lib.legacy_conv_taps_flat(x, w, out, n, h, wd, c, k, r, sw, s)
         else:

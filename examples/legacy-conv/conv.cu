@@ -3,7 +3,7 @@
 // output, the K loop over the filter taps and channels flattened, the taps
 // decoded with '/' and '%', annotated with `#pragma tawa tile`. Each comes
 // with a C entry point that launches it as its project would (one block of
-// 32 x 32 threads per 32 x 32 tile of the output; the last three, blocks
+// 32 x 32 threads per 32 x 32 tile of the output; the last seven, blocks
 // of 128 or 256 threads that stage cooperatively), for
 // examples/legacy-conv/check.py.
 #include <cuda_bf16.h>
@@ -596,6 +596,105 @@ __global__ void conv_regblock_gather(const bf16 *act, const bf16 *flt,
     }
 }
 
+// The K loop as one loop over the filter taps and a channel tile inside it,
+// as tensor-core convolutions are often written: eight warps (4 x 2) per
+// 64 x 32 tile of the output, one 16 x 16 fragment each, the copy loops
+// walking a tile's elements; the activations' checks named by a bool; the
+// weights R x S x C x K (HWIO); the results staged through a float scratch
+// per warp. R x S filter, stride, padding.
+__global__ void conv_wmma_taps(const bf16 *x, const bf16 *w, bf16 *y, int N,
+                               int H, int W, int C, int K, int R, int S, int P,
+                               int Q, int stride, int pad) {
+  __shared__ __align__(32) bf16 As[64][24];
+  __shared__ __align__(32) bf16 Bs[16][40];
+  __shared__ __align__(32) float scratch[8][256];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int wm = warp / 2, wn = warp % 2;
+  const int m0 = blockIdx.y * 64, n0 = blockIdx.x * 32;
+  const int M = N * P * Q;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+  wmma::fill_fragment(fc, 0.0f);
+#pragma tawa tile
+  for (int rs = 0; rs < R * S; ++rs) {
+    const int r = rs / S, s = rs % S;
+    for (int c0 = 0; c0 < C; c0 += 16) {
+      for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
+        const int row = i / 16, cc = i % 16;
+        const int m = m0 + row;
+        const int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+        const int ih = p * stride - pad + r, iw = q * stride - pad + s;
+        const bool ok = m < M && c0 + cc < C && ih >= 0 && ih < H &&
+                        iw >= 0 && iw < W;
+        As[row][cc] = ok ? x[((n * H + ih) * W + iw) * C + c0 + cc]
+                         : __float2bfloat16(0.f);
+      }
+      for (int i = threadIdx.x; i < 16 * 32; i += blockDim.x) {
+        const int cc = i / 32, col = i % 32;
+        const int f = n0 + col;
+        Bs[cc][col] = c0 + cc < C && f < K ? w[(rs * C + c0 + cc) * K + f]
+                                           : __float2bfloat16(0.f);
+      }
+      __syncthreads();
+      wmma::load_matrix_sync(fa, &As[wm * 16][0], 24);
+      wmma::load_matrix_sync(fb, &Bs[0][wn * 16], 40);
+      wmma::mma_sync(fc, fa, fb, fc);
+      __syncthreads();
+    }
+  }
+  wmma::store_matrix_sync(scratch[warp], fc, 16, wmma::mem_row_major);
+  __syncwarp();
+  for (int e = lane; e < 256; e += 32) {
+    const int m = m0 + wm * 16 + e / 16, f = n0 + wn * 16 + e % 16;
+    if (m < M && f < K)
+      y[m * K + f] = __float2bfloat16_rn(scratch[warp][e]);
+  }
+}
+
+// 3 x 3 "same" from a one-dimensional block of 256 threads, one output each
+// of a 16 x 16 tile, the K loop as loops over the filter's rows and columns
+// and a channel tile of 32; weights K x 3 x 3 x C.
+__global__ void conv_coop_taps(const bf16 *in, const bf16 *wt, bf16 *out,
+                               int N, int H, int W, int C, int K) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * H * W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int r = 0; r < 3; ++r)
+    for (int s = 0; s < 3; ++s)
+      for (int c0 = 0; c0 < C; c0 += 32) {
+        for (int i = tid; i < 16 * 32; i += blockDim.x) {
+          const int row = i / 32, col = i % 32;
+          const int m = m0 + row;
+          const int img = m / (H * W), oh = (m / W) % H, ow = m % W;
+          const int ih = oh - 1 + r, iw = ow - 1 + s;
+          float v = 0.f;
+          if (m < M && c0 + col < C && ih >= 0 && ih < H && iw >= 0 && iw < W)
+            v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c0 + col]);
+          As[row][col] = v;
+        }
+        for (int i = tid; i < 16 * 32; i += blockDim.x) {
+          const int row = i / 32, col = i % 32;
+          const int f = n0 + row;
+          Bs[row][col] =
+              f < K && c0 + col < C
+                  ? __bfloat162float(wt[((f * 3 + r) * 3 + s) * C + c0 + col])
+                  : 0.f;
+        }
+        __syncthreads();
+        for (int kk = 0; kk < 32; ++kk)
+          acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+        __syncthreads();
+      }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = __float2bfloat16_rn(acc);
+}
+
 static dim3 tiles(int rows, int cols) {
   return dim3((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
 }
@@ -758,6 +857,27 @@ int legacy_conv_regblock_gather(const void *x, const void *w, void *y, int n,
                          static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), n, h, wd, c, k, r, s, p, q, stride, pad);
+  return cudaGetLastError();
+}
+
+int legacy_conv_wmma_taps(const void *x, const void *w, void *y, int n, int h,
+                          int wd, int c, int k, int r, int s, int stride,
+                          int pad, void *stream) {
+  const int p = (h + 2 * pad - r) / stride + 1,
+            q = (wd + 2 * pad - s) / stride + 1;
+  conv_wmma_taps<<<dim3((k + 31) / 32, (n * p * q + 63) / 64), 256, 0,
+                   static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k, r, s, p, q, stride, pad);
+  return cudaGetLastError();
+}
+
+int legacy_conv_coop_taps(const void *x, const void *w, void *y, int n, int h,
+                          int wd, int c, int k, void *stream) {
+  conv_coop_taps<<<dim3((k + 15) / 16, (n * h * wd + 15) / 16), 256, 0,
+                   static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k);
   return cudaGetLastError();
 }
 }
