@@ -1,4 +1,4 @@
-"""Checks the cooperative convolution probes (p03, p04, p05 of
+"""Checks the cooperative convolution probes (p03, p04, p05, p06 of
 results/h200/probes/untested) as written and rewritten against PyTorch's
 float32 conv2d (outputs poisoned with NaN first, relative Frobenius error
 under 1e-2), and times both on the large shapes (median of 9 rounds of
@@ -12,27 +12,36 @@ import sys
 import torch
 import torch.nn.functional as F
 
-# probe: (input dtype, output dtype, bias dtype or None, ReLU)
+# probe: (input dtype, output dtype, bias dtype or None (a bias and ReLU),
+# weights R x S x C x K (HWIO) rather than K x R x S x C)
 PROBES = {
-    "p03": (torch.bfloat16, torch.float32, None),
-    "p04": (torch.float16, torch.float16, torch.float16),
-    "p05": (torch.bfloat16, torch.bfloat16, torch.float32),
+    "p03": (torch.bfloat16, torch.float32, None, False),
+    "p04": (torch.float16, torch.float16, torch.float16, False),
+    "p05": (torch.bfloat16, torch.bfloat16, torch.float32, False),
+    "p06": (torch.float16, torch.float32, None, True),
 }
 # (N, H, W, C, K, R, S, pad, stride)
 SHAPES = [(2, 9, 11, 64, 96, 3, 3, 1, 1), (1, 16, 16, 96, 40, 3, 3, 1, 2),
           (2, 15, 13, 64, 96, 5, 5, 2, 1), (3, 20, 17, 128, 64, 3, 3, 0, 1)]
+# p06 stores whole 16 x 16 fragments: its pixels N * P * Q and filters K
+# must be multiples of 16 (its launcher's comment says so).
+WHOLE_FRAGMENTS = [(2, 8, 8, 64, 96, 3, 3, 1, 1), (1, 16, 16, 96, 48, 3, 3, 1, 2),
+                   (2, 16, 12, 64, 32, 5, 5, 2, 1), (4, 12, 12, 128, 64, 3, 3, 0, 1)]
 TIME = [(32, 56, 56, 64, 64, 3, 3, 1, 1), (32, 28, 28, 128, 128, 3, 3, 1, 1)]
 
 
 def case(probe, s, gen):
-    dt, ot, bt = PROBES[probe]
+    dt, ot, bt, hwio = PROBES[probe]
     n, h, w, c, k, r, sw, pad, stride = s
     x = torch.randn(n, h, w, c, device="cuda", generator=gen).to(dt)
     wt = torch.randn(k, r, sw, c, device="cuda", generator=gen).to(dt)
+    if hwio:  # the same filters, stored R x S x C x K
+        wt = wt.permute(1, 2, 3, 0).contiguous()
     bias = torch.randn(k, device="cuda", generator=gen).to(bt) if bt else None
     p = (h + 2 * pad - r) // stride + 1
     q = (w + 2 * pad - sw) // stride + 1
-    ref = F.conv2d(x.float().permute(0, 3, 1, 2), wt.float().permute(0, 3, 1, 2),
+    krsc = wt.permute(3, 0, 1, 2) if hwio else wt
+    ref = F.conv2d(x.float().permute(0, 3, 1, 2), krsc.float().permute(0, 3, 1, 2),
                    stride=stride, padding=pad).permute(0, 2, 3, 1)
     if bias is not None:
         ref = torch.relu(ref + bias.float())
@@ -77,11 +86,11 @@ def main():
     gen = torch.Generator(device="cuda")
     gen.manual_seed(7)
     small = len(sys.argv) > 3 and sys.argv[3] == "small"
-    shapes = SHAPES[:2] if small else SHAPES + TIME
     rows, ok = [], True
     for probe in PROBES:
         libs = {v: ctypes.CDLL(f"{build}/{probe}.{v}.so") for v in ("orig", "ws")}
-        for s in shapes:
+        own = WHOLE_FRAGMENTS if probe == "p06" else SHAPES
+        for s in (own[:2] if small else own + TIME):
             x, wt, bias, shape, ot, ref, flops = case(probe, s, gen)
             row = {"probe": probe, "shape": list(s)}
             for v, lib in libs.items():

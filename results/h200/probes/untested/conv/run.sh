@@ -13,7 +13,7 @@ gen=${2:?}
 mkdir -p "$out" "$gen/build"
 flags=(-O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I"$repo/include" -Xcompiler -fPIC
   -shared -diag-suppress 20199)
-for p in p03 p04 p05; do
+for p in p03 p04 p05 p06; do
   src=$(ls "$here"/../${p}_*.cu)
   cat "$src" "$here/wrappers.cu" >"$gen/build/$p.orig.cu"
   cat "$gen/$p.ws.cu" "$here/wrappers.cu" >"$gen/build/$p.ws.cu"
@@ -24,7 +24,7 @@ for p in p03 p04 p05; do
   done
 done
 wait
-(cd "$gen" && sha256sum p03.ws.cu p04.ws.cu p05.ws.cu) >"$out/sha256.txt"
+(cd "$gen" && sha256sum p03.ws.cu p04.ws.cu p05.ws.cu p06.ws.cu) >"$out/sha256.txt"
 python3 "$here/check.py" "$gen/build" "$out/conv-probes.json" 2>&1 | tee "$out/check.log" | tail -n 20
 timeout 300 compute-sanitizer --tool racecheck --error-exitcode 1 --kernel-regex kns=_tiled \
   python3 "$here/check.py" "$gen/build" "$out/racecheck.json" small >"$out/racecheck.log" 2>&1 ||

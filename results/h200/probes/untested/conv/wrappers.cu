@@ -1,7 +1,8 @@
-// C entry points for the three cooperative convolution probes
-// (p03, p04, p05), appended to each probe's source, as written or rewritten,
+// C entry points for the four cooperative convolution probes
+// (p03, p04, p05, p06), appended to each probe's source, as written or rewritten,
 // by run.sh: one signature for all, (x, w, bias, y, N, H, W, C, K, R, S, pad,
-// stride, stream); p03 and p05 ignore what they do not take.
+// stride, stream); p03, p05 and p06 ignore what they do not take (p06
+// launches on the default stream).
 extern "C" int probe_conv(const void *x, const void *w, const void *bias,
                           void *y, int N, int H, int W, int C, int K, int R,
                           int S, int pad, int stride, void *stream) {
@@ -24,6 +25,12 @@ extern "C" int probe_conv(const void *x, const void *w, const void *bias,
                     static_cast<const float *>(bias),
                     static_cast<__nv_bfloat16 *>(y), N, H, W, C, K, R, S, pad,
                     stride, st);
+#elif defined(PROBE_P06)
+  (void)bias;
+  (void)st;
+  conv_taps_wmma_launch(static_cast<const half *>(x),
+                        static_cast<const half *>(w), static_cast<float *>(y),
+                        N, H, W, C, K, R, S, pad, stride);
 #endif
   return cudaGetLastError();
 }
