@@ -7608,7 +7608,7 @@ private:
             const Poly KK = KOffset + Poly::constant(*KB);
             if (std::optional<Im2colShape> Sh =
                     im2colShape(SA.L, SA.Checks, S.Row, KK, extentPoly(G.M),
-                                extentPoly(G.K))) {
+                                extentPoly(G.K), &ColumnUnchecked)) {
               Conv = *Sh;
               G.A = {SA.Ptr, Extent(), true, ""};
               G.B = B;
@@ -7630,7 +7630,7 @@ private:
         !SA.BatchStride.empty())
       return std::nullopt;
     if (!im2colElement(*Conv, SA.L, SA.Checks, S.Row,
-                       KOffset + Poly::constant(*KB))) {
+                       KOffset + Poly::constant(*KB), &ColumnUnchecked)) {
       NotIm2col = &SA;
       return std::nullopt;
     }
@@ -7692,6 +7692,11 @@ private:
     // A loop of K / TILE whole tiles reads inside K without a check.
     if (G.KFloorTile && E.Guarded && E.Bounds.size() == 1)
       return Checks(E.Bounds[0], MN, Bound);
+    // An implicit GEMM's copy without the column's check: one for whole
+    // tiles of K, or of the channels (ColumnUnchecked).
+    if (Im2col && E.Guarded && E.Bounds.size() == 1 &&
+        Checks(E.Bounds[0], MN, Bound))
+      return ColumnUnchecked = true;
     if (!E.Guarded || E.Bounds.size() != 2)
       return false;
     // Under loops over the taps, the channel's check (tapColumns).
@@ -7891,6 +7896,17 @@ private:
           ") : 0)";
       Checks.push_back("(" + text(Sh.Rows) + ") % (" + Pixels + ") != 0");
     }
+    std::string Whole;
+    if (ColumnUnchecked) {
+      // Whole tiles of the columns (of the channels, under loops over the
+      // taps): the checks left out would hold for every column.
+      const Poly Cols = Nest ? TapChannels : extentPoly(G.K);
+      const std::string T = text(Cols);
+      Checks.push_back((T.find(' ') == std::string::npos ? T : "(" + T + ")") +
+                       " % " + std::to_string(G.Tile) + " != 0");
+      Whole = "; " + T + " is a multiple of " + std::to_string(G.Tile) +
+              " (the staging copies leave out the column's check)";
+    }
     G.Conv = LiftedIm2col{N,
                           text(Sh.H),
                           text(Sh.W),
@@ -7910,7 +7926,8 @@ private:
           std::string(G.ExtentsDiffer.empty() ? "" : " || ") + Check;
     G.Extents += std::string(G.Extents.empty() ? "" : "; ") +
                  "the convolution's extents are positive and the output "
-                 "pixels whole images";
+                 "pixels whole images" +
+                 Whole;
   }
 
   /// The launch condition of copies of W elements under one bounds check
@@ -8010,6 +8027,12 @@ private:
   /// The convolution of an implicit GEMM (Im2col), fixed by the first
   /// product proved.
   std::optional<Im2colShape> Conv;
+  /// Whether a staging copy of an implicit GEMM leaves out the column's
+  /// check (`k < R * S * C`, or the channel's under loops over the taps):
+  /// the launcher then runs the tiled form only where that extent is a
+  /// multiple of the K step, so that every column the loop visits lies
+  /// inside it and the check would hold anyway (im2colLaunches).
+  bool ColumnUnchecked = false;
   /// The annotated loop where it is loops over the filter taps (tapNest),
   /// whose channel tile's loop Loop then is; null otherwise. The
   /// declarations of the taps' loops, followed before the loop, and the

@@ -1799,7 +1799,7 @@ GemmLoopReader::im2colCoordinates(const Im2colShape &Sh, const Poly &M,
 std::optional<GemmLoopReader::Im2colShape>
 GemmLoopReader::im2colShape(const Poly &L, const Conditions &Checks,
                             const Poly &M, const Poly &KK, const Poly &Rows,
-                            const Poly &Cols) const {
+                            const Poly &Cols, bool *Unchecked) const {
   std::vector<const DivModAtom *> Atoms;
   atomsOf(L, Atoms);
   for (const Poly &Ch : Checks)
@@ -1857,14 +1857,14 @@ GemmLoopReader::im2colShape(const Poly &L, const Conditions &Checks,
   Sh.StrideW = X.Stride;
   Sh.DilH = Y.Dil;
   Sh.DilW = X.Dil;
-  if (!im2colElement(Sh, L, Checks, M, KK))
+  if (!im2colElement(Sh, L, Checks, M, KK, Unchecked))
     return std::nullopt;
   return Sh;
 }
 
 bool GemmLoopReader::im2colElement(const Im2colShape &Sh, const Poly &L,
                                    const Conditions &Checks, const Poly &M,
-                                   const Poly &KK) const {
+                                   const Poly &KK, bool *Unchecked) const {
   std::optional<Im2colCoordinates> At = im2colCoordinates(Sh, M, KK);
   if (!At)
     return false;
@@ -1877,8 +1877,10 @@ bool GemmLoopReader::im2colElement(const Im2colShape &Sh, const Poly &L,
   // channel's, `c < C`.
   const Poly Column =
       TapChannels != Poly() ? Sh.C - At->C - One : Sh.Cols - KK - One;
-  Conditions Required = {Sh.Rows - M - One, Column, Sh.H - IH - One,
-                         Sh.W - IW - One};
+  const bool NoColumn = Unchecked && !llvm::is_contained(Checks, Column);
+  Conditions Required = {Sh.Rows - M - One, Sh.H - IH - One, Sh.W - IW - One};
+  if (!NoColumn)
+    Required.push_back(Column);
   // Without padding, the input row and column are never negative: their
   // checks against 0 may be left out.
   if (Sh.PadH != Poly())
@@ -1892,7 +1894,10 @@ bool GemmLoopReader::im2colElement(const Im2colShape &Sh, const Poly &L,
     return llvm::all_of(
         X, [&](const Poly &P) { return llvm::is_contained(Y, P); });
   };
-  return Within(Required, Checks) && Within(Checks, Allowed);
+  const bool Element = Within(Required, Checks) && Within(Checks, Allowed);
+  if (Element && NoColumn)
+    *Unchecked = true;
+  return Element;
 }
 
 std::optional<Poly> GemmLoopReader::dividedBy(const Poly &Num,

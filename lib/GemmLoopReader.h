@@ -551,19 +551,28 @@ protected:
   /// the atoms, padding, stride and dilation from the input row's and
   /// column's checks (spatial). The shape is returned where the element is
   /// then exactly the im2col element (im2colElement); nullopt otherwise.
-  std::optional<Im2colShape>
-  im2colShape(const Poly &L, const Conditions &Checks, const Poly &M,
-              const Poly &KK, const Poly &Rows, const Poly &Cols) const;
+  /// With `Unchecked`, the column's check may be left out (set to true
+  /// where it is): a copy for whole tiles of K (im2colElement).
+  std::optional<Im2colShape> im2colShape(const Poly &L,
+                                         const Conditions &Checks,
+                                         const Poly &M, const Poly &KK,
+                                         const Poly &Rows, const Poly &Cols,
+                                         bool *Unchecked = nullptr) const;
   /// Whether `L` under `Checks` is im2col element (M, KK) of `Sh`: the
   /// address ((n * H + ih) * W + iw) * C + c of the NHWC input, ih = p *
   /// StrideH - PadH + r * DilH (iw alike), and as checks exactly `m < Rows`,
   /// `k < Cols`, `0 <= ih < H` and `0 <= iw < W`, where `ih >= 0` (`iw >=
   /// 0`) may be left out without padding. Equal polynomials over the
   /// canonical atoms: for every thread, block, iteration and parameter
-  /// value with positive extents.
+  /// value with positive extents. With `Unchecked`, the column's check
+  /// (`k < Cols`, or the channel's) may be left out, and *Unchecked is set
+  /// where it is: the copy is then the element only for columns inside the
+  /// matrix, which every column of a whole tile of K (or of the channels,
+  /// under loops over the taps) is; the caller's launcher must require
+  /// those whole tiles.
   bool im2colElement(const Im2colShape &Sh, const Poly &L,
-                     const Conditions &Checks, const Poly &M,
-                     const Poly &KK) const;
+                     const Conditions &Checks, const Poly &M, const Poly &KK,
+                     bool *Unchecked = nullptr) const;
 
   /// C++ text of a polynomial of parameters and constants: its terms in the
   /// order of their names, the constant last (`H - 2`).

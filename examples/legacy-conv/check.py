@@ -61,6 +61,9 @@ CHECK = {
     "conv_wmma_taps": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 128, 64, 5, 5, 1, 2),
                        (2, 12, 12, 40, 24, 3, 3, 1, 1)],
     "conv_coop_taps": [(2, 9, 11, 64, 96), (1, 16, 16, 96, 40), (3, 20, 17, 128, 64)],
+    # Written for channels a multiple of 16: no other C is checked.
+    "conv_wmma_taps_whole": [(2, 15, 13, 64, 96, 3, 3, 2, 1), (1, 20, 20, 128, 64, 5, 5, 1, 2),
+                             (2, 12, 12, 96, 24, 3, 3, 1, 1)],
 }
 TIME = {
     "conv3x3_same": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128), (8, 112, 112, 128, 128)],
@@ -82,13 +85,16 @@ TIME = {
                              (32, 56, 56, 128, 128, 3, 3, 2, 1)],
     "conv_wmma_taps": [(32, 56, 56, 64, 64, 3, 3, 1, 1), (32, 28, 28, 128, 128, 3, 3, 1, 1)],
     "conv_coop_taps": [(32, 56, 56, 64, 64), (32, 28, 28, 128, 128)],
+    "conv_wmma_taps_whole": [(32, 56, 56, 64, 64, 3, 3, 1, 1),
+                             (32, 28, 28, 128, 128, 3, 3, 1, 1)],
 }
 # Kernels whose shapes add R, S, stride and padding; those with a bias and
 # ReLU; those whose weights are R x S x C x K (HWIO).
-FULL = ("conv_bias_relu", "conv_wmma_gather", "conv_regblock_gather", "conv_wmma_taps")
+FULL = ("conv_bias_relu", "conv_wmma_gather", "conv_regblock_gather", "conv_wmma_taps",
+        "conv_wmma_taps_whole")
 BIAS_RELU = ("conv_bias_relu", "conv_wmma_gather")
 HWIO = ("conv_valid_hwio", "conv_taps_flat", "conv_coop_scalar", "conv_coop_unsigned",
-        "conv_wmma_taps")
+        "conv_wmma_taps", "conv_wmma_taps_whole")
 
 
 def dims(kernel, s):
@@ -150,7 +156,7 @@ class Case:
             rc = getattr(lib, "legacy_" + self.kernel)(
                 x, w, ctypes.c_void_p(self.bias.data_ptr()), out, n, h, wd, c, k, r, sw,
                 self.stride, self.pad, s)
-        elif self.kernel in ("conv_regblock_gather", "conv_wmma_taps"):
+        elif self.kernel in ("conv_regblock_gather", "conv_wmma_taps", "conv_wmma_taps_whole"):
             rc = getattr(lib, "legacy_" + self.kernel)(x, w, out, n, h, wd, c, k, r, sw,
                                                        self.stride, self.pad, s)
         elif self.kernel == "conv_taps_flat":

@@ -3,7 +3,7 @@
 // output, the K loop over the filter taps and channels flattened, the taps
 // decoded with '/' and '%', annotated with `#pragma tawa tile`. Each comes
 // with a C entry point that launches it as its project would (one block of
-// 32 x 32 threads per 32 x 32 tile of the output; the last seven, blocks
+// 32 x 32 threads per 32 x 32 tile of the output; the last eight, blocks
 // of 128 or 256 threads that stage cooperatively), for
 // examples/legacy-conv/check.py.
 #include <cuda_bf16.h>
@@ -652,6 +652,57 @@ __global__ void conv_wmma_taps(const bf16 *x, const bf16 *w, bf16 *y, int N,
   }
 }
 
+// conv_wmma_taps written for channel counts that are multiples of 16: no
+// copy checks the channel.
+__global__ void conv_wmma_taps_whole(const bf16 *x, const bf16 *w, bf16 *y, int N,
+                               int H, int W, int C, int K, int R, int S, int P,
+                               int Q, int stride, int pad) {
+  __shared__ __align__(32) bf16 As[64][24];
+  __shared__ __align__(32) bf16 Bs[16][40];
+  __shared__ __align__(32) float scratch[8][256];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int wm = warp / 2, wn = warp % 2;
+  const int m0 = blockIdx.y * 64, n0 = blockIdx.x * 32;
+  const int M = N * P * Q;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;
+  wmma::fill_fragment(fc, 0.0f);
+#pragma tawa tile
+  for (int rs = 0; rs < R * S; ++rs) {
+    const int r = rs / S, s = rs % S;
+    for (int c0 = 0; c0 < C; c0 += 16) {
+      for (int i = threadIdx.x; i < 64 * 16; i += blockDim.x) {
+        const int row = i / 16, cc = i % 16;
+        const int m = m0 + row;
+        const int n = m / (P * Q), p = (m / Q) % P, q = m % Q;
+        const int ih = p * stride - pad + r, iw = q * stride - pad + s;
+        const bool ok = m < M && ih >= 0 && ih < H && iw >= 0 && iw < W;
+        As[row][cc] = ok ? x[((n * H + ih) * W + iw) * C + c0 + cc]
+                         : __float2bfloat16(0.f);
+      }
+      for (int i = threadIdx.x; i < 16 * 32; i += blockDim.x) {
+        const int cc = i / 32, col = i % 32;
+        const int f = n0 + col;
+        Bs[cc][col] = f < K ? w[(rs * C + c0 + cc) * K + f]
+                            : __float2bfloat16(0.f);
+      }
+      __syncthreads();
+      wmma::load_matrix_sync(fa, &As[wm * 16][0], 24);
+      wmma::load_matrix_sync(fb, &Bs[0][wn * 16], 40);
+      wmma::mma_sync(fc, fa, fb, fc);
+      __syncthreads();
+    }
+  }
+  wmma::store_matrix_sync(scratch[warp], fc, 16, wmma::mem_row_major);
+  __syncwarp();
+  for (int e = lane; e < 256; e += 32) {
+    const int m = m0 + wm * 16 + e / 16, f = n0 + wn * 16 + e % 16;
+    if (m < M && f < K)
+      y[m * K + f] = __float2bfloat16_rn(scratch[warp][e]);
+  }
+}
+
 // 3 x 3 "same" from a one-dimensional block of 256 threads, one output each
 // of a 16 x 16 tile, the K loop as loops over the filter's rows and columns
 // and a channel tile of 32; weights K x 3 x 3 x C.
@@ -878,6 +929,18 @@ int legacy_conv_coop_taps(const void *x, const void *w, void *y, int n, int h,
                    static_cast<cudaStream_t>(stream)>>>(
       static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
       static_cast<bf16 *>(y), n, h, wd, c, k);
+  return cudaGetLastError();
+}
+
+int legacy_conv_wmma_taps_whole(const void *x, const void *w, void *y, int n,
+                                int h, int wd, int c, int k, int r, int s,
+                                int stride, int pad, void *stream) {
+  const int p = (h + 2 * pad - r) / stride + 1,
+            q = (wd + 2 * pad - s) / stride + 1;
+  conv_wmma_taps_whole<<<dim3((k + 31) / 32, (n * p * q + 63) / 64), 256, 0,
+                         static_cast<cudaStream_t>(stream)>>>(
+      static_cast<const bf16 *>(x), static_cast<const bf16 *>(w),
+      static_cast<bf16 *>(y), n, h, wd, c, k, r, s, p, q, stride, pad);
   return cudaGetLastError();
 }
 }

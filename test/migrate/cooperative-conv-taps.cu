@@ -10,7 +10,9 @@
 // flattened loop over R * S * C does. A WMMA kernel (the activations' checks
 // named by a bool, HWIO weights), a scalar one (loops over r and s, KRSC
 // weights, their checks named by a bool) and a register-blocked one (a 3 x 3
-// filter walked by one loop).
+// filter walked by one loop). A kernel whose copies leave out the channel's
+// check is one for whole channel tiles: its launcher runs the tiled form only
+// where C is a multiple of the tile.
 // (The outputs are checked without this file's own check lines.)
 // clang-format off
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
@@ -23,7 +25,7 @@
 #include <mma.h>
 using namespace nvcuda;
 
-// COUNT: 3
+// COUNT: 4
 
 // clang-format off
 // OUT-LABEL: __global__ void wmma_taps_tiled(tawa::Im2col<const __nv_bfloat16> x,
@@ -189,4 +191,53 @@ __global__ void regblock_taps(const __half *act, const __half *flt, __half *out,
       if (m < N * H * W && f < K)
         out[m * K + f] = __float2half_rn(acc[i][j]);
     }
+}
+
+// The channel's check left out of both copies, as kernels written for
+// channel counts that are multiples of 32 do: C % 32 != 0 runs as written.
+// clang-format off
+// OUT-LABEL: void unchecked_channels_migrated_launch(
+// OUT: tawa::Im2col<const __nv_bfloat16>{in, N, H, W, C, 3, 3, H,
+// OUT-NEXT: {{^ *}}W, {{ *}}1, 1, 1, 1, 1, 1};
+// OUT: C % 32 != 0 ||
+// OUT: tawa_x, tawa::Matrix<const __nv_bfloat16>{wt, 9 * C, K, K},
+// clang-format on
+__global__ void unchecked_channels(const __nv_bfloat16 *in,
+                                   const __nv_bfloat16 *wt, float *out, int N,
+                                   int H, int W, int C, int K) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * H * W;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int rs = 0; rs < 9; ++rs) {
+    const int r = rs / 3, s = rs % 3;
+    for (int c0 = 0; c0 < C; c0 += 32) {
+      for (int i = tid; i < 16 * 32; i += blockDim.x) {
+        const int row = i / 32, col = i % 32;
+        const int m = m0 + row;
+        const int img = m / (H * W), oh = (m / W) % H, ow = m % W;
+        const int ih = oh - 1 + r, iw = ow - 1 + s;
+        As[row][col] = m < M && ih >= 0 && ih < H && iw >= 0 && iw < W
+                           ? __bfloat162float(
+                                 in[((img * H + ih) * W + iw) * C + c0 + col])
+                           : 0.f;
+      }
+      for (int i = tid; i < 16 * 32; i += blockDim.x) {
+        const int row = i / 32, col = i % 32;
+        const int f = n0 + row;
+        Bs[row][col] =
+            f < K ? __bfloat162float(wt[(rs * C + c0 + col) * K + f]) : 0.f;
+      }
+      __syncthreads();
+      for (int kk = 0; kk < 32; ++kk)
+        acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+      __syncthreads();
+    }
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
 }

@@ -8,6 +8,8 @@
 // NHWC input and exactly its bounds checks. The product is a WMMA fragment's,
 // a scalar FMA loop over float tiles of widened 16-bit elements, or a
 // register micro-tile's. The K loop runs to R * S * C, or a local set to it.
+// Copies that leave out the column's check make a kernel for whole tiles of
+// R * S * C, which its launcher requires.
 // (The outputs are checked without this file's own check lines.)
 // clang-format off
 // RUN: %tawa-rewrite %s --migrate -o %t.cu -- %cuda-stub 2>&1 | FileCheck %s --allow-empty --implicit-check-not=warning: --implicit-check-not=error:
@@ -20,7 +22,7 @@
 #include <mma.h>
 using namespace nvcuda;
 
-// COUNT: 4
+// COUNT: 5
 
 // Four warps (2 x 2), one 16 x 16 fragment each; the result staged through
 // a float scratch per warp, a bias and ReLU applied on the way out.
@@ -240,4 +242,50 @@ __global__ void unsigned_gather(const __nv_bfloat16 *in,
   const int m = m0 + tm, f = n0 + tn;
   if (m < M && f < K)
     out[(size_t)m * K + f] = acc;
+}
+
+// The column's check 'kk < Kg' left out of both copies, as in kernels
+// written for R * S * C a multiple of the tile: the launcher runs the tiled
+// form only there, where every column the loop visits is inside.
+// clang-format off
+// OUT-LABEL: void unchecked_column_migrated_launch(
+// OUT: tawa::Im2col<const __nv_bfloat16>{in, N, H, W, C, R, S, P,
+// OUT: (C * R * S) % 32 != 0 ||
+// clang-format on
+__global__ void unchecked_column(const __nv_bfloat16 *in,
+                                 const __nv_bfloat16 *wt, float *out, int N,
+                                 int H, int W, int C, int K, int R, int S,
+                                 int P, int Q) {
+  __shared__ float As[16][32];
+  __shared__ float Bs[16][32];
+  const int tid = threadIdx.x, tm = tid / 16, tn = tid % 16;
+  const int m0 = blockIdx.y * 16, n0 = blockIdx.x * 16;
+  const int M = N * P * Q, Kg = R * S * C;
+  float acc = 0.f;
+#pragma tawa tile
+  for (int k0 = 0; k0 < Kg; k0 += 32) {
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int m = m0 + row, kk = k0 + col;
+      const int img = m / (P * Q), oh = (m / Q) % P, ow = m % Q;
+      const int c = kk % C, s = (kk / C) % S, r = kk / (S * C);
+      const int ih = oh - 1 + r, iw = ow - 1 + s;
+      float v = 0.f;
+      if (m < M && ih >= 0 && ih < H && iw >= 0 && iw < W)
+        v = __bfloat162float(in[((img * H + ih) * W + iw) * C + c]);
+      As[row][col] = v;
+    }
+    for (int i = tid; i < 16 * 32; i += blockDim.x) {
+      const int row = i / 32, col = i % 32;
+      const int f = n0 + row, kk = k0 + col;
+      Bs[row][col] = f < K ? __bfloat162float(wt[f * Kg + kk]) : 0.f;
+    }
+    __syncthreads();
+    for (int kk = 0; kk < 32; ++kk)
+      acc = fmaf(As[tm][kk], Bs[tn][kk], acc);
+    __syncthreads();
+  }
+  const int m = m0 + tm, f = n0 + tn;
+  if (m < M && f < K)
+    out[m * K + f] = acc;
 }
