@@ -21,6 +21,8 @@
 using namespace clang;
 
 namespace tawa {
+static bool stagesInLoops(const ForStmt *Loop, bool Operators);
+
 namespace {
 
 /// What one copy staged into an element of a __shared__ tile: the matrix
@@ -558,6 +560,14 @@ private:
         Inner ? loopAfterDecls(Second->getBody()) : Second;
     if (!Channels || !countingLoop(Channels, 0))
       return Inner ? fail(Second->getForLoc(), Expected) : true;
+    // One element staged per thread of TILE x TILE blocks is the
+    // convolution front end's form (ConvLift.cpp), which reads it without
+    // following each thread.
+    if (!stagesInLoops(Channels, /*Operators=*/true))
+      return fail(Channels->getForLoc(),
+                  "expected the loops over the filter taps to stage their "
+                  "tiles in loops over the tiles' elements, 'for (int i = "
+                  "tid; i < BM * BK; i += blockDim.x)'");
     nextLoop(Loop->getBody(), Expected);
     Ev.addSymbol(Outer->Var);
     Taps = {Poly::symbol(Outer->Var), Outer->Bound, Poly(), Poly()};
@@ -8452,10 +8462,13 @@ bool loopInsideIf(const FunctionDecl *Kernel, const ForStmt *Loop) {
   });
 }
 
-bool stagesInLoop(const ForStmt *Loop) {
+/// Whether a loop in the body of `Loop` assigns an element of a __shared__
+/// array; with `Operators`, also through a class's `operator=` (bf16 and
+/// half tiles).
+static bool stagesInLoops(const ForStmt *Loop, bool Operators) {
   struct Finder : RecursiveASTVisitor<Finder> {
     int Depth = 0;
-    bool Found = false;
+    bool Found = false, Operators = false;
     bool TraverseForStmt(ForStmt *F) {
       ++Depth;
       RecursiveASTVisitor::TraverseForStmt(F);
@@ -8466,6 +8479,11 @@ bool stagesInLoop(const ForStmt *Loop) {
       Found |= Depth > 0 && B->isAssignmentOp() && writesShared(B->getLHS());
       return !Found;
     }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+      Found |= Operators && Depth > 0 && C->getOperator() == OO_Equal &&
+               C->getNumArgs() == 2 && writesShared(C->getArg(0));
+      return !Found;
+    }
     static bool writesShared(const Expr *E) {
       while (auto *A = dyn_cast<ArraySubscriptExpr>(E->IgnoreParenImpCasts()))
         E = A->getBase();
@@ -8474,9 +8492,12 @@ bool stagesInLoop(const ForStmt *Loop) {
       return VD && VD->hasAttr<CUDASharedAttr>();
     }
   } F;
+  F.Operators = Operators;
   F.TraverseStmt(const_cast<Stmt *>(Loop->getBody()));
   return F.Found;
 }
+
+bool stagesInLoop(const ForStmt *Loop) { return stagesInLoops(Loop, false); }
 
 bool blockedLoopBody(const ForStmt *Loop) {
   struct Finder : RecursiveASTVisitor<Finder> {
