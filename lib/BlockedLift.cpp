@@ -596,20 +596,6 @@ private:
     return true;
   }
 
-  /// The loop that ends `Body` after declarations (or is `Body`); null for
-  /// anything else.
-  static const ForStmt *loopAfterDecls(const Stmt *Body) {
-    const Stmt *Last = Body;
-    if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
-      if (CS->body_empty() ||
-          !llvm::all_of(llvm::make_range(CS->body_begin(), CS->body_end() - 1),
-                        [](const Stmt *X) { return isa<DeclStmt>(X); }))
-        return nullptr;
-      Last = CS->body_back();
-    }
-    return hintedLoop(Last);
-  }
-
   /// After tileLoopHeader has read the channel tile's loop of a tap nest
   /// (K its bound C, KOffset c0): K becomes R * S * C, the im2col matrix's
   /// columns, and KOffset tap * C + c0, the column of the iteration's first

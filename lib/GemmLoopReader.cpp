@@ -1756,15 +1756,19 @@ const ForStmt *GemmLoopReader::nextLoop(const Stmt *Body,
 }
 
 bool GemmLoopReader::endsInTapLoop(const Stmt *Body) const {
+  return countingLoop(loopAfterDecls(Body), 1).has_value();
+}
+
+const ForStmt *GemmLoopReader::loopAfterDecls(const Stmt *Body) {
   const Stmt *Last = Body;
   if (auto *CS = dyn_cast<CompoundStmt>(Body)) {
     if (CS->body_empty() ||
         !llvm::all_of(llvm::make_range(CS->body_begin(), CS->body_end() - 1),
                       [](const Stmt *X) { return isa<DeclStmt>(X); }))
-      return false;
+      return nullptr;
     Last = CS->body_back();
   }
-  return countingLoop(hintedLoop(Last), 1).has_value();
+  return hintedLoop(Last);
 }
 
 std::optional<GemmLoopReader::Im2colCoordinates>

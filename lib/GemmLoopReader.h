@@ -487,6 +487,9 @@ protected:
   /// Whether `Body` is declarations and then a loop of step 1 (one over
   /// the taps), the form nextLoop reads.
   bool endsInTapLoop(const clang::Stmt *Body) const;
+  /// The loop that ends `Body` after declarations (or is `Body`); null for
+  /// anything else.
+  static const clang::ForStmt *loopAfterDecls(const clang::Stmt *Body);
   /// An implicit GEMM's K loop written as loops over the filter taps
   /// around a channel tile: `for (r < R) for (s < S) for (c0 < C; c0 +=
   /// TILE)`, or `for (rs < R * S)` with r and s its quotient and remainder
